@@ -1,0 +1,74 @@
+# drivebench build. `make` builds, `make check` installs missing Debian
+# packages (as root), builds and runs every test; `make demo` runs the
+# example job file on the default scratch target; `make asan` runs the tests
+# under AddressSanitizer + UndefinedBehaviorSanitizer.
+
+CC ?= cc
+BUILD ?= build
+PKGS := liburing sqlite3 libcjson
+# Debian packages behind the libraries and tools above (see scripts/deps.sh).
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g -Wall -Wextra -Werror -Wshadow \
+	-Wno-missing-field-initializers -Isrc
+OPT ?= -O2
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS += $(CFLAGS_BASE) $(OPT) $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS += $(PKG_LIBS) -laio -lpthread -lm -ldl
+LDFLAGS += $(EXTRA_LDFLAGS)
+
+LIB_SRC := $(shell find src -name '*.c' ! -path src/main.c | sort)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_HELPER_SRC := $(sort $(wildcard tests/unit/helpers/*.c))
+TEST_HELPER_OBJ := $(TEST_HELPER_SRC:%.c=$(BUILD)/%.o)
+
+.PHONY: all deps check test demo asan clean bench
+
+all: $(BUILD)/drivebench $(TEST_BIN)
+
+deps:
+	@sh scripts/deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libdrivebench.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/drivebench: $(BUILD)/src/main.o $(BUILD)/libdrivebench.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(TEST_HELPER_OBJ) $(BUILD)/libdrivebench.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< \
+		$(TEST_HELPER_OBJ) $(BUILD)/libdrivebench.a $(LDFLAGS) $(LDLIBS) \
+		$(shell pkg-config --libs cmocka)
+
+test: all
+	@sh tests/run.sh $(BUILD)
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/run.sh $(BUILD)
+
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
+		EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		EXTRA_LDFLAGS="-fsanitize=address,undefined" all
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		sh tests/run.sh build-asan
+
+demo: deps
+	@$(MAKE) --no-print-directory $(BUILD)/drivebench
+	@sh scripts/demo.sh $(BUILD)
+
+bench: $(BUILD)/drivebench
+	@sh bench/vs-fio.sh $(BUILD)/drivebench
+
+clean:
+	rm -rf build build-asan
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Installs the Debian packages drivebench needs to build and test, when any
+# is missing. Needs root (or sudo) only when something must be installed.
+set -e
+need="gcc make pkg-config liburing-dev libaio-dev libsqlite3-dev libcjson-dev \
+libcmocka-dev fio util-linux e2fsprogs python3"
+missing=""
+for p in $need; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+		|| missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing"
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,262 @@
+/* cmd_run.c - `drivebench run`: reads jobs from a fio job file or fio-style
+ * options, applies --set overrides, fills in the default scratch target,
+ * runs them (Ctrl-C stops within a second and prints what completed) and
+ * prints the summary or fio-schema JSON. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/commands.h"
+#include "io/engine.h"
+#include "output/output.h"
+#include "run/runner.h"
+#include "target/target.h"
+#include "util/error.h"
+#include "workload/job_list.h"
+#include "workload/options.h"
+
+static const char run_usage[] =
+	"usage: drivebench run [options] [JOBFILE] [--FIO_OPTION=VALUE ...]\n"
+	"\n"
+	"Runs fio-style jobs. Without JOBFILE the fio options describe the jobs\n"
+	"(options before the first --name are global, each --name starts a job);\n"
+	"with JOBFILE they override every job, like --set.\n"
+	"\n"
+	"options:\n"
+	"  --set KEY=VALUE          override option KEY in every job (repeatable)\n"
+	"  --output-format=FORMAT   normal (default), json or json+\n"
+	"  --output=FILE            write the results to FILE instead of stdout\n"
+	"  --max-buffer-mem=SIZE    refuse jobs needing more I/O buffer memory\n"
+	"                           (default: a quarter of RAM)\n"
+	"  -h, --help               this text\n"
+	"\n"
+	"Without filename= or directory=, jobs run on the default target, a 1 GiB\n"
+	"scratch file ./drivebench-scratch.dat ($DRIVEBENCH_SCRATCH overrides).\n"
+	"See docs/options.md for every job option.\n";
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+struct run_args {
+	const char *jobfile;
+	const char **fio_args;
+	int nr_fio_args;
+	const char **sets;
+	int nr_sets;
+	const char *format;
+	const char *output;
+	uint64_t max_buffer_mem;
+};
+
+/* "--key=value" or "--key value" for our own options; returns the value or
+ * NULL when arg is not --key. */
+static const char *own_option(const char *key, int argc, char **argv, int *i)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(argv[*i], key, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] == '\0') {
+		if (*i + 1 >= argc) {
+			err_set("%s needs a value", key);
+			return "";
+		}
+		return argv[++*i];
+	}
+	return NULL;
+}
+
+static int parse_args(int argc, char **argv, struct run_args *a)
+{
+	a->fio_args = calloc((size_t)argc + 1, sizeof(char *));
+	a->sets = calloc((size_t)argc + 1, sizeof(char *));
+	a->format = "normal";
+	if (!a->fio_args || !a->sets)
+		return err_set("out of memory");
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+
+		err_clear();
+		if ((v = own_option("--set", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			a->sets[a->nr_sets++] = v;
+		} else if ((v = own_option("--output-format", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			if (strcmp(v, "normal") && strcmp(v, "json") && strcmp(v, "json+"))
+				return err_set("--output-format: unknown format '%s' (normal, json, json+)", v);
+			a->format = v;
+		} else if ((v = own_option("--output", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			a->output = v;
+		} else if ((v = own_option("--max-buffer-mem", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			if (parse_size(v, 1024, &a->max_buffer_mem) || !a->max_buffer_mem)
+				return err_set("--max-buffer-mem: bad size '%s'", v);
+		} else if (!strncmp(argv[i], "--", 2)) {
+			a->fio_args[a->nr_fio_args++] = argv[i];
+		} else if (!a->jobfile) {
+			a->jobfile = argv[i];
+		} else {
+			return err_set("unexpected argument '%s' (one job file at most)", argv[i]);
+		}
+	}
+	return 0;
+}
+
+static int build_jobs(const struct run_args *a, struct job_list *jobs)
+{
+	char set[JOB_PATH_MAX + 64];
+
+	if (a->jobfile) {
+		if (jobfile_load(a->jobfile, jobs))
+			return -1;
+		for (int i = 0; i < a->nr_fio_args; i++)
+			if (job_list_set_all(jobs, a->fio_args[i] + 2))
+				return -1;
+	} else {
+		if (a->nr_fio_args == 0)
+			return err_set("no jobs: give a job file or fio options (see 'drivebench run --help')");
+		if (cmdline_jobs(a->nr_fio_args, (char *const *)a->fio_args, jobs))
+			return -1;
+	}
+	for (int i = 0; i < a->nr_sets; i++) {
+		snprintf(set, sizeof(set), "%s", a->sets[i]);
+		if (job_list_set_all(jobs, set))
+			return -1;
+	}
+	for (unsigned j = 0; j < jobs->nr; j++)
+		if (job_spec_validate(&jobs->jobs[j]))
+			return -1;
+	return 0;
+}
+
+/* Points jobs with no filename or directory at the scratch file, creating
+ * it (written, not sparse) on first use. Returns 1 when the scratch is used. */
+static int use_default_target(struct job_list *jobs, char *note, size_t len)
+{
+	const char *path = target_scratch_path();
+	struct target t;
+	int used = 0;
+
+	for (unsigned j = 0; j < jobs->nr; j++) {
+		struct job_spec *s = &jobs->jobs[j];
+		const struct engine_ops *ops = engine_find(s->ioengine);
+
+		if (s->filename[0] || s->directory[0] || (ops && !engine_needs_fd(ops)))
+			continue;
+		snprintf(s->filename, sizeof(s->filename), "%s", path);
+		used = 1;
+	}
+	err_clear();
+	if (!used)
+		return 0;
+	if (target_probe(path, &t))
+		return -1;
+	if (!t.exists || t.size < SCRATCH_DEFAULT_SIZE) {
+		fprintf(stderr, "drivebench: creating the default target %s (1 GiB)\n", path);
+		if (target_layout_file(path, SCRATCH_DEFAULT_SIZE) < 0)
+			return -1;
+	}
+	snprintf(note, len, "default target: %s (scratch file; set --filename or %s to change)",
+		 path, SCRATCH_ENV);
+	return 1;
+}
+
+static int print_results(const struct run_args *a, const struct run_output *out,
+			 const char *note, time_t started)
+{
+	struct run_info info = {
+		.target_note = note[0] ? note : NULL,
+		.partial = out->partial,
+		.timestamp_s = (uint64_t)started,
+		.timestamp_ms = (uint64_t)started * 1000,
+		.json_plus = !strcmp(a->format, "json+"),
+	};
+	struct job_result *entries = NULL;
+	unsigned nr = 0;
+	FILE *f = stdout;
+	int rc;
+
+	if (run_output_for_report(out, &entries, &nr))
+		return -1;
+	if (a->output && !(f = fopen(a->output, "w"))) {
+		rc = err_set("--output: cannot write '%s'", a->output);
+		goto done;
+	}
+	if (!strcmp(a->format, "normal"))
+		rc = output_summary(f, entries, nr, &info);
+	else
+		rc = output_json(f, entries, nr, &info);
+	if (f != stdout && fclose(f) && rc == 0)
+		rc = err_set("--output: error writing '%s'", a->output);
+done:
+	for (unsigned i = 0; i < nr; i++)
+		job_result_free(&entries[i]);
+	free(entries);
+	return rc;
+}
+
+static bool any_io_error(const struct run_output *out)
+{
+	for (unsigned i = 0; i < out->nr; i++)
+		if (out->results[i].error)
+			return true;
+	return false;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_args a = { 0 };
+	struct job_list jobs = { 0 };
+	struct run_output out = { 0 };
+	struct run_options opt = { .stop = &stop_requested };
+	struct sigaction sa = { .sa_handler = on_signal };
+	char note[JOB_PATH_MAX + 128] = "";
+	bool bad_input = true;
+	int rc = EXIT_BAD_INPUT;
+	time_t started = time(NULL);
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(run_usage, stdout);
+			return EXIT_OK;
+		}
+	if (parse_args(argc, argv, &a) || build_jobs(&a, &jobs) ||
+	    use_default_target(&jobs, note, sizeof(note)) < 0)
+		goto fail;
+	opt.max_buffer_mem = a.max_buffer_mem;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (run_jobs(&jobs, &opt, &out, &bad_input)) {
+		rc = bad_input ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		goto fail;
+	}
+	if (print_results(&a, &out, note, started)) {
+		rc = EXIT_RUN_FAILED;
+		goto fail;
+	}
+	rc = (out.partial || any_io_error(&out)) ? EXIT_RUN_FAILED : EXIT_OK;
+	goto done;
+fail:
+	fprintf(stderr, "drivebench run: %s\n", err_msg());
+done:
+	run_output_free(&out);
+	job_list_free(&jobs);
+	free(a.fio_args);
+	free(a.sets);
+	return rc;
+}

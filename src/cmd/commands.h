@@ -1,0 +1,16 @@
+/* commands.h - the subcommand entry points (one file each in src/cmd/). Each
+ * takes argv with argv[0] = the command name and returns the exit code. */
+#ifndef DRIVEBENCH_COMMANDS_H
+#define DRIVEBENCH_COMMANDS_H
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+int cmd_run(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+#endif

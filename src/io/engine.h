@@ -1,0 +1,65 @@
+/* engine.h - the I/O engine interface (after fio's ioengine_ops, smaller).
+ * An engine queues prepared I/Os, submits a batch, and reaps completions;
+ * it never decides what to do next, and never reads the clock: the runner
+ * owns timing and statistics. */
+#ifndef DRIVEBENCH_ENGINE_H
+#define DRIVEBENCH_ENGINE_H
+
+#include <stdint.h>
+
+#include "workload/job_spec.h"
+
+/* One I/O in flight: a whole request, or one chunk of a large request. */
+struct io {
+	void *buf;               /* aligned, at least len bytes */
+	uint64_t offset;         /* byte offset in the target */
+	uint32_t len;            /* bytes for this submission */
+	uint8_t dir;             /* enum io_dir */
+	uint16_t buf_index;      /* slot in the engine's registered buffers */
+	int32_t result;          /* set by reap: bytes done, or -errno */
+	uint64_t start_ns;       /* runner: prepared (slat starts) */
+	uint64_t issue_ns;       /* runner: submitted (clat starts) */
+	uint64_t complete_ns;    /* runner, or an engine that programs latency */
+	void *owner;             /* runner-private (request of a chunk) */
+};
+
+struct engine;
+
+struct engine_ops {
+	const char *name;
+	/* Sets up for engine->fd with engine->ios[0..nr_ios) (buffers may be
+	 * registered). Returns 0 or -1 with err_msg. */
+	int (*init)(struct engine *e, const struct job_spec *spec);
+	/* Queues one I/O, no syscall. Returns 0, or -1 (err_msg) if full. */
+	int (*prep)(struct engine *e, struct io *io);
+	/* Submits everything queued. Returns the number submitted or -1. */
+	int (*submit)(struct engine *e);
+	/* Waits for at least min completions, returns up to max in out[] with
+	 * io->result set; returns the count or -1. min 0 = do not wait. */
+	int (*reap)(struct engine *e, struct io **out, unsigned min, unsigned max);
+	void (*cleanup)(struct engine *e);
+};
+
+struct engine {
+	const struct engine_ops *ops;
+	int fd;                  /* target, opened by the runner; -1 for null */
+	unsigned depth;          /* most I/Os in flight */
+	struct io *ios;          /* the runner's pool, for buffer registration */
+	unsigned nr_ios;
+	uint32_t buf_size;       /* bytes of each ios[i].buf (for registration) */
+	void *priv;              /* engine-private state */
+};
+
+/* Finds an engine by fio name ("io_uring", "libaio", "psync", "null");
+ * NULL with err_msg "unknown ioengine 'x'" otherwise. */
+const struct engine_ops *engine_find(const char *name);
+
+/* Engines that run without a file descriptor (null). */
+int engine_needs_fd(const struct engine_ops *ops);
+
+extern const struct engine_ops engine_io_uring;
+extern const struct engine_ops engine_libaio;
+extern const struct engine_ops engine_psync;
+extern const struct engine_ops engine_null;
+
+#endif

@@ -1,0 +1,287 @@
+/* io_uring.c - the io_uring engine: one ring per worker sized to iodepth,
+ * optional registered buffers and file, SQPOLL and polled (hipri) I/O.
+ * prep fills an SQE (no syscall), submit flushes the batch with one
+ * io_uring_enter, reap takes completions straight from the CQ ring and
+ * enters the kernel only to wait for the minimum asked. */
+#include "io/engine.h"
+
+#include <errno.h>
+#include <liburing.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "util/error.h"
+
+/* completions copied out of the CQ ring per peek */
+#define REAP_BATCH 64
+
+struct uring_state {
+	struct io_uring ring;
+	int sqe_fd;            /* target fd, or its slot 0 when registered */
+	uint8_t sqe_flags;     /* IOSQE_FIXED_FILE or 0 */
+	bool fixedbufs;
+	bool sqpoll;
+	bool poll_on_reap;     /* IOPOLL without SQPOLL: reap must enter */
+	unsigned queued;       /* prepared, not yet submitted */
+	unsigned inflight;     /* submitted, not yet reaped */
+};
+
+static int uring_error(const char *what, int neg_errno)
+{
+	return err_set("%s: %s", what, strerror(-neg_errno));
+}
+
+static unsigned round_up_pow2(unsigned n)
+{
+	unsigned p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+/* Tries the cheapest setup flags first; older kernels (or SQPOLL, which
+ * rejects the task-run flags) fall back to the plain ring. DEFER_TASKRUN is
+ * left out: the runner reaps after a separate submit. */
+static int uring_setup(struct uring_state *st, unsigned entries,
+		       unsigned base_flags)
+{
+	static const unsigned fast_flags = IORING_SETUP_SINGLE_ISSUER |
+		IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG |
+		IORING_SETUP_SUBMIT_ALL;
+	struct io_uring_params params;
+	int ret = -EINVAL;
+
+	if (!(base_flags & IORING_SETUP_SQPOLL)) {
+		memset(&params, 0, sizeof(params));
+		params.flags = base_flags | fast_flags;
+		ret = io_uring_queue_init_params(entries, &st->ring, &params);
+		if (ret != -EINVAL)
+			return ret;
+	}
+	memset(&params, 0, sizeof(params));
+	params.flags = base_flags;
+	return io_uring_queue_init_params(entries, &st->ring, &params);
+}
+
+static int uring_register_buffers(struct engine *e, struct uring_state *st)
+{
+	struct iovec *iov;
+	unsigned i;
+	int ret;
+
+	if (!e->ios || e->nr_ios == 0 || e->buf_size == 0)
+		return err_set("io_uring: fixedbufs needs the I/O buffers "
+			       "before init");
+	if (e->nr_ios > UINT16_MAX + 1u)
+		return err_set("io_uring: fixedbufs supports at most %u "
+			       "buffers, not %u", UINT16_MAX + 1u, e->nr_ios);
+	iov = calloc(e->nr_ios, sizeof(*iov));
+	if (!iov)
+		return err_set("io_uring: out of memory");
+	for (i = 0; i < e->nr_ios; i++) {
+		iov[i].iov_base = e->ios[i].buf;
+		iov[i].iov_len = e->buf_size;
+		e->ios[i].buf_index = (uint16_t)i;
+	}
+	ret = io_uring_register_buffers(&st->ring, iov, e->nr_ios);
+	free(iov);
+	if (ret == -ENOMEM)
+		return err_set("io_uring_register_buffers: %s (fixedbufs pins "
+			       "%u x %u bytes; check ulimit -l)",
+			       strerror(-ret), e->nr_ios, e->buf_size);
+	if (ret < 0)
+		return uring_error("io_uring_register_buffers", ret);
+	st->fixedbufs = true;
+	return 0;
+}
+
+static int uring_init(struct engine *e, const struct job_spec *spec)
+{
+	struct uring_state *st;
+	unsigned flags = 0;
+	int ret;
+
+	if (e->depth == 0)
+		return err_set("io_uring: iodepth must be at least 1");
+	if (e->depth > 32768)
+		return err_set("io_uring: iodepth %u is above the ring limit "
+			       "of 32768", e->depth);
+	if (e->fd < 0)
+		return err_set("io_uring: no file descriptor");
+	if (spec->hipri && !spec->direct)
+		return err_set("io_uring: hipri needs direct=1 (polled "
+			       "completions work only with O_DIRECT)");
+	if (spec->sqthread_poll)
+		flags |= IORING_SETUP_SQPOLL;
+	if (spec->hipri)
+		flags |= IORING_SETUP_IOPOLL;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return err_set("io_uring: out of memory");
+	ret = uring_setup(st, round_up_pow2(e->depth), flags);
+	if (ret < 0) {
+		free(st);
+		return uring_error("io_uring_queue_init", ret);
+	}
+	st->sqe_fd = e->fd;
+	st->sqpoll = spec->sqthread_poll;
+	st->poll_on_reap = spec->hipri && !spec->sqthread_poll;
+
+	if (spec->fixedbufs && uring_register_buffers(e, st) < 0)
+		goto fail;
+	if (spec->registerfiles) {
+		ret = io_uring_register_files(&st->ring, &e->fd, 1);
+		if (ret < 0) {
+			uring_error("io_uring_register_files", ret);
+			goto fail;
+		}
+		st->sqe_fd = 0;
+		st->sqe_flags = IOSQE_FIXED_FILE;
+	}
+	e->priv = st;
+	return 0;
+fail:
+	io_uring_queue_exit(&st->ring);
+	free(st);
+	return -1;
+}
+
+static int uring_prep(struct engine *e, struct io *io)
+{
+	struct uring_state *st = e->priv;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
+
+	if (!sqe)
+		return err_set("io_uring: queue full (%u entries)",
+			       st->ring.sq.ring_entries);
+	if (st->fixedbufs) {
+		if (io->dir == DIR_READ)
+			io_uring_prep_read_fixed(sqe, st->sqe_fd, io->buf,
+						 io->len, io->offset,
+						 io->buf_index);
+		else
+			io_uring_prep_write_fixed(sqe, st->sqe_fd, io->buf,
+						  io->len, io->offset,
+						  io->buf_index);
+	} else {
+		if (io->dir == DIR_READ)
+			io_uring_prep_read(sqe, st->sqe_fd, io->buf, io->len,
+					   io->offset);
+		else
+			io_uring_prep_write(sqe, st->sqe_fd, io->buf, io->len,
+					    io->offset);
+	}
+	sqe->flags = st->sqe_flags;
+	io_uring_sqe_set_data(sqe, io);
+	st->queued++;
+	return 0;
+}
+
+static int uring_submit(struct engine *e)
+{
+	struct uring_state *st = e->priv;
+	unsigned total = st->queued, done = 0;
+
+	while (done < total) {
+		int ret = io_uring_submit(&st->ring);
+
+		if (ret == -EINTR)
+			continue;
+		if (ret < 0) {
+			st->queued -= done;
+			st->inflight += done;
+			if (ret == -EEXIST)
+				return err_set("io_uring_submit: %s (the ring "
+					       "was set up by another thread)",
+					       strerror(-ret));
+			return uring_error("io_uring_submit", ret);
+		}
+		/* the SQ thread consumes the entries on its own time */
+		if (st->sqpoll)
+			break;
+		if (ret == 0) {
+			st->queued -= done;
+			st->inflight += done;
+			return err_set("io_uring_submit: kernel took none of "
+				       "%u queued I/Os", total - done);
+		}
+		done += (unsigned)ret;
+	}
+	st->queued = 0;
+	st->inflight += total;
+	return (int)total;
+}
+
+static int uring_reap(struct engine *e, struct io **out, unsigned min,
+		      unsigned max)
+{
+	struct uring_state *st = e->priv;
+	struct io_uring_cqe *cqes[REAP_BATCH];
+	bool polled = false;
+	unsigned got = 0;
+
+	if (max > st->inflight)
+		max = st->inflight;
+	if (min > max)
+		min = max;
+	while (got < max) {
+		unsigned want = max - got < REAP_BATCH ? max - got : REAP_BATCH;
+		unsigned n, i;
+		int ret;
+
+		/* also flushes task work / CQ overflow when the ring looks
+		 * empty, so reap(min=0) sees completions without waiting */
+		n = io_uring_peek_batch_cqe(&st->ring, cqes, want);
+		for (i = 0; i < n; i++) {
+			struct io *io = io_uring_cqe_get_data(cqes[i]);
+
+			io->result = cqes[i]->res;
+			out[got++] = io;
+		}
+		io_uring_cq_advance(&st->ring, n);
+		if (n == want)
+			continue;
+		if (got >= min) {
+			if (!st->poll_on_reap || polled)
+				break;
+			/* polled rings complete only when someone polls */
+			polled = true;
+			ret = io_uring_get_events(&st->ring);
+		} else {
+			struct io_uring_cqe *cqe;
+
+			ret = io_uring_wait_cqe_nr(&st->ring, &cqe, min - got);
+		}
+		if (ret < 0 && ret != -EINTR && ret != -EAGAIN &&
+		    ret != -ETIME) {
+			st->inflight -= got;
+			return uring_error("io_uring_wait_cqe", ret);
+		}
+	}
+	st->inflight -= got;
+	return (int)got;
+}
+
+static void uring_cleanup(struct engine *e)
+{
+	struct uring_state *st = e->priv;
+
+	if (!st)
+		return;
+	io_uring_queue_exit(&st->ring);
+	free(st);
+	e->priv = NULL;
+}
+
+const struct engine_ops engine_io_uring = {
+	.name = "io_uring",
+	.init = uring_init,
+	.prep = uring_prep,
+	.submit = uring_submit,
+	.reap = uring_reap,
+	.cleanup = uring_cleanup,
+};

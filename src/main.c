@@ -1,0 +1,52 @@
+/* main.c - subcommand dispatch only: finds the command by name and hands it
+ * the remaining arguments. Each command lives in src/cmd/. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/commands.h"
+#include "output/output.h"
+#include "util/error.h"
+
+static const struct command commands[] = {
+	{ "run", cmd_run, "run fio-style jobs (options or a job file) and measure them" },
+	{ "version", cmd_version, "print the version" },
+	{ "help", cmd_help, "list the commands" },
+};
+
+static const unsigned nr_commands = sizeof(commands) / sizeof(commands[0]);
+
+int cmd_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("usage: drivebench <command> [options]\n\ncommands:\n");
+	for (unsigned i = 0; i < nr_commands; i++)
+		printf("  %-10s %s\n", commands[i].name, commands[i].help);
+	printf("\n'drivebench <command> --help' describes a command.\n");
+	return EXIT_OK;
+}
+
+int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("drivebench %s\n", DRIVEBENCH_VERSION);
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		cmd_help(0, NULL);
+		return EXIT_BAD_INPUT;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return cmd_help(0, NULL);
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(0, NULL);
+	for (unsigned i = 0; i < nr_commands; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "drivebench: unknown command '%s' (see 'drivebench help')\n", argv[1]);
+	return EXIT_BAD_INPUT;
+}

@@ -1,0 +1,206 @@
+/* stats.c - latency summaries (mean, stddev, merge), the per-interval series,
+ * and job results: init, group merge, free, and the IOPS / bandwidth figures
+ * derived from them. */
+#include "measure/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+#define DEFAULT_SERIES_INTERVAL_NS 1000000000ull
+
+void lat_stat_init(struct lat_stat *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->min = UINT64_MAX;
+}
+
+double lat_mean(const struct lat_stat *s)
+{
+	if (s->n == 0)
+		return 0.0;
+	return (double)s->sum / (double)s->n;
+}
+
+/* Sample standard deviation (divides by n - 1), which is what fio's
+ * calc_lat reports from its Welford accumulator; 0 for fewer than two
+ * samples. long double keeps sumsq - sum^2/n from cancelling badly. */
+double lat_stddev(const struct lat_stat *s)
+{
+	long double n, sum, variance;
+
+	if (s->n < 2)
+		return 0.0;
+	n = (long double)s->n;
+	sum = (long double)s->sum;
+	variance = ((long double)s->sumsq - sum * sum / n) / (n - 1.0L);
+	if (!(variance > 0.0L))
+		return 0.0;
+	return sqrt((double)variance);
+}
+
+void lat_merge(struct lat_stat *dst, const struct lat_stat *src)
+{
+	dst->n += src->n;
+	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	hist_merge(&dst->hist, &src->hist);
+}
+
+static int series_reserve(struct series *s, unsigned want)
+{
+	struct series_point *grown;
+	unsigned cap;
+
+	if (want <= s->cap)
+		return 0;
+	cap = s->cap ? s->cap : 64;
+	while (cap < want) {
+		if (cap > UINT32_MAX / 2)
+			return err_set("series: too many points (%u)", want);
+		cap *= 2;
+	}
+	grown = realloc(s->points, (size_t)cap * sizeof(*grown));
+	if (!grown)
+		return err_set("series: out of memory for %u points", cap);
+	s->points = grown;
+	s->cap = cap;
+	return 0;
+}
+
+int series_append(struct series *s, const struct series_point *p)
+{
+	if (s->nr == UINT32_MAX)
+		return err_set("series: too many points");
+	if (series_reserve(s, s->nr + 1) < 0)
+		return -1;
+	s->points[s->nr++] = *p;
+	return 0;
+}
+
+int series_merge(struct series *dst, const struct series *src)
+{
+	if (src->nr == 0)
+		return 0;
+	if (dst->interval_ns && src->interval_ns &&
+	    dst->interval_ns != src->interval_ns)
+		return err_set("series: cannot merge intervals of %llu ns and %llu ns",
+			       (unsigned long long)dst->interval_ns,
+			       (unsigned long long)src->interval_ns);
+	/* Reserve first so a failure leaves dst untouched. */
+	if (series_reserve(dst, src->nr) < 0)
+		return -1;
+	if (!dst->interval_ns)
+		dst->interval_ns = src->interval_ns;
+	for (unsigned i = 0; i < src->nr; i++) {
+		const struct series_point *from = &src->points[i];
+		struct series_point *to;
+
+		if (i >= dst->nr) {
+			dst->points[dst->nr++] = *from;
+			continue;
+		}
+		to = &dst->points[i];
+		if (from->t_ns > to->t_ns)
+			to->t_ns = from->t_ns;
+		for (int d = 0; d < DIR_COUNT; d++) {
+			to->ios[d] += from->ios[d];
+			to->bytes[d] += from->bytes[d];
+			to->lat_sum_ns[d] += from->lat_sum_ns[d];
+		}
+	}
+	return 0;
+}
+
+void series_free(struct series *s)
+{
+	free(s->points);
+	s->points = NULL;
+	s->nr = 0;
+	s->cap = 0;
+}
+
+void job_result_init(struct job_result *r, const struct job_spec *spec)
+{
+	memset(r, 0, sizeof(*r));
+	for (int d = 0; d < DIR_COUNT; d++) {
+		lat_stat_init(&r->dir[d].slat);
+		lat_stat_init(&r->dir[d].clat);
+		lat_stat_init(&r->dir[d].lat);
+	}
+	r->spec = spec;
+	if (spec) {
+		memcpy(r->name, spec->name, sizeof(r->name));
+		r->name[sizeof(r->name) - 1] = '\0';
+	}
+	r->series.interval_ns = spec && spec->series_interval_ns ?
+		spec->series_interval_ns : DEFAULT_SERIES_INTERVAL_NS;
+	r->nr_merged = 1;
+}
+
+static void dir_stats_merge(struct dir_stats *dst, const struct dir_stats *src)
+{
+	dst->ios += src->ios;
+	dst->bytes += src->bytes;
+	dst->errors += src->errors;
+	if (!dst->first_error && src->first_error) {
+		dst->first_error = src->first_error;
+		dst->first_error_offset = src->first_error_offset;
+	}
+	lat_merge(&dst->slat, &src->slat);
+	lat_merge(&dst->clat, &src->clat);
+	lat_merge(&dst->lat, &src->lat);
+}
+
+int job_result_merge(struct job_result *dst, const struct job_result *src)
+{
+	/* The only step that can fail goes first, so dst stays whole. */
+	if (series_merge(&dst->series, &src->series) < 0)
+		return err_prefix("merging results of '%s'", src->name);
+
+	for (int d = 0; d < DIR_COUNT; d++)
+		dir_stats_merge(&dst->dir[d], &src->dir[d]);
+	if (!dst->spec)
+		dst->spec = src->spec;
+	if (!dst->error)
+		dst->error = src->error;
+	dst->partial = dst->partial || src->partial;
+	if (src->runtime_ns > dst->runtime_ns)
+		dst->runtime_ns = src->runtime_ns;
+	if (src->ramp_ns > dst->ramp_ns)
+		dst->ramp_ns = src->ramp_ns;
+	if (src->start_unix_ms &&
+	    (!dst->start_unix_ms || src->start_unix_ms < dst->start_unix_ms))
+		dst->start_unix_ms = src->start_unix_ms;
+	dst->usr_cpu_s += src->usr_cpu_s;
+	dst->sys_cpu_s += src->sys_cpu_s;
+	dst->ctx_switches += src->ctx_switches;
+	dst->max_buffer_bytes += src->max_buffer_bytes;
+	dst->nr_merged += src->nr_merged;
+	return 0;
+}
+
+void job_result_free(struct job_result *r)
+{
+	series_free(&r->series);
+}
+
+double result_iops(const struct job_result *r, enum io_dir d)
+{
+	if (r->runtime_ns == 0 || (unsigned)d >= DIR_COUNT)
+		return 0.0;
+	return (double)r->dir[d].ios / ((double)r->runtime_ns / 1e9);
+}
+
+double result_bw_bytes(const struct job_result *r, enum io_dir d)
+{
+	if (r->runtime_ns == 0 || (unsigned)d >= DIR_COUNT)
+		return 0.0;
+	return (double)r->dir[d].bytes / ((double)r->runtime_ns / 1e9);
+}

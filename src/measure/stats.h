@@ -1,0 +1,95 @@
+/* stats.h - what one job (or a merged group) measured: per direction
+ * counters, slat/clat/lat summaries with histograms, and the per-interval
+ * series. Definitions are fio's: IOPS = ios / runtime, bandwidth =
+ * bytes / runtime, runtime excludes ramp. */
+#ifndef DRIVEBENCH_STATS_H
+#define DRIVEBENCH_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "measure/hist.h"
+#include "workload/job_spec.h"
+
+/* One latency kind: count, min, max, sum, sum of squares, histogram. */
+struct lat_stat {
+	uint64_t n, min, max, sum;
+	double sumsq;
+	struct hist hist;
+};
+
+static inline void lat_add(struct lat_stat *s, uint64_t ns)
+{
+	s->n++;
+	s->sum += ns;
+	s->sumsq += (double)ns * (double)ns;
+	if (ns < s->min)
+		s->min = ns;
+	if (ns > s->max)
+		s->max = ns;
+	hist_add(&s->hist, ns);
+}
+
+void lat_stat_init(struct lat_stat *s);          /* min = UINT64_MAX */
+double lat_mean(const struct lat_stat *s);       /* 0 when n == 0 */
+double lat_stddev(const struct lat_stat *s);     /* sample (n-1), as fio */
+void lat_merge(struct lat_stat *dst, const struct lat_stat *src);
+
+struct dir_stats {
+	uint64_t ios;            /* completed requests (a chunked request is 1) */
+	uint64_t bytes;
+	uint64_t errors;         /* failed I/Os, never counted in ios */
+	int first_error;         /* -errno of the first failure */
+	uint64_t first_error_offset;
+	struct lat_stat slat, clat, lat;
+};
+
+/* Per-interval sample: what completed in [t_ns - interval, t_ns). */
+struct series_point {
+	uint64_t t_ns;           /* end of the interval, from measurement start */
+	uint64_t ios[DIR_COUNT];
+	uint64_t bytes[DIR_COUNT];
+	uint64_t lat_sum_ns[DIR_COUNT];  /* sum of total latencies, for means */
+};
+
+struct series {
+	uint64_t interval_ns;
+	struct series_point *points;
+	unsigned nr, cap;
+};
+
+int series_append(struct series *s, const struct series_point *p);
+/* Adds src into dst point by point (same interval), extending dst. */
+int series_merge(struct series *dst, const struct series *src);
+void series_free(struct series *s);
+
+/* The result of one job clone, or of a reporting group after merging. */
+struct job_result {
+	char name[JOB_NAME_MAX];
+	unsigned groupid;
+	unsigned clone;          /* numjobs index */
+	unsigned nr_merged;      /* clones merged into this result */
+	const struct job_spec *spec;
+	int error;               /* 0, or -errno that stopped the job */
+	bool partial;            /* stopped early (Ctrl-C) */
+	uint64_t runtime_ns;     /* measured time, ramp excluded; max on merge */
+	uint64_t ramp_ns;        /* ramp actually spent */
+	uint64_t start_unix_ms;  /* wall clock at measurement start */
+	struct dir_stats dir[DIR_COUNT];
+	struct series series;
+	double usr_cpu_s, sys_cpu_s;   /* CPU seconds used by the thread(s) */
+	uint64_t ctx_switches;
+	uint64_t max_buffer_bytes;     /* buffer memory the job held */
+};
+
+void job_result_init(struct job_result *r, const struct job_spec *spec);
+/* Merges src into dst as fio's group_reporting does: counters and
+ * histograms add, min/max combine, runtime is the longest. */
+int job_result_merge(struct job_result *dst, const struct job_result *src);
+void job_result_free(struct job_result *r);
+
+/* Figures derived exactly as fio does (0 when runtime is 0). */
+double result_iops(const struct job_result *r, enum io_dir d);
+double result_bw_bytes(const struct job_result *r, enum io_dir d);
+
+#endif

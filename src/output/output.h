@@ -1,0 +1,31 @@
+/* output.h - how results leave the program: the concise human summary and
+ * fio-schema JSON (normal and json+ with histogram bins). */
+#ifndef DRIVEBENCH_OUTPUT_H
+#define DRIVEBENCH_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "measure/stats.h"
+
+#define DRIVEBENCH_VERSION "0.1.0"
+
+struct run_info {
+	const char *target_note;   /* e.g. "default target ./drivebench-scratch.dat" */
+	bool partial;              /* interrupted: results so far */
+	uint64_t timestamp_s;      /* run start, Unix seconds */
+	uint64_t timestamp_ms;
+	bool json_plus;            /* add clat_ns "bins" (fio's json+) */
+};
+
+/* res[0..nr): the entries to report, already merged per group when the
+ * jobs asked for group_reporting. Both print every entry, then the
+ * per-group totals ("Run status group N") merged from entries sharing a
+ * groupid. Return 0 or -1 (err_msg). */
+int output_summary(FILE *f, const struct job_result *res, unsigned nr,
+		   const struct run_info *info);
+int output_json(FILE *f, const struct job_result *res, unsigned nr,
+		const struct run_info *info);
+
+#endif

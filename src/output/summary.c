@@ -1,0 +1,325 @@
+/* summary.c - the concise human-readable result: per entry a header, one
+ * throughput line and one latency line per direction, then fio-style
+ * "Run status group" totals. MB = 10^6 bytes, MiB = 2^20. See
+ * docs/output.md for the exact lines. */
+#include "output/output.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "util/error.h"
+
+#define PARTIAL_BANNER \
+	"*** PARTIAL RESULTS: interrupted - figures cover only the time run ***"
+
+static const char *const dir_label[DIR_COUNT] = { "read", "write" };
+static const char *const group_label[DIR_COUNT] = { "   READ", "  WRITE" };
+
+static const char *rw_name(enum rw_mode rw)
+{
+	switch (rw) {
+	case RW_READ: return "read";
+	case RW_WRITE: return "write";
+	case RW_RANDREAD: return "randread";
+	case RW_RANDWRITE: return "randwrite";
+	case RW_READWRITE: return "rw";
+	case RW_RANDRW: return "randrw";
+	}
+	return "?";
+}
+
+/* value scaled to the largest unit it reaches: with a fixed number of
+ * decimals and a space before the unit ("2.05 MB/s"), or, when decimals < 0,
+ * 4 significant digits and no space, as fio prints group totals ("1.953MiB/s"). */
+static void format_scaled(char *buf, size_t size, double value, double step,
+			  const char *const *units, unsigned nr_units, int decimals)
+{
+	unsigned u = 0;
+
+	while (u + 1 < nr_units && value >= step) {
+		value /= step;
+		u++;
+	}
+	if (decimals >= 0) {
+		snprintf(buf, size, "%.*f %s", decimals, value, units[u]);
+		return;
+	}
+	decimals = value < 10 ? 3 : value < 100 ? 2 : value < 1000 ? 1 : 0;
+	snprintf(buf, size, "%.*f%s", decimals, value, units[u]);
+}
+
+static void format_rate(char *buf, size_t size, double bytes_per_s,
+			bool binary, int decimals)
+{
+	static const char *const decimal_units[] = {
+		"B/s", "kB/s", "MB/s", "GB/s", "TB/s" };
+	static const char *const binary_units[] = {
+		"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
+
+	if (binary)
+		format_scaled(buf, size, bytes_per_s, 1024.0, binary_units, 5, decimals);
+	else
+		format_scaled(buf, size, bytes_per_s, 1000.0, decimal_units, 5, decimals);
+}
+
+static void format_bytes(char *buf, size_t size, double bytes, bool binary,
+			 int decimals)
+{
+	static const char *const decimal_units[] = { "B", "kB", "MB", "GB", "TB", "PB" };
+	static const char *const binary_units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+
+	if (binary)
+		format_scaled(buf, size, bytes, 1024.0, binary_units, 6, decimals);
+	else
+		format_scaled(buf, size, bytes, 1000.0, decimal_units, 6, decimals);
+}
+
+static void format_count(char *buf, size_t size, double count)
+{
+	if (count < 1000.0)
+		snprintf(buf, size, "%.1f", count);
+	else if (count < 1e6)
+		snprintf(buf, size, "%.1fk", count / 1e3);
+	else if (count < 1e9)
+		snprintf(buf, size, "%.2fM", count / 1e6);
+	else
+		snprintf(buf, size, "%.2fG", count / 1e9);
+}
+
+/* A block size as fio users write it: 4KiB, 1MiB, or bytes. */
+static void format_block_size(char *buf, size_t size, uint64_t bs)
+{
+	if (bs && bs % (1024 * 1024) == 0)
+		snprintf(buf, size, "%" PRIu64 "MiB", bs / (1024 * 1024));
+	else if (bs && bs % 1024 == 0)
+		snprintf(buf, size, "%" PRIu64 "KiB", bs / 1024);
+	else
+		snprintf(buf, size, "%" PRIu64 "B", bs);
+}
+
+/* Latency unit by magnitude, with fio's rule for percentile lists. */
+struct lat_unit {
+	const char *name;
+	double divisor;
+};
+
+static struct lat_unit lat_unit_for(uint64_t min, uint64_t max)
+{
+	if (min > 2000000 && max > 99999999)
+		return (struct lat_unit){ "ms", 1e6 };
+	if (min > 2000 && max > 99999)
+		return (struct lat_unit){ "us", 1e3 };
+	return (struct lat_unit){ "ns", 1.0 };
+}
+
+static uint64_t ns_to_ms_rounded(uint64_t ns)
+{
+	return (ns + 500000) / 1000000;
+}
+
+static int positive_errno(int error)
+{
+	return error < 0 ? -error : error;
+}
+
+static bool dir_active(const struct dir_stats *ds)
+{
+	return ds->ios || ds->bytes || ds->errors;
+}
+
+static void print_header(FILE *f, const struct job_result *r)
+{
+	const struct job_spec *spec = r->spec;
+	int error = positive_errno(r->error);
+
+	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%d", r->name, r->groupid,
+		r->nr_merged, error);
+	if (error)
+		fprintf(f, " (%s)", strerror(error));
+	if (spec) {
+		char bs_read[32], bs_write[32];
+
+		fprintf(f, ": rw=%s", rw_name(spec->rw));
+		if (spec->bssplit_nr[DIR_READ] || spec->bssplit_nr[DIR_WRITE]) {
+			fprintf(f, ", bs=bssplit");
+		} else {
+			format_block_size(bs_read, sizeof(bs_read), spec->bs[DIR_READ]);
+			format_block_size(bs_write, sizeof(bs_write), spec->bs[DIR_WRITE]);
+			if (spec->bs[DIR_READ] == spec->bs[DIR_WRITE])
+				fprintf(f, ", bs=%s", bs_read);
+			else
+				fprintf(f, ", bs=%s,%s", bs_read, bs_write);
+		}
+		fprintf(f, ", ioengine=%s, iodepth=%u",
+			spec->ioengine[0] ? spec->ioengine : "?", spec->iodepth);
+	}
+	if (r->partial)
+		fprintf(f, " [partial]");
+	fputc('\n', f);
+}
+
+static void print_latency(FILE *f, const struct dir_stats *ds)
+{
+	static const double pcts[] = { 99.0, 99.9, 99.99 };
+	uint64_t values[3];
+	struct lat_unit unit;
+
+	if (ds->lat.n) {
+		unit = lat_unit_for(ds->lat.min, ds->lat.max);
+		hist_percentiles(&ds->lat.hist, pcts, 3, values);
+		/* A bucket midpoint can lie past the exact extremes; the true
+		 * percentile cannot, so clamp for display (JSON keeps fio's). */
+		for (int i = 0; i < 3; i++) {
+			if (values[i] > ds->lat.max)
+				values[i] = ds->lat.max;
+			if (values[i] < ds->lat.min)
+				values[i] = ds->lat.min;
+		}
+		fprintf(f, "    lat (%s): mean %.2f, p99 %.2f, p99.9 %.2f, p99.99 %.2f, max %.2f\n",
+			unit.name, lat_mean(&ds->lat) / unit.divisor,
+			(double)values[0] / unit.divisor,
+			(double)values[1] / unit.divisor,
+			(double)values[2] / unit.divisor,
+			(double)ds->lat.max / unit.divisor);
+	}
+	if (ds->slat.n || ds->clat.n) {
+		const struct lat_stat *ref = ds->clat.n ? &ds->clat : &ds->slat;
+
+		char slat[32] = "-", clat[32] = "-";
+
+		unit = lat_unit_for(ref->min, ref->max);
+		if (ds->slat.n)
+			snprintf(slat, sizeof(slat), "%.2f", lat_mean(&ds->slat) / unit.divisor);
+		if (ds->clat.n)
+			snprintf(clat, sizeof(clat), "%.2f", lat_mean(&ds->clat) / unit.divisor);
+		fprintf(f, "    slat/clat mean (%s): %s / %s\n", unit.name, slat, clat);
+	}
+}
+
+static void print_entry(FILE *f, const struct job_result *r)
+{
+	char decimal[32], binary[32], iops[32], io[32];
+
+	print_header(f, r);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		const struct dir_stats *ds = &r->dir[d];
+		double bw = result_bw_bytes(r, (enum io_dir)d);
+
+		if (!dir_active(ds))
+			continue;
+		format_rate(decimal, sizeof(decimal), bw, false, 2);
+		format_rate(binary, sizeof(binary), bw, true, 2);
+		format_count(iops, sizeof(iops), result_iops(r, (enum io_dir)d));
+		format_bytes(io, sizeof(io), (double)ds->bytes, false, 2);
+		fprintf(f, "  %s: %s (%s), IOPS %s, %s in %.3f s\n", dir_label[d],
+			decimal, binary, iops, io, (double)r->runtime_ns / 1e9);
+		print_latency(f, ds);
+		if (ds->errors) {
+			fprintf(f, "    errors: %" PRIu64, ds->errors);
+			if (ds->first_error)
+				fprintf(f, ", first: %s (errno %d) at offset %" PRIu64,
+					strerror(positive_errno(ds->first_error)),
+					positive_errno(ds->first_error),
+					ds->first_error_offset);
+			fputc('\n', f);
+		}
+	}
+}
+
+/* fio's show_group_stats: aggregate bandwidth is all bytes over the
+ * longest runtime; the range is the slowest and fastest entry. */
+static void print_group(FILE *f, const struct job_result *res, unsigned nr,
+			unsigned groupid)
+{
+	fprintf(f, "\nRun status group %u (all jobs):\n", groupid);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		uint64_t bytes = 0, min_run = UINT64_MAX, max_run = 0;
+		double min_bw = 0, max_bw = 0, agg;
+		bool any = false;
+		char agg_bin[32], agg_dec[32], min_bin[32], min_dec[32];
+		char max_bin[32], max_dec[32], io_bin[32], io_dec[32];
+
+		for (unsigned i = 0; i < nr; i++) {
+			const struct job_result *r = &res[i];
+			double bw;
+
+			if (r->groupid != groupid || !r->dir[d].ios)
+				continue;
+			bw = result_bw_bytes(r, (enum io_dir)d);
+			bytes += r->dir[d].bytes;
+			if (r->runtime_ns < min_run)
+				min_run = r->runtime_ns;
+			if (r->runtime_ns > max_run)
+				max_run = r->runtime_ns;
+			if (!any || bw < min_bw)
+				min_bw = bw;
+			if (!any || bw > max_bw)
+				max_bw = bw;
+			any = true;
+		}
+		if (!any)
+			continue;
+		agg = max_run ? (double)bytes / ((double)max_run / 1e9) : 0.0;
+		format_rate(agg_bin, sizeof(agg_bin), agg, true, -1);
+		format_rate(agg_dec, sizeof(agg_dec), agg, false, -1);
+		format_rate(min_bin, sizeof(min_bin), min_bw, true, -1);
+		format_rate(min_dec, sizeof(min_dec), min_bw, false, -1);
+		format_rate(max_bin, sizeof(max_bin), max_bw, true, -1);
+		format_rate(max_dec, sizeof(max_dec), max_bw, false, -1);
+		format_bytes(io_bin, sizeof(io_bin), (double)bytes, true, -1);
+		format_bytes(io_dec, sizeof(io_dec), (double)bytes, false, -1);
+		fprintf(f, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64
+			"-%" PRIu64 "msec\n", group_label[d], agg_bin, agg_dec,
+			min_bin, max_bin, min_dec, max_dec, io_bin, io_dec,
+			ns_to_ms_rounded(min_run), ns_to_ms_rounded(max_run));
+	}
+}
+
+int output_summary(FILE *f, const struct job_result *res, unsigned nr,
+		   const struct run_info *info)
+{
+	static const struct run_info no_info;
+	bool have_group = false;
+	unsigned group = 0;
+
+	if (!f || (nr && !res))
+		return err_set("output_summary: no %s", f ? "results" : "output stream");
+	if (!info)
+		info = &no_info;
+
+	errno = 0;
+	if (info->partial)
+		fprintf(f, "%s\n", PARTIAL_BANNER);
+	if (info->target_note && info->target_note[0])
+		fprintf(f, "%s\n", info->target_note);
+	for (unsigned i = 0; i < nr; i++)
+		print_entry(f, &res[i]);
+
+	/* Groups in ascending groupid order, as fio prints them. */
+	for (;;) {
+		bool found = false;
+		unsigned next = 0;
+
+		for (unsigned i = 0; i < nr; i++) {
+			unsigned id = res[i].groupid;
+
+			if (have_group && id <= group)
+				continue;
+			if (!found || id < next)
+				next = id;
+			found = true;
+		}
+		if (!found)
+			break;
+		print_group(f, res, nr, next);
+		group = next;
+		have_group = true;
+	}
+	if (info->partial)
+		fprintf(f, "\n%s\n", PARTIAL_BANNER);
+	if (fflush(f) == EOF || ferror(f))
+		return err_set("writing summary: %s",
+			       errno ? strerror(errno) : "write error");
+	return 0;
+}

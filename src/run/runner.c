@@ -1,0 +1,287 @@
+/* runner.c - turns a job list into worker threads: numjobs clones, target
+ * lookup and file layout, the buffer-memory check, stonewall phases and
+ * group ids (fio's rules), and the collection of per-clone results. */
+#include "run/runner.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/worker.h"
+#include "util/error.h"
+
+uint64_t clock_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t run_default_buffer_limit(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || page <= 0)
+		return 1ull << 30;
+	return (uint64_t)pages * (uint64_t)page / 4;
+}
+
+/* fio's naming when only directory= is given: directory/name.clone.0 */
+static int clone_path(const struct job_spec *s, unsigned clone, char *out, size_t len)
+{
+	int n;
+
+	if (s->filename[0])
+		n = snprintf(out, len, "%s", s->filename);
+	else
+		n = snprintf(out, len, "%s/%.*s.%u.0", s->directory,
+			     JOB_NAME_MAX, s->name, clone);
+	if (n < 0 || (size_t)n >= len)
+		return err_set("path too long: directory '%s'", s->directory);
+	return 0;
+}
+
+static void format_bytes(uint64_t b, char *out, size_t len)
+{
+	if (b >= (1ull << 30))
+		snprintf(out, len, "%.2f GiB", (double)b / (1ull << 30));
+	else
+		snprintf(out, len, "%.2f MiB", (double)b / (1ull << 20));
+}
+
+/* The memory check happens before anything is allocated, per phase (jobs
+ * that run at the same time), so a job that cannot fit is refused with the
+ * arithmetic rather than dying of OOM half-way. */
+static int check_buffer_memory(const struct job_list *jobs, unsigned first,
+			       unsigned last, uint64_t limit)
+{
+	uint64_t total = 0;
+	char want[32], have[32];
+
+	for (unsigned j = first; j < last; j++)
+		total += worker_buffer_bytes(&jobs->jobs[j]) * jobs->jobs[j].numjobs;
+	if (total <= limit)
+		return 0;
+	format_bytes(total, want, sizeof(want));
+	format_bytes(limit, have, sizeof(have));
+	if (last - first == 1) {
+		const struct job_spec *s = &jobs->jobs[first];
+		uint64_t per_io = worker_buffer_bytes(s) / s->iodepth;
+
+		return err_set("job '%s': I/O buffers need %u jobs x iodepth %u x %llu bytes = %s, over the limit of %s (--max-buffer-mem); lower numjobs, iodepth or chunk_size",
+			       s->name, s->numjobs, s->iodepth,
+			       (unsigned long long)per_io, want, have);
+	}
+	return err_set("jobs %u..%u running together need %s of I/O buffers, over the limit of %s (--max-buffer-mem)",
+		       first + 1, last, want, have);
+}
+
+/* Lays out regular files that are missing or too short, as fio does, so
+ * reads hit written blocks. */
+static int prepare_target(struct worker *w, struct target *t)
+{
+	uint64_t start, len;
+	char path[JOB_PATH_MAX];
+
+	if (t->is_block || !engine_needs_fd(w->ops))
+		return 0;
+	if (target_job_range(t, w->spec, w->clone, &start, &len))
+		return -1;
+	if (t->exists && t->size >= start + len)
+		return 0;
+	if (target_layout_file(t->path, start + len) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s", t->path);
+	return target_probe(path, t);
+}
+
+struct phase {
+	struct worker *workers;
+	struct target *targets;
+	unsigned nr;
+	pthread_barrier_t barrier;
+	bool abort_start;
+};
+
+static void *phase_thread(void *arg)
+{
+	struct worker *w = arg;
+
+	if (worker_setup(w))
+		*w->abort_start = true;
+	return worker_main(w);
+}
+
+static int run_phase(struct phase *p, bool *bad_input)
+{
+	pthread_t *threads = calloc(p->nr, sizeof(*threads));
+	unsigned started = 0;
+	int rc = 0;
+
+	if (!threads)
+		return err_set("out of memory");
+	if (pthread_barrier_init(&p->barrier, NULL, p->nr)) {
+		free(threads);
+		return err_set("pthread_barrier_init failed");
+	}
+	for (unsigned i = 0; i < p->nr; i++) {
+		p->workers[i].start_barrier = &p->barrier;
+		p->workers[i].abort_start = &p->abort_start;
+		if (pthread_create(&threads[i], NULL, phase_thread, &p->workers[i])) {
+			/* the barrier can never fill: fail the jobs already started */
+			rc = err_set("cannot start thread %u: %s", i, strerror(errno));
+			break;
+		}
+		started++;
+	}
+	if (started < p->nr) {
+		/* unreachable barrier count: nothing sane left to do but exit */
+		fprintf(stderr, "drivebench: %s\n", err_msg());
+		_exit(EXIT_RUN_FAILED);
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_barrier_destroy(&p->barrier);
+	free(threads);
+	for (unsigned i = 0; i < p->nr; i++) {
+		struct worker *w = &p->workers[i];
+
+		if ((w->setup_failed || w->run_failed) && rc == 0) {
+			rc = err_set("%s", w->error_text);
+			*bad_input = w->setup_failed;
+		}
+	}
+	return rc;
+}
+
+static unsigned count_clones(const struct job_list *jobs)
+{
+	unsigned n = 0;
+
+	for (unsigned j = 0; j < jobs->nr; j++)
+		n += jobs->jobs[j].numjobs;
+	return n;
+}
+
+int run_jobs(const struct job_list *jobs, const struct run_options *opt,
+	     struct run_output *out, bool *bad_input)
+{
+	unsigned nr = count_clones(jobs), k = 0, groupid = 0;
+	struct worker *workers = calloc(nr ? nr : 1, sizeof(*workers));
+	struct target *targets = calloc(nr ? nr : 1, sizeof(*targets));
+	uint64_t limit = opt->max_buffer_mem ? opt->max_buffer_mem : run_default_buffer_limit();
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	*bad_input = true;
+	if (!workers || !targets) {
+		rc = err_set("out of memory");
+		goto done;
+	}
+	/* clones, targets, group ids */
+	for (unsigned j = 0; j < jobs->nr; j++) {
+		const struct job_spec *s = &jobs->jobs[j];
+
+		if (j > 0 && (s->stonewall || s->new_group))
+			groupid++;
+		for (unsigned c = 0; c < s->numjobs; c++, k++) {
+			struct worker *w = &workers[k];
+			char path[JOB_PATH_MAX];
+
+			w->spec = s;
+			w->clone = c;
+			w->fd = -1;
+			w->stop = opt->stop;
+			w->target = &targets[k];
+			w->ops = engine_find(s->ioengine);
+			if (!w->ops) {
+				rc = err_prefix("job '%s'", s->name);
+				goto done;
+			}
+			if (clone_path(s, c, path, sizeof(path))) {
+				rc = err_prefix("job '%s'", s->name);
+				goto done;
+			}
+			if (!engine_needs_fd(w->ops)) {
+				snprintf(targets[k].path, sizeof(targets[k].path), "%s", path);
+				targets[k].exists = true;
+				targets[k].size = s->size ? s->size : SCRATCH_DEFAULT_SIZE;
+				targets[k].logical_block = 512;
+			} else if (target_probe(path, &targets[k]) ||
+				   prepare_target(w, &targets[k])) {
+				rc = err_prefix("job '%s'", s->name);
+				goto done;
+			}
+			job_result_init(&w->result, s);
+			w->result.groupid = groupid;
+			w->result.clone = c;
+			snprintf(w->result.name, sizeof(w->result.name), "%s", s->name);
+		}
+	}
+	/* phases: a stonewall job waits for every job before it */
+	k = 0;
+	for (unsigned j = 0; j < jobs->nr;) {
+		unsigned last = j + 1, first_worker = k;
+		struct phase p = { 0 };
+
+		while (last < jobs->nr && !jobs->jobs[last].stonewall)
+			last++;
+		if (check_buffer_memory(jobs, j, last, limit)) {
+			rc = -1;
+			goto done;
+		}
+		for (unsigned q = j; q < last; q++)
+			k += jobs->jobs[q].numjobs;
+		if (*opt->stop) {
+			out->partial = true;
+			break;
+		}
+		p.workers = &workers[first_worker];
+		p.nr = k - first_worker;
+		rc = run_phase(&p, bad_input);
+		for (unsigned i = 0; i < p.nr; i++)
+			worker_teardown(&p.workers[i]);
+		if (rc)
+			goto done;
+		out->nr = k;
+		j = last;
+	}
+	for (unsigned i = 0; i < out->nr; i++)
+		if (workers[i].result.partial)
+			out->partial = true;
+	out->results = calloc(out->nr ? out->nr : 1, sizeof(*out->results));
+	if (!out->results) {
+		rc = err_set("out of memory");
+		goto done;
+	}
+	for (unsigned i = 0; i < out->nr; i++) {
+		out->results[i] = workers[i].result;
+		memset(&workers[i].result.series, 0, sizeof(workers[i].result.series));
+	}
+	*bad_input = false;
+done:
+	if (workers)
+		for (unsigned i = 0; i < nr; i++)
+			job_result_free(&workers[i].result);
+	if (rc) {
+		free(out->results);
+		out->results = NULL;
+		out->nr = 0;
+	}
+	free(workers);
+	free(targets);
+	return rc;
+}
+
+void run_output_free(struct run_output *out)
+{
+	for (unsigned i = 0; i < out->nr; i++)
+		job_result_free(&out->results[i]);
+	free(out->results);
+	memset(out, 0, sizeof(*out));
+}

@@ -1,0 +1,47 @@
+/* runner.h - runs a list of jobs: expands numjobs into worker threads,
+ * honours stonewall phases and reporting groups, checks buffer memory up
+ * front, and returns one result per job clone. */
+#ifndef DRIVEBENCH_RUNNER_H
+#define DRIVEBENCH_RUNNER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "measure/stats.h"
+#include "workload/job_list.h"
+
+struct run_options {
+	uint64_t max_buffer_mem;              /* 0 = a quarter of RAM */
+	const volatile sig_atomic_t *stop;    /* set asynchronously to stop */
+};
+
+struct run_output {
+	struct job_result *results;   /* one per clone, in job order */
+	unsigned nr;
+	bool partial;                 /* stopped by *stop before the end */
+};
+
+/* Runs every job. Returns 0 when all ran (results may still carry I/O
+ * errors), -1 with err_msg when the jobs could not start (bad target, range,
+ * alignment, memory limit, engine). Exit-code class in *bad_input: true for
+ * input errors (exit 2), false for run-time failures (exit 1). */
+int run_jobs(const struct job_list *jobs, const struct run_options *opt,
+	     struct run_output *out, bool *bad_input);
+
+void run_output_free(struct run_output *out);
+
+/* The entries to report: one per clone, except that the clones of a
+ * reporting group whose jobs set group_reporting merge into one (named
+ * after the group's first job), as fio reports them. Caller frees each
+ * entry (job_result_free) and the array. */
+int run_output_for_report(const struct run_output *out,
+			  struct job_result **entries, unsigned *nr);
+
+/* Default for max_buffer_mem: a quarter of physical memory. */
+uint64_t run_default_buffer_limit(void);
+
+/* Monotonic clock in ns: the one clock every timestamp uses. */
+uint64_t clock_now_ns(void);
+
+#endif

@@ -1,0 +1,590 @@
+/* worker.c - the submit/reap loop of one job clone. It picks direction,
+ * size and offset for each I/O, stamps it at prepare, submit and reap with
+ * one monotonic clock, and feeds the histograms and the per-interval series.
+ * fio's definitions: slat = prepare..submitted, clat = submitted..reaped,
+ * lat = prepare..reaped; the ramp is run but not counted. */
+#include "run/worker.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "run/runner.h"
+#include "util/error.h"
+#include "workload/options.h"
+
+#define BUFFER_ALIGN 4096
+
+uint64_t worker_buffer_bytes(const struct job_spec *spec)
+{
+	uint64_t per_io = job_spec_max_bs(spec);
+
+	if (per_io > spec->chunk_size)
+		per_io = spec->chunk_size;
+	per_io = (per_io + BUFFER_ALIGN - 1) & ~(uint64_t)(BUFFER_ALIGN - 1);
+	return per_io * spec->iodepth;
+}
+
+static int fail(struct worker *w)
+{
+	w->setup_failed = true;
+	snprintf(w->error_text, sizeof(w->error_text), "%s", err_msg());
+	return -1;
+}
+
+/* Incompressible, non-zero data, so writes are not shortcut by a drive or
+ * a RAM disk that compresses or deduplicates (fio fills buffers likewise). */
+static void fill_buffers(struct worker *w, size_t bytes)
+{
+	uint64_t *p = w->buffers;
+	struct rng r;
+
+	rng_seed(&r, job_seed(w->spec, w->clone, 7));
+	for (size_t i = 0; i < bytes / sizeof(*p); i++)
+		p[i] = rng_next(&r);
+}
+
+static int setup_buffers(struct worker *w)
+{
+	const struct job_spec *s = w->spec;
+	uint64_t total = worker_buffer_bytes(s);
+
+	w->depth = s->iodepth;
+	w->buf_size = (uint32_t)(total / s->iodepth);
+	if (posix_memalign(&w->buffers, BUFFER_ALIGN, total))
+		return err_set("job '%s': cannot allocate %llu bytes of I/O buffers",
+			       s->name, (unsigned long long)total);
+	fill_buffers(w, total);
+	w->ios = calloc(w->depth, sizeof(*w->ios));
+	w->requests = calloc(w->depth, sizeof(*w->requests));
+	w->free_ios = calloc(w->depth, sizeof(*w->free_ios));
+	if (!w->ios || !w->requests || !w->free_ios)
+		return err_set("job '%s': out of memory", s->name);
+	for (unsigned i = 0; i < w->depth; i++) {
+		w->ios[i].buf = (char *)w->buffers + (size_t)i * w->buf_size;
+		w->ios[i].buf_index = (uint16_t)i;
+		w->ios[i].owner = &w->requests[i];
+		w->free_ios[i] = &w->ios[i];
+	}
+	w->nr_free = w->depth;
+	w->result.max_buffer_bytes = total;
+	return 0;
+}
+
+static int setup_generators(struct worker *w)
+{
+	const struct job_spec *s = w->spec;
+	uint64_t blocks;
+
+	rng_seed(&w->rng_mix, job_seed(s, w->clone, 1));
+	rng_seed(&w->rng_bs, job_seed(s, w->clone, 2));
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (bs_picker_init(&w->bs[d], s->bssplit[d], s->bssplit_nr[d], s->bs[d]))
+			return err_prefix("job '%s'", s->name);
+	w->align = job_spec_min_bs(s);
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (s->blockalign[d] && s->blockalign[d] < w->align)
+			w->align = s->blockalign[d];
+	blocks = w->range_len / w->align;
+	if (blocks == 0)
+		return err_set("job '%s': range of %llu bytes holds no block of %llu",
+			       s->name, (unsigned long long)w->range_len,
+			       (unsigned long long)w->align);
+	if (job_spec_random(s) &&
+	    offset_gen_init(&w->offsets, s, blocks, job_seed(s, w->clone, 3)))
+		return err_prefix("job '%s'", s->name);
+	return 0;
+}
+
+static int pin_cpus(const struct job_spec *s)
+{
+	cpu_set_t set;
+	int rc;
+
+	if (!s->cpus_allowed[0])
+		return 0;
+	CPU_ZERO(&set);
+	if (parse_cpu_list(s->cpus_allowed, &set) < 0)
+		return err_prefix("job '%s': cpus_allowed", s->name);
+	rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (rc)
+		return err_set("job '%s': cpus_allowed=%s: %s", s->name,
+			       s->cpus_allowed, strerror(rc));
+	return 0;
+}
+
+int worker_setup(struct worker *w)
+{
+	const struct job_spec *s = w->spec;
+
+	w->fd = -1;
+	w->ops = engine_find(s->ioengine);
+	if (!w->ops)
+		return fail(w);
+	if (target_job_range(w->target, s, w->clone, &w->range_start, &w->range_len))
+		return fail(w);
+	if (engine_needs_fd(w->ops)) {
+		w->fd = target_open(w->target, s);
+		if (w->fd < 0)
+			return fail(w);
+	}
+	if (setup_buffers(w) || setup_generators(w))
+		return fail(w);
+	w->engine.ops = w->ops;
+	w->engine.fd = w->fd;
+	w->engine.depth = w->depth;
+	w->engine.ios = w->ios;
+	w->engine.nr_ios = w->depth;
+	w->engine.buf_size = w->buf_size;
+	if (w->ops->init(&w->engine, s))
+		return fail(w);
+	return 0;
+}
+
+void worker_teardown(struct worker *w)
+{
+	if (w->engine.priv && w->ops && w->ops->cleanup)
+		w->ops->cleanup(&w->engine);
+	w->engine.priv = NULL;
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+	free(w->buffers);
+	free(w->ios);
+	free(w->requests);
+	free(w->free_ios);
+	w->buffers = w->ios = NULL;
+	w->requests = NULL;
+	w->free_ios = NULL;
+}
+
+/* ---- the loop ---------------------------------------------------------- */
+
+/* State of one run of the loop, kept on the stack so the hot path touches
+ * nothing shared. */
+struct loop {
+	struct worker *w;
+	struct dir_stats *dir;        /* w->result.dir */
+	bool measuring;
+	bool time_based;
+	uint64_t measure_start, ramp_end, deadline;
+	uint64_t bytes_target;        /* measured bytes to issue (0 = none) */
+	uint64_t bytes_issued;
+	uint64_t writes_since_sync;
+	uint64_t next_tick, interval;
+	struct series_point tick;     /* what completed in this interval */
+	unsigned inflight;
+	uint64_t now;                 /* clock at the last reap */
+	bool issuing;                 /* false once a limit or stop is reached */
+	bool abandon;                 /* stop, deadline or error: do not finish
+				       * large requests still in flight */
+	struct rusage ru_start;
+};
+
+static inline uint64_t pick_offset(struct loop *l, int dir, uint64_t len)
+{
+	struct worker *w = l->w;
+	uint64_t off;
+
+	if (job_spec_random(w->spec)) {
+		off = offset_gen_next(&w->offsets) * w->align;
+		if (off + len > w->range_len)
+			off = (w->range_len - len) / w->align * w->align;
+	} else {
+		off = w->seq_pos[dir];
+		if (off + len > w->range_len)
+			off = 0;
+		w->seq_pos[dir] = off + len;
+	}
+	return w->range_start + off;
+}
+
+static inline int pick_dir(struct worker *w)
+{
+	switch (w->spec->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		return DIR_READ;
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return DIR_WRITE;
+	default:
+		return rng_below(&w->rng_mix, 100) < w->spec->rwmixread ? DIR_READ : DIR_WRITE;
+	}
+}
+
+/* The range guard: nothing is issued outside the job's byte range. */
+static inline int in_range(const struct worker *w, uint64_t off, uint64_t len)
+{
+	return off >= w->range_start && off + len <= w->range_start + w->range_len;
+}
+
+static int guard_violation(struct worker *w, uint64_t off, uint64_t len)
+{
+	return err_set("job '%s': I/O [%llu, %llu) outside the job's range [%llu, %llu): aborted",
+		       w->spec->name, (unsigned long long)off,
+		       (unsigned long long)(off + len), (unsigned long long)w->range_start,
+		       (unsigned long long)(w->range_start + w->range_len));
+}
+
+/* Prepares one new request on a free slot. Returns 0, or -1 on error. */
+static int prep_new(struct loop *l, uint64_t now)
+{
+	struct worker *w = l->w;
+	struct io *io = w->free_ios[--w->nr_free];
+	struct request *rq = io->owner;
+	int dir = pick_dir(w);
+	uint64_t len = bs_picker_next(&w->bs[dir], &w->rng_bs);
+	uint64_t off = pick_offset(l, dir, len);
+
+	if (!in_range(w, off, len))
+		return guard_violation(w, off, len);
+	io->dir = (uint8_t)dir;
+	io->offset = off;
+	io->start_ns = now;
+	io->complete_ns = 0;
+	if (len > w->buf_size) {
+		rq->active = true;
+		rq->total = len;
+		rq->start_ns = now;
+		rq->issue_ns = 0;
+		io->len = w->buf_size;
+		rq->next_offset = off + w->buf_size;
+		rq->remaining = len - w->buf_size;
+	} else {
+		io->len = (uint32_t)len;
+	}
+	if (l->measuring)
+		l->bytes_issued += len;
+	if (dir == DIR_WRITE)
+		l->writes_since_sync++;
+	return w->ops->prep(&w->engine, io);
+}
+
+/* Queues the next chunk of a request (or the rest of a short transfer). */
+static int prep_continue(struct worker *w, struct io *io, uint64_t now)
+{
+	struct request *rq = io->owner;
+	uint64_t len = rq->remaining < w->buf_size ? rq->remaining : w->buf_size;
+
+	if (!in_range(w, rq->next_offset, len))
+		return guard_violation(w, rq->next_offset, len);
+	io->offset = rq->next_offset;
+	io->len = (uint32_t)len;
+	io->start_ns = now;
+	io->complete_ns = 0;
+	rq->next_offset += len;
+	rq->remaining -= len;
+	return w->ops->prep(&w->engine, io);
+}
+
+static void account(struct loop *l, struct io *io, uint64_t now)
+{
+	struct request *rq = io->owner;
+	struct dir_stats *d = &l->dir[io->dir];
+	uint64_t done = io->complete_ns ? io->complete_ns : now;
+	uint64_t start = io->start_ns, issue = io->issue_ns, bytes = io->len;
+
+	if (rq->active) {
+		start = rq->start_ns;
+		issue = rq->issue_ns;
+		bytes = rq->total;
+		rq->active = false;
+	}
+	d->ios++;
+	d->bytes += bytes;
+	lat_add(&d->slat, issue - start);
+	lat_add(&d->clat, done - issue);
+	lat_add(&d->lat, done - start);
+	l->tick.ios[io->dir]++;
+	l->tick.bytes[io->dir] += bytes;
+	l->tick.lat_sum_ns[io->dir] += done - start;
+}
+
+static void record_error(struct loop *l, struct io *io, int err)
+{
+	struct dir_stats *d = &l->dir[io->dir];
+
+	if (d->errors++ == 0) {
+		d->first_error = err;
+		d->first_error_offset = io->offset;
+	}
+	if (!l->w->result.error)
+		l->w->result.error = err;
+	l->issuing = false;   /* fio's default continue_on_error=none */
+	l->abandon = true;
+}
+
+static void reset_measurement(struct loop *l, uint64_t now)
+{
+	struct worker *w = l->w;
+
+	for (int d = 0; d < DIR_COUNT; d++) {
+		memset(&w->result.dir[d], 0, sizeof(w->result.dir[d]));
+		lat_stat_init(&w->result.dir[d].slat);
+		lat_stat_init(&w->result.dir[d].clat);
+		lat_stat_init(&w->result.dir[d].lat);
+	}
+	w->result.ramp_ns = now - l->measure_start;
+	l->measuring = true;
+	l->measure_start = now;
+	l->next_tick = now + l->interval;
+	l->deadline = w->spec->runtime_ns ? now + w->spec->runtime_ns : UINT64_MAX;
+	l->bytes_issued = 0;
+	memset(&l->tick, 0, sizeof(l->tick));
+	getrusage(RUSAGE_THREAD, &l->ru_start);
+}
+
+static void close_interval(struct loop *l, uint64_t end)
+{
+	l->tick.t_ns = end - l->measure_start;
+	if (series_append(&l->w->result.series, &l->tick) == 0)
+		memset(&l->tick, 0, sizeof(l->tick));
+}
+
+static void tick(struct loop *l, uint64_t now)
+{
+	while (now >= l->next_tick) {
+		close_interval(l, l->next_tick);
+		l->next_tick += l->interval;
+	}
+}
+
+static bool limits_reached(struct loop *l, uint64_t now)
+{
+	if (*l->w->stop) {
+		l->w->result.partial = true;
+		l->abandon = true;
+		return true;
+	}
+	if (!l->measuring)
+		return false;
+	if (now >= l->deadline) {
+		l->abandon = true;
+		return true;
+	}
+	return !l->time_based && l->bytes_issued >= l->bytes_target;
+}
+
+/* Handles one reaped I/O: completion, next chunk, or error. Returns 1 when
+ * the slot was re-queued (a continuing request), 0 when freed, -1 on a
+ * guard violation. */
+static int complete_one(struct loop *l, struct io *io, uint64_t now)
+{
+	struct worker *w = l->w;
+	struct request *rq = io->owner;
+
+	if (io->result != (int32_t)io->len) {
+		if (io->result <= 0) {
+			record_error(l, io, io->result < 0 ? io->result : -EIO);
+			rq->active = false;
+			return 0;
+		}
+		/* short transfer: continue with the rest, as fio requeues it */
+		if (!rq->active) {
+			rq->active = true;
+			rq->total = io->len;
+			rq->start_ns = io->start_ns;
+			rq->issue_ns = io->issue_ns;
+			rq->next_offset = io->offset;
+			rq->remaining = 0;
+		}
+		rq->next_offset = io->offset + (uint64_t)io->result;
+		rq->remaining += io->len - (uint64_t)io->result;
+	}
+	if (rq->active && rq->remaining && !l->abandon) {
+		if (prep_continue(w, io, now))
+			return -1;
+		return 1;
+	}
+	if (rq->active && rq->remaining) {
+		/* stopping: an unfinished large request is not counted as done */
+		rq->active = false;
+		return 0;
+	}
+	if (l->measuring)
+		account(l, io, now);
+	rq->active = false;
+	return 0;
+}
+
+/* Reaps at least min completions, accounts them, and submits the next
+ * chunk of any request that continues on its slot. */
+static int reap_some(struct loop *l, unsigned min, unsigned max)
+{
+	struct worker *w = l->w;
+	struct io *done[256], *again[256];
+	unsigned nr_again = 0;
+	int n = w->ops->reap(&w->engine, done, min, max > 256 ? 256 : max);
+
+	if (n < 0)
+		return -1;
+	l->now = clock_now_ns();
+	for (int i = 0; i < n; i++) {
+		int rc = complete_one(l, done[i], l->now);
+
+		if (rc < 0)
+			return -1;
+		if (rc == 1) {
+			again[nr_again++] = done[i];
+			continue;
+		}
+		l->inflight--;
+		w->free_ios[w->nr_free++] = done[i];
+	}
+	if (nr_again) {
+		uint64_t issued;
+
+		if (w->ops->submit(&w->engine) < 0)
+			return -1;
+		issued = clock_now_ns();
+		for (unsigned i = 0; i < nr_again; i++)
+			again[i]->issue_ns = issued;
+	}
+	return 0;
+}
+
+/* Waits for everything in flight (fsync must see every write). */
+static int drain(struct loop *l)
+{
+	while (l->inflight)
+		if (reap_some(l, 1, l->inflight))
+			return -1;
+	return 0;
+}
+
+static int sync_target(struct loop *l)
+{
+	struct worker *w = l->w;
+
+	if (w->fd < 0)
+		return 0;
+	if (drain(l))
+		return -1;
+	if (fsync(w->fd))
+		return err_set("job '%s': fsync: %s", w->spec->name, strerror(errno));
+	l->writes_since_sync = 0;
+	return 0;
+}
+
+static int run_loop(struct loop *l)
+{
+	struct worker *w = l->w;
+	const struct job_spec *s = w->spec;
+	struct io *batch[256];
+	unsigned batch_max = s->iodepth_batch_submit ? s->iodepth_batch_submit : w->depth;
+	unsigned complete_min = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
+	unsigned complete_max = s->iodepth_batch_complete_max ? s->iodepth_batch_complete_max : w->depth;
+
+	if (batch_max > 256)
+		batch_max = 256;
+	if (complete_min > w->depth)
+		complete_min = w->depth;
+	l->now = clock_now_ns();
+	for (;;) {
+		unsigned nb = 0;
+
+		if (!l->measuring && l->now >= l->ramp_end)
+			reset_measurement(l, l->now);
+		if ((l->issuing || !l->abandon) && limits_reached(l, l->now))
+			l->issuing = false;
+		if (l->issuing && s->fsync_every && l->writes_since_sync >= s->fsync_every)
+			if (sync_target(l))
+				return -1;
+		while (l->issuing && w->nr_free && nb < batch_max) {
+			if (prep_new(l, l->now))
+				return -1;
+			batch[nb++] = w->free_ios[w->nr_free];
+			if (!l->time_based && l->measuring && l->bytes_issued >= l->bytes_target)
+				break;
+		}
+		if (nb) {
+			uint64_t issued;
+
+			if (w->ops->submit(&w->engine) < 0)
+				return -1;
+			issued = clock_now_ns();
+			for (unsigned i = 0; i < nb; i++) {
+				struct request *rq = batch[i]->owner;
+
+				batch[i]->issue_ns = issued;
+				if (rq->active && !rq->issue_ns)
+					rq->issue_ns = issued;
+			}
+			l->inflight += nb;
+		}
+		if (!l->inflight)
+			break;
+		/* block only when no slot is free or nothing more will be issued */
+		if (reap_some(l, l->issuing && w->nr_free ? 0 : complete_min,
+			      complete_max))
+			return -1;
+		if (l->measuring)
+			tick(l, l->now);
+	}
+	if (l->measuring && s->end_fsync && w->fd >= 0 && job_spec_writes(s))
+		if (fsync(w->fd))
+			return err_set("job '%s': end_fsync: %s", s->name, strerror(errno));
+	return 0;
+}
+
+static double timeval_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const struct job_spec *s = w->spec;
+	struct loop l = { .w = w, .dir = w->result.dir };
+	struct rusage ru_end;
+	uint64_t now, end;
+	struct timespec wall;
+
+	if (pin_cpus(s))
+		fail(w);
+	pthread_barrier_wait(w->start_barrier);
+	if (w->setup_failed || *w->abort_start)
+		return NULL;
+	now = clock_now_ns();
+	l.interval = s->series_interval_ns ? s->series_interval_ns : 1000000000ull;
+	l.time_based = s->time_based;
+	l.bytes_target = s->io_size ? s->io_size : w->range_len;
+	l.issuing = true;
+	l.measure_start = now;
+	l.ramp_end = now + s->ramp_ns;
+	if (!s->ramp_ns)
+		reset_measurement(&l, now);
+	else
+		l.deadline = UINT64_MAX;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	if (run_loop(&l)) {
+		w->run_failed = true;
+		snprintf(w->error_text, sizeof(w->error_text), "%s", err_msg());
+		l.issuing = false;
+		drain(&l);
+	}
+	end = clock_now_ns();
+	if (!l.measuring) {   /* stopped during the ramp: nothing measured */
+		w->result.ramp_ns = end - l.measure_start;
+		w->result.partial = true;
+		l.measure_start = end;
+		getrusage(RUSAGE_THREAD, &l.ru_start);
+	}
+	if (l.tick.ios[DIR_READ] || l.tick.ios[DIR_WRITE] || w->result.series.nr == 0)
+		close_interval(&l, end);
+	w->result.runtime_ns = end - l.measure_start;
+	w->result.start_unix_ms = (uint64_t)wall.tv_sec * 1000 + (uint64_t)wall.tv_nsec / 1000000
+		+ w->result.ramp_ns / 1000000;
+	getrusage(RUSAGE_THREAD, &ru_end);
+	w->result.usr_cpu_s = timeval_s(ru_end.ru_utime) - timeval_s(l.ru_start.ru_utime);
+	w->result.sys_cpu_s = timeval_s(ru_end.ru_stime) - timeval_s(l.ru_start.ru_stime);
+	w->result.ctx_switches = (uint64_t)(ru_end.ru_nvcsw + ru_end.ru_nivcsw)
+		- (uint64_t)(l.ru_start.ru_nvcsw + l.ru_start.ru_nivcsw);
+	return NULL;
+}

@@ -1,0 +1,70 @@
+/* worker.h - one job clone on one thread: its buffers, engine, offset and
+ * block-size generators, and the submit/reap loop that measures it. */
+#ifndef DRIVEBENCH_WORKER_H
+#define DRIVEBENCH_WORKER_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "io/engine.h"
+#include "measure/stats.h"
+#include "target/target.h"
+#include "workload/offsets.h"
+#include "workload/random.h"
+
+/* A request larger than the chunk size is served as a stream of chunks on
+ * one I/O slot; its latency runs from the first chunk's start to the last
+ * chunk's completion. Short transfers continue the same way. */
+struct request {
+	uint64_t start_ns, issue_ns;  /* of the first chunk */
+	uint64_t next_offset;         /* next chunk's offset */
+	uint64_t remaining;           /* bytes not yet submitted */
+	uint64_t total;               /* the request's size */
+	bool active;                  /* a multi-chunk request is in progress */
+};
+
+struct worker {
+	const struct job_spec *spec;
+	unsigned clone;
+	const struct target *target;
+	const volatile sig_atomic_t *stop;
+	pthread_barrier_t *start_barrier;
+	bool *abort_start;            /* set by any worker whose setup failed */
+
+	int fd;
+	uint64_t range_start, range_len;  /* the job's byte range */
+	struct engine engine;
+	const struct engine_ops *ops;
+	struct io *ios;
+	struct request *requests;     /* one per I/O slot */
+	struct io **free_ios;
+	unsigned nr_free, depth;
+	void *buffers;
+	uint32_t buf_size;
+
+	struct rng rng_mix, rng_bs;
+	struct offset_gen offsets;
+	struct bs_picker bs[DIR_COUNT];
+	uint64_t align;               /* random offsets are multiples of this */
+	uint64_t seq_pos[DIR_COUNT];  /* next sequential offset, range-relative */
+
+	struct job_result result;
+	bool setup_failed;            /* before the loop: bad input or target */
+	bool run_failed;              /* in the loop: engine, fsync, range guard */
+	char error_text[1024];        /* err_msg of a failure on this thread */
+};
+
+/* Prepares everything that can fail before the timed loop (open, buffers,
+ * engine, generators). On failure sets setup_failed and error_text. */
+int worker_setup(struct worker *w);
+/* The thread body: waits on the start barrier, runs the loop. */
+void *worker_main(void *arg);
+void worker_teardown(struct worker *w);
+
+/* Bytes of I/O buffer a clone of spec holds: iodepth slots of the largest
+ * request, or of the chunk size when requests are larger. */
+uint64_t worker_buffer_bytes(const struct job_spec *spec);
+
+#endif

@@ -1,0 +1,48 @@
+/* target.h - what the runner writes to or reads from: a regular file or a
+ * block device, its size and block sizes, and the default scratch file. */
+#ifndef DRIVEBENCH_TARGET_H
+#define DRIVEBENCH_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "workload/job_spec.h"
+
+#define SCRATCH_DEFAULT_PATH "./drivebench-scratch.dat"
+#define SCRATCH_DEFAULT_SIZE (1ull << 30)
+#define SCRATCH_ENV "DRIVEBENCH_SCRATCH"
+
+struct target {
+	char path[JOB_PATH_MAX];
+	bool is_block;
+	bool exists;
+	uint64_t size;              /* bytes (0 for a file that does not exist) */
+	unsigned logical_block;     /* 512 for files unless the fs says more */
+	unsigned physical_block;
+};
+
+/* Looks at path without opening it for I/O: kind, size, block sizes.
+ * A missing regular file is not an error (exists = false). A missing
+ * path under /dev, a directory, or another kind is. */
+int target_probe(const char *path, struct target *t);
+
+/* The scratch path: $DRIVEBENCH_SCRATCH or ./drivebench-scratch.dat. */
+const char *target_scratch_path(void);
+
+/* Makes sure a regular file is at least size bytes of written data (fio's
+ * "laying out IO file"): creates or extends it by writing, so reads never
+ * hit unwritten extents. Returns 1 if it wrote, 0 if nothing was needed. */
+int target_layout_file(const char *path, uint64_t size);
+
+/* Resolves a job's byte range on the target: size / size% / offset /
+ * offset% / offset_increment for clone. Checks size 0, range beyond a
+ * device, and O_DIRECT alignment of bs, offset and blockalign against the
+ * logical block size. Errors name the job and option. */
+int target_job_range(const struct target *t, const struct job_spec *spec,
+		     unsigned clone, uint64_t *start, uint64_t *len);
+
+/* Opens for the job: O_RDONLY or O_RDWR, O_DIRECT, O_SYNC as the spec says.
+ * Returns the fd or -1 with err_msg. */
+int target_open(const struct target *t, const struct job_spec *spec);
+
+#endif

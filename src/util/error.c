@@ -1,0 +1,47 @@
+/* error.c - thread-local last-error message for library code (see error.h). */
+#include "util/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static _Thread_local char last_error[1024];
+
+int err_set(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int err_prefix(const char *fmt, ...)
+{
+	char old[sizeof(last_error)];
+	size_t used;
+	va_list ap;
+
+	memcpy(old, last_error, sizeof(old));
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	used = strlen(last_error);
+	if (used + 2 < sizeof(last_error)) {
+		memcpy(last_error + used, ": ", 3);
+		used += 2;
+		strncat(last_error + used, old, sizeof(last_error) - used - 1);
+	}
+	return -1;
+}
+
+const char *err_msg(void)
+{
+	return last_error;
+}
+
+void err_clear(void)
+{
+	last_error[0] = '\0';
+}

@@ -1,0 +1,24 @@
+/* error.h - how library code reports failure.
+ * Library functions return a negative value and leave a message in a
+ * thread-local buffer (err_set); only the command layer prints it and picks
+ * the exit code. Library code never calls exit(). */
+#ifndef DRIVEBENCH_ERROR_H
+#define DRIVEBENCH_ERROR_H
+
+/* Process exit codes, shared by every subcommand. */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_RUN_FAILED = 1,  /* I/O error, verification failure, partial run */
+	EXIT_BAD_INPUT = 2,   /* bad option, job file, target or size */
+	EXIT_UNSAFE = 3,      /* refused to write: data would be destroyed */
+};
+
+/* Sets the thread's last error message (printf format); returns -1. */
+int err_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prefixes the current message: "prefix: old message"; returns -1. */
+int err_prefix(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The thread's last error message ("" when none). */
+const char *err_msg(void);
+void err_clear(void);
+
+#endif

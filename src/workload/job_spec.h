@@ -1,0 +1,152 @@
+/* job_spec.h - one job as fio defines it: every option drivebench supports,
+ * already parsed into numbers. Producers (command line, fio job files, later
+ * suites and application workloads) fill it; the runner only reads it. */
+#ifndef DRIVEBENCH_JOB_SPEC_H
+#define DRIVEBENCH_JOB_SPEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define JOB_NAME_MAX 128
+#define JOB_PATH_MAX 4096
+#define BSSPLIT_MAX 64
+#define PERCENTILE_MAX 64
+#define ZONES_MAX 32
+
+enum io_dir { DIR_READ = 0, DIR_WRITE = 1, DIR_COUNT = 2 };
+
+/* rw= : which directions, and whether offsets are random. */
+enum rw_mode {
+	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE,
+	RW_READWRITE, /* rw / readwrite: sequential mixed */
+	RW_RANDRW,
+};
+
+/* random_generator= : fio's names. tausworthe and tausworthe64 map to our
+ * 64-bit PRNG; lfsr maps to a full-period permutation (no repeats, no map). */
+enum random_generator { RANDGEN_TAUSWORTHE, RANDGEN_TAUSWORTHE64, RANDGEN_LFSR };
+
+enum distribution_kind {
+	DIST_RANDOM,     /* uniform */
+	DIST_ZIPF,       /* zipf:theta */
+	DIST_PARETO,     /* pareto:h */
+	DIST_NORMAL,     /* normal:sigma (percent of the range), alias gauss */
+	DIST_ZONED,      /* zoned:access%/range%:... */
+	DIST_ZONED_ABS,  /* zoned_abs:access%/size:... */
+};
+
+struct zone {
+	double access_pct;   /* share of I/Os landing in this zone */
+	double range_pct;    /* zoned: share of the range */
+	uint64_t size;       /* zoned_abs: bytes */
+};
+
+struct distribution {
+	enum distribution_kind kind;
+	double param;        /* theta, h or sigma */
+	struct zone zones[ZONES_MAX];
+	unsigned nr_zones;
+};
+
+struct bssplit_entry {
+	uint64_t bs;
+	double pct;          /* honoured with its fraction (fio truncates: atoi) */
+};
+
+struct job_spec {
+	/* identity */
+	char name[JOB_NAME_MAX];
+	char description[256];
+	char filename[JOB_PATH_MAX];   /* "" = default scratch target */
+	char directory[JOB_PATH_MAX];
+
+	/* where: size is bytes, or size_pct of the target when size_pct > 0 */
+	uint64_t size;
+	double size_pct;
+	uint64_t io_size;              /* bytes to transfer; 0 = size */
+	uint64_t offset;
+	double offset_pct;             /* offset=NN% of the target when > 0 */
+	uint64_t offset_increment;     /* added per clone (numjobs index) */
+
+	/* what */
+	enum rw_mode rw;
+	unsigned rwmixread;            /* percent of I/Os that read (mixed modes) */
+	uint64_t bs[DIR_COUNT];        /* bs=R[,W] */
+	struct bssplit_entry bssplit[DIR_COUNT][BSSPLIT_MAX];
+	unsigned bssplit_nr[DIR_COUNT];/* 0 = use bs[] */
+	uint64_t blockalign[DIR_COUNT];/* 0 = the block size */
+
+	/* how */
+	char ioengine[32];             /* io_uring (default), libaio, psync, null */
+	unsigned iodepth;
+	unsigned iodepth_batch_submit; /* 0 = submit every prepared I/O at once */
+	unsigned iodepth_batch_complete_min;
+	unsigned iodepth_batch_complete_max; /* 0 = iodepth */
+	unsigned numjobs;
+	bool thread;                   /* accepted; drivebench always uses threads */
+	bool direct;                   /* O_DIRECT */
+	bool sync_io;                  /* sync=1: O_SYNC */
+	unsigned fsync_every;          /* fsync=N: after every N writes */
+	bool end_fsync;
+	char cpus_allowed[256];        /* "0-3,6"; "" = any */
+
+	/* io_uring */
+	bool fixedbufs, registerfiles, sqthread_poll, hipri;
+
+	/* null engine: programmed completion latency, for testing percentiles.
+	 * null_latency_min_ns..max_ns spread by a low-discrepancy sequence;
+	 * both 0 = complete at once. */
+	uint64_t null_latency_min_ns, null_latency_max_ns;
+
+	/* when */
+	uint64_t runtime_ns;           /* 0 = until io_size is done */
+	bool time_based;
+	uint64_t ramp_ns;
+
+	/* random */
+	bool randrepeat;               /* default true: same seed every run */
+	uint64_t randseed;
+	bool randseed_set;
+	bool norandommap;
+	enum random_generator random_generator;
+	struct distribution distribution;
+
+	/* reporting */
+	bool group_reporting;
+	bool stonewall;                /* wait for earlier jobs; implies new_group */
+	bool new_group;
+	double percentiles[PERCENTILE_MAX];
+	unsigned nr_percentiles;
+	uint64_t series_interval_ns;   /* per-interval series, default 1 s */
+
+	/* drivebench extensions */
+	uint64_t chunk_size;           /* requests above this go out as chunks */
+	unsigned kb_base;              /* 1024 (fio default) or 1000 */
+
+	/* the options as written, "key=value" per line in the order given
+	 * (global ones first), for fio JSON's "job options" */
+	char options_text[4096];
+
+	/* where the job came from, for error messages */
+	char source[JOB_PATH_MAX];     /* job file path or "command line" */
+	unsigned source_line;          /* line of the section header */
+};
+
+/* Fills spec with fio's defaults (plus drivebench's, see docs/options.md). */
+void job_spec_defaults(struct job_spec *spec);
+
+/* True when the job issues reads / writes / random offsets. */
+bool job_spec_reads(const struct job_spec *spec);
+bool job_spec_writes(const struct job_spec *spec);
+bool job_spec_random(const struct job_spec *spec);
+
+/* The largest block size either direction can use (bs or bssplit). */
+uint64_t job_spec_max_bs(const struct job_spec *spec);
+uint64_t job_spec_min_bs(const struct job_spec *spec);
+
+/* Checks the values against each other (not against a target): iodepth 0,
+ * percentages over 100, bssplit sums, ... On error sets err_msg naming the
+ * job and option and returns -1. */
+int job_spec_validate(const struct job_spec *spec);
+
+#endif

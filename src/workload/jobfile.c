@@ -1,0 +1,380 @@
+/* jobfile.c - fio job files: [global] and job sections, ';' and '#'
+ * comments, "include FILE", ${VAR} from the environment. Options of a
+ * section are collected and applied when the section ends (kb_base first,
+ * as fio gives it priority); every error names "file:line". */
+#include "workload/job_list.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "workload/options.h"
+
+#define INCLUDE_DEPTH_MAX 16
+
+/* One "key[=value]" line waiting for its section to end. */
+struct pending_option {
+	char *key;
+	char *value;      /* NULL for a bare flag */
+	char *file;
+	unsigned line;
+};
+
+struct parser {
+	struct job_spec global;
+	struct job_spec job;        /* scratch for the section being built */
+	struct job_list jobs;
+	/* the open section */
+	bool in_section, section_is_global;
+	char section_name[JOB_NAME_MAX];
+	char section_file[JOB_PATH_MAX];
+	unsigned section_line;
+	struct pending_option *pending;
+	unsigned nr_pending, cap_pending;
+};
+
+static void clear_pending(struct parser *p)
+{
+	for (unsigned i = 0; i < p->nr_pending; i++) {
+		free(p->pending[i].key);
+		free(p->pending[i].value);
+		free(p->pending[i].file);
+	}
+	p->nr_pending = 0;
+}
+
+static int add_pending(struct parser *p, const char *file, unsigned line,
+		       const char *key, const char *value)
+{
+	struct pending_option *o;
+
+	if (p->nr_pending == p->cap_pending) {
+		unsigned cap = p->cap_pending ? p->cap_pending * 2 : 32;
+		struct pending_option *grown = realloc(p->pending, cap * sizeof(*grown));
+
+		if (!grown)
+			return err_set("%s:%u: out of memory", file, line);
+		p->pending = grown;
+		p->cap_pending = cap;
+	}
+	o = &p->pending[p->nr_pending];
+	o->key = strdup(key);
+	o->value = value ? strdup(value) : NULL;
+	o->file = strdup(file);
+	o->line = line;
+	if (!o->key || !o->file || (value && !o->value)) {
+		free(o->key);
+		free(o->value);
+		free(o->file);
+		return err_set("%s:%u: out of memory", file, line);
+	}
+	p->nr_pending++;
+	return 0;
+}
+
+static int apply_pending(struct parser *p, struct job_spec *spec)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < p->nr_pending; i++) {
+			struct pending_option *o = &p->pending[i];
+
+			if ((strcmp(o->key, "kb_base") == 0) != (pass == 0))
+				continue;
+			if (job_option_set(spec, o->key, o->value))
+				return err_prefix("%s:%u", o->file, o->line);
+		}
+	}
+	return 0;
+}
+
+/* Ends the open section: [global] updates the global state, a job section
+ * becomes a job copied from the global state. */
+static int close_section(struct parser *p)
+{
+	int rc = 0;
+
+	if (!p->in_section)
+		return 0;
+	if (p->section_is_global) {
+		rc = apply_pending(p, &p->global);
+	} else {
+		p->job = p->global;
+		memcpy(p->job.name, p->section_name, sizeof(p->job.name));
+		snprintf(p->job.source, sizeof(p->job.source), "%s", p->section_file);
+		p->job.source_line = p->section_line;
+		rc = apply_pending(p, &p->job);
+		if (!rc)
+			rc = job_list_append(&p->jobs, &p->job);
+	}
+	clear_pending(p);
+	p->in_section = false;
+	return rc;
+}
+
+static int open_section(struct parser *p, const char *file, unsigned line,
+			const char *name)
+{
+	if (close_section(p))
+		return -1;
+	if (!*name)
+		return err_set("%s:%u: empty section name", file, line);
+	if (strlen(name) >= sizeof(p->section_name))
+		return err_set("%s:%u: section name longer than %d characters", file,
+			       line, JOB_NAME_MAX - 1);
+	if (strlen(file) >= sizeof(p->section_file))
+		return err_set("%s: path too long", file);
+	strcpy(p->section_name, name);
+	strcpy(p->section_file, file);
+	p->section_line = line;
+	p->section_is_global = strcmp(name, "global") == 0;
+	p->in_section = true;
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+/* Drops a whole-line comment, or a trailing one that starts after a blank
+ * ("bs=4k ; note"), so '#' inside a value such as a path is kept. */
+static void strip_comment(char *line)
+{
+	char *s = line;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == ';' || *s == '#') {
+		*line = '\0';
+		return;
+	}
+	for (; *s; s++) {
+		if ((*s == ';' || *s == '#') && s > line && isspace((unsigned char)s[-1])) {
+			*s = '\0';
+			return;
+		}
+	}
+}
+
+/* Returns a malloc'd copy of line with every ${VAR} replaced. */
+static char *expand_env(const char *line, const char *file, unsigned lineno)
+{
+	size_t cap = strlen(line) + 1, len = 0;
+	char *out = malloc(cap);
+	const char *s = line;
+
+	if (!out) {
+		err_set("%s:%u: out of memory", file, lineno);
+		return NULL;
+	}
+	while (*s) {
+		const char *piece = s;
+		size_t piece_len = 1;
+		char name[256];
+
+		if (s[0] == '$' && s[1] == '{') {
+			const char *close = strchr(s + 2, '}');
+			size_t name_len;
+
+			if (!close) {
+				err_set("%s:%u: unterminated '${'", file, lineno);
+				goto fail;
+			}
+			name_len = (size_t)(close - (s + 2));
+			if (name_len == 0 || name_len >= sizeof(name)) {
+				err_set("%s:%u: bad variable name in '%.*s'", file, lineno,
+					(int)(close - s + 1), s);
+				goto fail;
+			}
+			memcpy(name, s + 2, name_len);
+			name[name_len] = '\0';
+			piece = getenv(name);
+			if (!piece) {
+				err_set("%s:%u: environment variable '%s' is not set", file,
+					lineno, name);
+				goto fail;
+			}
+			piece_len = strlen(piece);
+			s = close + 1;
+		} else {
+			s++;
+		}
+		if (len + piece_len + 1 > cap) {
+			size_t new_cap = (len + piece_len + 1) * 2;
+			char *grown = realloc(out, new_cap);
+
+			if (!grown) {
+				err_set("%s:%u: out of memory", file, lineno);
+				goto fail;
+			}
+			out = grown;
+			cap = new_cap;
+		}
+		memcpy(out + len, piece, piece_len);
+		len += piece_len;
+	}
+	out[len] = '\0';
+	return out;
+fail:
+	free(out);
+	return NULL;
+}
+
+static int parse_file(struct parser *p, const char *path, int depth,
+		      const char *from_file, unsigned from_line);
+
+/* "include FILE": FILE is relative to the directory of the including file. */
+static int handle_include(struct parser *p, const char *file, unsigned line,
+			  const char *target, int depth)
+{
+	const char *slash = strrchr(file, '/');
+	char *resolved;
+	size_t dir_len;
+	int rc;
+
+	if (!*target)
+		return err_set("%s:%u: include needs a file name", file, line);
+	if (depth + 1 > INCLUDE_DEPTH_MAX)
+		return err_set("%s:%u: includes nested deeper than %d (a cycle?)", file,
+			       line, INCLUDE_DEPTH_MAX);
+	dir_len = (target[0] != '/' && slash) ? (size_t)(slash - file) + 1 : 0;
+	resolved = malloc(dir_len + strlen(target) + 1);
+	if (!resolved)
+		return err_set("%s:%u: out of memory", file, line);
+	memcpy(resolved, file, dir_len);
+	strcpy(resolved + dir_len, target);
+	rc = parse_file(p, resolved, depth + 1, file, line);
+	free(resolved);
+	return rc;
+}
+
+static int handle_line(struct parser *p, const char *file, unsigned lineno,
+		       char *raw, int depth)
+{
+	char *expanded, *line, *equals;
+	int rc = 0;
+
+	strip_comment(raw);
+	if (!*trim(raw))
+		return 0;
+	expanded = expand_env(raw, file, lineno);
+	if (!expanded)
+		return -1;
+	line = trim(expanded);
+	if (line[0] == '[') {
+		size_t len = strlen(line);
+
+		if (line[len - 1] != ']') {
+			rc = err_set("%s:%u: bad section header '%s'", file, lineno, line);
+		} else {
+			line[len - 1] = '\0';
+			rc = open_section(p, file, lineno, trim(line + 1));
+		}
+	} else if (!strncmp(line, "include", 7) &&
+		   (line[7] == '\0' || isspace((unsigned char)line[7]))) {
+		rc = handle_include(p, file, lineno, trim(line + 7), depth);
+	} else if (!p->in_section) {
+		equals = strchr(line, '=');
+		if (equals)
+			*equals = '\0';
+		rc = err_set("%s:%u: option '%s' outside any section", file, lineno,
+			     trim(line));
+	} else {
+		char *key = line, *value = NULL;
+
+		equals = strchr(line, '=');
+		if (equals) {
+			*equals = '\0';
+			value = trim(equals + 1);
+		}
+		key = trim(key);
+		if (!*key)
+			rc = err_set("%s:%u: missing option name", file, lineno);
+		else
+			rc = add_pending(p, file, lineno, key, value);
+	}
+	free(expanded);
+	return rc;
+}
+
+static int parse_file(struct parser *p, const char *path, int depth,
+		      const char *from_file, unsigned from_line)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t buf_size = 0;
+	unsigned lineno = 0;
+	ssize_t got;
+	int rc = 0;
+
+	if (!f) {
+		if (from_file)
+			return err_set("%s:%u: cannot read included file '%s': %s",
+				       from_file, from_line, path, strerror(errno));
+		return err_set("cannot read job file '%s': %s", path, strerror(errno));
+	}
+	errno = 0;
+	while ((got = getline(&buf, &buf_size, f)) >= 0) {
+		lineno++;
+		if (memchr(buf, '\0', (size_t)got)) {
+			rc = err_set("%s:%u: binary data in job file", path, lineno);
+			break;
+		}
+		if (handle_line(p, path, lineno, buf, depth)) {
+			rc = -1;
+			break;
+		}
+		errno = 0;
+	}
+	if (!rc && ferror(f))
+		rc = err_set("cannot read job file '%s': %s", path, strerror(errno ? errno : EIO));
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+int jobfile_load(const char *path, struct job_list *out)
+{
+	struct parser *p = calloc(1, sizeof(*p));
+	unsigned before = out->nr;
+	int rc = -1;
+
+	if (!p)
+		return err_set("out of memory");
+	job_spec_defaults(&p->global);
+	if (parse_file(p, path, 0, NULL, 0) || close_section(p))
+		goto out;
+	if (p->jobs.nr == 0) {
+		err_set("%s: no jobs", path);
+		goto out;
+	}
+	for (unsigned i = 0; i < p->jobs.nr; i++) {
+		const struct job_spec *job = &p->jobs.jobs[i];
+
+		if (job_spec_validate(job)) {
+			err_prefix("%s:%u", job->source, job->source_line);
+			goto out;
+		}
+	}
+	rc = 0;
+	for (unsigned i = 0; i < p->jobs.nr && !rc; i++)
+		rc = job_list_append(out, &p->jobs.jobs[i]);
+	if (rc)
+		out->nr = before;   /* all or nothing */
+out:
+	clear_pending(p);
+	free(p->pending);
+	job_list_free(&p->jobs);
+	free(p);
+	return rc;
+}

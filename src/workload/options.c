@@ -1,0 +1,1008 @@
+/* options.c - the table of fio option names drivebench accepts, what each
+ * one sets in a job_spec, and the value parsers every front end shares:
+ * sizes with fio's kb_base rules, times with units, CPU lists, booleans,
+ * bs/bssplit, random distributions and percentile lists. */
+#include "workload/options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/error.h"
+
+#define NS_PER_US 1000ull
+#define NS_PER_MS 1000000ull
+#define NS_PER_SEC 1000000000ull
+#define IODEPTH_LIMIT 65536u
+#define NUMJOBS_LIMIT 4096u   /* fio's FIO_MAX_JOBS */
+#define PCT_TOLERANCE 0.001
+
+/* ---- value parsers ---------------------------------------------------- */
+
+/* Unsigned integer: decimal, or hex with 0x. No sign, no blanks, no junk. */
+static int parse_u64_plain(const char *text, uint64_t *out)
+{
+	char *end;
+	int base = 10;
+	unsigned long long value;
+
+	if (!text || !isdigit((unsigned char)text[0]))
+		return -1;
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+		if (!isxdigit((unsigned char)text[2]))
+			return -1;
+		base = 16;
+	}
+	errno = 0;
+	value = strtoull(text, &end, base);
+	if (errno == ERANGE || *end != '\0')
+		return -1;
+	*out = value;
+	return 0;
+}
+
+/* Finite decimal number; rejects blanks, junk, nan and inf. */
+static int parse_double_plain(const char *text, double *out)
+{
+	char *end;
+	double value;
+
+	if (!text || !(isdigit((unsigned char)text[0]) || text[0] == '.' ||
+		       text[0] == '-' || text[0] == '+'))
+		return -1;
+	errno = 0;
+	value = strtod(text, &end);
+	if (errno == ERANGE || *end != '\0' || end == text || !isfinite(value))
+		return -1;
+	*out = value;
+	return 0;
+}
+
+static bool parse_bool_text(const char *text, bool *out)
+{
+	static const char *const yes[] = { "1", "true", "yes", "on" };
+	static const char *const no[] = { "0", "false", "no", "off" };
+
+	if (!text) {
+		*out = true;
+		return true;
+	}
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(text, yes[i])) {
+			*out = true;
+			return true;
+		}
+		if (!strcasecmp(text, no[i])) {
+			*out = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int mul_overflows(uint64_t a, uint64_t b, uint64_t *out)
+{
+	if (b && a > UINT64_MAX / b)
+		return 1;
+	*out = a * b;
+	return 0;
+}
+
+/* Multiplier of a size suffix (already lower case), or 0 when unknown.
+ * fio's "compatibility mode": with kb_base=1024, k/kb are 1024 and kib is
+ * 1000; kb_base=1000 flips both. */
+static uint64_t size_multiplier(const char *suffix, unsigned kb_base)
+{
+	static const char letters[] = "kmgtp";
+	unsigned alternate = kb_base == 1024 ? 1000 : 1024;
+	const char *pos;
+	uint64_t mult = 1, base;
+	int power;
+
+	if (suffix[0] == '\0' || !strcmp(suffix, "b"))
+		return 1;
+	pos = strchr(letters, suffix[0]);
+	if (!pos)
+		return 0;
+	power = (int)(pos - letters) + 1;
+	if (suffix[1] == '\0' || !strcmp(suffix + 1, "b"))
+		base = kb_base;
+	else if (!strcmp(suffix + 1, "ib"))
+		base = alternate;
+	else
+		return 0;
+	while (power--)
+		mult *= base;   /* at most 1024^5: cannot overflow */
+	return mult;
+}
+
+int parse_size(const char *text, unsigned kb_base, uint64_t *out)
+{
+	uint64_t whole = 0, frac = 0, frac_scale = 1, mult, result;
+	char suffix[8];
+	const char *p = text;
+	size_t len;
+
+	if (kb_base != 1000 && kb_base != 1024)
+		return err_set("bad kb_base %u", kb_base);
+	if (!text || (!isdigit((unsigned char)text[0]) &&
+		      !(text[0] == '.' && isdigit((unsigned char)text[1]))))
+		return err_set("bad size '%s'", text ? text : "");
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		return parse_u64_plain(text, out) ?
+			err_set("bad size '%s'", text) : 0;
+	for (; isdigit((unsigned char)*p); p++) {
+		if (mul_overflows(whole, 10, &whole) || whole > UINT64_MAX - (uint64_t)(*p - '0'))
+			return err_set("bad size '%s': too large", text);
+		whole += (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return err_set("bad size '%s'", text);
+		/* keep 18 digits: enough for any byte count, fits in 64 bits */
+		for (; isdigit((unsigned char)*p); p++) {
+			if (frac_scale >= 1000000000000000000ull)
+				continue;
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			frac_scale *= 10;
+		}
+	}
+	len = strlen(p);
+	if (len >= sizeof(suffix))
+		return err_set("bad size '%s'", text);
+	for (size_t i = 0; i <= len; i++)
+		suffix[i] = (char)tolower((unsigned char)p[i]);
+	mult = size_multiplier(suffix, kb_base);
+	if (mult == 0)
+		return err_set("bad size '%s'", text);
+	if (mul_overflows(whole, mult, &result))
+		return err_set("bad size '%s': too large", text);
+	if (frac) {
+		/* fraction of the unit, truncated to whole bytes */
+		unsigned __int128 part = (unsigned __int128)frac * mult / frac_scale;
+
+		if (part > UINT64_MAX - result)
+			return err_set("bad size '%s': too large", text);
+		result += (uint64_t)part;
+	}
+	*out = result;
+	return 0;
+}
+
+int parse_time_ns(const char *text, uint64_t default_unit_ns, uint64_t *out)
+{
+	static const struct { const char *name; uint64_t ns; } units[] = {
+		{ "ns", 1 }, { "nsec", 1 },
+		{ "us", NS_PER_US }, { "usec", NS_PER_US },
+		{ "ms", NS_PER_MS }, { "msec", NS_PER_MS },
+		{ "s", NS_PER_SEC }, { "sec", NS_PER_SEC },
+		{ "m", 60 * NS_PER_SEC }, { "min", 60 * NS_PER_SEC },
+		{ "h", 3600 * NS_PER_SEC }, { "hour", 3600 * NS_PER_SEC },
+		{ "d", 86400 * NS_PER_SEC }, { "day", 86400 * NS_PER_SEC },
+	};
+	uint64_t value = 0, unit = 0;
+	const char *p = text;
+
+	if (!text || !isdigit((unsigned char)text[0]))
+		return err_set("bad time '%s'", text ? text : "");
+	for (; isdigit((unsigned char)*p); p++) {
+		if (mul_overflows(value, 10, &value) || value > UINT64_MAX - (uint64_t)(*p - '0'))
+			return err_set("bad time '%s': too large", text);
+		value += (uint64_t)(*p - '0');
+	}
+	if (*p == '\0') {
+		unit = default_unit_ns;
+	} else {
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcasecmp(p, units[i].name))
+				unit = units[i].ns;
+	}
+	if (unit == 0)
+		return err_set("bad time '%s'", text);
+	if (mul_overflows(value, unit, out))
+		return err_set("bad time '%s': too large", text);
+	return 0;
+}
+
+static int parse_cpu_number(const char **p, const char *text, unsigned *cpu)
+{
+	unsigned long value;
+	char *end;
+
+	if (!isdigit((unsigned char)**p))
+		return err_set("bad CPU list '%s'", text);
+	errno = 0;
+	value = strtoul(*p, &end, 10);
+	if (errno == ERANGE || value >= CPU_SETSIZE)
+		return err_set("bad CPU list '%s': CPU out of range (max %d)", text,
+			       CPU_SETSIZE - 1);
+	*cpu = (unsigned)value;
+	*p = end;
+	return 0;
+}
+
+int parse_cpu_list(const char *text, void *cpu_set)
+{
+	cpu_set_t seen;
+	const char *p = text;
+
+	if (!text || !*text)
+		return err_set("bad CPU list '%s'", text ? text : "");
+	CPU_ZERO(&seen);
+	for (;;) {
+		unsigned first, last;
+
+		if (parse_cpu_number(&p, text, &first))
+			return -1;
+		last = first;
+		if (*p == '-') {
+			p++;
+			if (parse_cpu_number(&p, text, &last))
+				return -1;
+			if (last < first)
+				return err_set("bad CPU list '%s': range %u-%u runs backwards",
+					       text, first, last);
+		}
+		for (unsigned cpu = first; cpu <= last; cpu++)
+			CPU_SET(cpu, &seen);
+		if (*p == '\0')
+			break;
+		if (*p != ',')
+			return err_set("bad CPU list '%s'", text);
+		p++;
+	}
+	if (cpu_set)
+		memcpy(cpu_set, &seen, sizeof(seen));
+	return CPU_COUNT(&seen);
+}
+
+/* Splits text at sep into at most max_parts pieces copied into parts[i]
+ * (256 bytes each). Returns the count, or -1 when too many / too long. */
+static int split_text(const char *text, char sep, char parts[][256], int max_parts)
+{
+	int count = 0;
+	const char *start = text;
+
+	for (;;) {
+		const char *end = strchr(start, sep);
+		size_t len = end ? (size_t)(end - start) : strlen(start);
+
+		if (count == max_parts || len >= 256)
+			return -1;
+		memcpy(parts[count], start, len);
+		parts[count][len] = '\0';
+		count++;
+		if (!end)
+			return count;
+		start = end + 1;
+	}
+}
+
+/* ---- option handlers -------------------------------------------------- */
+
+typedef int (*option_fn)(struct job_spec *spec, const char *value);
+
+static int copy_string(char *dst, size_t size, const char *value)
+{
+	size_t len = strlen(value);
+
+	if (len >= size)
+		return err_set("value longer than %zu characters", size - 1);
+	memcpy(dst, value, len + 1);
+	return 0;
+}
+
+static int set_name(struct job_spec *spec, const char *value)
+{
+	if (!*value)
+		return err_set("empty name");
+	return copy_string(spec->name, sizeof(spec->name), value);
+}
+
+static int set_size(struct job_spec *spec, const char *value)
+{
+	size_t len = strlen(value);
+	uint64_t bytes;
+
+	if (len > 1 && value[len - 1] == '%') {
+		char number[64];
+		double pct;
+
+		if (len >= sizeof(number))
+			return err_set("bad size '%s'", value);
+		memcpy(number, value, len - 1);
+		number[len - 1] = '\0';
+		if (parse_double_plain(number, &pct) || !(pct > 0 && pct <= 100))
+			return err_set("bad percentage '%s' (0 < NN%% <= 100)", value);
+		spec->size = 0;
+		spec->size_pct = pct;
+		return 0;
+	}
+	if (parse_size(value, spec->kb_base, &bytes))
+		return -1;
+	spec->size = bytes;
+	spec->size_pct = 0;
+	return 0;
+}
+
+static int set_offset(struct job_spec *spec, const char *value)
+{
+	size_t len = strlen(value);
+	uint64_t bytes;
+
+	if (len > 1 && value[len - 1] == '%') {
+		char number[64];
+		double pct;
+
+		if (len >= sizeof(number))
+			return err_set("bad offset '%s'", value);
+		memcpy(number, value, len - 1);
+		number[len - 1] = '\0';
+		if (parse_double_plain(number, &pct) || !(pct >= 0 && pct < 100))
+			return err_set("bad percentage '%s' (0 <= NN%% < 100)", value);
+		spec->offset = 0;
+		spec->offset_pct = pct;
+		return 0;
+	}
+	if (parse_size(value, spec->kb_base, &bytes))
+		return -1;
+	spec->offset = bytes;
+	spec->offset_pct = 0;
+	return 0;
+}
+
+static int set_rw(struct job_spec *spec, const char *value)
+{
+	static const struct { const char *name; enum rw_mode mode; } modes[] = {
+		{ "read", RW_READ }, { "write", RW_WRITE },
+		{ "randread", RW_RANDREAD }, { "randwrite", RW_RANDWRITE },
+		{ "rw", RW_READWRITE }, { "readwrite", RW_READWRITE },
+		{ "randrw", RW_RANDRW },
+	};
+
+	if (strchr(value, ':'))
+		return err_set("'%s': the ':N' offset modifier is not supported", value);
+	if (strstr(value, "trim"))
+		return err_set("'%s' is not supported", value);
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (!strcmp(value, modes[i].name)) {
+			spec->rw = modes[i].mode;
+			return 0;
+		}
+	}
+	return err_set("unknown mode '%s'", value);
+}
+
+static int parse_percent_uint(const char *value, unsigned *out)
+{
+	uint64_t pct;
+
+	if (parse_u64_plain(value, &pct))
+		return err_set("bad number '%s'", value);
+	if (pct > 100)
+		return err_set("must be at most 100");
+	*out = (unsigned)pct;
+	return 0;
+}
+
+static int set_rwmixread(struct job_spec *spec, const char *value)
+{
+	return parse_percent_uint(value, &spec->rwmixread);
+}
+
+static int set_rwmixwrite(struct job_spec *spec, const char *value)
+{
+	unsigned pct = 0;
+
+	if (parse_percent_uint(value, &pct))
+		return -1;
+	spec->rwmixread = 100 - pct;
+	return 0;
+}
+
+/* "R[,W]" per direction: one value sets both, an empty part keeps the
+ * current value of that direction. parse_one returns 0 / -1. */
+static int parse_per_direction(struct job_spec *spec, const char *value,
+			       const char *what, bool zero_allowed,
+			       uint64_t result[DIR_COUNT])
+{
+	char parts[3][256];
+	int count = split_text(value, ',', parts, 3);
+
+	if (count < 0)
+		return err_set("bad %s '%s'", what, value);
+	if (count == 3)
+		return err_set("trim %s is not supported", what);
+	if (strchr(value, '-'))
+		return err_set("%s ranges ('%s') are not supported; use bssplit", what, value);
+	for (int i = 0; i < count; i++) {
+		uint64_t bytes;
+
+		if (!parts[i][0] && count > 1)
+			continue;
+		if (parse_size(parts[i], spec->kb_base, &bytes))
+			return -1;
+		if (bytes == 0 && !zero_allowed)
+			return err_set("must be at least 1");
+		if (count == 1) {
+			result[DIR_READ] = bytes;
+			result[DIR_WRITE] = bytes;
+		} else {
+			result[i] = bytes;
+		}
+	}
+	return 0;
+}
+
+static int set_bs(struct job_spec *spec, const char *value)
+{
+	uint64_t bs[DIR_COUNT] = { spec->bs[DIR_READ], spec->bs[DIR_WRITE] };
+
+	if (parse_per_direction(spec, value, "block size", false, bs))
+		return -1;
+	memcpy(spec->bs, bs, sizeof(bs));
+	return 0;
+}
+
+static int set_blockalign(struct job_spec *spec, const char *value)
+{
+	uint64_t align[DIR_COUNT] = { spec->blockalign[DIR_READ],
+				      spec->blockalign[DIR_WRITE] };
+
+	if (parse_per_direction(spec, value, "block alignment", true, align))
+		return -1;
+	memcpy(spec->blockalign, align, sizeof(align));
+	return 0;
+}
+
+/* One direction of bssplit: "4k/10:64k/50:32k/" ... Entries without a
+ * percentage share what the others leave, equally. */
+static int parse_bssplit_list(const struct job_spec *spec, const char *text,
+			      struct bssplit_entry *entries, unsigned *nr)
+{
+	const char *start = text;
+	unsigned count = 0, missing = 0;
+	double sum = 0;
+
+	for (;;) {
+		const char *end = strchr(start, ':');
+		size_t len = end ? (size_t)(end - start) : strlen(start);
+		char entry[256], *slash;
+		struct bssplit_entry *e;
+
+		if (len == 0)
+			return err_set("empty entry in '%s'", text);
+		if (len >= sizeof(entry))
+			return err_set("entry too long in '%s'", text);
+		if (count == BSSPLIT_MAX)
+			return err_set("more than %d entries", BSSPLIT_MAX);
+		memcpy(entry, start, len);
+		entry[len] = '\0';
+		e = &entries[count++];
+		slash = strchr(entry, '/');
+		if (slash)
+			*slash = '\0';
+		if (parse_size(entry, spec->kb_base, &e->bs))
+			return -1;
+		if (e->bs == 0)
+			return err_set("block size must be at least 1");
+		if (slash && slash[1]) {
+			if (parse_double_plain(slash + 1, &e->pct) ||
+			    !(e->pct >= 0 && e->pct <= 100))
+				return err_set("bad percentage '%s'", slash + 1);
+			sum += e->pct;
+		} else {
+			e->pct = -1;   /* filled in below */
+			missing++;
+		}
+		if (!end)
+			break;
+		start = end + 1;
+	}
+	if (missing) {
+		double share = (100 - sum) / missing;
+
+		if (share < -PCT_TOLERANCE / missing)
+			return err_set("percentages add up to %g, over 100", sum);
+		if (share < 0)
+			share = 0;
+		for (unsigned i = 0; i < count; i++)
+			if (entries[i].pct < 0)
+				entries[i].pct = share;
+		sum += share * missing;
+	}
+	if (fabs(sum - 100) > PCT_TOLERANCE)
+		return err_set("percentages add up to %g, not 100", sum);
+	*nr = count;
+	return 0;
+}
+
+static int set_bssplit(struct job_spec *spec, const char *value)
+{
+	struct bssplit_entry split[DIR_COUNT][BSSPLIT_MAX];
+	unsigned nr[DIR_COUNT] = { spec->bssplit_nr[DIR_READ], spec->bssplit_nr[DIR_WRITE] };
+	const char *comma = strchr(value, ',');
+	char *copy;
+	int rc = 0;
+
+	if (comma && strchr(comma + 1, ','))
+		return err_set("trim split is not supported");
+	memcpy(split, spec->bssplit, sizeof(split));
+	copy = strdup(value);
+	if (!copy)
+		return err_set("out of memory");
+	if (!comma) {
+		/* one split for both directions, as in fio */
+		rc = parse_bssplit_list(spec, copy, split[DIR_READ], &nr[DIR_READ]);
+		if (!rc) {
+			memcpy(split[DIR_WRITE], split[DIR_READ], sizeof(split[DIR_READ]));
+			nr[DIR_WRITE] = nr[DIR_READ];
+		}
+	} else {
+		char *parts[DIR_COUNT] = { copy, copy + (comma - value) + 1 };
+
+		copy[comma - value] = '\0';
+		for (int dir = 0; dir < DIR_COUNT && !rc; dir++)
+			if (parts[dir][0])   /* empty: that direction keeps its split */
+				rc = parse_bssplit_list(spec, parts[dir], split[dir], &nr[dir]);
+	}
+	free(copy);
+	if (rc)
+		return -1;
+	memcpy(spec->bssplit, split, sizeof(split));
+	memcpy(spec->bssplit_nr, nr, sizeof(nr));
+	return 0;
+}
+
+static int set_sync(struct job_spec *spec, const char *value)
+{
+	bool on;
+
+	if (value && (!strcmp(value, "sync") || !strcmp(value, "dsync"))) {
+		spec->sync_io = true;
+		return 0;
+	}
+	if (value && !strcmp(value, "none")) {
+		spec->sync_io = false;
+		return 0;
+	}
+	if (!parse_bool_text(value, &on))
+		return err_set("bad value '%s' (0, 1, none, sync or dsync)", value);
+	spec->sync_io = on;
+	return 0;
+}
+
+static int set_ioengine(struct job_spec *spec, const char *value)
+{
+	char name[sizeof(spec->ioengine)];
+	size_t len = strlen(value);
+
+	if (len == 0)
+		return err_set("empty engine name");
+	if (len >= sizeof(name))
+		return err_set("engine name '%s' too long", value);
+	for (size_t i = 0; i <= len; i++)
+		name[i] = (char)tolower((unsigned char)value[i]);
+	memcpy(spec->ioengine, name, len + 1);
+	return 0;
+}
+
+static int set_stonewall(struct job_spec *spec, const char *value)
+{
+	bool on;
+
+	if (!parse_bool_text(value, &on))
+		return err_set("bad boolean '%s'", value);
+	spec->stonewall = on;
+	if (on)
+		spec->new_group = true;   /* fio: a stonewall starts a new group */
+	return 0;
+}
+
+static int set_randseed(struct job_spec *spec, const char *value)
+{
+	uint64_t seed;
+
+	if (parse_u64_plain(value, &seed))
+		return err_set("bad number '%s'", value);
+	spec->randseed = seed;
+	spec->randseed_set = true;
+	return 0;
+}
+
+static int set_random_generator(struct job_spec *spec, const char *value)
+{
+	if (!strcmp(value, "tausworthe"))
+		spec->random_generator = RANDGEN_TAUSWORTHE;
+	else if (!strcmp(value, "tausworthe64"))
+		spec->random_generator = RANDGEN_TAUSWORTHE64;
+	else if (!strcmp(value, "lfsr"))
+		spec->random_generator = RANDGEN_LFSR;
+	else
+		return err_set("unknown generator '%s' (tausworthe, tausworthe64, lfsr)", value);
+	return 0;
+}
+
+/* "A/B:A/B:..." zones; absolute zones take a size as B. */
+static int parse_zones(const struct job_spec *spec, const char *text, bool absolute,
+		       struct distribution *d)
+{
+	const char *start = text;
+	double access = 0, range = 0;
+
+	if (strchr(text, ','))
+		return err_set("per-direction zones are not supported");
+	d->nr_zones = 0;
+	for (;;) {
+		const char *end = strchr(start, ':');
+		size_t len = end ? (size_t)(end - start) : strlen(start);
+		char entry[256], *slash;
+		struct zone *z;
+
+		if (len == 0 || len >= sizeof(entry))
+			return err_set("bad zone in '%s'", text);
+		if (d->nr_zones == ZONES_MAX)
+			return err_set("more than %d zones", ZONES_MAX);
+		memcpy(entry, start, len);
+		entry[len] = '\0';
+		slash = strchr(entry, '/');
+		if (!slash)
+			return err_set("bad zone '%s' (want access/%s)", entry,
+				       absolute ? "size" : "range");
+		*slash = '\0';
+		z = &d->zones[d->nr_zones++];
+		memset(z, 0, sizeof(*z));
+		if (parse_double_plain(entry, &z->access_pct) ||
+		    !(z->access_pct >= 0 && z->access_pct <= 100))
+			return err_set("bad access percentage '%s'", entry);
+		access += z->access_pct;
+		if (absolute) {
+			if (parse_size(slash + 1, spec->kb_base, &z->size))
+				return -1;
+			if (z->size == 0)
+				return err_set("zone size must be at least 1");
+		} else {
+			if (parse_double_plain(slash + 1, &z->range_pct) ||
+			    !(z->range_pct >= 0 && z->range_pct <= 100))
+				return err_set("bad range percentage '%s'", slash + 1);
+			range += z->range_pct;
+		}
+		if (!end)
+			break;
+		start = end + 1;
+	}
+	if (fabs(access - 100) > PCT_TOLERANCE)
+		return err_set("access percentages add up to %g, not 100", access);
+	if (!absolute && fabs(range - 100) > PCT_TOLERANCE)
+		return err_set("range percentages add up to %g, not 100", range);
+	return 0;
+}
+
+static int set_random_distribution(struct job_spec *spec, const char *value)
+{
+	struct distribution d;
+	const char *colon = strchr(value, ':');
+	size_t kind_len = colon ? (size_t)(colon - value) : strlen(value);
+	const char *arg = colon ? colon + 1 : NULL;
+
+	memset(&d, 0, sizeof(d));
+#define KIND_IS(s) (kind_len == strlen(s) && !strncmp(value, s, kind_len))
+	if (KIND_IS("random")) {
+		if (arg)
+			return err_set("'random' takes no parameter");
+		d.kind = DIST_RANDOM;
+	} else if (KIND_IS("zoned") || KIND_IS("zoned_abs")) {
+		bool absolute = KIND_IS("zoned_abs");
+
+		d.kind = absolute ? DIST_ZONED_ABS : DIST_ZONED;
+		if (!arg || !*arg)
+			return err_set("'%s' needs zones", value);
+		if (parse_zones(spec, arg, absolute, &d))
+			return -1;
+	} else if (KIND_IS("zipf") || KIND_IS("pareto") || KIND_IS("normal") ||
+		   KIND_IS("gauss")) {
+		if (!arg || parse_double_plain(arg, &d.param))
+			return err_set("'%s' needs a number (e.g. zipf:1.2)", value);
+		if (KIND_IS("zipf")) {
+			d.kind = DIST_ZIPF;
+			if (!(d.param > 0) || d.param == 1)
+				return err_set("zipf theta must be > 0 and not 1");
+		} else if (KIND_IS("pareto")) {
+			d.kind = DIST_PARETO;
+			if (!(d.param > 0 && d.param < 1))
+				return err_set("pareto h must be between 0 and 1");
+		} else {
+			d.kind = DIST_NORMAL;
+			if (!(d.param > 0))
+				return err_set("normal sigma must be > 0");
+		}
+	} else {
+		return err_set("unknown distribution '%s'", value);
+	}
+#undef KIND_IS
+	spec->distribution = d;
+	return 0;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int set_percentile_list(struct job_spec *spec, const char *value)
+{
+	double list[PERCENTILE_MAX];
+	unsigned count = 0, kept = 0;
+	const char *start = value;
+
+	for (;;) {
+		const char *end = strchr(start, ':');
+		size_t len = end ? (size_t)(end - start) : strlen(start);
+		char number[64];
+
+		if (count == PERCENTILE_MAX)
+			return err_set("more than %d percentiles", PERCENTILE_MAX);
+		if (len == 0 || len >= sizeof(number))
+			return err_set("bad percentile list '%s'", value);
+		memcpy(number, start, len);
+		number[len] = '\0';
+		if (parse_double_plain(number, &list[count]) ||
+		    !(list[count] > 0 && list[count] <= 100))
+			return err_set("bad percentile '%s' (0 < p <= 100)", number);
+		count++;
+		if (!end)
+			break;
+		start = end + 1;
+	}
+	qsort(list, count, sizeof(list[0]), compare_doubles);
+	for (unsigned i = 0; i < count; i++)
+		if (kept == 0 || list[i] != list[kept - 1])
+			list[kept++] = list[i];
+	memcpy(spec->percentiles, list, kept * sizeof(list[0]));
+	spec->nr_percentiles = kept;
+	return 0;
+}
+
+static int set_kb_base(struct job_spec *spec, const char *value)
+{
+	if (!strcmp(value, "1000"))
+		spec->kb_base = 1000;
+	else if (!strcmp(value, "1024"))
+		spec->kb_base = 1024;
+	else
+		return err_set("must be 1000 or 1024");
+	return 0;
+}
+
+static int set_cpus_allowed(struct job_spec *spec, const char *value)
+{
+	if (parse_cpu_list(value, NULL) < 0)
+		return -1;
+	return copy_string(spec->cpus_allowed, sizeof(spec->cpus_allowed), value);
+}
+
+/* "MIN-MAX" (or one value for both), bare numbers in microseconds. */
+static int set_null_latency(struct job_spec *spec, const char *value)
+{
+	char parts[3][256];
+	int count = split_text(value, '-', parts, 3);
+	uint64_t min_ns, max_ns;
+
+	if (count < 1 || count > 2)
+		return err_set("bad latency range '%s' (want MIN-MAX, e.g. 10us-2ms)", value);
+	if (parse_time_ns(parts[0], NS_PER_US, &min_ns))
+		return -1;
+	max_ns = min_ns;
+	if (count == 2 && parse_time_ns(parts[1], NS_PER_US, &max_ns))
+		return -1;
+	if (min_ns > max_ns)
+		return err_set("minimum %s is above maximum %s", parts[0], parts[1]);
+	spec->null_latency_min_ns = min_ns;
+	spec->null_latency_max_ns = max_ns;
+	return 0;
+}
+
+/* ---- the table -------------------------------------------------------- */
+
+enum option_type {
+	OPT_BOOL,          /* bool field; bare flag = 1 */
+	OPT_BOOL_INVERSE,  /* bool field set to !value (buffered -> direct) */
+	OPT_UINT,          /* unsigned field within [min, max] */
+	OPT_SIZE,          /* uint64_t bytes, at least min */
+	OPT_TIME,          /* uint64_t ns; bare number in unit ns; at least min */
+	OPT_STRING,        /* char array of size bytes */
+	OPT_FUNC,          /* fn does it all; gets NULL for a bare flag */
+};
+
+struct option_def {
+	const char *name;
+	const char *alias;
+	enum option_type type;
+	size_t offset, size;
+	uint64_t min, max;    /* OPT_UINT range; min for SIZE and TIME */
+	uint64_t unit_ns;     /* OPT_TIME default unit */
+	option_fn fn;
+	bool bare_ok;         /* may appear without a value (a flag) */
+};
+
+#define FIELD(f) offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f)
+#define BOOL(n, f) { n, NULL, OPT_BOOL, FIELD(f), 0, 0, 0, NULL, true }
+#define UINT(n, a, f, lo, hi) { n, a, OPT_UINT, FIELD(f), lo, hi, 0, NULL }
+#define SIZE(n, a, f, lo) { n, a, OPT_SIZE, FIELD(f), lo, 0, 0, NULL }
+#define TIME(n, a, f, unit, lo) { n, a, OPT_TIME, FIELD(f), lo, 0, unit, NULL }
+#define STRING(n, f) { n, NULL, OPT_STRING, FIELD(f), 0, 0, 0, NULL }
+#define FUNC(n, a, fn) { n, a, OPT_FUNC, 0, 0, 0, 0, 0, fn, false }
+#define FLAG_FUNC(n, a, fn) { n, a, OPT_FUNC, 0, 0, 0, 0, 0, fn, true }
+
+static const struct option_def option_table[] = {
+	FUNC("name", NULL, set_name),
+	STRING("description", description),
+	STRING("filename", filename),
+	STRING("directory", directory),
+	FUNC("size", NULL, set_size),
+	SIZE("io_size", "io_limit", io_size, 0),
+	FUNC("offset", "fileoffset", set_offset),
+	SIZE("offset_increment", NULL, offset_increment, 0),
+	FUNC("rw", "readwrite", set_rw),
+	FUNC("rwmixread", NULL, set_rwmixread),
+	FUNC("rwmixwrite", NULL, set_rwmixwrite),
+	FUNC("bs", "blocksize", set_bs),
+	FUNC("bssplit", NULL, set_bssplit),
+	FUNC("blockalign", "ba", set_blockalign),
+	UINT("iodepth", NULL, iodepth, 1, IODEPTH_LIMIT),
+	UINT("iodepth_batch_submit", "iodepth_batch", iodepth_batch_submit, 0, IODEPTH_LIMIT),
+	UINT("iodepth_batch_complete_min", "iodepth_batch_complete",
+	     iodepth_batch_complete_min, 0, IODEPTH_LIMIT),
+	UINT("iodepth_batch_complete_max", NULL, iodepth_batch_complete_max, 0, IODEPTH_LIMIT),
+	UINT("numjobs", NULL, numjobs, 1, NUMJOBS_LIMIT),
+	BOOL("thread", thread),
+	BOOL("direct", direct),
+	{ "buffered", NULL, OPT_BOOL_INVERSE, FIELD(direct), 0, 0, 0, NULL, true },
+	FLAG_FUNC("sync", NULL, set_sync),
+	FUNC("ioengine", NULL, set_ioengine),
+	TIME("runtime", "timeout", runtime_ns, NS_PER_SEC, 0),
+	BOOL("time_based", time_based),
+	TIME("ramp_time", NULL, ramp_ns, NS_PER_SEC, 0),
+	BOOL("group_reporting", group_reporting),
+	BOOL("randrepeat", randrepeat),
+	FUNC("randseed", NULL, set_randseed),
+	BOOL("norandommap", norandommap),
+	FUNC("random_generator", NULL, set_random_generator),
+	FUNC("random_distribution", NULL, set_random_distribution),
+	FUNC("percentile_list", NULL, set_percentile_list),
+	UINT("fsync", NULL, fsync_every, 0, UINT_MAX),
+	BOOL("end_fsync", end_fsync),
+	FUNC("cpus_allowed", NULL, set_cpus_allowed),
+	BOOL("fixedbufs", fixedbufs),
+	BOOL("registerfiles", registerfiles),
+	BOOL("sqthread_poll", sqthread_poll),
+	BOOL("hipri", hipri),
+	FLAG_FUNC("stonewall", "wait_for_previous", set_stonewall),
+	BOOL("new_group", new_group),
+	FUNC("kb_base", NULL, set_kb_base),
+	SIZE("chunk_size", NULL, chunk_size, 1),
+	TIME("series_interval", NULL, series_interval_ns, NS_PER_MS, 1),
+	FUNC("null_latency", NULL, set_null_latency),
+};
+
+/* fio options people often carry in job files; named explicitly so the
+ * error says "not supported" rather than "unknown". */
+static const char *const unsupported_options[] = {
+	"verify", "do_verify", "verify_pattern", "rate", "rate_iops", "rate_min",
+	"rate_iops_min", "rate_process", "bsrange", "bs_unaligned", "zonemode",
+	"zonesize", "loops", "nrfiles", "filesize", "thinktime", "number_ios",
+	"rw_sequencer", "write_bw_log", "write_lat_log", "write_iops_log",
+	"write_hist_log", "log_avg_msec", "exitall", "exitall_on_error",
+	"create_serialize", "fallocate", "overwrite", "buffer_pattern",
+	"buffer_compress_percentage", "dedupe_percentage", "refill_buffers",
+	"scramble_buffers", "zero_buffers", "startdelay", "trim_percentage",
+	"lat_percentiles", "clat_percentiles", "slat_percentiles", "latency_target",
+	"continue_on_error", "iodepth_low", "flow", "rate_cycle", "steadystate",
+	"ss", "ss_dur", "ss_ramp", "unified_rw_reporting", "cpumask",
+};
+
+static const struct option_def *find_option(const char *key)
+{
+	for (size_t i = 0; i < sizeof(option_table) / sizeof(option_table[0]); i++) {
+		const struct option_def *o = &option_table[i];
+
+		if (!strcmp(key, o->name) || (o->alias && !strcmp(key, o->alias)))
+			return o;
+	}
+	return NULL;
+}
+
+bool job_option_known(const char *key)
+{
+	return key && find_option(key) != NULL;
+}
+
+static int apply_option(struct job_spec *spec, const struct option_def *o,
+			const char *value)
+{
+	char *field = (char *)spec + o->offset;
+	uint64_t number;
+	bool on;
+
+	if (!value && !o->bare_ok)
+		return err_set("needs a value");
+	switch (o->type) {
+	case OPT_BOOL:
+	case OPT_BOOL_INVERSE:
+		if (!parse_bool_text(value, &on))
+			return err_set("bad boolean '%s'", value);
+		*(bool *)field = o->type == OPT_BOOL ? on : !on;
+		return 0;
+	case OPT_UINT:
+		if (parse_u64_plain(value, &number))
+			return err_set("bad number '%s'", value);
+		if (number < o->min)
+			return err_set("must be at least %llu", (unsigned long long)o->min);
+		if (number > o->max)
+			return err_set("must be at most %llu", (unsigned long long)o->max);
+		*(unsigned *)field = (unsigned)number;
+		return 0;
+	case OPT_SIZE:
+		if (parse_size(value, spec->kb_base, &number))
+			return -1;
+		if (number < o->min)
+			return err_set("must be at least %llu", (unsigned long long)o->min);
+		*(uint64_t *)field = number;
+		return 0;
+	case OPT_TIME:
+		if (parse_time_ns(value, o->unit_ns, &number))
+			return -1;
+		if (number < o->min)
+			return err_set("must be above 0");
+		*(uint64_t *)field = number;
+		return 0;
+	case OPT_STRING:
+		return copy_string(field, o->size, value);
+	case OPT_FUNC:
+		return o->fn(spec, value);
+	}
+	return err_set("internal error: bad option type");
+}
+
+/* Appends "key=value" (or "key") as one line; once the buffer is full the
+ * text is cut there and later options are not recorded. */
+static void record_option(struct job_spec *spec, const char *key, const char *value)
+{
+	size_t used = strnlen(spec->options_text, sizeof(spec->options_text));
+	size_t room;
+
+	if (used >= sizeof(spec->options_text) - 1)
+		return;
+	room = sizeof(spec->options_text) - used;
+	snprintf(spec->options_text + used, room, "%s%s%s%s", used ? "\n" : "", key,
+		 value ? "=" : "", value ? value : "");
+}
+
+int job_option_set(struct job_spec *spec, const char *key, const char *value)
+{
+	const struct option_def *o;
+
+	if (!key || !*key)
+		return err_set("empty option name");
+	o = find_option(key);
+	if (!o) {
+		for (size_t i = 0; i < sizeof(unsupported_options) / sizeof(unsupported_options[0]); i++)
+			if (!strcmp(key, unsupported_options[i]))
+				return err_set("option '%s': not supported by drivebench", key);
+		return err_set("unknown option '%s'", key);
+	}
+	if (apply_option(spec, o, value))
+		return err_prefix("option '%s'", key);
+	record_option(spec, key, value);
+	return 0;
+}

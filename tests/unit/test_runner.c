@@ -1,0 +1,256 @@
+/* test_runner.c - the runner end to end through the null engine and real
+ * files: percentiles against a programmed latency sequence, chunked large
+ * requests, the buffer-memory refusal, limits, ramp, groups, Ctrl-C. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/null_latency.h"
+#include "run/runner.h"
+#include "util/error.h"
+#include "workload/job_list.h"
+
+static volatile sig_atomic_t no_stop;
+
+static void jobs_from(struct job_list *jobs, const char *const *args, int n)
+{
+	memset(jobs, 0, sizeof(*jobs));
+	if (cmdline_jobs(n, (char *const *)args, jobs))
+		fail_msg("cmdline_jobs: %s", err_msg());
+}
+
+static int run(struct job_list *jobs, struct run_output *out, uint64_t limit,
+	       const volatile sig_atomic_t *stop)
+{
+	struct run_options opt = { .max_buffer_mem = limit, .stop = stop ? stop : &no_stop };
+	bool bad = false;
+
+	return run_jobs(jobs, &opt, out, &bad);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The null engine completes I/O number i after null_latency_for(i): the
+ * exact sample is known, so reported percentiles can be checked against
+ * the exact order statistics. */
+static void percentiles_within_one_percent(void **state)
+{
+	const char *args[] = { "--name=p", "--ioengine=null", "--rw=randread",
+		"--bs=4k", "--iodepth=32", "--size=800m", "--null_latency=10us-2ms",
+		"--percentile_list=1:10:50:90:99:99.9:99.99:99.999" };
+	const double pct[] = { 1, 10, 50, 90, 99, 99.9, 99.99, 99.999 };
+	struct job_list jobs;
+	struct run_output out;
+	uint64_t n, got[8], *exact;
+
+	(void)state;
+	jobs_from(&jobs, args, 8);
+	assert_int_equal(run(&jobs, &out, 0, NULL), 0);
+	assert_int_equal(out.nr, 1);
+	n = out.results[0].dir[DIR_READ].ios;
+	assert_int_equal(n, 800ull * 256);   /* 800 MiB of 4 KiB */
+	assert_int_equal(out.results[0].dir[DIR_WRITE].ios, 0);
+	exact = malloc(n * sizeof(*exact));
+	assert_non_null(exact);
+	for (uint64_t i = 0; i < n; i++)
+		exact[i] = null_latency_for(i + 1, 10000, 2000000);
+	qsort(exact, n, sizeof(*exact), cmp_u64);
+	hist_percentiles(&out.results[0].dir[DIR_READ].clat.hist, pct, 8, got);
+	for (int i = 0; i < 8; i++) {
+		uint64_t want = exact[(uint64_t)ceil(pct[i] / 100.0 * (double)n) - 1];
+		double rel = fabs((double)got[i] - (double)want) / (double)want;
+
+		if (rel > 0.01)
+			fail_msg("p%g: got %llu want %llu (%.3f%%)", pct[i],
+				 (unsigned long long)got[i], (unsigned long long)want, rel * 100);
+	}
+	/* clat min/max are the programmed extremes */
+	assert_true(out.results[0].dir[DIR_READ].clat.min >= 10000);
+	assert_true(out.results[0].dir[DIR_READ].clat.max < 2000000);
+	free(exact);
+	run_output_free(&out);
+	job_list_free(&jobs);
+}
+
+/* A 64 MiB request with a 1 MiB chunk limit: one request counted, all its
+ * bytes moved, and only iodepth chunk buffers held. */
+static void large_requests_are_chunked(void **state)
+{
+	const char *args[] = { "--name=big", "--ioengine=null", "--rw=read",
+		"--bs=64m", "--iodepth=4", "--size=1g", "--chunk_size=1m" };
+	struct job_list jobs;
+	struct run_output out;
+
+	(void)state;
+	jobs_from(&jobs, args, 7);
+	assert_int_equal(run(&jobs, &out, 0, NULL), 0);
+	assert_int_equal(out.results[0].dir[DIR_READ].ios, 16);
+	assert_int_equal(out.results[0].dir[DIR_READ].bytes, 1ull << 30);
+	assert_int_equal(out.results[0].max_buffer_bytes, 4ull << 20);
+	run_output_free(&out);
+	job_list_free(&jobs);
+}
+
+static void buffer_limit_refuses_with_arithmetic(void **state)
+{
+	const char *args[] = { "--name=huge", "--ioengine=null", "--rw=read",
+		"--bs=1g", "--iodepth=40", "--numjobs=2", "--size=100g",
+		"--chunk_size=1g" };
+	struct job_list jobs;
+	struct run_output out;
+
+	(void)state;
+	jobs_from(&jobs, args, 8);
+	assert_int_equal(run(&jobs, &out, 1ull << 30, NULL), -1);
+	assert_non_null(strstr(err_msg(), "2 jobs x iodepth 40 x 1073741824 bytes = 80.00 GiB"));
+	assert_non_null(strstr(err_msg(), "--max-buffer-mem"));
+	job_list_free(&jobs);
+}
+
+static void runtime_and_ramp_are_honoured(void **state)
+{
+	const char *args[] = { "--name=t", "--ioengine=null", "--rw=randread",
+		"--bs=4k", "--iodepth=8", "--size=1g", "--time_based",
+		"--runtime=300ms", "--ramp_time=200ms" };
+	struct job_list jobs;
+	struct run_output out;
+	uint64_t t0 = clock_now_ns(), elapsed;
+	const struct job_result *r;
+
+	(void)state;
+	jobs_from(&jobs, args, 9);
+	assert_int_equal(run(&jobs, &out, 0, NULL), 0);
+	elapsed = clock_now_ns() - t0;
+	r = &out.results[0];
+	assert_true(r->runtime_ns >= 300000000ull && r->runtime_ns < 400000000ull);
+	assert_true(r->ramp_ns >= 200000000ull && r->ramp_ns < 300000000ull);
+	assert_true(elapsed >= 500000000ull);
+	assert_true(r->dir[DIR_READ].ios > 1000);
+	/* IOPS is ios over the measured runtime, ramp excluded */
+	assert_true(fabs(result_iops(r, DIR_READ) -
+			 (double)r->dir[DIR_READ].ios / ((double)r->runtime_ns / 1e9)) < 1e-6);
+	run_output_free(&out);
+	job_list_free(&jobs);
+}
+
+static void groups_and_group_reporting(void **state)
+{
+	const char *args[] = { "--ioengine=null", "--rw=read", "--bs=4k",
+		"--size=64m", "--name=a", "--numjobs=3", "--group_reporting",
+		"--name=b", "--stonewall", "--name=c" };
+	struct job_list jobs;
+	struct run_output out;
+	struct job_result *entries;
+	unsigned nr;
+
+	(void)state;
+	jobs_from(&jobs, args, 10);
+	assert_int_equal(run(&jobs, &out, 0, NULL), 0);
+	assert_int_equal(out.nr, 5);
+	assert_int_equal(out.results[0].groupid, 0);
+	assert_int_equal(out.results[2].groupid, 0);
+	assert_int_equal(out.results[3].groupid, 1);
+	assert_int_equal(out.results[4].groupid, 1);
+	assert_int_equal(run_output_for_report(&out, &entries, &nr), 0);
+	assert_int_equal(nr, 3);   /* a (3 clones merged), b, c */
+	assert_int_equal(entries[0].dir[DIR_READ].ios, 3 * 64 * 256);
+	assert_int_equal(entries[0].nr_merged, 3);
+	for (unsigned i = 0; i < nr; i++)
+		job_result_free(&entries[i]);
+	free(entries);
+	run_output_free(&out);
+	job_list_free(&jobs);
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void *raise_stop(void *arg)
+{
+	(void)arg;
+	usleep(200000);
+	stop_flag = 1;
+	return NULL;
+}
+
+static void stop_flag_ends_run_quickly_and_partial(void **state)
+{
+	const char *args[] = { "--name=s", "--ioengine=null", "--rw=randread",
+		"--bs=4k", "--iodepth=8", "--size=1g", "--time_based", "--runtime=60" };
+	struct job_list jobs;
+	struct run_output out;
+	pthread_t t;
+	uint64_t t0 = clock_now_ns();
+
+	(void)state;
+	stop_flag = 0;
+	jobs_from(&jobs, args, 8);
+	pthread_create(&t, NULL, raise_stop, NULL);
+	assert_int_equal(run(&jobs, &out, 0, &stop_flag), 0);
+	pthread_join(t, NULL);
+	assert_true(clock_now_ns() - t0 < 1200000000ull);
+	assert_true(out.partial);
+	assert_true(out.results[0].partial);
+	assert_true(out.results[0].dir[DIR_READ].ios > 0);
+	run_output_free(&out);
+	job_list_free(&jobs);
+}
+
+/* Real I/O through each engine on a file: exactly io_size moves. */
+static void file_io_each_engine(void **state)
+{
+	const char *engines[] = { "--ioengine=io_uring", "--ioengine=libaio", "--ioengine=psync" };
+	char path[] = "/tmp/drivebench-runner-XXXXXX", fname[64];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	snprintf(fname, sizeof(fname), "--filename=%s", path);
+	for (int e = 0; e < 3; e++) {
+		const char *args[] = { "--name=f", fname, engines[e], "--rw=randrw",
+			"--bs=4k", "--iodepth=16", "--size=8m", "--io_size=16m" };
+		struct job_list jobs;
+		struct run_output out;
+		const struct job_result *r;
+
+		jobs_from(&jobs, args, 8);
+		if (run(&jobs, &out, 0, NULL))
+			fail_msg("%s: %s", engines[e], err_msg());
+		r = &out.results[0];
+		assert_int_equal(r->error, 0);
+		assert_int_equal(r->dir[DIR_READ].bytes + r->dir[DIR_WRITE].bytes, 16ull << 20);
+		assert_true(r->dir[DIR_READ].ios > 1000 && r->dir[DIR_WRITE].ios > 1000);
+		run_output_free(&out);
+		job_list_free(&jobs);
+	}
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(percentiles_within_one_percent),
+		cmocka_unit_test(large_requests_are_chunked),
+		cmocka_unit_test(buffer_limit_refuses_with_arithmetic),
+		cmocka_unit_test(runtime_and_ramp_are_honoured),
+		cmocka_unit_test(groups_and_group_reporting),
+		cmocka_unit_test(stop_flag_ends_run_quickly_and_partial),
+		cmocka_unit_test(file_io_each_engine),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

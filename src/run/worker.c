@@ -43,7 +43,7 @@ static void fill_buffers(struct worker *w, size_t bytes)
 	uint64_t *p = w->buffers;
 	struct rng r;
 
-	rng_seed(&r, job_seed(w->spec, w->clone, 7));
+	rng_seed(&r, job_seed(w->spec, w->clone, RNG_STREAM_DATA));
 	for (size_t i = 0; i < bytes / sizeof(*p); i++)
 		p[i] = rng_next(&r);
 }
@@ -80,8 +80,8 @@ static int setup_generators(struct worker *w)
 	const struct job_spec *s = w->spec;
 	uint64_t blocks;
 
-	rng_seed(&w->rng_mix, job_seed(s, w->clone, 1));
-	rng_seed(&w->rng_bs, job_seed(s, w->clone, 2));
+	rng_seed(&w->rng_mix, job_seed(s, w->clone, RNG_STREAM_RWMIX));
+	rng_seed(&w->rng_bs, job_seed(s, w->clone, RNG_STREAM_BS));
 	for (int d = 0; d < DIR_COUNT; d++)
 		if (bs_picker_init(&w->bs[d], s->bssplit[d], s->bssplit_nr[d], s->bs[d]))
 			return err_prefix("job '%s'", s->name);
@@ -95,7 +95,8 @@ static int setup_generators(struct worker *w)
 			       s->name, (unsigned long long)w->range_len,
 			       (unsigned long long)w->align);
 	if (job_spec_random(s) &&
-	    offset_gen_init(&w->offsets, s, blocks, job_seed(s, w->clone, 3)))
+	    offset_gen_init_unit(&w->offsets, s, blocks, w->align,
+				 job_seed(s, w->clone, RNG_STREAM_OFFSETS)))
 		return err_prefix("job '%s'", s->name);
 	return 0;
 }

@@ -292,6 +292,22 @@ static void test_permutation_coverage(void **state)
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		check_permutation(sizes[i], RANDGEN_TAUSWORTHE, false);
+	/* huge ranges: values stay in range and do not repeat early */
+	const uint64_t huge[] = { UINT64_MAX, (1ULL << 40) + 3, 0xffffffff00000001ULL };
+	for (size_t i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+		struct offset_gen g;
+		uint64_t values[1000];
+
+		reset_spec();
+		assert_int_equal(offset_gen_init(&g, &spec, huge[i], 8), 0);
+		for (int j = 0; j < 1000; j++) {
+			values[j] = offset_gen_next(&g);
+			assert_true(values[j] < huge[i]);
+			for (int k = 0; k < j; k++)
+				assert_true(values[k] != values[j]);
+		}
+		assert_true(offset_gen_scatter(&g, huge[i] - 1) < huge[i]);
+	}
 	/* lfsr is a permutation even with norandommap */
 	check_permutation(1000, RANDGEN_LFSR, true);
 	check_permutation(4096, RANDGEN_LFSR, false);

@@ -155,6 +155,9 @@ static int uring_prep(struct engine *e, struct io *io)
 	struct uring_state *st = e->priv;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
 
+	/* the SQ thread may not have consumed the last batch yet */
+	if (!sqe && st->sqpoll && io_uring_sqring_wait(&st->ring) >= 0)
+		sqe = io_uring_get_sqe(&st->ring);
 	if (!sqe)
 		return err_set("io_uring: queue full (%u entries)",
 			       st->ring.sq.ring_entries);

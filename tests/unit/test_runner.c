@@ -176,11 +176,13 @@ static void groups_and_group_reporting(void **state)
 }
 
 static volatile sig_atomic_t stop_flag;
+static uint64_t stop_raised_ns;
 
 static void *raise_stop(void *arg)
 {
 	(void)arg;
 	usleep(200000);
+	stop_raised_ns = clock_now_ns();
 	stop_flag = 1;
 	return NULL;
 }
@@ -192,7 +194,6 @@ static void stop_flag_ends_run_quickly_and_partial(void **state)
 	struct job_list jobs;
 	struct run_output out;
 	pthread_t t;
-	uint64_t t0 = clock_now_ns();
 
 	(void)state;
 	stop_flag = 0;
@@ -200,7 +201,8 @@ static void stop_flag_ends_run_quickly_and_partial(void **state)
 	pthread_create(&t, NULL, raise_stop, NULL);
 	assert_int_equal(run(&jobs, &out, 0, &stop_flag), 0);
 	pthread_join(t, NULL);
-	assert_true(clock_now_ns() - t0 < 1200000000ull);
+	/* stopped within a second of the flag (the Ctrl-C promise) */
+	assert_true(clock_now_ns() - stop_raised_ns < 1000000000ull);
 	assert_true(out.partial);
 	assert_true(out.results[0].partial);
 	assert_true(out.results[0].dir[DIR_READ].ios > 0);

@@ -9,6 +9,7 @@
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "run fio-style jobs (options or a job file) and measure them" },
+	{ "info", cmd_info, "show a target's identity, health and safety verdict" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "list the commands" },
 };

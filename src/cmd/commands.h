@@ -10,6 +10,7 @@ struct command {
 };
 
 int cmd_run(int argc, char **argv);
+int cmd_info(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 

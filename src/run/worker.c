@@ -472,22 +472,83 @@ static int sync_target(struct loop *l)
 	return 0;
 }
 
+/* iodepth_batch_submit=0 (the default) adapts the batch to what a submit
+ * costs per I/O on this target: where submitting only queues work (zram's
+ * io-wq hand-off, an NVMe doorbell) one call carries many I/Os and the
+ * syscall is amortised; where the submitting thread does the device's work
+ * (virtio's notification exits, ~4 us per I/O here) a batch would hold its
+ * first I/O back behind the others, so I/Os go out one by one, as fio's
+ * default does. The batch is sized so that preparing and submitting it
+ * takes about this long. */
+#define SUBMIT_BUDGET_NS 8000u
+
+static unsigned adaptive_batch(uint64_t cost_per_io_ns, unsigned depth)
+{
+	uint64_t batch = SUBMIT_BUDGET_NS / (cost_per_io_ns ? cost_per_io_ns : 1);
+
+	if (batch < 1)
+		return 1;
+	return batch < depth ? (unsigned)batch : depth;
+}
+
+static inline bool may_issue(const struct loop *l)
+{
+	return l->issuing && l->w->nr_free &&
+	       (l->time_based || !l->measuring || l->bytes_issued < l->bytes_target);
+}
+
+/* Prepares up to max new requests and submits them with one call; stamps
+ * them as issued. Returns how many, or -1. */
+static int issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *issued)
+{
+	struct worker *w = l->w;
+	struct io *batch[256];
+	unsigned nb = 0;
+
+	while (nb < max && may_issue(l)) {
+		if (prep_new(l, start))
+			return -1;
+		batch[nb++] = w->free_ios[w->nr_free];
+	}
+	if (!nb)
+		return 0;
+	if (w->ops->submit(&w->engine) < 0)
+		return -1;
+	*issued = clock_now_ns();
+	for (unsigned i = 0; i < nb; i++) {
+		struct request *rq = batch[i]->owner;
+
+		batch[i]->issue_ns = *issued;
+		if (rq->active && !rq->issue_ns)
+			rq->issue_ns = *issued;
+	}
+	l->inflight += nb;
+	return (int)nb;
+}
+
 static int run_loop(struct loop *l)
 {
 	struct worker *w = l->w;
 	const struct job_spec *s = w->spec;
-	struct io *batch[256];
-	unsigned batch_max = s->iodepth_batch_submit ? s->iodepth_batch_submit : w->depth;
+	unsigned cap = w->depth < 256 ? w->depth : 256;
+	bool adaptive = s->iodepth_batch_submit == 0;
+	unsigned batch_max = adaptive || s->iodepth_batch_submit > cap ? cap : s->iodepth_batch_submit;
+	int64_t cost_per_io_ns = 1000;   /* EWMA, starts at one syscall */
 	unsigned complete_min = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
-	unsigned complete_max = s->iodepth_batch_complete_max ? s->iodepth_batch_complete_max : w->depth;
+	/* fio reaps at most iodepth_batch_complete_min I/Os per call unless
+	 * told otherwise; the adaptive default reaps as many as it will
+	 * submit in one batch, so a completion never waits unreaped behind
+	 * more than one batch's submission (SUBMIT_BUDGET_NS). */
+	unsigned complete_max = s->iodepth_batch_complete_max;
 
-	if (batch_max > 256)
-		batch_max = 256;
 	if (complete_min > w->depth)
 		complete_min = w->depth;
+	if (!complete_max && !adaptive)
+		complete_max = complete_min;
 	l->now = clock_now_ns();
 	for (;;) {
-		unsigned nb = 0;
+		uint64_t start = l->now, issued = 0;
+		int nb;
 
 		if (!l->measuring && l->now >= l->ramp_end)
 			reset_measurement(l, l->now);
@@ -496,33 +557,24 @@ static int run_loop(struct loop *l)
 		if (l->issuing && s->fsync_every && l->writes_since_sync >= s->fsync_every)
 			if (sync_target(l))
 				return -1;
-		while (l->issuing && w->nr_free && nb < batch_max) {
-			if (prep_new(l, l->now))
+		/* fill every free slot, in batches of batch_max per submit */
+		while (may_issue(l)) {
+			if (adaptive)
+				batch_max = adaptive_batch((uint64_t)cost_per_io_ns, cap);
+			nb = issue_batch(l, batch_max, start, &issued);
+			if (nb < 0)
 				return -1;
-			batch[nb++] = w->free_ios[w->nr_free];
-			if (!l->time_based && l->measuring && l->bytes_issued >= l->bytes_target)
+			if (nb == 0)
 				break;
-		}
-		if (nb) {
-			uint64_t issued;
-
-			if (w->ops->submit(&w->engine) < 0)
-				return -1;
-			issued = clock_now_ns();
-			for (unsigned i = 0; i < nb; i++) {
-				struct request *rq = batch[i]->owner;
-
-				batch[i]->issue_ns = issued;
-				if (rq->active && !rq->issue_ns)
-					rq->issue_ns = issued;
-			}
-			l->inflight += nb;
+			cost_per_io_ns += ((int64_t)((issued - start) / (unsigned)nb) - cost_per_io_ns) / 8;
+			start = issued;
 		}
 		if (!l->inflight)
 			break;
 		/* block only when no slot is free or nothing more will be issued */
-		if (reap_some(l, l->issuing && w->nr_free ? 0 : complete_min,
-			      complete_max))
+		if (reap_some(l, may_issue(l) ? 0 : complete_min,
+			      complete_max ? complete_max :
+			      adaptive_batch((uint64_t)cost_per_io_ns, cap)))
 			return -1;
 		if (l->measuring)
 			tick(l, l->now);

@@ -12,7 +12,7 @@ fio=${FIO:-fio}
 runs=${RUNS:-5}
 runtime=${RUNTIME:-5}
 bench_dir=${BENCH_DIR:-$repo}
-cases=${CASES:-"null file zram write"}
+cases=${CASES:-"null file zram zramdata write"}
 scratch=$bench_dir/vs-fio-scratch.dat
 scratch_size_mib=1024
 zram=/dev/zram0
@@ -24,8 +24,8 @@ case $runs in ''|*[!0-9]*) die "RUNS must be a number, not '$runs'" ;; esac
 case $runtime in ''|*[!0-9]*) die "RUNTIME must be seconds, not '$runtime'" ;; esac
 [ "$runs" -ge 1 ] || die "RUNS must be at least 1"
 for c in $cases; do
-	case $c in null|file|zram|write) ;;
-	*) die "unknown case '$c' in CASES (null, file, zram, write)" ;;
+	case $c in null|file|zram|zramdata|write) ;;
+	*) die "unknown case '$c' in CASES (null, file, zram, zramdata, write)" ;;
 	esac
 done
 command -v "$fio" >/dev/null 2>&1 || die "fio not found (apt-get install fio)"
@@ -85,7 +85,9 @@ run_tool() {
 	if [ "$tool" = fio ]; then
 		out=$("$fio" "$@" --output-format=json 2>&1)
 	else
-		out=$("$drivebench" run "$@" --output-format=json 2>&1)
+		# the bench made its scratch file, not drivebench: consent to it
+		out=$("$drivebench" run "$@" --destroy-data="$scratch" \
+			--output-format=json 2>&1)
 	fi
 	rc=$?
 	line=$(printf '%s' "$out" | json_result "$dir")
@@ -147,8 +149,10 @@ zram_unusable() {
 	fi
 }
 
-# Sizes zram0 when it is unset and fills the part we read with data, so
-# reads hit real pages instead of zram's unwritten-page shortcut.
+# Sizes zram0 when it is unset. "empty" discards the part we read, so reads
+# cost the device almost nothing and the tools' own cost shows; "data" fills
+# it, so reads copy real pages (on this kernel zram reads go through one
+# io_uring io-wq worker, which then bounds both tools alike).
 prepare_zram() {
 	size=$(cat "$zram_sysfs/disksize") || return 1
 	if [ "$size" -eq 0 ]; then
@@ -158,10 +162,15 @@ prepare_zram() {
 	fi
 	[ "$size" -ge $((scratch_size_mib * 1024 * 1024)) ] || {
 		echo "  $zram is smaller than $scratch_size_mib MiB" >&2; return 1; }
-	echo "== writing the first $scratch_size_mib MiB of $zram"
 	zram_written=1
-	dd if=/dev/urandom of="$zram" bs=1M count="$scratch_size_mib" \
-		oflag=direct status=none
+	if [ "$1" = empty ]; then
+		echo "== discarding the first $scratch_size_mib MiB of $zram"
+		blkdiscard -o 0 -l $((scratch_size_mib * 1024 * 1024)) "$zram"
+	else
+		echo "== writing the first $scratch_size_mib MiB of $zram"
+		dd if=/dev/urandom of="$zram" bs=1M count="$scratch_size_mib" \
+			oflag=direct status=none
+	fi
 }
 
 common="--time_based --runtime=$runtime --size=${scratch_size_mib}m"
@@ -183,19 +192,21 @@ for c in $cases; do
 			--filename="$scratch" --ioengine=io_uring --direct=1 \
 			--rw=randread --bs=4k --iodepth=32 $common
 		;;
-	zram)
+	zram|zramdata)
 		why=$(zram_unusable)
+		mode=empty; name=zram-4k-randread-qd32
+		[ "$c" = zramdata ] && { mode=data; name=zram-data-4k-randread-qd32; }
 		if [ -n "$why" ]; then
-			echo "== zram: skipped: $why"
-			skipped="$skipped zram"
-		elif prepare_zram; then
+			echo "== $c: skipped: $why"
+			skipped="$skipped $c"
+		elif prepare_zram $mode; then
 			# shellcheck disable=SC2086
-			bench_case "zram-4k-randread-qd32" read --name=zram \
+			bench_case "$name" read --name=zram \
 				--filename="$zram" --ioengine=io_uring --direct=1 \
 				--rw=randread --bs=4k --iodepth=32 $common
 		else
-			echo "== zram: skipped: cannot prepare $zram"
-			skipped="$skipped zram"
+			echo "== $c: skipped: cannot prepare $zram"
+			skipped="$skipped $c"
 		fi
 		;;
 	write)

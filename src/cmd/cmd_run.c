@@ -30,6 +30,9 @@ static const char run_usage[] =
 	"  --output=FILE            write the results to FILE instead of stdout\n"
 	"  --max-buffer-mem=SIZE    refuse jobs needing more I/O buffer memory\n"
 	"                           (default: a quarter of RAM)\n"
+	"  --destroy-data=ID        allow writing over the device with this serial\n"
+	"                           (or kernel name, e.g. loop3, when it has none),\n"
+	"                           or over this existing file; repeatable\n"
 	"  -h, --help               this text\n"
 	"\n"
 	"Without filename= or directory=, jobs run on the default target, a 1 GiB\n"
@@ -53,6 +56,8 @@ struct run_args {
 	const char *format;
 	const char *output;
 	uint64_t max_buffer_mem;
+	const char **destroy_ids;
+	unsigned nr_destroy_ids;
 };
 
 /* "--key=value" or "--key value" for our own options; returns the value or
@@ -79,8 +84,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	a->fio_args = calloc((size_t)argc + 1, sizeof(char *));
 	a->sets = calloc((size_t)argc + 1, sizeof(char *));
+	a->destroy_ids = calloc((size_t)argc + 1, sizeof(char *));
 	a->format = "normal";
-	if (!a->fio_args || !a->sets)
+	if (!a->fio_args || !a->sets || !a->destroy_ids)
 		return err_set("out of memory");
 	for (int i = 1; i < argc; i++) {
 		const char *v;
@@ -105,6 +111,12 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				return -1;
 			if (parse_size(v, 1024, &a->max_buffer_mem) || !a->max_buffer_mem)
 				return err_set("--max-buffer-mem: bad size '%s'", v);
+		} else if ((v = own_option("--destroy-data", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			if (!v[0])
+				return err_set("--destroy-data needs a device ID or a file path");
+			a->destroy_ids[a->nr_destroy_ids++] = v;
 		} else if (!strncmp(argv[i], "--", 2)) {
 			a->fio_args[a->nr_fio_args++] = argv[i];
 		} else if (!a->jobfile) {
@@ -225,7 +237,7 @@ int cmd_run(int argc, char **argv)
 	struct run_options opt = { .stop = &stop_requested };
 	struct sigaction sa = { .sa_handler = on_signal };
 	char note[JOB_PATH_MAX + 128] = "";
-	bool bad_input = true;
+	enum run_failure why = RUN_FAILED_INPUT;
 	int rc = EXIT_BAD_INPUT;
 	time_t started = time(NULL);
 
@@ -238,11 +250,14 @@ int cmd_run(int argc, char **argv)
 	    use_default_target(&jobs, note, sizeof(note)) < 0)
 		goto fail;
 	opt.max_buffer_mem = a.max_buffer_mem;
+	opt.destroy_ids = a.destroy_ids;
+	opt.nr_destroy_ids = a.nr_destroy_ids;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (run_jobs(&jobs, &opt, &out, &bad_input)) {
-		rc = bad_input ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+	if (run_jobs(&jobs, &opt, &out, &why)) {
+		rc = why == RUN_FAILED_UNSAFE ? EXIT_UNSAFE :
+		     why == RUN_FAILED_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 		goto fail;
 	}
 	if (print_results(&a, &out, note, started)) {
@@ -258,5 +273,6 @@ done:
 	job_list_free(&jobs);
 	free(a.fio_args);
 	free(a.sets);
+	free(a.destroy_ids);
 	return rc;
 }

@@ -164,6 +164,8 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 	if (series_merge(&dst->series, &src->series) < 0)
 		return err_prefix("merging results of '%s'", src->name);
 
+	if (job_result_copy_drive(dst, src) < 0)
+		return -1;
 	for (int d = 0; d < DIR_COUNT; d++)
 		dir_stats_merge(&dst->dir[d], &src->dir[d]);
 	if (!dst->spec)
@@ -189,6 +191,21 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 void job_result_free(struct job_result *r)
 {
 	series_free(&r->series);
+	free(r->drive_before);
+	free(r->drive_after);
+	free(r->drive_delta);
+	r->drive_before = r->drive_after = r->drive_delta = NULL;
+}
+
+int job_result_copy_drive(struct job_result *dst, const struct job_result *src)
+{
+	char **to[] = { &dst->drive_before, &dst->drive_after, &dst->drive_delta };
+	char *const from[] = { src->drive_before, src->drive_after, src->drive_delta };
+
+	for (int i = 0; i < 3; i++)
+		if (!*to[i] && from[i] && !(*to[i] = strdup(from[i])))
+			return err_set("out of memory");
+	return 0;
 }
 
 double result_iops(const struct job_result *r, enum io_dir d)

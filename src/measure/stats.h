@@ -80,6 +80,10 @@ struct job_result {
 	double usr_cpu_s, sys_cpu_s;   /* CPU seconds used by the thread(s) */
 	uint64_t ctx_switches;
 	uint64_t max_buffer_bytes;     /* buffer memory the job held */
+	/* the target's drive snapshot (target/snapshot.h) as JSON text, taken
+	 * before and after the job's phase, and what changed in between;
+	 * NULL when there is none (null engine, later clones of a job) */
+	char *drive_before, *drive_after, *drive_delta;
 };
 
 void job_result_init(struct job_result *r, const struct job_spec *spec);
@@ -87,6 +91,8 @@ void job_result_init(struct job_result *r, const struct job_spec *spec);
  * histograms add, min/max combine, runtime is the longest. */
 int job_result_merge(struct job_result *dst, const struct job_result *src);
 void job_result_free(struct job_result *r);
+/* Copies src's drive snapshots where dst has none (strdup). */
+int job_result_copy_drive(struct job_result *dst, const struct job_result *src);
 
 /* Figures derived exactly as fio does (0 when runtime is 0). */
 double result_iops(const struct job_result *r, enum io_dir d);

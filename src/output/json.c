@@ -460,6 +460,12 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 	}
 	add_double(b, extra, "series_interval_ms", (double)r->series.interval_ns / 1e6);
 	add_series(b, extra, &r->series);
+	if (r->drive_before)
+		attach(b, extra, "drive_before", cJSON_Parse(r->drive_before));
+	if (r->drive_after)
+		attach(b, extra, "drive_after", cJSON_Parse(r->drive_after));
+	if (r->drive_delta)
+		attach(b, extra, "drive_delta", cJSON_Parse(r->drive_delta));
 }
 
 static void add_job_json(struct json_builder *b, cJSON *jobs,

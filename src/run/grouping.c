@@ -12,6 +12,9 @@ static int copy_result(struct job_result *dst, const struct job_result *src)
 	*dst = *src;
 	memset(&dst->series, 0, sizeof(dst->series));
 	dst->series.interval_ns = src->series.interval_ns;
+	dst->drive_before = dst->drive_after = dst->drive_delta = NULL;
+	if (job_result_copy_drive(dst, src))
+		return -1;
 	return series_merge(&dst->series, &src->series);
 }
 

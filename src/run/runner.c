@@ -12,6 +12,10 @@
 #include <unistd.h>
 
 #include "run/worker.h"
+#include "target/safety.h"
+#include "target/snapshot.h"
+
+#include <cjson/cJSON.h>
 #include "util/error.h"
 
 uint64_t clock_now_ns(void)
@@ -100,6 +104,78 @@ static int prepare_target(struct worker *w, struct target *t)
 	return target_probe(path, t);
 }
 
+/* The safety gate: a job that writes may only touch a target that holds
+ * no data, or one the user named with --destroy-data. */
+static int check_write_consent(const struct job_spec *s, const char *path,
+			       const struct run_options *opt)
+{
+	struct safety_verdict v;
+	char text[1024];
+	size_t used;
+	unsigned i = 0;
+
+	if (!job_spec_writes(s))
+		return 0;
+	do {
+		const char *id = i < opt->nr_destroy_ids ? opt->destroy_ids[i] : NULL;
+
+		if (safety_check(path, id, &v))
+			return -1;
+		if (v.allowed)
+			return 0;
+	} while (++i < opt->nr_destroy_ids);
+	used = (size_t)snprintf(text, sizeof(text), "refusing to write to '%s':", path);
+	for (unsigned r = 0; r < v.nr_reasons && used < sizeof(text); r++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "\n  - %s", v.reasons[r]);
+	if (used < sizeof(text) && safety_consent_hint(&v)[0])
+		snprintf(text + used, sizeof(text) - used, "\n%s", safety_consent_hint(&v));
+	return err_set("%s", text);
+}
+
+static char *json_text(cJSON *j)
+{
+	char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+
+	cJSON_Delete(j);
+	return text;
+}
+
+/* Drive snapshots (identity + health) around a phase, kept with the first
+ * clone's result of each job, so host and NAND writes, wear and the
+ * temperature trend can be read per step. A target that cannot be
+ * snapshotted (null engine) just has none. */
+static struct drive_snapshot *snapshot_before(const struct worker *w)
+{
+	struct drive_snapshot *snap;
+
+	if (w->clone != 0 || !engine_needs_fd(w->ops))
+		return NULL;
+	snap = calloc(1, sizeof(*snap));
+	if (snap && drive_snapshot_take(w->target->path, snap)) {
+		free(snap);
+		snap = NULL;
+	}
+	err_clear();
+	return snap;
+}
+
+static void snapshot_after(struct worker *w, struct drive_snapshot *before)
+{
+	struct drive_snapshot *after;
+
+	if (!before)
+		return;
+	after = calloc(1, sizeof(*after));
+	w->result.drive_before = json_text(drive_snapshot_json(before));
+	if (after && drive_snapshot_take(w->target->path, after) == 0) {
+		w->result.drive_after = json_text(drive_snapshot_json(after));
+		w->result.drive_delta = json_text(drive_snapshot_delta_json(before, after));
+	}
+	err_clear();
+	free(after);
+	free(before);
+}
+
 struct phase {
 	struct worker *workers;
 	struct target *targets;
@@ -117,7 +193,7 @@ static void *phase_thread(void *arg)
 	return worker_main(w);
 }
 
-static int run_phase(struct phase *p, bool *bad_input)
+static int run_phase(struct phase *p, enum run_failure *why)
 {
 	pthread_t *threads = calloc(p->nr, sizeof(*threads));
 	unsigned started = 0;
@@ -153,7 +229,7 @@ static int run_phase(struct phase *p, bool *bad_input)
 
 		if ((w->setup_failed || w->run_failed) && rc == 0) {
 			rc = err_set("%s", w->error_text);
-			*bad_input = w->setup_failed;
+			*why = w->setup_failed ? RUN_FAILED_INPUT : RUN_FAILED_RUNTIME;
 		}
 	}
 	return rc;
@@ -169,17 +245,18 @@ static unsigned count_clones(const struct job_list *jobs)
 }
 
 int run_jobs(const struct job_list *jobs, const struct run_options *opt,
-	     struct run_output *out, bool *bad_input)
+	     struct run_output *out, enum run_failure *why)
 {
 	unsigned nr = count_clones(jobs), k = 0, groupid = 0;
 	struct worker *workers = calloc(nr ? nr : 1, sizeof(*workers));
 	struct target *targets = calloc(nr ? nr : 1, sizeof(*targets));
+	struct drive_snapshot **snapshots = calloc(nr ? nr : 1, sizeof(*snapshots));
 	uint64_t limit = opt->max_buffer_mem ? opt->max_buffer_mem : run_default_buffer_limit();
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	*bad_input = true;
-	if (!workers || !targets) {
+	*why = RUN_FAILED_INPUT;
+	if (!workers || !targets || !snapshots) {
 		rc = err_set("out of memory");
 		goto done;
 	}
@@ -212,6 +289,10 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 				targets[k].exists = true;
 				targets[k].size = s->size ? s->size : SCRATCH_DEFAULT_SIZE;
 				targets[k].logical_block = 512;
+			} else if (check_write_consent(s, path, opt)) {
+				*why = RUN_FAILED_UNSAFE;
+				rc = err_prefix("job '%s'", s->name);
+				goto done;
 			} else if (target_probe(path, &targets[k]) ||
 				   prepare_target(w, &targets[k])) {
 				rc = err_prefix("job '%s'", s->name);
@@ -243,9 +324,14 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		}
 		p.workers = &workers[first_worker];
 		p.nr = k - first_worker;
-		rc = run_phase(&p, bad_input);
 		for (unsigned i = 0; i < p.nr; i++)
+			snapshots[i] = snapshot_before(&p.workers[i]);
+		rc = run_phase(&p, why);
+		for (unsigned i = 0; i < p.nr; i++) {
 			worker_teardown(&p.workers[i]);
+			snapshot_after(&p.workers[i], snapshots[i]);
+			snapshots[i] = NULL;
+		}
 		if (rc)
 			goto done;
 		out->nr = k;
@@ -260,10 +346,13 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		goto done;
 	}
 	for (unsigned i = 0; i < out->nr; i++) {
+		/* moved: the worker's copy must not free what the output owns */
 		out->results[i] = workers[i].result;
 		memset(&workers[i].result.series, 0, sizeof(workers[i].result.series));
+		workers[i].result.drive_before = NULL;
+		workers[i].result.drive_after = NULL;
+		workers[i].result.drive_delta = NULL;
 	}
-	*bad_input = false;
 done:
 	if (workers)
 		for (unsigned i = 0; i < nr; i++)
@@ -275,6 +364,7 @@ done:
 	}
 	free(workers);
 	free(targets);
+	free(snapshots);
 	return rc;
 }
 

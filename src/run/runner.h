@@ -14,6 +14,18 @@
 struct run_options {
 	uint64_t max_buffer_mem;              /* 0 = a quarter of RAM */
 	const volatile sig_atomic_t *stop;    /* set asynchronously to stop */
+	/* --destroy-data IDs: consent to write over these devices or files
+	 * (target/safety.h); a write to any other target holding data is
+	 * refused before anything is opened for writing */
+	const char *const *destroy_ids;
+	unsigned nr_destroy_ids;
+};
+
+/* Why run_jobs failed: the exit-code class. */
+enum run_failure {
+	RUN_FAILED_INPUT,     /* bad target, range, alignment, memory (exit 2) */
+	RUN_FAILED_UNSAFE,    /* refused by the safety gate (exit 3) */
+	RUN_FAILED_RUNTIME,   /* engine, fsync or range-guard failure (exit 1) */
 };
 
 struct run_output {
@@ -23,11 +35,9 @@ struct run_output {
 };
 
 /* Runs every job. Returns 0 when all ran (results may still carry I/O
- * errors), -1 with err_msg when the jobs could not start (bad target, range,
- * alignment, memory limit, engine). Exit-code class in *bad_input: true for
- * input errors (exit 2), false for run-time failures (exit 1). */
+ * errors), -1 with err_msg and *why when they could not start or run. */
 int run_jobs(const struct job_list *jobs, const struct run_options *opt,
-	     struct run_output *out, bool *bad_input);
+	     struct run_output *out, enum run_failure *why);
 
 void run_output_free(struct run_output *out);
 

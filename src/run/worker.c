@@ -221,7 +221,9 @@ static inline int pick_dir(struct worker *w)
 /* The range guard: nothing is issued outside the job's byte range. */
 static inline int in_range(const struct worker *w, uint64_t off, uint64_t len)
 {
-	return off >= w->range_start && off + len <= w->range_start + w->range_len;
+	/* written so that no sum can wrap around */
+	return off >= w->range_start && len <= w->range_len &&
+	       off - w->range_start <= w->range_len - len;
 }
 
 static int guard_violation(struct worker *w, uint64_t off, uint64_t len)
@@ -240,7 +242,7 @@ static int prep_new(struct loop *l, uint64_t now)
 	struct request *rq = io->owner;
 	int dir = pick_dir(w);
 	uint64_t len = bs_picker_next(&w->bs[dir], &w->rng_bs);
-	uint64_t off = pick_offset(l, dir, len);
+	uint64_t off = pick_offset(l, dir, len) + w->test_offset_skew;
 
 	if (!in_range(w, off, len))
 		return guard_violation(w, off, len);

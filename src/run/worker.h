@@ -50,6 +50,10 @@ struct worker {
 	uint64_t align;               /* random offsets are multiples of this */
 	uint64_t seq_pos[DIR_COUNT];  /* next sequential offset, range-relative */
 
+	/* fault hook for tests of the range guard: added to every new
+	 * offset; nothing but tests sets it */
+	uint64_t test_offset_skew;
+
 	struct job_result result;
 	bool setup_failed;            /* before the loop: bad input or target */
 	bool run_failed;              /* in the loop: engine, fsync, range guard */

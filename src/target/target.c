@@ -3,6 +3,7 @@
  * laying out a file with real written data, resolving a job's byte range on
  * the target with its alignment checks, and opening it with the job's flags. */
 #include "target/target.h"
+#include "target/safety.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -240,7 +241,14 @@ int target_layout_file(const char *path, uint64_t size)
 		return err_set("cannot lay out '%s': it is %s, not a regular "
 			       "file", path, S_ISBLK(st.st_mode) ?
 			       "a block device" : file_kind(st.st_mode));
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	/* a file drivebench creates is marked as its own (safety.h) */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0 && safety_mark_created(fd) < 0) {
+		close(fd);
+		return err_prefix("cannot lay out '%s'", path);
+	}
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return err_set("cannot lay out '%s': %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0) {

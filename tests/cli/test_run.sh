@@ -130,3 +130,27 @@ else
 		echo "# skipped: size larger than a device (no zram0 or loop device)"
 	fi
 fi
+
+# --- drive snapshots before and after each job (issue 3) ------------------
+run_db run --name=snap --filename="$TMP/snap.dat" --rw=randwrite --bs=4k --size=4m \
+	--output-format=json
+echo "$OUT" > "$TMP/snap.json"
+check "run --json carries drive snapshots before and after" python3 - "$TMP/snap.json" <<'EOF2'
+import json, sys
+x = json.load(open(sys.argv[1]))["jobs"][0]["drivebench"]
+b, a, d = x["drive_before"], x["drive_after"], x["drive_delta"]
+assert b["kind"] == "file" and a["kind"] == "file"
+assert a["timestamp_ms"] >= b["timestamp_ms"]
+assert d["elapsed_ms"] >= 0
+assert d["host_bytes_written"] is None   # a file has no drive counters
+EOF2
+if [ -b /dev/zram0 ] && [ "$(cat /sys/block/zram0/disksize 2>/dev/null)" -gt 0 ] 2>/dev/null; then
+	run_db run --name=z --filename=/dev/zram0 --rw=randread --bs=4k --size=4m --output-format=json
+	echo "$OUT" > "$TMP/zsnap.json"
+	check "snapshot of a block device names it" python3 - "$TMP/zsnap.json" <<'EOF2'
+import json, sys
+b = json.load(open(sys.argv[1]))["jobs"][0]["drivebench"]["drive_before"]
+assert b["kind"] == "zram" and b["kernel_name"] == "zram0", b
+assert b["logical_block_size"] >= 512
+EOF2
+fi

@@ -31,9 +31,9 @@ static int run(struct job_list *jobs, struct run_output *out, uint64_t limit,
 	       const volatile sig_atomic_t *stop)
 {
 	struct run_options opt = { .max_buffer_mem = limit, .stop = stop ? stop : &no_stop };
-	bool bad = false;
+	enum run_failure why;
 
-	return run_jobs(jobs, &opt, out, &bad);
+	return run_jobs(jobs, &opt, out, &why);
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -162,16 +162,19 @@ static struct drive_snapshot *snapshot_before(const struct worker *w)
 static void snapshot_after(struct worker *w, struct drive_snapshot *before)
 {
 	struct drive_snapshot *after;
+	char saved[1024];
 
 	if (!before)
 		return;
+	/* keep the phase's error message: a snapshot failure is not news */
+	snprintf(saved, sizeof(saved), "%s", err_msg());
 	after = calloc(1, sizeof(*after));
 	w->result.drive_before = json_text(drive_snapshot_json(before));
 	if (after && drive_snapshot_take(w->target->path, after) == 0) {
 		w->result.drive_after = json_text(drive_snapshot_json(after));
 		w->result.drive_delta = json_text(drive_snapshot_delta_json(before, after));
 	}
-	err_clear();
+	err_set("%s", saved);
 	free(after);
 	free(before);
 }

@@ -1,0 +1,73 @@
+/* record.h - one stored result, the shape the database keeps and the report
+ * reads: fio's per-direction figures (as fio JSON defines them), latency
+ * summaries, percentiles, histogram bins, the per-interval series and the
+ * drive snapshots. Made from a measured job_result or from imported fio
+ * JSON, so both kinds of result compare alike. */
+#ifndef DRIVEBENCH_RECORD_H
+#define DRIVEBENCH_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "measure/stats.h"
+
+#define RECORD_PCT_MAX 64
+
+struct lat_summary {
+	uint64_t n, min, max;          /* ns */
+	double mean, stddev;           /* ns */
+};
+
+struct pct_value {
+	double pct;                    /* 99.99 */
+	uint64_t value_ns;
+};
+
+struct bin {
+	uint64_t value_ns;             /* bucket value, as fio's json+ bins */
+	uint64_t count;
+};
+
+struct dir_record {
+	uint64_t ios, bytes, errors;
+	uint64_t runtime_ms;           /* fio's per-direction runtime */
+	double iops, bw_bytes;         /* fio's definitions */
+	struct lat_summary slat, clat, lat;
+	struct pct_value clat_pct[RECORD_PCT_MAX];
+	unsigned nr_clat_pct;
+	struct pct_value lat_pct[RECORD_PCT_MAX];
+	unsigned nr_lat_pct;
+	struct bin *bins;              /* clat histogram, non-empty buckets */
+	unsigned nr_bins;
+};
+
+struct series_record {
+	uint64_t t_ms;                 /* end of the interval */
+	uint64_t ios[DIR_COUNT], bytes[DIR_COUNT];
+	double lat_mean_ns[DIR_COUNT];
+};
+
+struct result_record {
+	char job_name[JOB_NAME_MAX];
+	unsigned groupid;
+	int error;                     /* positive errno, 0 = none */
+	bool partial;
+	char *options_json;            /* {"rw":"randread","bs":"4k",...} as given */
+	/* the workload point, for sweeps and grids (from the options) */
+	char rw[32];
+	uint64_t bs;                   /* bytes; 0 = mixed (bssplit) */
+	unsigned iodepth, numjobs;
+	uint64_t runtime_ns;
+	struct dir_record dir[DIR_COUNT];
+	struct series_record *series;
+	unsigned nr_series;
+	uint64_t series_interval_ms;
+	char *drive_before, *drive_after, *drive_delta;  /* JSON text or NULL */
+};
+
+/* Builds a record from a measured result (percentiles from the spec's
+ * list, bins from the clat histogram). Returns 0 or -1 (err_msg). */
+int record_from_result(const struct job_result *r, struct result_record *rec);
+void record_free(struct result_record *rec);
+
+#endif

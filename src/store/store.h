@@ -1,0 +1,66 @@
+/* store.h - the results database (SQLite): every run, its results per
+ * direction, percentiles, histogram bins, series and drive snapshots; drive
+ * labels with their spec sheets. Schema in docs/schema.md, versioned with
+ * PRAGMA user_version and migrated forward on open; WAL; each result is
+ * written in one transaction, so a crash never leaves half a result. */
+#ifndef DRIVEBENCH_STORE_H
+#define DRIVEBENCH_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "store/record.h"
+
+#define STORE_DEFAULT_PATH "./drivebench.db"
+
+struct store;
+
+struct run_meta {
+	const char *label;        /* drive label for comparisons ("" = none) */
+	const char *source;       /* "run", "import", "suite" */
+	const char *command;      /* command line or imported file */
+	const char *target;       /* filename, or "" */
+	uint64_t started_ms;      /* Unix ms */
+	const char *drive_json;   /* identity snapshot (JSON) or NULL */
+};
+
+struct stored_run {
+	int64_t id;
+	char label[128];
+	char source[16];
+	char command[1024];
+	char target[1024];
+	uint64_t started_ms, finished_ms;   /* finished 0 = never ended */
+	bool partial;
+	unsigned nr_results;
+	char drive_model[128], drive_serial[128];
+};
+
+/* Opens (creating or migrating) the database. -1 with err_msg naming the
+ * file on failure (not a database, newer schema than this build, ...). */
+int store_open(const char *path, struct store **out);
+void store_close(struct store *s);
+
+int store_run_begin(struct store *s, const struct run_meta *meta, int64_t *run_id);
+/* Writes one result with everything under it in one transaction. */
+int store_result_add(struct store *s, int64_t run_id,
+		     const struct result_record *rec, int64_t *result_id);
+int store_run_end(struct store *s, int64_t run_id, bool partial);
+
+/* Reading, for export, report and compare. Arrays are malloc'd; free
+ * results with store_results_free. */
+int store_runs_list(struct store *s, struct stored_run **runs, unsigned *nr);
+int store_run_get(struct store *s, int64_t run_id, struct stored_run *run);
+/* Runs whose label is label, oldest first. */
+int store_runs_by_label(struct store *s, const char *label,
+			int64_t **ids, unsigned *nr);
+int store_results_load(struct store *s, int64_t run_id,
+		       struct result_record **recs, unsigned *nr);
+void store_results_free(struct result_record *recs, unsigned nr);
+
+/* Drive spec sheets (specs/*.ini text) attached to a label. */
+int store_spec_set(struct store *s, const char *label, const char *ini_text);
+/* *ini_text = NULL when the label has none; caller frees. */
+int store_spec_get(struct store *s, const char *label, char **ini_text);
+
+#endif

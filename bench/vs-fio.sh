@@ -86,7 +86,7 @@ run_tool() {
 		out=$("$fio" "$@" --output-format=json 2>&1)
 	else
 		# the bench made its scratch file, not drivebench: consent to it
-		out=$("$drivebench" run "$@" --destroy-data="$scratch" \
+		out=$("$drivebench" run "$@" --destroy-data="$scratch" --no-db \
 			--output-format=json 2>&1)
 	fi
 	rc=$?

@@ -12,6 +12,7 @@
 #include "io/engine.h"
 #include "output/output.h"
 #include "run/runner.h"
+#include "store/store.h"
 #include "target/target.h"
 #include "util/error.h"
 #include "workload/job_list.h"
@@ -30,6 +31,10 @@ static const char run_usage[] =
 	"  --output=FILE            write the results to FILE instead of stdout\n"
 	"  --max-buffer-mem=SIZE    refuse jobs needing more I/O buffer memory\n"
 	"                           (default: a quarter of RAM)\n"
+	"  --db=FILE                record the results in FILE (default\n"
+	"                           $DRIVEBENCH_DB or ./drivebench.db)\n"
+	"  --no-db                  do not record the results\n"
+	"  --label=LABEL            the drive's name in reports and comparisons\n"
 	"  --destroy-data=ID        allow writing over the device with this serial\n"
 	"                           (or kernel name, e.g. loop3, when it has none),\n"
 	"                           or over this existing file; repeatable\n"
@@ -58,6 +63,10 @@ struct run_args {
 	uint64_t max_buffer_mem;
 	const char **destroy_ids;
 	unsigned nr_destroy_ids;
+	const char *db_path;         /* NULL with --no-db */
+	const char *label;
+	int argc;
+	char **argv;
 };
 
 /* "--key=value" or "--key value" for our own options; returns the value or
@@ -86,6 +95,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	a->sets = calloc((size_t)argc + 1, sizeof(char *));
 	a->destroy_ids = calloc((size_t)argc + 1, sizeof(char *));
 	a->format = "normal";
+	a->db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
+	a->label = "";
+	a->argc = argc;
+	a->argv = argv;
 	if (!a->fio_args || !a->sets || !a->destroy_ids)
 		return err_set("out of memory");
 	for (int i = 1; i < argc; i++) {
@@ -111,6 +124,18 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				return -1;
 			if (parse_size(v, 1024, &a->max_buffer_mem) || !a->max_buffer_mem)
 				return err_set("--max-buffer-mem: bad size '%s'", v);
+		} else if (!strcmp(argv[i], "--no-db")) {
+			a->db_path = NULL;
+		} else if ((v = own_option("--db", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			if (!v[0])
+				return err_set("--db needs a file name");
+			a->db_path = v;
+		} else if ((v = own_option("--label", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			a->label = v;
 		} else if ((v = own_option("--destroy-data", argc, argv, &i))) {
 			if (err_msg()[0])
 				return -1;
@@ -221,6 +246,58 @@ done:
 	return rc;
 }
 
+static void join_command(const struct run_args *a, char *out, size_t len)
+{
+	size_t used = (size_t)snprintf(out, len, "drivebench");
+
+	for (int i = 0; i < a->argc && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, " %s", a->argv[i]);
+}
+
+/* Records what was reported (one entry per clone, or per group with
+ * group_reporting), each result in its own transaction. */
+static int store_results(struct store *db, const struct run_args *a,
+			 const struct run_output *out, const struct job_list *jobs,
+			 time_t started)
+{
+	struct job_result *entries = NULL;
+	unsigned nr = 0;
+	char command[1024];
+	struct run_meta meta = {
+		.label = a->label, .source = "run", .command = command,
+		.target = jobs->nr ? jobs->jobs[0].filename : "",
+		.started_ms = (uint64_t)started * 1000,
+	};
+	int64_t run_id;
+	int rc = 0;
+
+	join_command(a, command, sizeof(command));
+	if (run_output_for_report(out, &entries, &nr))
+		return -1;
+	meta.drive_json = nr ? entries[0].drive_before : NULL;
+	if (store_run_begin(db, &meta, &run_id))
+		rc = -1;
+	for (unsigned i = 0; rc == 0 && i < nr; i++) {
+		struct result_record rec;
+
+		if (record_from_result(&entries[i], &rec)) {
+			rc = -1;
+			break;
+		}
+		rc = store_result_add(db, run_id, &rec, NULL);
+		record_free(&rec);
+	}
+	if (rc == 0)
+		rc = store_run_end(db, run_id, out->partial);
+	for (unsigned i = 0; i < nr; i++)
+		job_result_free(&entries[i]);
+	free(entries);
+	if (rc == 0)
+		fprintf(stderr, "drivebench: results stored in %s as run %lld\n",
+			a->db_path, (long long)run_id);
+	return rc;
+}
+
 static bool any_io_error(const struct run_output *out)
 {
 	for (unsigned i = 0; i < out->nr; i++)
@@ -236,6 +313,7 @@ int cmd_run(int argc, char **argv)
 	struct run_output out = { 0 };
 	struct run_options opt = { .stop = &stop_requested };
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct store *db = NULL;
 	char note[JOB_PATH_MAX + 128] = "";
 	enum run_failure why = RUN_FAILED_INPUT;
 	int rc = EXIT_BAD_INPUT;
@@ -248,6 +326,9 @@ int cmd_run(int argc, char **argv)
 		}
 	if (parse_args(argc, argv, &a) || build_jobs(&a, &jobs) ||
 	    use_default_target(&jobs, note, sizeof(note)) < 0)
+		goto fail;
+	/* open the database first: a long run must not end unable to store */
+	if (a.db_path && store_open(a.db_path, &db))
 		goto fail;
 	opt.max_buffer_mem = a.max_buffer_mem;
 	opt.destroy_ids = a.destroy_ids;
@@ -264,11 +345,17 @@ int cmd_run(int argc, char **argv)
 		rc = EXIT_RUN_FAILED;
 		goto fail;
 	}
+	if (db && store_results(db, &a, &out, &jobs, started)) {
+		rc = EXIT_RUN_FAILED;
+		goto fail;
+	}
 	rc = (out.partial || any_io_error(&out)) ? EXIT_RUN_FAILED : EXIT_OK;
 	goto done;
 fail:
 	fprintf(stderr, "drivebench run: %s\n", err_msg());
 done:
+	if (db)
+		store_close(db);
 	run_output_free(&out);
 	job_list_free(&jobs);
 	free(a.fio_args);

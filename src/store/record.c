@@ -3,6 +3,7 @@
  * summaries, percentiles from the spec's list, the non-empty clat histogram
  * buckets, the per-interval series, the job options as JSON and the drive
  * snapshots. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -58,7 +58,7 @@ int store_results_load(struct store *s, int64_t run_id,
 		       struct result_record **recs, unsigned *nr);
 void store_results_free(struct result_record *recs, unsigned nr);
 
-/* Drive spec sheets (specs/*.ini text) attached to a label. */
+/* Drive spec sheets (the text of a specs/ INI file) attached to a label. */
 int store_spec_set(struct store *s, const char *label, const char *ini_text);
 /* *ini_text = NULL when the label has none; caller frees. */
 int store_spec_get(struct store *s, const char *label, char **ini_text);

@@ -82,7 +82,7 @@ rc=$?
 end=$(date +%s%N)
 check "SIGINT ends the run within a second" test $(((end - start) / 1000000)) -lt 2000
 check "SIGINT run exits 1 (partial)" test "$rc" -eq 1
-OUT=$(cat "$TMP/int.txt")
+OUT=$(cat "$TMP/int.txt"); ERR=""
 expect_output "PARTIAL" "interrupted results are marked partial"
 expect_output "IOPS" "interrupted run still prints its results"
 

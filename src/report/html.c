@@ -1,0 +1,614 @@
+/* html.c - the review page: one self-contained HTML file (inline CSS, inline
+ * SVG, no scripts or network assets) with the drives and their ratings, per
+ * test the sweep or bar charts, time series, sentences and the latency
+ * table, and a differential heatmap of the first two drives. */
+#include "report/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/svg.h"
+#include "util/error.h"
+#include "workload/job_spec.h"
+
+#define POINT_NAME_MAX 24
+
+struct drive_points {
+	struct report_point *pts;
+	unsigned n;
+};
+
+/* the points of one test in one drive: a slice of its sorted points */
+struct slice {
+	const struct report_point *pts;
+	unsigned n;
+};
+
+static const char page_css[] =
+	"body{font-family:sans-serif;margin:24px auto;max-width:1000px;color:#222}"
+	"h1{font-size:24px}h2{font-size:19px;border-bottom:1px solid #ccc;padding-top:12px}"
+	"table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}"
+	"th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+	"th{background:#f0f0f0}td.l,th.l{text-align:left}"
+	"svg.chart{display:block;margin:10px 0;max-width:100%;height:auto}"
+	"p.say{background:#f7f7fb;padding:6px 10px;border-left:3px solid #88a}"
+	".note{color:#666;font-size:13px}";
+
+static void esc(FILE *out, const char *s)
+{
+	svg_escape(out, s);
+}
+
+static void point_name(const struct report_point *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u/%u", p->iodepth, p->numjobs);
+}
+
+static struct slice test_slice(const struct drive_points *dp, const struct report_point *test)
+{
+	struct slice s = { NULL, 0 };
+
+	for (unsigned i = 0; i < dp->n; i++)
+		if (report_same_test(&dp->pts[i], test)) {
+			if (!s.pts)
+				s.pts = &dp->pts[i];
+			s.n++;
+		}
+	return s;
+}
+
+static void cell_number(FILE *out, double v, bool compact)
+{
+	char buf[48];
+
+	report_format_number(v, compact, buf, sizeof(buf));
+	fprintf(out, "<td>%s</td>", buf);
+}
+
+static void spec_cell(FILE *out, double v, const char *suffix)
+{
+	char buf[48];
+
+	if (v > 0) {
+		report_format_number(v, false, buf, sizeof(buf));
+		/* drop a trailing ".0" for rated figures */
+		size_t l = strlen(buf);
+		if (l > 2 && !strcmp(buf + l - 2, ".0"))
+			buf[l - 2] = '\0';
+		fprintf(out, "<td>%s%s</td>", buf, suffix);
+	} else {
+		fputs("<td>-</td>", out);
+	}
+}
+
+static void drives_table(FILE *out, const struct report_drive *drives, unsigned nr)
+{
+	fputs("<h2>Drives</h2>\n<table><tr><th class=\"l\">label</th><th class=\"l\">model</th>"
+	      "<th>capacity TB</th><th class=\"l\">interface</th><th>IU KiB</th>"
+	      "<th>seq read MB/s</th><th>seq write MB/s</th><th>rand read IOPS</th>"
+	      "<th>rand write IOPS</th><th>read / write lat &micro;s</th>"
+	      "<th>power active / idle W</th><th>DWPD / PBW</th><th>results</th></tr>\n", out);
+	for (unsigned i = 0; i < nr; i++) {
+		const struct drive_spec *s = drives[i].spec;
+		char bs[32];
+		fputs("<tr><td class=\"l\">", out);
+		esc(out, drives[i].label);
+		fputs("</td>", out);
+		if (!s) {
+			fprintf(out, "<td class=\"l\" colspan=\"11\">no spec sheet</td><td>%u</td></tr>\n",
+				drives[i].nr);
+			continue;
+		}
+		fputs("<td class=\"l\">", out);
+		esc(out, s->model);
+		fputs("</td>", out);
+		spec_cell(out, s->capacity_tb, "");
+		fputs("<td class=\"l\">", out);
+		esc(out, s->interface);
+		fputs("</td>", out);
+		spec_cell(out, s->iu_kib, "");
+		spec_cell(out, s->seq_read_mbs, "");
+		spec_cell(out, s->seq_write_mbs, "");
+		report_bs_name(s->rand_read_bs ? s->rand_read_bs : 4096, bs, sizeof(bs));
+		fprintf(out, "<td>");
+		if (s->rand_read_iops > 0)
+			fprintf(out, "%.0f (%s)", s->rand_read_iops, bs);
+		else
+			fputs("-", out);
+		report_bs_name(s->rand_write_bs ? s->rand_write_bs : 4096, bs, sizeof(bs));
+		fprintf(out, "</td><td>");
+		if (s->rand_write_iops > 0)
+			fprintf(out, "%.0f (%s)", s->rand_write_iops, bs);
+		else
+			fputs("-", out);
+		fprintf(out, "</td><td>%g / %g</td><td>%g / %g</td><td>%g / %g</td><td>%u</td></tr>\n",
+			s->read_latency_us, s->write_latency_us, s->power_active_w,
+			s->power_idle_w, s->dwpd, s->pbw, drives[i].nr);
+	}
+	fputs("</table>\n", out);
+}
+
+static void results_table(FILE *out, const struct report_drive *drives,
+			  const struct slice *slices, unsigned nr)
+{
+	char name[POINT_NAME_MAX];
+
+	fputs("<table><tr><th class=\"l\">drive</th><th>QD/jobs</th><th>MB/s</th><th>IOPS</th>"
+	      "<th>mean &micro;s</th><th>p99 &micro;s</th><th>p99.9 &micro;s</th>"
+	      "<th>p99.99 &micro;s</th></tr>\n", out);
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned i = 0; i < slices[d].n; i++) {
+			const struct report_point *p = &slices[d].pts[i];
+			point_name(p, name, sizeof(name));
+			fputs("<tr><td class=\"l\">", out);
+			esc(out, drives[d].label);
+			fprintf(out, "</td><td>%s</td>", name);
+			cell_number(out, p->mbs, false);
+			fprintf(out, "<td>%.0f</td>", p->iops);
+			cell_number(out, p->lat_mean_us, false);
+			cell_number(out, p->p99_us, false);
+			cell_number(out, p->p999_us, false);
+			cell_number(out, p->p9999_us, false);
+			fputs("</tr>\n", out);
+		}
+	fputs("</table>\n", out);
+}
+
+/* headline metric of a test: IOPS for small blocks, else MB/s */
+static bool headline_iops(const struct report_point *test)
+{
+	return test->bs > 0 && test->bs <= 16384;
+}
+
+static double headline(const struct report_point *p, bool iops)
+{
+	return iops ? p->iops : p->mbs;
+}
+
+static int sweep_section(FILE *out, const struct report_drive *drives,
+			 const struct slice *slices, unsigned nr,
+			 const struct report_point *test)
+{
+	struct report_point *axis = NULL;   /* union of points, sorted */
+	const char **names = NULL;
+	char (*name_buf)[POINT_NAME_MAX] = NULL;
+	double *values = NULL;
+	struct svg_series *series = NULL;
+	unsigned nx = 0, total = 0;
+	bool iops = headline_iops(test);
+	char title[160], tname[96];
+	int rc = -1;
+
+	for (unsigned d = 0; d < nr; d++)
+		total += slices[d].n;
+	axis = calloc(total, sizeof(*axis));
+	names = calloc(total, sizeof(*names));
+	name_buf = calloc(total, sizeof(*name_buf));
+	values = calloc((size_t)nr * total * 3, sizeof(*values));
+	series = calloc(nr, sizeof(*series));
+	if (!axis || !names || !name_buf || !values || !series) {
+		err_set("report: out of memory");
+		goto out;
+	}
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned i = 0; i < slices[d].n; i++) {
+			const struct report_point *p = &slices[d].pts[i];
+			unsigned j = 0;
+			while (j < nx && report_point_order(axis[j].iodepth, axis[j].numjobs,
+							    p->iodepth, p->numjobs) < 0)
+				j++;
+			if (j < nx && report_point_order(axis[j].iodepth, axis[j].numjobs,
+							  p->iodepth, p->numjobs) == 0)
+				continue;
+			memmove(&axis[j + 1], &axis[j], (nx - j) * sizeof(*axis));
+			axis[j] = *p;
+			nx++;
+		}
+	for (unsigned j = 0; j < nx; j++) {
+		point_name(&axis[j], name_buf[j], POINT_NAME_MAX);
+		names[j] = name_buf[j];
+	}
+	/* values[(metric * nr + d) * nx + j] */
+	for (size_t k = 0; k < (size_t)3 * nr * nx; k++)
+		values[k] = NAN;
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned i = 0; i < slices[d].n; i++) {
+			const struct report_point *p = &slices[d].pts[i];
+			unsigned j = 0;
+			while (report_point_order(axis[j].iodepth, axis[j].numjobs,
+						  p->iodepth, p->numjobs))
+				j++;
+			values[(0 * nr + d) * nx + j] = p->mbs;
+			values[(1 * nr + d) * nx + j] = p->iops;
+			values[(2 * nr + d) * nx + j] = p->lat_mean_us;
+		}
+
+	static const char *const metric_title[] = { "bandwidth", "IOPS", "mean latency" };
+	static const char *const metric_unit[] = { "MB/s (10^6 bytes/s)", "IOPS",
+						   "mean latency (\u00b5s)" };
+	report_test_name(test, tname, sizeof(tname));
+	for (unsigned m = 0; m < 3; m++) {
+		for (unsigned d = 0; d < nr; d++) {
+			series[d].name = drives[d].label;
+			series[d].x = NULL;
+			series[d].y = &values[(m * nr + d) * nx];
+			series[d].n = nx;
+		}
+		snprintf(title, sizeof(title), "%s: %s", tname, metric_title[m]);
+		struct svg_chart c = { title, "QD/jobs (iodepth / numjobs)", metric_unit[m],
+				       names, nx, series, nr };
+		if (svg_line_chart(out, &c) < 0)
+			goto out;
+	}
+	/* sentences per drive */
+	for (unsigned d = 0; d < nr; d++) {
+		struct sweep_point *sp;
+		char text[1024];
+		bool rating_iops;
+		double rating;
+
+		if (!slices[d].n)
+			continue;
+		sp = calloc(slices[d].n, sizeof(*sp));
+		if (!sp) {
+			err_set("report: out of memory");
+			goto out;
+		}
+		for (unsigned i = 0; i < slices[d].n; i++) {
+			sp[i].iodepth = slices[d].pts[i].iodepth;
+			sp[i].numjobs = slices[d].pts[i].numjobs;
+			sp[i].value = headline(&slices[d].pts[i], iops);
+			sp[i].lat_mean_us = slices[d].pts[i].lat_mean_us;
+		}
+		rating = spec_rating_for(drives[d].spec, test->rw, test->bs, test->dir,
+					 &rating_iops);
+		if (rating_iops != iops)
+			rating = 0;
+		if (sweep_sentences(sp, slices[d].n, iops ? "IOPS" : "MB/s", rating,
+				    text, sizeof(text)) == 0) {
+			fputs("<p class=\"say\"><b>", out);
+			esc(out, drives[d].label);
+			fputs(":</b> ", out);
+			esc(out, text);
+			fputs("</p>\n", out);
+		}
+		free(sp);
+	}
+	rc = 0;
+out:
+	free(axis);
+	free(names);
+	free(name_buf);
+	free(values);
+	free(series);
+	return rc;
+}
+
+/* MB/s over seconds of each drive's record for this test and direction */
+static int series_chart(FILE *out, const struct report_drive *drives,
+			const struct slice *slices, unsigned nr,
+			const struct report_point *test)
+{
+	struct svg_series *series = calloc(nr, sizeof(*series));
+	double **xs = calloc(nr, sizeof(*xs)), **ys = calloc(nr, sizeof(*ys));
+	unsigned used = 0;
+	char title[160], tname[96];
+	int rc = -1;
+
+	if (!series || !xs || !ys) {
+		err_set("report: out of memory");
+		goto out;
+	}
+	for (unsigned d = 0; d < nr; d++) {
+		const struct result_record *rec;
+		uint64_t prev = 0;
+
+		if (slices[d].n != 1 || slices[d].pts[0].rec->nr_series < 2)
+			continue;
+		rec = slices[d].pts[0].rec;
+		xs[used] = calloc(rec->nr_series, sizeof(double));
+		ys[used] = calloc(rec->nr_series, sizeof(double));
+		if (!xs[used] || !ys[used]) {
+			err_set("report: out of memory");
+			used++;
+			goto out;
+		}
+		for (unsigned i = 0; i < rec->nr_series; i++) {
+			const struct series_record *s = &rec->series[i];
+			double dt = (double)(s->t_ms - prev) / 1000.0;
+			xs[used][i] = s->t_ms / 1000.0;
+			ys[used][i] = dt > 0 ? s->bytes[test->dir] / dt / 1e6 : NAN;
+			prev = s->t_ms;
+		}
+		series[used].name = drives[d].label;
+		series[used].x = xs[used];
+		series[used].y = ys[used];
+		series[used].n = rec->nr_series;
+		used++;
+	}
+	if (used) {
+		report_test_name(test, tname, sizeof(tname));
+		snprintf(title, sizeof(title), "%s: bandwidth over time", tname);
+		struct svg_chart c = { title, "time (s)", "MB/s (10^6 bytes/s)", NULL, 0,
+				       series, used };
+		if (svg_line_chart(out, &c) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	for (unsigned i = 0; xs && ys && i < used; i++) {
+		free(xs[i]);
+		free(ys[i]);
+	}
+	free(xs);
+	free(ys);
+	free(series);
+	return rc;
+}
+
+static int single_section(FILE *out, const struct report_drive *drives,
+			  const struct slice *slices, unsigned nr,
+			  const struct report_point *test)
+{
+	const char **names = calloc(nr, sizeof(*names));
+	char (*name_buf)[160] = calloc(nr, sizeof(*name_buf));
+	double *values = calloc((size_t)nr * 3, sizeof(*values));
+	unsigned n = 0;
+	bool same_point = true, iops = headline_iops(test);
+	char title[200], tname[96];
+	int rc = -1;
+
+	if (!names || !name_buf || !values) {
+		err_set("report: out of memory");
+		goto out;
+	}
+	for (unsigned d = 0; d < nr; d++)
+		if (slices[d].n && report_point_order(slices[d].pts[0].iodepth,
+				slices[d].pts[0].numjobs, test->iodepth, test->numjobs))
+			same_point = false;
+	for (unsigned d = 0; d < nr; d++) {
+		const struct report_point *p;
+		if (!slices[d].n)
+			continue;
+		p = &slices[d].pts[0];
+		if (same_point)
+			snprintf(name_buf[n], sizeof(name_buf[n]), "%s", drives[d].label);
+		else
+			snprintf(name_buf[n], sizeof(name_buf[n]), "%s (%u/%u)",
+				 drives[d].label, p->iodepth, p->numjobs);
+		names[n] = name_buf[n];
+		values[n] = p->mbs;
+		values[nr + n] = p->iops;
+		values[2 * nr + n] = p->lat_mean_us;
+		n++;
+	}
+	report_test_name(test, tname, sizeof(tname));
+	static const char *const metric_title[] = { "bandwidth", "IOPS", "mean latency" };
+	static const char *const metric_unit[] = { "MB/s (10^6 bytes/s)", "IOPS",
+						   "mean latency (\u00b5s)" };
+	for (unsigned m = 0; m < 3; m++) {
+		if (same_point)
+			snprintf(title, sizeof(title), "%s at %u/%u: %s", tname, test->iodepth,
+				 test->numjobs, metric_title[m]);
+		else
+			snprintf(title, sizeof(title), "%s: %s", tname, metric_title[m]);
+		if (svg_bar_chart(out, title, metric_unit[m], names, &values[m * nr], n) < 0)
+			goto out;
+	}
+	if (series_chart(out, drives, slices, nr, test) < 0)
+		goto out;
+	for (unsigned d = 0; d < nr; d++) {
+		bool rating_iops;
+		double rating = spec_rating_for(drives[d].spec, test->rw, test->bs,
+						test->dir, &rating_iops);
+		char v[48], r[48];
+		if (!slices[d].n || rating <= 0)
+			continue;
+		double measured = headline(&slices[d].pts[0], rating_iops);
+		report_format_number(measured, rating_iops, v, sizeof(v));
+		report_format_number(rating, rating_iops, r, sizeof(r));
+		fputs("<p class=\"say\"><b>", out);
+		esc(out, drives[d].label);
+		fprintf(out, ":</b> %s %s, %s its %s %s rating (%+.1f%%).</p>\n", v,
+			rating_iops ? "IOPS" : "MB/s", measured >= rating ? "above" : "below",
+			r, rating_iops ? "IOPS" : "MB/s", report_pct_diff(measured, rating));
+	}
+	(void)iops;
+	rc = 0;
+out:
+	free(names);
+	free(name_buf);
+	free(values);
+	return rc;
+}
+
+/* Differential heatmaps of drive a over drive b: per rw and direction, rows
+ * block sizes, columns QD/jobs points, cells the MB/s difference. */
+static int heatmaps(FILE *out, const struct report_drive *drives,
+		    const struct drive_points *dp)
+{
+	const struct drive_points *a = &dp[0], *b = &dp[1];
+	bool drawn = false;
+
+	fputs("<h2>Differential heatmaps</h2>\n<p class=\"note\">", out);
+	esc(out, drives[0].label);
+	fputs(" against ", out);
+	esc(out, drives[1].label);
+	fputs(": MB/s difference at every shared point; green where the first drive "
+	      "is ahead, red where it is behind, stronger colour for a larger "
+	      "difference (full at &plusmn;50%).</p>\n", out);
+	for (unsigned i = 0; i < a->n; i++) {
+		const struct report_point *g = &a->pts[i];
+		bool first = true;
+
+		/* one heatmap per (rw, dir), drawn at its first point in a */
+		for (unsigned k = 0; k < i; k++)
+			if (!strcmp(a->pts[k].rw, g->rw) && a->pts[k].dir == g->dir)
+				first = false;
+		if (!first)
+			continue;
+		uint64_t row_bs[32];
+		struct report_point cols[64];
+		unsigned rows = 0, ncols = 0;
+		for (unsigned k = 0; k < a->n; k++) {
+			const struct report_point *p = &a->pts[k];
+			if (strcmp(p->rw, g->rw) || p->dir != g->dir)
+				continue;
+			for (unsigned m = 0; m < b->n; m++) {
+				const struct report_point *q = &b->pts[m];
+				unsigned r, c;
+				if (!report_same_test(p, q) || q->iodepth != p->iodepth
+				    || q->numjobs != p->numjobs)
+					continue;
+				for (r = 0; r < rows && row_bs[r] != p->bs; r++)
+					;
+				if (r == rows && rows < 32)
+					row_bs[rows++] = p->bs;
+				for (c = 0; c < ncols && report_point_order(cols[c].iodepth,
+						cols[c].numjobs, p->iodepth, p->numjobs); c++)
+					;
+				if (c == ncols && ncols < 64)
+					cols[ncols++] = *p;
+			}
+		}
+		if (!rows || !ncols)
+			continue;
+		/* columns in the reviews' order (insertion sort, small) */
+		for (unsigned c = 1; c < ncols; c++)
+			for (unsigned k = c; k > 0 && report_point_order(cols[k - 1].iodepth,
+					cols[k - 1].numjobs, cols[k].iodepth, cols[k].numjobs) > 0; k--) {
+				struct report_point t = cols[k];
+				cols[k] = cols[k - 1];
+				cols[k - 1] = t;
+			}
+		char row_names[32][32], col_names[64][POINT_NAME_MAX];
+		const char *rp[32], *cp[64];
+		double pct[32 * 64];
+		for (unsigned r = 0; r < rows; r++) {
+			report_bs_name(row_bs[r], row_names[r], sizeof(row_names[r]));
+			rp[r] = row_names[r];
+		}
+		for (unsigned c = 0; c < ncols; c++) {
+			point_name(&cols[c], col_names[c], POINT_NAME_MAX);
+			cp[c] = col_names[c];
+		}
+		for (unsigned k = 0; k < rows * ncols; k++)
+			pct[k] = NAN;
+		for (unsigned k = 0; k < a->n; k++) {
+			const struct report_point *p = &a->pts[k];
+			if (strcmp(p->rw, g->rw) || p->dir != g->dir)
+				continue;
+			for (unsigned m = 0; m < b->n; m++) {
+				const struct report_point *q = &b->pts[m];
+				unsigned r = 0, c = 0;
+				if (!report_same_test(p, q) || q->iodepth != p->iodepth
+				    || q->numjobs != p->numjobs)
+					continue;
+				while (r < rows && row_bs[r] != p->bs)
+					r++;
+				while (c < ncols && report_point_order(cols[c].iodepth,
+						cols[c].numjobs, p->iodepth, p->numjobs))
+					c++;
+				if (r < rows && c < ncols)
+					pct[r * ncols + c] = report_pct_diff(p->mbs, q->mbs);
+			}
+		}
+		char title[300], tname[96];
+		struct report_point named = *g;
+		report_test_name(&named, tname, sizeof(tname));
+		/* the name without its block size: "random read" */
+		const char *kind = strchr(tname, ' ');
+		snprintf(title, sizeof(title), "%s vs %s: %s MB/s difference",
+			 drives[0].label, drives[1].label, kind ? kind + 1 : tname);
+		if (svg_heatmap(out, title, rp, rows, cp, ncols, pct) < 0)
+			return -1;
+		drawn = true;
+	}
+	if (!drawn)
+		fputs("<p class=\"note\">The two drives share no measured point.</p>\n", out);
+	return 0;
+}
+
+int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
+		const struct report_options *opt)
+{
+	struct drive_points *dp = calloc(nr ? nr : 1, sizeof(*dp));
+	struct slice *slices = calloc(nr ? nr : 1, sizeof(*slices));
+	const char *title = opt && opt->title ? opt->title : "drivebench report";
+	unsigned tests = 0;
+	int rc = -1;
+
+	if (!dp || !slices) {
+		err_set("report: out of memory");
+		goto out;
+	}
+	for (unsigned d = 0; d < nr; d++)
+		if (report_points(drives[d].recs, drives[d].nr, &dp[d].pts, &dp[d].n) < 0)
+			goto out;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", out);
+	esc(out, title);
+	fprintf(out, "</title>\n<style>%s</style>\n</head><body>\n<h1>", page_css);
+	esc(out, title);
+	fputs("</h1>\n", out);
+	if (opt && opt->subtitle) {
+		fputs("<p class=\"note\">", out);
+		esc(out, opt->subtitle);
+		fputs("</p>\n", out);
+	}
+	drives_table(out, drives, nr);
+
+	/* every distinct test, in the first drive's order, then the others' */
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned i = 0; i < dp[d].n; i++) {
+			const struct report_point *test = &dp[d].pts[i];
+			bool seen = false;
+			char tname[96];
+
+			for (unsigned e = 0; e <= d && !seen; e++)
+				for (unsigned k = 0; k < (e == d ? i : dp[e].n); k++)
+					if (report_same_test(&dp[e].pts[k], test)) {
+						seen = true;
+						break;
+					}
+			if (seen)
+				continue;
+			bool sweep = false;
+			for (unsigned e = 0; e < nr; e++) {
+				slices[e] = test_slice(&dp[e], test);
+				if (slices[e].n > 1)
+					sweep = true;
+			}
+			report_test_name(test, tname, sizeof(tname));
+			fputs("<section class=\"test\">\n<h2>", out);
+			esc(out, tname);
+			fputs("</h2>\n", out);
+			if (sweep) {
+				if (sweep_section(out, drives, slices, nr, test) < 0)
+					goto out;
+			} else if (single_section(out, drives, slices, nr, test) < 0) {
+				goto out;
+			}
+			results_table(out, drives, slices, nr);
+			fputs("</section>\n", out);
+			tests++;
+		}
+	if (!tests)
+		fputs("<p class=\"note\">No results to show.</p>\n", out);
+	if (nr >= 2 && heatmaps(out, drives, dp) < 0)
+		goto out;
+	fputs("<p class=\"note\">Generated by drivebench. MB/s = 10^6 bytes/s; latencies in "
+	      "&micro;s; QD/jobs = iodepth / numjobs.</p>\n</body></html>\n", out);
+	if (fflush(out) != 0 || ferror(out)) {
+		err_set("report: write error");
+		goto out;
+	}
+	rc = 0;
+out:
+	for (unsigned d = 0; dp && d < nr; d++)
+		free(dp[d].pts);
+	free(dp);
+	free(slices);
+	return rc;
+}

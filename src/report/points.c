@@ -1,0 +1,143 @@
+/* points.c - the per-point view of result records that the report and
+ * compare share: one entry per direction with I/O, keyed by test (rw, bs,
+ * direction) and point (iodepth, numjobs), in the reviews' point order. */
+#include "report/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "workload/job_spec.h"
+
+int report_point_order(unsigned iodepth_a, unsigned numjobs_a,
+		       unsigned iodepth_b, unsigned numjobs_b)
+{
+	if (numjobs_a != numjobs_b)
+		return numjobs_a < numjobs_b ? -1 : 1;
+	if (iodepth_a != iodepth_b)
+		return iodepth_a < iodepth_b ? -1 : 1;
+	return 0;
+}
+
+bool report_same_test(const struct report_point *a, const struct report_point *b)
+{
+	return a->bs == b->bs && a->dir == b->dir && !strcmp(a->rw, b->rw);
+}
+
+static int compare_points(const void *pa, const void *pb)
+{
+	const struct report_point *a = pa, *b = pb;
+	int c = strcmp(a->rw, b->rw);
+
+	if (c)
+		return c;
+	if (a->dir != b->dir)
+		return a->dir - b->dir;
+	if (a->bs != b->bs)
+		return a->bs < b->bs ? -1 : 1;
+	return report_point_order(a->iodepth, a->numjobs, b->iodepth, b->numjobs);
+}
+
+void report_bs_name(uint64_t bs, char *buf, size_t len)
+{
+	if (bs == 0)
+		snprintf(buf, len, "mixed");
+	else if (bs % (1024 * 1024) == 0)
+		snprintf(buf, len, "%lluM", (unsigned long long)(bs / (1024 * 1024)));
+	else if (bs % 1024 == 0)
+		snprintf(buf, len, "%lluK", (unsigned long long)(bs / 1024));
+	else
+		snprintf(buf, len, "%lluB", (unsigned long long)bs);
+}
+
+void report_test_name(const struct report_point *p, char *buf, size_t len)
+{
+	char bs[32];
+	const char *pattern = "";
+	const char *dir = p->dir == DIR_READ ? "read" : "write";
+
+	report_bs_name(p->bs, bs, sizeof(bs));
+	if (!strcmp(p->rw, "read") || !strcmp(p->rw, "write"))
+		pattern = "sequential ";
+	else if (!strcmp(p->rw, "randread") || !strcmp(p->rw, "randwrite"))
+		pattern = "random ";
+	else if (!strcmp(p->rw, "randrw"))
+		pattern = "random mixed, ";
+	else if (!strcmp(p->rw, "rw") || !strcmp(p->rw, "readwrite"))
+		pattern = "sequential mixed, ";
+	if (!*pattern)
+		snprintf(buf, len, "%s %s (%s)", bs, p->rw, dir);
+	else
+		snprintf(buf, len, "%s %s%s", bs, pattern, dir);
+}
+
+double report_pct_diff(double a, double b)
+{
+	if (!isfinite(a) || !isfinite(b) || b == 0)
+		return NAN;
+	return (a - b) / b * 100.0;
+}
+
+static double percentile_us(const struct dir_record *d, double want)
+{
+	for (unsigned i = 0; i < d->nr_clat_pct && i < RECORD_PCT_MAX; i++)
+		if (fabs(d->clat_pct[i].pct - want) < 1e-6)
+			return d->clat_pct[i].value_ns / 1000.0;
+	for (unsigned i = 0; i < d->nr_lat_pct && i < RECORD_PCT_MAX; i++)
+		if (fabs(d->lat_pct[i].pct - want) < 1e-6)
+			return d->lat_pct[i].value_ns / 1000.0;
+	return NAN;
+}
+
+int report_points(const struct result_record *recs, unsigned nr,
+		  struct report_point **points, unsigned *nr_points)
+{
+	struct report_point *out = NULL;
+	unsigned n = 0;
+
+	*points = NULL;
+	*nr_points = 0;
+	if (nr) {
+		out = calloc((size_t)nr * DIR_COUNT, sizeof(*out));
+		if (!out)
+			return err_set("report: out of memory");
+	}
+	for (unsigned r = 0; r < nr; r++) {
+		const struct result_record *rec = &recs[r];
+		for (int d = 0; d < DIR_COUNT; d++) {
+			const struct dir_record *dr = &rec->dir[d];
+			struct report_point p = { 0 };
+			unsigned j;
+
+			if (dr->ios == 0 && dr->bytes == 0)
+				continue;
+			p.rw = rec->rw;
+			p.bs = rec->bs;
+			p.dir = d;
+			p.iodepth = rec->iodepth ? rec->iodepth : 1;
+			p.numjobs = rec->numjobs ? rec->numjobs : 1;
+			p.mbs = dr->bw_bytes / 1e6;
+			p.iops = dr->iops;
+			p.lat_mean_us = (dr->lat.n || dr->lat.mean > 0 ? dr->lat.mean
+				       : dr->clat.mean) / 1000.0;
+			p.p99_us = percentile_us(dr, 99.0);
+			p.p999_us = percentile_us(dr, 99.9);
+			p.p9999_us = percentile_us(dr, 99.99);
+			p.rec = rec;
+			/* a later result of the same point replaces the earlier */
+			for (j = 0; j < n; j++)
+				if (report_same_test(&out[j], &p) && out[j].iodepth == p.iodepth
+				    && out[j].numjobs == p.numjobs)
+					break;
+			out[j] = p;
+			if (j == n)
+				n++;
+		}
+	}
+	if (n)
+		qsort(out, n, sizeof(*out), compare_points);
+	*points = out;
+	*nr_points = n;
+	return 0;
+}

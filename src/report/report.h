@@ -1,0 +1,91 @@
+/* report.h - the review report: one self-contained HTML page (inline CSS and
+ * SVG) built from plain result records, so it is testable without a
+ * database; the per-point view shared with `compare`; the reviewer
+ * sentences computed from a sweep. */
+#ifndef DRIVEBENCH_REPORT_H
+#define DRIVEBENCH_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report/spec.h"
+#include "store/record.h"
+
+struct report_drive {
+	const char *label;
+	const struct result_record *recs;
+	unsigned nr;
+	const struct drive_spec *spec;     /* NULL = none */
+};
+
+struct report_options {
+	const char *title;                 /* NULL = "drivebench report" */
+	const char *subtitle;              /* e.g. database and date, or NULL */
+};
+
+/* Writes the page. -1 with err_msg on a write error or bad input. */
+int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
+		const struct report_options *opt);
+
+/* One direction of one result: a point of a test. */
+struct report_point {
+	const char *rw;                    /* points into the record */
+	uint64_t bs;
+	int dir;                           /* DIR_READ / DIR_WRITE */
+	unsigned iodepth, numjobs;
+	double mbs, iops, lat_mean_us;     /* MB/s = 10^6 B/s */
+	double p99_us, p999_us, p9999_us;  /* NAN when not recorded */
+	const struct result_record *rec;
+};
+
+/* Every direction with I/O of every record; a later record of the same
+ * (rw, bs, dir, iodepth, numjobs) replaces an earlier one. Sorted by test
+ * then point order. *points is malloc'd. */
+int report_points(const struct result_record *recs, unsigned nr,
+		  struct report_point **points, unsigned *nr_points);
+/* Same test: rw, bs and direction. */
+bool report_same_test(const struct report_point *a, const struct report_point *b);
+/* The reviews' point order: by numjobs, then iodepth (1/1, 2/1 .. 32/1,
+ * 1/4 .. 32/8, 1/16 ..). Returns <0, 0, >0. */
+int report_point_order(unsigned iodepth_a, unsigned numjobs_a,
+		       unsigned iodepth_b, unsigned numjobs_b);
+/* "4K random read", "128K sequential write", "mixed-bs random read" ... */
+void report_test_name(const struct report_point *p, char *buf, size_t len);
+/* "4K", "128K", "1M", "mixed" */
+void report_bs_name(uint64_t bs, char *buf, size_t len);
+/* Percentage difference of a over b ((a-b)/b*100), NAN when b is 0. */
+double report_pct_diff(double a, double b);
+
+/* What a reviewer reads out of a sweep of one drive (points in the
+ * reviews' order). value is the test's headline metric (IOPS for blocks up
+ * to 16K, else MB/s). */
+struct sweep_point {
+	unsigned iodepth, numjobs;
+	double value, lat_mean_us;
+};
+
+struct sweep_facts {
+	unsigned peak;             /* index of the highest value */
+	unsigned flat;             /* first point reaching >= 95% of the peak */
+	int one_one;               /* index of 1/1, -1 when absent */
+	unsigned worst_lat;        /* index of the highest mean latency */
+	bool rated;                /* a rating applies */
+	unsigned above_rating;     /* points at or above the rating */
+};
+
+int sweep_facts(const struct sweep_point *pts, unsigned n, double rating,
+		struct sweep_facts *facts);
+/* Sentences as plain text: "Peak 120.5K IOPS at 32/8. ..." unit is "IOPS"
+ * or "MB/s". */
+int sweep_sentences(const struct sweep_point *pts, unsigned n, const char *unit,
+		    double rating, char *buf, size_t len);
+/* The rated figure that applies to a test (0 when none). *unit_iops says
+ * whether the rating is IOPS (else MB/s). */
+double spec_rating_for(const struct drive_spec *spec, const char *rw, uint64_t bs,
+		       int dir, bool *unit_iops);
+/* 1234567.8 -> "1.23M", 7124.7 -> "7,124.7" (thousands, one decimal). */
+void report_format_number(double v, bool compact, char *buf, size_t len);
+
+#endif

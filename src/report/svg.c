@@ -1,0 +1,381 @@
+/* svg.c - inline SVG drawing for the report: scales and ticks, line, bar and
+ * heatmap charts. Output is plain SVG elements (no scripts, no external
+ * fonts), so the page renders offline in any browser. */
+#include "report/svg.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "util/error.h"
+
+#define CHART_W 760
+#define CHART_H 380
+#define MARGIN_L 78
+#define MARGIN_R 170
+#define MARGIN_T 36
+#define MARGIN_B 72
+
+static const char *const palette[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+	"#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22",
+};
+
+const char *svg_palette(unsigned i)
+{
+	return palette[i % (sizeof(palette) / sizeof(palette[0]))];
+}
+
+static double nice_step(double range)
+{
+	double raw = range / 5.0;
+	double mag = pow(10.0, floor(log10(raw)));
+	double norm = raw / mag;
+
+	if (norm <= 1.0)
+		return mag;
+	if (norm <= 2.0)
+		return 2.0 * mag;
+	if (norm <= 5.0)
+		return 5.0 * mag;
+	return 10.0 * mag;
+}
+
+void svg_scale_init(struct svg_scale *s, double lo, double hi,
+		    double pmin, double pmax, bool allow_log)
+{
+	memset(s, 0, sizeof(*s));
+	s->pmin = pmin;
+	s->pmax = pmax;
+	if (!isfinite(lo) || !isfinite(hi)) {
+		lo = 0;
+		hi = 1;
+	}
+	if (allow_log && lo > 0 && hi / lo > SVG_LOG_RATIO) {
+		s->log = true;
+		s->dmin = pow(10.0, floor(log10(lo)));
+		s->dmax = pow(10.0, ceil(log10(hi)));
+		return;
+	}
+	if (lo > 0)
+		lo = 0;
+	if (hi <= lo)
+		hi = lo + 1.0;
+	s->step = nice_step(hi - lo);
+	s->dmin = floor(lo / s->step) * s->step;
+	s->dmax = ceil(hi / s->step - 1e-9) * s->step;
+	if (s->dmax <= s->dmin)
+		s->dmax = s->dmin + s->step;
+}
+
+double svg_scale_map(const struct svg_scale *s, double v)
+{
+	double f;
+
+	if (s->log) {
+		if (v <= 0)
+			v = s->dmin;
+		f = (log10(v) - log10(s->dmin)) / (log10(s->dmax) - log10(s->dmin));
+	} else {
+		f = (v - s->dmin) / (s->dmax - s->dmin);
+	}
+	return s->pmin + f * (s->pmax - s->pmin);
+}
+
+unsigned svg_ticks(const struct svg_scale *s, double *ticks, unsigned max)
+{
+	unsigned n = 0;
+
+	if (s->log) {
+		for (double v = s->dmin; v <= s->dmax * 1.0001 && n < max; v *= 10.0)
+			ticks[n++] = v;
+		return n;
+	}
+	for (unsigned i = 0; n < max; i++) {
+		double v = s->dmin + i * s->step;
+		if (v > s->dmax + s->step * 1e-6)
+			break;
+		ticks[n++] = fabs(v) < s->step * 1e-9 ? 0.0 : v;
+	}
+	return n;
+}
+
+void svg_format_tick(double v, char *buf, size_t len)
+{
+	static const char *const suffix[] = { "", "K", "M", "G", "T" };
+	unsigned k = 0;
+	double a = fabs(v);
+
+	while (a >= 1000.0 && k < 4) {
+		a /= 1000.0;
+		v /= 1000.0;
+		k++;
+	}
+	snprintf(buf, len, "%.3g%s", v, suffix[k]);
+}
+
+void svg_escape(FILE *out, const char *text)
+{
+	for (const char *p = text ? text : ""; *p; p++) {
+		switch (*p) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fputc(*p, out);
+		}
+	}
+}
+
+void svg_heat_color(double pct, char *buf, size_t len)
+{
+	/* white -> green (26,152,80) or white -> red (215,48,39) */
+	double t = isfinite(pct) ? fmin(fabs(pct) / 50.0, 1.0) : 0.0;
+	int r = 26, g = 152, b = 80;
+
+	if (isfinite(pct) && pct < 0) {
+		r = 215;
+		g = 48;
+		b = 39;
+	}
+	snprintf(buf, len, "#%02x%02x%02x",
+		 (int)lround(255 + (r - 255) * t), (int)lround(255 + (g - 255) * t),
+		 (int)lround(255 + (b - 255) * t));
+}
+
+static void text_at(FILE *out, double x, double y, const char *anchor,
+		    const char *extra, const char *text)
+{
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s>",
+		x, y, anchor, extra ? " " : "", extra ? extra : "");
+	svg_escape(out, text);
+	fputs("</text>\n", out);
+}
+
+static void open_svg(FILE *out, int w, int h, const char *title)
+{
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n", w, h, w, h);
+	fputs("<title>", out);
+	svg_escape(out, title);
+	fputs("</title>\n", out);
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", w, h);
+	text_at(out, w / 2.0, 20, "middle", "font-size=\"14\" font-weight=\"bold\"", title);
+}
+
+/* y axis with grid lines and the rotated label */
+static void y_axis(FILE *out, const struct svg_scale *ys, const char *label,
+		   double x0, double x1)
+{
+	double ticks[SVG_MAX_TICKS];
+	unsigned n = svg_ticks(ys, ticks, SVG_MAX_TICKS);
+	char buf[32], lbl[300];
+
+	for (unsigned i = 0; i < n; i++) {
+		double y = svg_scale_map(ys, ticks[i]);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#ddd\"/>\n", x0, y, x1, y);
+		svg_format_tick(ticks[i], buf, sizeof(buf));
+		text_at(out, x0 - 6, y + 4, "end", NULL, buf);
+	}
+	snprintf(lbl, sizeof(lbl), "%s%s", label, ys->log ? " (log scale)" : "");
+	fprintf(out, "<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" "
+		"transform=\"rotate(-90 16 %.1f)\">",
+		(ys->pmin + ys->pmax) / 2, (ys->pmin + ys->pmax) / 2);
+	svg_escape(out, lbl);
+	fputs("</text>\n", out);
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+		x0, ys->pmin, x0, ys->pmax);
+}
+
+static void legend(FILE *out, const char *const *names, unsigned n, double x)
+{
+	for (unsigned i = 0; i < n; i++) {
+		double y = MARGIN_T + 10 + i * 18;
+		fprintf(out, "<rect class=\"legend\" x=\"%.1f\" y=\"%.1f\" width=\"12\" "
+			"height=\"12\" fill=\"%s\"/>\n", x, y - 10, svg_palette(i));
+		text_at(out, x + 18, y, "start", NULL, names[i]);
+	}
+}
+
+int svg_line_chart(FILE *out, const struct svg_chart *c)
+{
+	double lo = INFINITY, hi = -INFINITY, xlo = INFINITY, xhi = -INFINITY;
+	double x0 = MARGIN_L, x1 = CHART_W - MARGIN_R;
+	double y0 = CHART_H - MARGIN_B, y1 = MARGIN_T;
+	bool categorical = c->x_names != NULL;
+	struct svg_scale ys, xs;
+	const char *names[32];
+
+	for (unsigned s = 0; s < c->nr_series; s++)
+		for (unsigned i = 0; i < c->series[s].n; i++) {
+			double y = c->series[s].y[i];
+			double x = c->series[s].x ? c->series[s].x[i] : i;
+			if (!isfinite(y))
+				continue;
+			lo = fmin(lo, y);
+			hi = fmax(hi, y);
+			xlo = fmin(xlo, x);
+			xhi = fmax(xhi, x);
+		}
+	if (!isfinite(lo))
+		return err_set("chart '%s': no values", c->title);
+	/* log only for strictly positive data; zero values stay linear */
+	svg_scale_init(&ys, lo, hi, y0, y1, true);
+	open_svg(out, CHART_W, CHART_H, c->title);
+	y_axis(out, &ys, c->y_label, x0, x1);
+
+	if (categorical) {
+		double step = (x1 - x0) / (c->nx ? c->nx : 1);
+		bool rotate = c->nx > 12;
+		for (unsigned i = 0; i < c->nx; i++) {
+			double x = x0 + step * (i + 0.5);
+			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"#333\"/>\n", x, y0, x, y0 + 4);
+			if (rotate) {
+				char tr[80];
+				snprintf(tr, sizeof(tr), "transform=\"rotate(-45 %.1f %.1f)\"", x, y0 + 16);
+				text_at(out, x, y0 + 16, "end", tr, c->x_names[i]);
+			} else {
+				text_at(out, x, y0 + 16, "middle", NULL, c->x_names[i]);
+			}
+		}
+		xs.pmin = x0 + step / 2;
+		xs.pmax = x0 + step * ((c->nx ? c->nx : 1) - 0.5);
+		xs.dmin = 0;
+		xs.dmax = c->nx > 1 ? c->nx - 1 : 1;
+		xs.log = false;
+		if (c->nx <= 1)
+			xs.pmax = xs.pmin;
+	} else {
+		double ticks[SVG_MAX_TICKS];
+		char buf[32];
+		svg_scale_init(&xs, xlo, xhi, x0, x1, false);
+		unsigned n = svg_ticks(&xs, ticks, SVG_MAX_TICKS);
+		for (unsigned i = 0; i < n; i++) {
+			double x = svg_scale_map(&xs, ticks[i]);
+			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"#333\"/>\n", x, y0, x, y0 + 4);
+			svg_format_tick(ticks[i], buf, sizeof(buf));
+			text_at(out, x, y0 + 16, "middle", NULL, buf);
+		}
+	}
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+		x0, y0, x1, y0);
+	text_at(out, (x0 + x1) / 2, CHART_H - 8, "middle", NULL, c->x_label);
+
+	for (unsigned s = 0; s < c->nr_series; s++) {
+		const struct svg_series *ser = &c->series[s];
+		bool pen_down = false;
+		fprintf(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" "
+			"stroke-width=\"2\" d=\"", svg_palette(s));
+		for (unsigned i = 0; i < ser->n; i++) {
+			double x = ser->x ? ser->x[i] : i;
+			if (!isfinite(ser->y[i])) {
+				pen_down = false;
+				continue;
+			}
+			fprintf(out, "%s%.1f %.1f ", pen_down ? "L" : "M",
+				svg_scale_map(&xs, x), svg_scale_map(&ys, ser->y[i]));
+			pen_down = true;
+		}
+		fputs("\"/>\n", out);
+		if (ser->n <= 40)
+			for (unsigned i = 0; i < ser->n; i++) {
+				double x = ser->x ? ser->x[i] : i;
+				if (!isfinite(ser->y[i]))
+					continue;
+				fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+					svg_scale_map(&xs, x), svg_scale_map(&ys, ser->y[i]),
+					svg_palette(s));
+			}
+		if (s < 32)
+			names[s] = ser->name;
+	}
+	legend(out, names, c->nr_series < 32 ? c->nr_series : 32, x1 + 14);
+	fputs("</svg>\n", out);
+	return 0;
+}
+
+int svg_bar_chart(FILE *out, const char *title, const char *y_label,
+		  const char *const *names, const double *values, unsigned n)
+{
+	double hi = -INFINITY, lo = INFINITY;
+	double x0 = MARGIN_L, x1 = CHART_W - MARGIN_R;
+	double y0 = CHART_H - MARGIN_B, y1 = MARGIN_T;
+	struct svg_scale ys;
+	char buf[32];
+
+	for (unsigned i = 0; i < n; i++)
+		if (isfinite(values[i])) {
+			hi = fmax(hi, values[i]);
+			lo = fmin(lo, values[i]);
+		}
+	if (!isfinite(hi))
+		return err_set("chart '%s': no values", title);
+	/* bars need a zero baseline, so never log */
+	svg_scale_init(&ys, lo, hi, y0, y1, false);
+	open_svg(out, CHART_W, CHART_H, title);
+	y_axis(out, &ys, y_label, x0, x1);
+	double slot = (x1 - x0) / n;
+	double width = fmin(slot * 0.6, 90);
+	for (unsigned i = 0; i < n; i++) {
+		double cx = x0 + slot * (i + 0.5);
+		if (isfinite(values[i])) {
+			double y = svg_scale_map(&ys, values[i]);
+			fprintf(out, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				"height=\"%.1f\" fill=\"%s\"/>\n", cx - width / 2, y, width,
+				y0 - y, svg_palette(i));
+			svg_format_tick(values[i], buf, sizeof(buf));
+			text_at(out, cx, y - 4, "middle", NULL, buf);
+		}
+		text_at(out, cx, y0 + 16, "middle", NULL, names[i]);
+	}
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+		x0, y0, x1, y0);
+	legend(out, names, n < 32 ? n : 32, x1 + 14);
+	fputs("</svg>\n", out);
+	return 0;
+}
+
+int svg_heatmap(FILE *out, const char *title, const char *const *row_names,
+		unsigned rows, const char *const *col_names, unsigned cols,
+		const double *pct)
+{
+	const int cell_w = 64, cell_h = 30, left = 110, top = 60;
+	int w = left + cols * cell_w + 20, h = top + rows * cell_h + 20;
+	char colour[8], buf[32];
+
+	if (!rows || !cols)
+		return err_set("heatmap '%s': empty grid", title);
+	if (w < 360)
+		w = 360;
+	open_svg(out, w, h, title);
+	for (unsigned c = 0; c < cols; c++)
+		text_at(out, left + c * cell_w + cell_w / 2.0, top - 8, "middle", NULL,
+			col_names[c]);
+	for (unsigned r = 0; r < rows; r++) {
+		double y = top + r * cell_h;
+		text_at(out, left - 8, y + cell_h / 2.0 + 4, "end", NULL, row_names[r]);
+		for (unsigned c = 0; c < cols; c++) {
+			double v = pct[r * cols + c];
+			double x = left + c * cell_w;
+			if (!isfinite(v)) {
+				fprintf(out, "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" width=\"%d\" "
+					"height=\"%d\" fill=\"#f4f4f4\" stroke=\"#fff\"/>\n",
+					x, y, cell_w, cell_h);
+				continue;
+			}
+			svg_heat_color(v, colour, sizeof(colour));
+			fprintf(out, "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" width=\"%d\" "
+				"height=\"%d\" fill=\"%s\" stroke=\"#fff\"/>\n",
+				x, y, cell_w, cell_h, colour);
+			snprintf(buf, sizeof(buf), "%+.1f%%", v);
+			text_at(out, x + cell_w / 2.0, y + cell_h / 2.0 + 4, "middle",
+				fabs(v) >= 30 ? "fill=\"#fff\"" : NULL, buf);
+		}
+	}
+	fputs("</svg>\n", out);
+	return 0;
+}

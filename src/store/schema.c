@@ -1,0 +1,74 @@
+/* schema.c - the results database schema as a forward migration list:
+ * migrations[i] takes a database from PRAGMA user_version i to i + 1.
+ * Never edit a released step; append a new one (docs/schema.md says what
+ * each version holds). */
+#include <stddef.h>
+
+#include "store/schema.h"
+
+static const char schema_v1[] =
+	"CREATE TABLE hosts ("
+	" id INTEGER PRIMARY KEY,"
+	" hostname TEXT NOT NULL, kernel TEXT NOT NULL, cpu_model TEXT NOT NULL,"
+	" cores INTEGER NOT NULL, memory_bytes INTEGER NOT NULL,"
+	" UNIQUE (hostname, kernel, cpu_model, cores, memory_bytes));"
+	"CREATE TABLE drives ("
+	" id INTEGER PRIMARY KEY,"
+	" label TEXT NOT NULL, model TEXT NOT NULL, serial TEXT NOT NULL,"
+	" firmware TEXT NOT NULL, spec_ini TEXT,"
+	" UNIQUE (label, model, serial, firmware));"
+	"CREATE TABLE runs ("
+	" id INTEGER PRIMARY KEY,"
+	" host_id INTEGER REFERENCES hosts(id),"
+	" drive_id INTEGER REFERENCES drives(id),"
+	" label TEXT NOT NULL, source TEXT NOT NULL, command TEXT NOT NULL,"
+	" target TEXT NOT NULL, started_ms INTEGER NOT NULL,"
+	" finished_ms INTEGER NOT NULL DEFAULT 0,"
+	" partial INTEGER NOT NULL DEFAULT 0, drive_json TEXT);"
+	"CREATE INDEX runs_label ON runs (label, started_ms);"
+	"CREATE TABLE results ("
+	" id INTEGER PRIMARY KEY,"
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" job_name TEXT NOT NULL, groupid INTEGER NOT NULL,"
+	" error INTEGER NOT NULL, partial INTEGER NOT NULL,"
+	" options_json TEXT NOT NULL, rw TEXT NOT NULL, bs INTEGER NOT NULL,"
+	" iodepth INTEGER NOT NULL, numjobs INTEGER NOT NULL,"
+	" runtime_ns INTEGER NOT NULL, series_interval_ms INTEGER NOT NULL,"
+	" drive_before TEXT, drive_after TEXT, drive_delta TEXT);"
+	"CREATE INDEX results_run ON results (run_id);"
+	"CREATE TABLE result_dirs ("
+	" result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+	" dir TEXT NOT NULL CHECK (dir IN ('read', 'write')),"
+	" ios INTEGER NOT NULL, bytes INTEGER NOT NULL, errors INTEGER NOT NULL,"
+	" runtime_ms INTEGER NOT NULL, iops REAL NOT NULL, bw_bytes REAL NOT NULL,"
+	" slat_min INTEGER NOT NULL, slat_max INTEGER NOT NULL,"
+	" slat_mean REAL NOT NULL, slat_stddev REAL NOT NULL, slat_n INTEGER NOT NULL,"
+	" clat_min INTEGER NOT NULL, clat_max INTEGER NOT NULL,"
+	" clat_mean REAL NOT NULL, clat_stddev REAL NOT NULL, clat_n INTEGER NOT NULL,"
+	" lat_min INTEGER NOT NULL, lat_max INTEGER NOT NULL,"
+	" lat_mean REAL NOT NULL, lat_stddev REAL NOT NULL, lat_n INTEGER NOT NULL,"
+	" PRIMARY KEY (result_id, dir));"
+	"CREATE TABLE percentiles ("
+	" result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+	" dir TEXT NOT NULL CHECK (dir IN ('read', 'write')),"
+	" kind TEXT NOT NULL CHECK (kind IN ('clat', 'lat')),"
+	" pct REAL NOT NULL, value_ns INTEGER NOT NULL,"
+	" PRIMARY KEY (result_id, dir, kind, pct));"
+	"CREATE TABLE bins ("
+	" result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+	" dir TEXT NOT NULL CHECK (dir IN ('read', 'write')),"
+	" value_ns INTEGER NOT NULL, count INTEGER NOT NULL,"
+	" PRIMARY KEY (result_id, dir, value_ns));"
+	"CREATE TABLE series ("
+	" result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL, t_ms INTEGER NOT NULL,"
+	" dir TEXT NOT NULL CHECK (dir IN ('read', 'write')),"
+	" ios INTEGER NOT NULL, bytes INTEGER NOT NULL, lat_mean_ns REAL NOT NULL,"
+	" PRIMARY KEY (result_id, idx, dir));";
+
+/* v2: a free-text note per run (empty by default). */
+static const char schema_v2[] =
+	"ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT '';";
+
+const char *const schema_migrations[] = { schema_v1, schema_v2 };
+const unsigned schema_version = sizeof(schema_migrations) / sizeof(schema_migrations[0]);

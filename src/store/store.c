@@ -1,0 +1,959 @@
+/* store.c - the results database on SQLite: open (WAL, foreign keys,
+ * forward migration by PRAGMA user_version), hosts / drives / runs, one
+ * transaction per result with everything under it, and the reads that
+ * rebuild result_records exactly for export, report and compare. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <sqlite3.h>
+
+#include "store/schema.h"
+#include "store/store.h"
+#include "util/error.h"
+
+#define BUSY_TIMEOUT_MS 10000
+
+struct store {
+	sqlite3 *db;
+	char path[4096];
+};
+
+static const char *const dir_names[DIR_COUNT] = { "read", "write" };
+
+static int db_error(struct store *s, const char *what)
+{
+	return err_set("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+}
+
+static int exec_sql(struct store *s, const char *sql, const char *what)
+{
+	char *message = NULL;
+
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &message) != SQLITE_OK) {
+		err_set("%s: %s: %s", s->path, what,
+			message ? message : sqlite3_errmsg(s->db));
+		sqlite3_free(message);
+		return -1;
+	}
+	return 0;
+}
+
+static int prepare(struct store *s, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) {
+		*st = NULL;
+		return db_error(s, "prepare");
+	}
+	return 0;
+}
+
+/* Runs a statement that returns no rows, then resets it for reuse. */
+static int step_done(struct store *s, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return db_error(s, what);
+	return 0;
+}
+
+/* uint64 values go in as their int64 bit pattern and come back the same */
+static void bind_u64(sqlite3_stmt *st, int at, uint64_t v)
+{
+	sqlite3_bind_int64(st, at, (sqlite3_int64)v);
+}
+
+static void bind_text_or_null(sqlite3_stmt *st, int at, const char *text)
+{
+	if (text)
+		sqlite3_bind_text(st, at, text, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, at);
+}
+
+static uint64_t column_u64(sqlite3_stmt *st, int at)
+{
+	return (uint64_t)sqlite3_column_int64(st, at);
+}
+
+static void column_copy(sqlite3_stmt *st, int at, char *out, size_t size)
+{
+	const unsigned char *text = sqlite3_column_text(st, at);
+
+	snprintf(out, size, "%s", text ? (const char *)text : "");
+}
+
+/* NULL stays NULL; -1 only when out of memory */
+static int column_dup(sqlite3_stmt *st, int at, char **out)
+{
+	const unsigned char *text = sqlite3_column_text(st, at);
+
+	*out = NULL;
+	if (!text)
+		return 0;
+	*out = strdup((const char *)text);
+	return *out ? 0 : err_set("out of memory");
+}
+
+static int dir_index(const unsigned char *name)
+{
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (name && !strcmp((const char *)name, dir_names[d]))
+			return d;
+	return -1;
+}
+
+static int user_version(struct store *s, unsigned *version)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(s, "PRAGMA user_version", &st))
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*version = (unsigned)sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : db_error(s, "reading the schema version");
+}
+
+static int migrate(struct store *s)
+{
+	unsigned version;
+	char sql[64];
+
+	if (user_version(s, &version))
+		return -1;
+	if (version > schema_version)
+		return err_set("%s: schema version %u is newer than this build knows (%u); "
+			       "use a newer drivebench", s->path, version, schema_version);
+	while (version < schema_version) {
+		/* IMMEDIATE: a second process migrating at once waits, then sees
+		 * the new version and does nothing */
+		if (exec_sql(s, "BEGIN IMMEDIATE", "starting a migration"))
+			return -1;
+		if (user_version(s, &version))
+			goto fail;
+		if (version >= schema_version)
+			break;
+		if (exec_sql(s, schema_migrations[version], "migrating the schema"))
+			goto fail;
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %u", version + 1);
+		if (exec_sql(s, sql, "setting the schema version"))
+			goto fail;
+		if (exec_sql(s, "COMMIT", "committing a migration"))
+			goto fail;
+		version++;
+	}
+	if (sqlite3_get_autocommit(s->db) == 0)
+		return exec_sql(s, "COMMIT", "committing a migration");
+	return 0;
+fail:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int store_open(const char *path, struct store **out)
+{
+	struct store *s;
+	unsigned version;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return err_set("out of memory");
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+			    NULL) != SQLITE_OK) {
+		if (s->db)
+			db_error(s, "cannot open");
+		else
+			err_set("%s: cannot open: out of memory", path);
+		store_close(s);
+		return -1;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	/* WAL + synchronous=NORMAL: a commit is durable once the WAL is synced
+	 * at checkpoint; a power loss may lose the last transactions but never
+	 * leaves a half-written one */
+	/* refuse a newer or foreign file before changing anything in it */
+	if (user_version(s, &version)) {
+		store_close(s);
+		return -1;
+	}
+	if (version > schema_version) {
+		err_set("%s: schema version %u is newer than this build knows (%u); "
+			"use a newer drivebench", s->path, version, schema_version);
+		store_close(s);
+		return -1;
+	}
+	if (exec_sql(s, "PRAGMA journal_mode = WAL", "not a usable database") ||
+	    exec_sql(s, "PRAGMA synchronous = NORMAL", "setting synchronous") ||
+	    exec_sql(s, "PRAGMA foreign_keys = ON", "enabling foreign keys") ||
+	    migrate(s)) {
+		store_close(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	if (s->db)
+		sqlite3_close(s->db);
+	free(s);
+}
+
+/* --- hosts and drives ---------------------------------------------------- */
+
+struct host_facts {
+	char hostname[256], kernel[256], cpu_model[256];
+	long cores;
+	uint64_t memory_bytes;
+};
+
+static void host_facts_read(struct host_facts *h)
+{
+	struct utsname u;
+	char line[512];
+	FILE *f;
+
+	memset(h, 0, sizeof(*h));
+	if (gethostname(h->hostname, sizeof(h->hostname) - 1) < 0)
+		h->hostname[0] = '\0';
+	if (uname(&u) == 0)
+		snprintf(h->kernel, sizeof(h->kernel), "%s %s %s", u.sysname, u.release,
+			 u.machine);
+	h->cores = sysconf(_SC_NPROCESSORS_ONLN);
+	if (h->cores < 0)
+		h->cores = 0;
+	f = fopen("/proc/cpuinfo", "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			char *colon = strchr(line, ':');
+
+			if (strncmp(line, "model name", 10) || !colon)
+				continue;
+			colon++;
+			while (*colon == ' ' || *colon == '\t')
+				colon++;
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(h->cpu_model, sizeof(h->cpu_model), "%s", colon);
+			break;
+		}
+		fclose(f);
+	}
+	f = fopen("/proc/meminfo", "r");
+	if (f) {
+		unsigned long long kib;
+
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "MemTotal: %llu kB", &kib) == 1) {
+				h->memory_bytes = (uint64_t)kib * 1024u;
+				break;
+			}
+		fclose(f);
+	}
+}
+
+/* Finds or inserts a row; the insert is ignored when the UNIQUE key exists. */
+static int upsert_id(struct store *s, const char *insert, const char *select,
+		     const char *const *texts, unsigned nr_texts,
+		     const int64_t *numbers, unsigned nr_numbers, int64_t *id)
+{
+	const char *sql[2] = { insert, select };
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	for (int pass = 0; pass < 2; pass++) {
+		int step;
+
+		if (prepare(s, sql[pass], &st))
+			return -1;
+		for (unsigned i = 0; i < nr_texts; i++)
+			sqlite3_bind_text(st, (int)i + 1, texts[i], -1, SQLITE_STATIC);
+		for (unsigned i = 0; i < nr_numbers; i++)
+			sqlite3_bind_int64(st, (int)(nr_texts + i) + 1, numbers[i]);
+		step = sqlite3_step(st);
+		if (pass == 0 && step != SQLITE_DONE) {
+			db_error(s, "recording");
+			sqlite3_finalize(st);
+			return -1;
+		}
+		if (pass == 1) {
+			if (step == SQLITE_ROW) {
+				*id = sqlite3_column_int64(st, 0);
+				rc = 0;
+			} else {
+				db_error(s, "looking up");
+			}
+		}
+		sqlite3_finalize(st);
+	}
+	return rc;
+}
+
+static int host_id(struct store *s, int64_t *id)
+{
+	struct host_facts h;
+	const char *texts[3];
+	int64_t numbers[2];
+
+	host_facts_read(&h);
+	texts[0] = h.hostname;
+	texts[1] = h.kernel;
+	texts[2] = h.cpu_model;
+	numbers[0] = h.cores;
+	numbers[1] = (int64_t)h.memory_bytes;
+	return upsert_id(s,
+		"INSERT OR IGNORE INTO hosts (hostname, kernel, cpu_model, cores, memory_bytes)"
+		" VALUES (?, ?, ?, ?, ?)",
+		"SELECT id FROM hosts WHERE hostname = ? AND kernel = ? AND cpu_model = ?"
+		" AND cores = ? AND memory_bytes = ?", texts, 3, numbers, 2, id);
+}
+
+static void json_string_field(const cJSON *root, const char *key, char *out, size_t size)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
+
+	snprintf(out, size, "%s", cJSON_IsString(item) ? item->valuestring : "");
+}
+
+static int drive_id(struct store *s, const char *label, const char *drive_json,
+		    int64_t *id)
+{
+	char model[256] = "", serial[256] = "", firmware[256] = "";
+	const char *texts[4] = { label, model, serial, firmware };
+
+	if (drive_json) {
+		cJSON *root = cJSON_Parse(drive_json);
+
+		if (!root)
+			return err_set("%s: drive snapshot is not valid JSON", s->path);
+		json_string_field(root, "model", model, sizeof(model));
+		json_string_field(root, "serial", serial, sizeof(serial));
+		json_string_field(root, "firmware", firmware, sizeof(firmware));
+		cJSON_Delete(root);
+	}
+	return upsert_id(s,
+		"INSERT OR IGNORE INTO drives (label, model, serial, firmware, spec_ini)"
+		" VALUES (?1, ?2, ?3, ?4,"
+		"  (SELECT spec_ini FROM drives WHERE label = ?1 AND spec_ini IS NOT NULL"
+		"   ORDER BY id LIMIT 1))",
+		"SELECT id FROM drives WHERE label = ? AND model = ? AND serial = ?"
+		" AND firmware = ?", texts, 4, NULL, 0, id);
+}
+
+/* --- runs ------------------------------------------------------------------ */
+
+int store_run_begin(struct store *s, const struct run_meta *meta, int64_t *run_id)
+{
+	const char *label = meta->label ? meta->label : "";
+	int64_t host = 0, drive = 0;
+	bool have_drive = meta->drive_json || label[0];
+	sqlite3_stmt *st;
+
+	if (exec_sql(s, "BEGIN IMMEDIATE", "starting a run"))
+		return -1;
+	if (host_id(s, &host) || (have_drive && drive_id(s, label, meta->drive_json, &drive)))
+		goto fail;
+	if (prepare(s, "INSERT INTO runs (host_id, drive_id, label, source, command,"
+		    " target, started_ms, drive_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &st))
+		goto fail;
+	sqlite3_bind_int64(st, 1, host);
+	if (have_drive)
+		sqlite3_bind_int64(st, 2, drive);
+	else
+		sqlite3_bind_null(st, 2);
+	sqlite3_bind_text(st, 3, label, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, meta->source ? meta->source : "run", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, meta->command ? meta->command : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, meta->target ? meta->target : "", -1, SQLITE_STATIC);
+	bind_u64(st, 7, meta->started_ms);
+	bind_text_or_null(st, 8, meta->drive_json);
+	if (step_done(s, st, "recording the run")) {
+		sqlite3_finalize(st);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	*run_id = sqlite3_last_insert_rowid(s->db);
+	return exec_sql(s, "COMMIT", "committing the run");
+fail:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int store_run_end(struct store *s, int64_t run_id, bool partial)
+{
+	sqlite3_stmt *st;
+	struct timespec now;
+	int rc;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) < 0)
+		return err_set("clock_gettime: %s", strerror(errno));
+	if (prepare(s, "UPDATE runs SET finished_ms = ?, partial = ? WHERE id = ?", &st))
+		return -1;
+	bind_u64(st, 1, (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u);
+	sqlite3_bind_int(st, 2, partial);
+	sqlite3_bind_int64(st, 3, run_id);
+	rc = step_done(s, st, "ending the run");
+	sqlite3_finalize(st);
+	if (rc == 0 && sqlite3_changes(s->db) == 0)
+		return err_set("%s: no run %lld", s->path, (long long)run_id);
+	return rc;
+}
+
+/* --- writing a result ---------------------------------------------------- */
+
+enum { ST_RESULT, ST_DIR, ST_PCT, ST_BIN, ST_SERIES, ST_COUNT };
+
+static const char *const insert_sql[ST_COUNT] = {
+	"INSERT INTO results (run_id, job_name, groupid, error, partial, options_json,"
+	" rw, bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
+	" drive_after, drive_delta) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO result_dirs (result_id, dir, ios, bytes, errors, runtime_ms, iops,"
+	" bw_bytes, slat_min, slat_max, slat_mean, slat_stddev, slat_n, clat_min,"
+	" clat_max, clat_mean, clat_stddev, clat_n, lat_min, lat_max, lat_mean,"
+	" lat_stddev, lat_n) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO percentiles (result_id, dir, kind, pct, value_ns) VALUES (?,?,?,?,?)",
+	"INSERT INTO bins (result_id, dir, value_ns, count) VALUES (?,?,?,?)",
+	"INSERT INTO series (result_id, idx, t_ms, dir, ios, bytes, lat_mean_ns)"
+	" VALUES (?,?,?,?,?,?,?)",
+};
+
+static void bind_summary(sqlite3_stmt *st, int at, const struct lat_summary *l)
+{
+	bind_u64(st, at, l->min);
+	bind_u64(st, at + 1, l->max);
+	sqlite3_bind_double(st, at + 2, l->mean);
+	sqlite3_bind_double(st, at + 3, l->stddev);
+	bind_u64(st, at + 4, l->n);
+}
+
+static int insert_pcts(struct store *s, sqlite3_stmt *st, int64_t id, int d,
+		       const char *kind, const struct pct_value *p, unsigned nr)
+{
+	for (unsigned i = 0; i < nr; i++) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, dir_names[d], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_double(st, 4, p[i].pct);
+		bind_u64(st, 5, p[i].value_ns);
+		if (step_done(s, st, "writing percentiles"))
+			return -1;
+	}
+	return 0;
+}
+
+static int insert_dir(struct store *s, sqlite3_stmt **st, int64_t id, int d,
+		      const struct dir_record *r)
+{
+	sqlite3_stmt *q = st[ST_DIR];
+
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_text(q, 2, dir_names[d], -1, SQLITE_STATIC);
+	bind_u64(q, 3, r->ios);
+	bind_u64(q, 4, r->bytes);
+	bind_u64(q, 5, r->errors);
+	bind_u64(q, 6, r->runtime_ms);
+	sqlite3_bind_double(q, 7, r->iops);
+	sqlite3_bind_double(q, 8, r->bw_bytes);
+	bind_summary(q, 9, &r->slat);
+	bind_summary(q, 14, &r->clat);
+	bind_summary(q, 19, &r->lat);
+	if (step_done(s, q, "writing a direction"))
+		return -1;
+	if (insert_pcts(s, st[ST_PCT], id, d, "clat", r->clat_pct,
+			r->nr_clat_pct < RECORD_PCT_MAX ? r->nr_clat_pct : RECORD_PCT_MAX) ||
+	    insert_pcts(s, st[ST_PCT], id, d, "lat", r->lat_pct,
+			r->nr_lat_pct < RECORD_PCT_MAX ? r->nr_lat_pct : RECORD_PCT_MAX))
+		return -1;
+	for (unsigned i = 0; i < r->nr_bins; i++) {
+		q = st[ST_BIN];
+		sqlite3_bind_int64(q, 1, id);
+		sqlite3_bind_text(q, 2, dir_names[d], -1, SQLITE_STATIC);
+		bind_u64(q, 3, r->bins[i].value_ns);
+		bind_u64(q, 4, r->bins[i].count);
+		if (step_done(s, q, "writing histogram bins"))
+			return -1;
+	}
+	return 0;
+}
+
+static int insert_result(struct store *s, sqlite3_stmt **st, int64_t run_id,
+			 const struct result_record *rec, int64_t *id)
+{
+	sqlite3_stmt *q = st[ST_RESULT];
+
+	sqlite3_bind_int64(q, 1, run_id);
+	sqlite3_bind_text(q, 2, rec->job_name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 3, rec->groupid);
+	sqlite3_bind_int(q, 4, rec->error);
+	sqlite3_bind_int(q, 5, rec->partial);
+	sqlite3_bind_text(q, 6, rec->options_json ? rec->options_json : "{}", -1,
+			  SQLITE_STATIC);
+	sqlite3_bind_text(q, 7, rec->rw, -1, SQLITE_STATIC);
+	bind_u64(q, 8, rec->bs);
+	sqlite3_bind_int64(q, 9, rec->iodepth);
+	sqlite3_bind_int64(q, 10, rec->numjobs);
+	bind_u64(q, 11, rec->runtime_ns);
+	bind_u64(q, 12, rec->series_interval_ms);
+	bind_text_or_null(q, 13, rec->drive_before);
+	bind_text_or_null(q, 14, rec->drive_after);
+	bind_text_or_null(q, 15, rec->drive_delta);
+	if (step_done(s, q, "writing the result"))
+		return -1;
+	*id = sqlite3_last_insert_rowid(s->db);
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (insert_dir(s, st, *id, d, &rec->dir[d]))
+			return -1;
+	q = st[ST_SERIES];
+	for (unsigned i = 0; i < rec->nr_series; i++) {
+		const struct series_record *p = &rec->series[i];
+
+		for (int d = 0; d < DIR_COUNT; d++) {
+			sqlite3_bind_int64(q, 1, *id);
+			sqlite3_bind_int64(q, 2, i);
+			bind_u64(q, 3, p->t_ms);
+			sqlite3_bind_text(q, 4, dir_names[d], -1, SQLITE_STATIC);
+			bind_u64(q, 5, p->ios[d]);
+			bind_u64(q, 6, p->bytes[d]);
+			sqlite3_bind_double(q, 7, p->lat_mean_ns[d]);
+			if (step_done(s, q, "writing the series"))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int store_result_add(struct store *s, int64_t run_id,
+		     const struct result_record *rec, int64_t *result_id)
+{
+	sqlite3_stmt *st[ST_COUNT] = { NULL };
+	int64_t id = 0;
+	int rc = -1;
+
+	if (exec_sql(s, "BEGIN IMMEDIATE", "starting a result"))
+		return -1;
+	for (int i = 0; i < ST_COUNT; i++)
+		if (prepare(s, insert_sql[i], &st[i]))
+			goto done;
+	if (insert_result(s, st, run_id, rec, &id))
+		goto done;
+	rc = exec_sql(s, "COMMIT", "committing the result");
+done:
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(st[i]);
+	if (rc) {
+		char message[1024];
+
+		/* ROLLBACK must not replace the message saying what failed */
+		snprintf(message, sizeof(message), "%s", err_msg());
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return err_set("%s (job '%s')", message, rec->job_name);
+	}
+	if (result_id)
+		*result_id = id;
+	return 0;
+}
+
+/* --- reading -------------------------------------------------------------- */
+
+static const char run_select[] =
+	"SELECT r.id, r.label, r.source, r.command, r.target, r.started_ms,"
+	" r.finished_ms, r.partial,"
+	" (SELECT count(*) FROM results WHERE run_id = r.id),"
+	" coalesce(d.model, ''), coalesce(d.serial, '')"
+	" FROM runs r LEFT JOIN drives d ON d.id = r.drive_id";
+
+static void run_from_row(sqlite3_stmt *st, struct stored_run *run)
+{
+	memset(run, 0, sizeof(*run));
+	run->id = sqlite3_column_int64(st, 0);
+	column_copy(st, 1, run->label, sizeof(run->label));
+	column_copy(st, 2, run->source, sizeof(run->source));
+	column_copy(st, 3, run->command, sizeof(run->command));
+	column_copy(st, 4, run->target, sizeof(run->target));
+	run->started_ms = column_u64(st, 5);
+	run->finished_ms = column_u64(st, 6);
+	run->partial = sqlite3_column_int(st, 7) != 0;
+	run->nr_results = (unsigned)sqlite3_column_int(st, 8);
+	column_copy(st, 9, run->drive_model, sizeof(run->drive_model));
+	column_copy(st, 10, run->drive_serial, sizeof(run->drive_serial));
+}
+
+/* Grows *array (of size elements) to hold one more; -1 when out of memory. */
+static int grow(void **array, unsigned nr, unsigned *cap, size_t size)
+{
+	void *bigger;
+	unsigned want;
+
+	if (nr < *cap)
+		return 0;
+	want = *cap ? *cap * 2 : 8;
+	bigger = realloc(*array, (size_t)want * size);
+	if (!bigger)
+		return err_set("out of memory");
+	memset((char *)bigger + (size_t)*cap * size, 0, (size_t)(want - *cap) * size);
+	*array = bigger;
+	*cap = want;
+	return 0;
+}
+
+int store_runs_list(struct store *s, struct stored_run **runs, unsigned *nr)
+{
+	char sql[sizeof(run_select) + 32];
+	struct stored_run *list = NULL;
+	unsigned count = 0, cap = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	*runs = NULL;
+	*nr = 0;
+	snprintf(sql, sizeof(sql), "%s ORDER BY r.id", run_select);
+	if (prepare(s, sql, &st))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (grow((void **)&list, count, &cap, sizeof(*list))) {
+			sqlite3_finalize(st);
+			free(list);
+			return -1;
+		}
+		run_from_row(st, &list[count++]);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(list);
+		return db_error(s, "listing runs");
+	}
+	*runs = list;
+	*nr = count;
+	return 0;
+}
+
+int store_run_get(struct store *s, int64_t run_id, struct stored_run *run)
+{
+	char sql[sizeof(run_select) + 32];
+	sqlite3_stmt *st;
+	int rc;
+
+	snprintf(sql, sizeof(sql), "%s WHERE r.id = ?", run_select);
+	if (prepare(s, sql, &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		run_from_row(st, run);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return err_set("%s: no run %lld", s->path, (long long)run_id);
+	return rc == SQLITE_ROW ? 0 : db_error(s, "reading a run");
+}
+
+int store_runs_by_label(struct store *s, const char *label, int64_t **ids, unsigned *nr)
+{
+	int64_t *list = NULL;
+	unsigned count = 0, cap = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	*ids = NULL;
+	*nr = 0;
+	if (prepare(s, "SELECT id FROM runs WHERE label = ? ORDER BY started_ms, id", &st))
+		return -1;
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (grow((void **)&list, count, &cap, sizeof(*list))) {
+			sqlite3_finalize(st);
+			free(list);
+			return -1;
+		}
+		list[count++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(list);
+		return db_error(s, "listing runs by label");
+	}
+	*ids = list;
+	*nr = count;
+	return 0;
+}
+
+static void summary_from_row(sqlite3_stmt *st, int at, struct lat_summary *l)
+{
+	l->min = column_u64(st, at);
+	l->max = column_u64(st, at + 1);
+	l->mean = sqlite3_column_double(st, at + 2);
+	l->stddev = sqlite3_column_double(st, at + 3);
+	l->n = column_u64(st, at + 4);
+}
+
+static int load_dirs(struct store *s, int64_t id, struct result_record *rec)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(s, "SELECT dir, ios, bytes, errors, runtime_ms, iops, bw_bytes,"
+		    " slat_min, slat_max, slat_mean, slat_stddev, slat_n,"
+		    " clat_min, clat_max, clat_mean, clat_stddev, clat_n,"
+		    " lat_min, lat_max, lat_mean, lat_stddev, lat_n"
+		    " FROM result_dirs WHERE result_id = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int d = dir_index(sqlite3_column_text(st, 0));
+		struct dir_record *r;
+
+		if (d < 0)
+			continue;
+		r = &rec->dir[d];
+		r->ios = column_u64(st, 1);
+		r->bytes = column_u64(st, 2);
+		r->errors = column_u64(st, 3);
+		r->runtime_ms = column_u64(st, 4);
+		r->iops = sqlite3_column_double(st, 5);
+		r->bw_bytes = sqlite3_column_double(st, 6);
+		summary_from_row(st, 7, &r->slat);
+		summary_from_row(st, 12, &r->clat);
+		summary_from_row(st, 17, &r->lat);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, "reading directions");
+}
+
+static int load_pcts(struct store *s, int64_t id, struct result_record *rec)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(s, "SELECT dir, kind, pct, value_ns FROM percentiles"
+		    " WHERE result_id = ? ORDER BY dir, kind, pct", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int d = dir_index(sqlite3_column_text(st, 0));
+		const unsigned char *kind = sqlite3_column_text(st, 1);
+		struct pct_value *list;
+		unsigned *nr;
+
+		if (d < 0 || !kind)
+			continue;
+		if (!strcmp((const char *)kind, "clat")) {
+			list = rec->dir[d].clat_pct;
+			nr = &rec->dir[d].nr_clat_pct;
+		} else {
+			list = rec->dir[d].lat_pct;
+			nr = &rec->dir[d].nr_lat_pct;
+		}
+		if (*nr >= RECORD_PCT_MAX)
+			continue;
+		list[*nr].pct = sqlite3_column_double(st, 2);
+		list[*nr].value_ns = column_u64(st, 3);
+		(*nr)++;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, "reading percentiles");
+}
+
+static int load_bins(struct store *s, int64_t id, struct result_record *rec)
+{
+	unsigned cap[DIR_COUNT] = { 0 };
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(s, "SELECT dir, value_ns, count FROM bins WHERE result_id = ?"
+		    " ORDER BY dir, value_ns", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int d = dir_index(sqlite3_column_text(st, 0));
+		struct dir_record *r;
+
+		if (d < 0)
+			continue;
+		r = &rec->dir[d];
+		if (grow((void **)&r->bins, r->nr_bins, &cap[d], sizeof(*r->bins))) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		r->bins[r->nr_bins].value_ns = column_u64(st, 1);
+		r->bins[r->nr_bins].count = column_u64(st, 2);
+		r->nr_bins++;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, "reading histogram bins");
+}
+
+static int load_series(struct store *s, int64_t id, struct result_record *rec)
+{
+	unsigned cap = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(s, "SELECT idx, t_ms, dir, ios, bytes, lat_mean_ns FROM series"
+		    " WHERE result_id = ? ORDER BY idx, dir", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t idx = sqlite3_column_int64(st, 0);
+		int d = dir_index(sqlite3_column_text(st, 2));
+		struct series_record *p;
+
+		if (d < 0 || idx < 0 || idx > 100000000)
+			continue;
+		while (rec->nr_series <= (unsigned)idx) {
+			if (grow((void **)&rec->series, rec->nr_series, &cap,
+				 sizeof(*rec->series))) {
+				sqlite3_finalize(st);
+				return -1;
+			}
+			rec->nr_series++;
+		}
+		p = &rec->series[idx];
+		p->t_ms = column_u64(st, 1);
+		p->ios[d] = column_u64(st, 3);
+		p->bytes[d] = column_u64(st, 4);
+		p->lat_mean_ns[d] = sqlite3_column_double(st, 5);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, "reading the series");
+}
+
+static int result_from_row(struct store *s, sqlite3_stmt *st, struct result_record *rec)
+{
+	int64_t id = sqlite3_column_int64(st, 0);
+
+	column_copy(st, 1, rec->job_name, sizeof(rec->job_name));
+	rec->groupid = (unsigned)sqlite3_column_int64(st, 2);
+	rec->error = sqlite3_column_int(st, 3);
+	rec->partial = sqlite3_column_int(st, 4) != 0;
+	if (column_dup(st, 5, &rec->options_json))
+		return -1;
+	column_copy(st, 6, rec->rw, sizeof(rec->rw));
+	rec->bs = column_u64(st, 7);
+	rec->iodepth = (unsigned)sqlite3_column_int64(st, 8);
+	rec->numjobs = (unsigned)sqlite3_column_int64(st, 9);
+	rec->runtime_ns = column_u64(st, 10);
+	rec->series_interval_ms = column_u64(st, 11);
+	if (column_dup(st, 12, &rec->drive_before) ||
+	    column_dup(st, 13, &rec->drive_after) ||
+	    column_dup(st, 14, &rec->drive_delta))
+		return -1;
+	return load_dirs(s, id, rec) || load_pcts(s, id, rec) ||
+	       load_bins(s, id, rec) || load_series(s, id, rec) ? -1 : 0;
+}
+
+int store_results_load(struct store *s, int64_t run_id,
+		       struct result_record **recs, unsigned *nr)
+{
+	struct result_record *list = NULL;
+	unsigned count = 0, cap = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	*recs = NULL;
+	*nr = 0;
+	/* one read transaction, so a writer cannot slip in between the tables */
+	if (exec_sql(s, "BEGIN", "starting a read"))
+		return -1;
+	if (prepare(s, "SELECT id, job_name, groupid, error, partial, options_json, rw,"
+		    " bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
+		    " drive_after, drive_delta FROM results WHERE run_id = ? ORDER BY id", &st))
+		goto fail;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (grow((void **)&list, count, &cap, sizeof(*list)) ||
+		    result_from_row(s, st, &list[count++])) {
+			sqlite3_finalize(st);
+			goto fail;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_error(s, "reading results");
+		goto fail;
+	}
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	*recs = list;
+	*nr = count;
+	return 0;
+fail:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	store_results_free(list, count);
+	return -1;
+}
+
+void store_results_free(struct result_record *recs, unsigned nr)
+{
+	for (unsigned i = 0; i < nr; i++)
+		record_free(&recs[i]);
+	free(recs);
+}
+
+/* --- spec sheets ------------------------------------------------------------ */
+
+int store_spec_set(struct store *s, const char *label, const char *ini_text)
+{
+	sqlite3_stmt *st;
+
+	if (!label || !label[0])
+		return err_set("a spec sheet needs a drive label");
+	if (exec_sql(s, "BEGIN IMMEDIATE", "starting a spec update"))
+		return -1;
+	/* a label seen for the first time gets a drive row of its own */
+	if (prepare(s, "INSERT INTO drives (label, model, serial, firmware)"
+		    " SELECT ?1, '', '', '' WHERE NOT EXISTS"
+		    " (SELECT 1 FROM drives WHERE label = ?1)", &st))
+		goto fail;
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+	if (step_done(s, st, "recording the drive")) {
+		sqlite3_finalize(st);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	if (prepare(s, "UPDATE drives SET spec_ini = ? WHERE label = ?", &st))
+		goto fail;
+	bind_text_or_null(st, 1, ini_text);
+	sqlite3_bind_text(st, 2, label, -1, SQLITE_STATIC);
+	if (step_done(s, st, "recording the spec sheet")) {
+		sqlite3_finalize(st);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	return exec_sql(s, "COMMIT", "committing the spec sheet");
+fail:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int store_spec_get(struct store *s, const char *label, char **ini_text)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*ini_text = NULL;
+	if (prepare(s, "SELECT spec_ini FROM drives WHERE label = ? AND spec_ini IS NOT NULL"
+		    " ORDER BY id LIMIT 1", &st))
+		return -1;
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && column_dup(st, 0, ini_text)) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_error(s, "reading a spec sheet");
+}

@@ -1,0 +1,699 @@
+/* test_store.c - the results database: schema creation, migration from older
+ * versions keeping data, refusal of newer ones and of non-databases, the
+ * record built from a measured result, an exact store/load round trip, one
+ * transaction per result (a failure midway leaves nothing), runs, labels,
+ * hosts, drives and spec sheets. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "store/record.h"
+#include "store/schema.h"
+#include "store/store.h"
+#include "util/error.h"
+
+struct fixture {
+	char dir[64];
+	char path[128];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_store.XXXXXX");
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->path, sizeof(f->path), "%s/results.db", f->dir);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char path[160];
+	const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
+
+	for (unsigned i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s%s", f->path, suffixes[i]);
+		unlink(path);
+	}
+	rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+/* --- raw SQLite helpers for checking what is on disk ---------------------- */
+
+static sqlite3 *raw_open(const char *path)
+{
+	sqlite3 *db = NULL;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	return db;
+}
+
+static void raw_exec(sqlite3 *db, const char *sql)
+{
+	char *message = NULL;
+	int rc = sqlite3_exec(db, sql, NULL, NULL, &message);
+
+	if (rc != SQLITE_OK)
+		print_error("sql '%s': %s\n", sql, message ? message : "?");
+	sqlite3_free(message);
+	assert_int_equal(rc, SQLITE_OK);
+}
+
+static int64_t raw_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t value;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	value = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return value;
+}
+
+static void raw_text(sqlite3 *db, const char *sql, char *out, size_t size)
+{
+	sqlite3_stmt *st;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	snprintf(out, size, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+}
+
+static int64_t count_rows(const char *path, const char *table)
+{
+	char sql[128];
+	sqlite3 *db = raw_open(path);
+	int64_t n;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", table);
+	n = raw_int(db, sql);
+	sqlite3_close(db);
+	return n;
+}
+
+static void assert_integrity_ok(const char *path)
+{
+	sqlite3 *db = raw_open(path);
+	char verdict[64];
+
+	raw_text(db, "PRAGMA integrity_check", verdict, sizeof(verdict));
+	assert_string_equal(verdict, "ok");
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	sqlite3_close(db);
+}
+
+/* --- a measured result to store ------------------------------------------- */
+
+struct measured {
+	struct job_spec spec;
+	struct job_result result;
+};
+
+static void measured_make(struct measured *m)
+{
+	job_spec_defaults(&m->spec);
+	snprintf(m->spec.name, sizeof(m->spec.name), "randrw-4k");
+	m->spec.rw = RW_RANDRW;
+	m->spec.bs[DIR_READ] = m->spec.bs[DIR_WRITE] = 4096;
+	m->spec.iodepth = 32;
+	m->spec.numjobs = 4;
+	m->spec.percentiles[0] = 50;
+	m->spec.percentiles[1] = 99;
+	m->spec.percentiles[2] = 99.99;
+	m->spec.nr_percentiles = 3;
+	snprintf(m->spec.options_text, sizeof(m->spec.options_text),
+		 "rw=randrw\nbs=4k\niodepth=16\nthread\niodepth=32");
+	job_result_init(&m->result, &m->spec);
+	m->result.groupid = 3;
+	m->result.runtime_ns = 2500000000ull;   /* 2.5 s */
+	for (int d = 0; d < DIR_COUNT; d++) {
+		struct dir_stats *s = &m->result.dir[d];
+		uint64_t count = d == DIR_READ ? 1000 : 250;
+
+		for (uint64_t i = 1; i <= count; i++) {
+			lat_add(&s->slat, 100 + i);
+			lat_add(&s->clat, 1000 * i);
+			lat_add(&s->lat, 1000 * i + 100 + i);
+		}
+		s->ios = count;
+		s->bytes = count * 4096;
+	}
+	m->result.dir[DIR_WRITE].errors = 2;
+	for (unsigned i = 1; i <= 3; i++) {
+		struct series_point p = { .t_ns = i * 1000000000ull };
+
+		p.ios[DIR_READ] = 300 + i;
+		p.bytes[DIR_READ] = (300 + i) * 4096;
+		p.lat_sum_ns[DIR_READ] = (300 + i) * 1500;
+		p.ios[DIR_WRITE] = i == 2 ? 0 : 80;
+		p.bytes[DIR_WRITE] = p.ios[DIR_WRITE] * 4096;
+		p.lat_sum_ns[DIR_WRITE] = p.ios[DIR_WRITE] * 2000;
+		assert_int_equal(series_append(&m->result.series, &p), 0);
+	}
+	m->result.drive_before = strdup("{\"model\":\"X\"}");
+	m->result.drive_delta = strdup("{\"host_bytes_written\":null}");
+	assert_non_null(m->result.drive_before);
+	assert_non_null(m->result.drive_delta);
+}
+
+static void test_record_from_result(void **state)
+{
+	struct measured m;
+	struct result_record rec;
+	const struct dir_record *rd, *wr;
+	uint64_t total = 0;
+
+	(void)state;
+	measured_make(&m);
+	assert_int_equal(record_from_result(&m.result, &rec), 0);
+	rd = &rec.dir[DIR_READ];
+	wr = &rec.dir[DIR_WRITE];
+	assert_string_equal(rec.job_name, "randrw-4k");
+	assert_int_equal(rec.groupid, 3);
+	assert_string_equal(rec.rw, "randrw");
+	assert_int_equal(rec.bs, 4096);
+	assert_int_equal(rec.iodepth, 32);
+	assert_int_equal(rec.numjobs, 4);
+	assert_int_equal(rd->ios, 1000);
+	assert_int_equal(wr->errors, 2);
+	assert_int_equal(rd->runtime_ms, 2500);
+	assert_true(rd->iops > 399.999 && rd->iops < 400.001);
+	assert_true(wr->bw_bytes > 409599.9 && wr->bw_bytes < 409600.1);
+	assert_int_equal(rd->clat.min, 1000);
+	assert_int_equal(rd->clat.max, 1000000);
+	assert_int_equal(rd->clat.n, 1000);
+	assert_true(rd->clat.mean > 500499 && rd->clat.mean < 500501);
+	assert_true(rd->clat.stddev > 288000 && rd->clat.stddev < 289000);
+	assert_int_equal(rd->nr_clat_pct, 3);
+	assert_int_equal(rd->nr_lat_pct, 3);
+	assert_true(rd->clat_pct[2].pct == 99.99);
+	/* p50 of 1..1000 us is near 500 us, within the histogram's 1% */
+	assert_true(rd->clat_pct[0].value_ns > 495000 && rd->clat_pct[0].value_ns < 505000);
+	assert_true(rd->lat_pct[0].value_ns >= rd->clat_pct[0].value_ns);
+	assert_true(rd->nr_bins > 0);
+	for (unsigned i = 0; i < rd->nr_bins; i++) {
+		assert_true(rd->bins[i].count > 0);
+		if (i)
+			assert_true(rd->bins[i].value_ns > rd->bins[i - 1].value_ns);
+		total += rd->bins[i].count;
+	}
+	assert_int_equal(total, 1000);
+	/* later keys win; a bare flag is "" */
+	assert_string_equal(rec.options_json,
+			    "{\"rw\":\"randrw\",\"bs\":\"4k\",\"thread\":\"\",\"iodepth\":\"32\"}");
+	assert_int_equal(rec.nr_series, 3);
+	assert_int_equal(rec.series_interval_ms, 1000);
+	assert_int_equal(rec.series[1].t_ms, 2000);
+	assert_int_equal(rec.series[1].ios[DIR_READ], 302);
+	assert_true(rec.series[1].lat_mean_ns[DIR_READ] == 1500.0);
+	assert_true(rec.series[1].lat_mean_ns[DIR_WRITE] == 0.0);
+	assert_string_equal(rec.drive_before, "{\"model\":\"X\"}");
+	assert_null(rec.drive_after);
+	record_free(&rec);
+	job_result_free(&m.result);
+}
+
+static void test_record_empty_direction_and_bssplit(void **state)
+{
+	struct job_spec spec;
+	struct job_result r;
+	struct result_record rec;
+
+	(void)state;
+	job_spec_defaults(&spec);
+	spec.rw = RW_READ;
+	spec.bssplit_nr[DIR_READ] = 1;
+	spec.bssplit[DIR_READ][0].bs = 4096;
+	spec.bssplit[DIR_READ][0].pct = 100;
+	spec.options_text[0] = '\0';
+	job_result_init(&r, &spec);
+	r.runtime_ns = 1000000000ull;
+	assert_int_equal(record_from_result(&r, &rec), 0);
+	assert_int_equal(rec.bs, 0);
+	assert_int_equal(rec.dir[DIR_WRITE].clat.min, 0);
+	assert_int_equal(rec.dir[DIR_WRITE].clat.n, 0);
+	assert_int_equal(rec.dir[DIR_WRITE].runtime_ms, 0);
+	assert_int_equal(rec.dir[DIR_WRITE].nr_bins, 0);
+	assert_null(rec.dir[DIR_WRITE].bins);
+	assert_int_equal(rec.dir[DIR_WRITE].clat_pct[0].value_ns, 0);
+	assert_string_equal(rec.options_json, "{}");
+	assert_int_equal(rec.nr_series, 0);
+	record_free(&rec);
+	job_result_free(&r);
+
+	/* a result without its spec is an error, and leaves nothing to free */
+	job_result_init(&r, NULL);
+	assert_int_equal(record_from_result(&r, &rec), -1);
+	assert_non_null(strstr(err_msg(), "no job spec"));
+	assert_null(rec.options_json);
+	job_result_free(&r);
+}
+
+/* --- schema and migration ------------------------------------------------- */
+
+static void test_schema_created(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	sqlite3 *db;
+	char mode[16];
+	const char *const tables[] = { "hosts", "drives", "runs", "results",
+		"result_dirs", "percentiles", "bins", "series" };
+
+	assert_int_equal(store_open(f->path, &s), 0);
+	store_close(s);
+	db = raw_open(f->path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), schema_version);
+	raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
+	assert_string_equal(mode, "wal");
+	for (unsigned i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		char sql[128];
+
+		snprintf(sql, sizeof(sql),
+			 "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='%s'",
+			 tables[i]);
+		assert_int_equal(raw_int(db, sql), 1);
+	}
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM pragma_table_info('runs')"
+				 " WHERE name = 'note'"), 1);
+	sqlite3_close(db);
+	/* opening again is a no-op */
+	assert_int_equal(store_open(f->path, &s), 0);
+	store_close(s);
+	assert_integrity_ok(f->path);
+}
+
+static void test_migrate_from_empty_file(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	FILE *file = fopen(f->path, "w");
+	sqlite3 *db;
+
+	assert_non_null(file);
+	fclose(file);
+	assert_int_equal(store_open(f->path, &s), 0);
+	store_close(s);
+	db = raw_open(f->path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), schema_version);
+	sqlite3_close(db);
+}
+
+static void test_migrate_from_v1_keeps_data(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	struct stored_run run;
+	struct result_record *recs;
+	unsigned nr;
+	sqlite3 *db = raw_open(f->path);
+	char note[16];
+
+	/* a version-1 database as an older build left it */
+	raw_exec(db, schema_migrations[0]);
+	raw_exec(db, "PRAGMA user_version = 1");
+	raw_exec(db, "INSERT INTO runs (id, label, source, command, target, started_ms,"
+		 " finished_ms) VALUES (7, 'old-drive', 'run', 'drivebench run', '/dev/x',"
+		 " 1000, 2000)");
+	raw_exec(db, "INSERT INTO results (id, run_id, job_name, groupid, error, partial,"
+		 " options_json, rw, bs, iodepth, numjobs, runtime_ns, series_interval_ms)"
+		 " VALUES (1, 7, 'j', 0, 0, 0, '{}', 'read', 4096, 1, 1, 5000000, 1000)");
+	raw_exec(db, "INSERT INTO result_dirs VALUES (1, 'read', 10, 40960, 0, 5, 2000.0,"
+		 " 8192000.0, 0,0,0,0,0, 1,9,5.0,1.0,10, 2,10,6.0,1.0,10)");
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM pragma_table_info('runs')"
+				 " WHERE name = 'note'"), 0);
+	sqlite3_close(db);
+
+	assert_int_equal(store_open(f->path, &s), 0);
+	assert_int_equal(store_run_get(s, 7, &run), 0);
+	assert_string_equal(run.label, "old-drive");
+	assert_int_equal(run.finished_ms, 2000);
+	assert_int_equal(run.nr_results, 1);
+	assert_int_equal(store_results_load(s, 7, &recs, &nr), 0);
+	assert_int_equal(nr, 1);
+	assert_int_equal(recs[0].dir[DIR_READ].ios, 10);
+	assert_int_equal(recs[0].dir[DIR_READ].clat.max, 9);
+	assert_true(recs[0].dir[DIR_READ].iops == 2000.0);
+	store_results_free(recs, nr);
+	store_close(s);
+
+	db = raw_open(f->path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 2);
+	raw_text(db, "SELECT note FROM runs WHERE id = 7", note, sizeof(note));
+	assert_string_equal(note, "");
+	sqlite3_close(db);
+	assert_integrity_ok(f->path);
+}
+
+static void test_newer_version_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s = (struct store *)1;
+	sqlite3 *db = raw_open(f->path);
+
+	raw_exec(db, "CREATE TABLE future (x)");
+	raw_exec(db, "PRAGMA user_version = 99");
+	sqlite3_close(db);
+	assert_int_equal(store_open(f->path, &s), -1);
+	assert_null(s);
+	assert_non_null(strstr(err_msg(), f->path));
+	assert_non_null(strstr(err_msg(), "newer"));
+	/* and it was left as it was */
+	db = raw_open(f->path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 99);
+	sqlite3_close(db);
+}
+
+static void test_not_a_database_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	FILE *file = fopen(f->path, "w");
+	char missing[200];
+
+	assert_non_null(file);
+	fputs("this is a text file, not SQLite, and long enough to have a header ...\n",
+	      file);
+	fclose(file);
+	assert_int_equal(store_open(f->path, &s), -1);
+	assert_null(s);
+	assert_non_null(strstr(err_msg(), f->path));
+
+	snprintf(missing, sizeof(missing), "%s/no/such/dir/x.db", f->dir);
+	assert_int_equal(store_open(missing, &s), -1);
+	assert_non_null(strstr(err_msg(), missing));
+}
+
+/* --- runs and results ------------------------------------------------------ */
+
+static const struct run_meta sample_meta = {
+	.label = "drive-a", .source = "run", .command = "drivebench run --rw=randrw",
+	.target = "/dev/nvme0n1", .started_ms = 1700000000123ull,
+	.drive_json = "{\"model\":\"Fast SSD\",\"serial\":\"S123\",\"firmware\":\"1.0\","
+		      "\"nvme\":null}",
+};
+
+static void assert_summary_equal(const struct lat_summary *a, const struct lat_summary *b)
+{
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(a->min, b->min);
+	assert_int_equal(a->max, b->max);
+	assert_true(a->mean == b->mean);
+	assert_true(a->stddev == b->stddev);
+}
+
+static void assert_text_equal(const char *a, const char *b)
+{
+	if (!a || !b)
+		assert_ptr_equal(a, b);
+	else
+		assert_string_equal(a, b);
+}
+
+static void assert_records_equal(const struct result_record *a, const struct result_record *b)
+{
+	assert_string_equal(a->job_name, b->job_name);
+	assert_int_equal(a->groupid, b->groupid);
+	assert_int_equal(a->error, b->error);
+	assert_int_equal(a->partial, b->partial);
+	assert_text_equal(a->options_json, b->options_json);
+	assert_string_equal(a->rw, b->rw);
+	assert_int_equal(a->bs, b->bs);
+	assert_int_equal(a->iodepth, b->iodepth);
+	assert_int_equal(a->numjobs, b->numjobs);
+	assert_int_equal(a->runtime_ns, b->runtime_ns);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		const struct dir_record *x = &a->dir[d], *y = &b->dir[d];
+
+		assert_int_equal(x->ios, y->ios);
+		assert_int_equal(x->bytes, y->bytes);
+		assert_int_equal(x->errors, y->errors);
+		assert_int_equal(x->runtime_ms, y->runtime_ms);
+		assert_true(x->iops == y->iops);
+		assert_true(x->bw_bytes == y->bw_bytes);
+		assert_summary_equal(&x->slat, &y->slat);
+		assert_summary_equal(&x->clat, &y->clat);
+		assert_summary_equal(&x->lat, &y->lat);
+		assert_int_equal(x->nr_clat_pct, y->nr_clat_pct);
+		assert_int_equal(x->nr_lat_pct, y->nr_lat_pct);
+		for (unsigned i = 0; i < x->nr_clat_pct; i++) {
+			assert_true(x->clat_pct[i].pct == y->clat_pct[i].pct);
+			assert_int_equal(x->clat_pct[i].value_ns, y->clat_pct[i].value_ns);
+		}
+		for (unsigned i = 0; i < x->nr_lat_pct; i++) {
+			assert_true(x->lat_pct[i].pct == y->lat_pct[i].pct);
+			assert_int_equal(x->lat_pct[i].value_ns, y->lat_pct[i].value_ns);
+		}
+		assert_int_equal(x->nr_bins, y->nr_bins);
+		for (unsigned i = 0; i < x->nr_bins; i++) {
+			assert_int_equal(x->bins[i].value_ns, y->bins[i].value_ns);
+			assert_int_equal(x->bins[i].count, y->bins[i].count);
+		}
+	}
+	assert_int_equal(a->nr_series, b->nr_series);
+	assert_int_equal(a->series_interval_ms, b->series_interval_ms);
+	for (unsigned i = 0; i < a->nr_series; i++) {
+		assert_int_equal(a->series[i].t_ms, b->series[i].t_ms);
+		for (int d = 0; d < DIR_COUNT; d++) {
+			assert_int_equal(a->series[i].ios[d], b->series[i].ios[d]);
+			assert_int_equal(a->series[i].bytes[d], b->series[i].bytes[d]);
+			assert_true(a->series[i].lat_mean_ns[d] == b->series[i].lat_mean_ns[d]);
+		}
+	}
+	assert_text_equal(a->drive_before, b->drive_before);
+	assert_text_equal(a->drive_after, b->drive_after);
+	assert_text_equal(a->drive_delta, b->drive_delta);
+}
+
+static void test_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct measured m;
+	struct result_record rec[2], *loaded;
+	struct stored_run run, *runs;
+	struct store *s;
+	int64_t run_id, result_id = 0;
+	unsigned nr;
+
+	measured_make(&m);
+	assert_int_equal(record_from_result(&m.result, &rec[0]), 0);
+	/* a second record with extreme values: u64 beyond INT64_MAX survives */
+	assert_int_equal(record_from_result(&m.result, &rec[1]), 0);
+	snprintf(rec[1].job_name, sizeof(rec[1].job_name), "second");
+	rec[1].error = 5;
+	rec[1].partial = true;
+	rec[1].dir[DIR_READ].bytes = UINT64_MAX - 1;
+	rec[1].dir[DIR_READ].iops = 1.0 / 3.0;
+
+	assert_int_equal(store_open(f->path, &s), 0);
+	assert_int_equal(store_run_begin(s, &sample_meta, &run_id), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(store_result_add(s, run_id, &rec[i], &result_id), 0);
+	assert_true(result_id > 0);
+	assert_int_equal(store_run_end(s, run_id, true), 0);
+	store_close(s);
+
+	assert_int_equal(store_open(f->path, &s), 0);
+	assert_int_equal(store_results_load(s, run_id, &loaded, &nr), 0);
+	assert_int_equal(nr, 2);
+	for (int i = 0; i < 2; i++)
+		assert_records_equal(&rec[i], &loaded[i]);
+	store_results_free(loaded, nr);
+
+	assert_int_equal(store_run_get(s, run_id, &run), 0);
+	assert_int_equal(run.id, run_id);
+	assert_string_equal(run.label, "drive-a");
+	assert_string_equal(run.source, "run");
+	assert_string_equal(run.command, "drivebench run --rw=randrw");
+	assert_string_equal(run.target, "/dev/nvme0n1");
+	assert_int_equal(run.started_ms, 1700000000123ull);
+	assert_true(run.finished_ms >= run.started_ms);
+	assert_true(run.partial);
+	assert_int_equal(run.nr_results, 2);
+	assert_string_equal(run.drive_model, "Fast SSD");
+	assert_string_equal(run.drive_serial, "S123");
+
+	assert_int_equal(store_runs_list(s, &runs, &nr), 0);
+	assert_int_equal(nr, 1);
+	assert_int_equal(runs[0].id, run_id);
+	free(runs);
+	/* a run without results loads as an empty list */
+	assert_int_equal(store_results_load(s, run_id + 1, &loaded, &nr), 0);
+	assert_int_equal(nr, 0);
+	assert_null(loaded);
+	store_close(s);
+	for (int i = 0; i < 2; i++)
+		record_free(&rec[i]);
+	job_result_free(&m.result);
+	assert_integrity_ok(f->path);
+}
+
+static void test_result_is_one_transaction(void **state)
+{
+	struct fixture *f = *state;
+	struct measured m;
+	struct result_record rec;
+	struct store *s;
+	struct result_record *loaded;
+	int64_t run_id, result_id = -5;
+	unsigned nr;
+	const char *const tables[] = { "results", "result_dirs", "percentiles", "bins",
+				       "series" };
+
+	measured_make(&m);
+	assert_int_equal(record_from_result(&m.result, &rec), 0);
+	assert_true(rec.dir[DIR_WRITE].nr_bins >= 2);
+	assert_int_equal(store_open(f->path, &s), 0);
+	assert_int_equal(store_run_begin(s, &sample_meta, &run_id), 0);
+
+	/* the write direction's second bin repeats the first: its insert breaks
+	 * the primary key after the result, both directions and the read bins
+	 * were written */
+	rec.dir[DIR_WRITE].bins[1].value_ns = rec.dir[DIR_WRITE].bins[0].value_ns;
+	assert_int_equal(store_result_add(s, run_id, &rec, &result_id), -1);
+	assert_non_null(strstr(err_msg(), f->path));
+	assert_non_null(strstr(err_msg(), "randrw-4k"));
+	assert_int_equal(result_id, -5);
+	for (unsigned i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		assert_int_equal(count_rows(f->path, tables[i]), 0);
+
+	/* an unknown run violates the foreign key: nothing either */
+	rec.dir[DIR_WRITE].bins[1].value_ns = rec.dir[DIR_WRITE].bins[0].value_ns + 1;
+	assert_int_equal(store_result_add(s, run_id + 100, &rec, NULL), -1);
+	assert_int_equal(count_rows(f->path, "results"), 0);
+
+	/* the store is still usable afterwards */
+	assert_int_equal(store_result_add(s, run_id, &rec, &result_id), 0);
+	assert_int_equal(store_results_load(s, run_id, &loaded, &nr), 0);
+	assert_int_equal(nr, 1);
+	store_results_free(loaded, nr);
+	assert_int_equal(count_rows(f->path, "result_dirs"), 2);
+	assert_int_equal(count_rows(f->path, "series"), 6);
+	store_close(s);
+	record_free(&rec);
+	job_result_free(&m.result);
+	assert_integrity_ok(f->path);
+}
+
+static void test_runs_hosts_drives_labels(void **state)
+{
+	struct fixture *f = *state;
+	struct run_meta meta = sample_meta;
+	struct stored_run run;
+	struct store *s;
+	int64_t first, second, third, *ids;
+	unsigned nr;
+	sqlite3 *db;
+	char text[256];
+
+	assert_int_equal(store_open(f->path, &s), 0);
+	meta.started_ms = 3000;
+	assert_int_equal(store_run_begin(s, &meta, &first), 0);
+	meta.started_ms = 1000;   /* older, though stored later */
+	assert_int_equal(store_run_begin(s, &meta, &second), 0);
+	meta.label = "";
+	meta.drive_json = NULL;
+	assert_int_equal(store_run_begin(s, &meta, &third), 0);
+
+	assert_int_equal(store_runs_by_label(s, "drive-a", &ids, &nr), 0);
+	assert_int_equal(nr, 2);
+	assert_int_equal(ids[0], second);
+	assert_int_equal(ids[1], first);
+	free(ids);
+	assert_int_equal(store_runs_by_label(s, "nobody", &ids, &nr), 0);
+	assert_int_equal(nr, 0);
+
+	assert_int_equal(store_run_get(s, third, &run), 0);
+	assert_string_equal(run.drive_model, "");
+	assert_int_equal(run.finished_ms, 0);
+	assert_false(run.partial);
+	assert_int_equal(store_run_get(s, 999, &run), -1);
+	assert_non_null(strstr(err_msg(), "no run 999"));
+	assert_int_equal(store_run_end(s, 999, false), -1);
+	assert_non_null(strstr(err_msg(), "no run 999"));
+
+	meta = sample_meta;
+	meta.drive_json = "{not json";
+	assert_int_equal(store_run_begin(s, &meta, &third), -1);
+	assert_non_null(strstr(err_msg(), "not valid JSON"));
+	store_close(s);
+
+	db = raw_open(f->path);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM hosts"), 1);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM drives"), 1);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM runs"), 3);
+	assert_true(raw_int(db, "SELECT cores FROM hosts") >= 1);
+	assert_true(raw_int(db, "SELECT memory_bytes FROM hosts") > 0);
+	raw_text(db, "SELECT kernel FROM hosts", text, sizeof(text));
+	assert_non_null(strstr(text, "Linux"));
+	raw_text(db, "SELECT firmware FROM drives", text, sizeof(text));
+	assert_string_equal(text, "1.0");
+	sqlite3_close(db);
+}
+
+static void test_spec_sheets(void **state)
+{
+	struct fixture *f = *state;
+	struct run_meta meta = sample_meta;
+	struct store *s;
+	char *ini;
+	int64_t run_id;
+
+	assert_int_equal(store_open(f->path, &s), 0);
+	assert_int_equal(store_spec_get(s, "drive-a", &ini), 0);
+	assert_null(ini);
+	/* a label not yet seen in any run */
+	assert_int_equal(store_spec_set(s, "drive-a", "[drive]\nmodel=Fast SSD\n"), 0);
+	assert_int_equal(store_spec_get(s, "drive-a", &ini), 0);
+	assert_string_equal(ini, "[drive]\nmodel=Fast SSD\n");
+	free(ini);
+	/* a run of that label keeps the sheet, and a new sheet replaces it */
+	assert_int_equal(store_run_begin(s, &meta, &run_id), 0);
+	assert_int_equal(store_spec_set(s, "drive-a", "[drive]\nmodel=v2\n"), 0);
+	assert_int_equal(store_spec_get(s, "drive-a", &ini), 0);
+	assert_string_equal(ini, "[drive]\nmodel=v2\n");
+	free(ini);
+	assert_int_equal(store_spec_set(s, "", "x"), -1);
+	assert_non_null(strstr(err_msg(), "label"));
+	store_close(s);
+	assert_int_equal(count_rows(f->path, "drives"), 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_record_from_result),
+		cmocka_unit_test(test_record_empty_direction_and_bssplit),
+		cmocka_unit_test_setup_teardown(test_schema_created, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_from_empty_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_from_v1_keeps_data, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_newer_version_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_a_database_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_result_is_one_transaction, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_runs_hosts_drives_labels, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spec_sheets, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -10,6 +10,8 @@
 static const struct command commands[] = {
 	{ "run", cmd_run, "run fio-style jobs (options or a job file) and measure them" },
 	{ "info", cmd_info, "show a target's identity, health and safety verdict" },
+	{ "import", cmd_import, "import fio JSON results into the database under a drive label" },
+	{ "export", cmd_export, "write stored runs as JSON or CSV" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "list the commands" },
 };

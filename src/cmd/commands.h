@@ -11,6 +11,8 @@ struct command {
 
 int cmd_run(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 

@@ -562,8 +562,12 @@ static int check_block(const char *path, dev_t rdev, const char *destroy_id,
 	free(swaps);
 
 	signatures = check_signatures(v, path);
-	if (signatures < 0)
-		return -1;
+	if (signatures < 0) {
+		/* unreadable signatures count as data: consent still decides */
+		add_reason(v, "%s", err_msg());
+		err_clear();
+		signatures = 1;
+	}
 
 	/* The kernel refuses an exclusive open of a device that is mounted
 	 * (in any mount namespace), swapped on or claimed by dm/md: catches

@@ -1,0 +1,402 @@
+/* cmd_export.c - `drivebench export [--db FILE] --format json|csv [RUN...]`:
+ * the stored runs (all, or the ones named) as one JSON array of runs with
+ * their results, or as CSV with one row per result and direction. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd/commands.h"
+#include "store/store.h"
+#include "util/error.h"
+
+static const char export_usage[] =
+	"usage: drivebench export [--db FILE] --format json|csv [RUN...]\n"
+	"\n"
+	"Writes stored runs to standard output: all runs, or the RUN ids given\n"
+	"(`drivebench export --format csv` lists them in its run_id column).\n"
+	"\n"
+	"  json  an array of runs, each with its results: per direction ios,\n"
+	"        bytes, runtime, IOPS, bandwidth, slat/clat/lat summaries and\n"
+	"        clat/lat percentiles (keys as fio's: \"99.900000\")\n"
+	"  csv   one row per result and direction the job used, columns:\n"
+	"        run_id,label,job,rw,bs,iodepth,numjobs,dir,ios,bytes,runtime_ms,\n"
+	"        iops,bw_bytes,lat_mean_ns,clat_p99_ns,clat_p99_9_ns,clat_p99_99_ns\n"
+	"        (a percentile the result does not have is an empty field)\n"
+	"\n"
+	"options:\n"
+	"  --db FILE        the results database (default " STORE_DEFAULT_PATH ")\n"
+	"  --format FORMAT  json or csv (required)\n"
+	"  -h, --help       this text\n"
+	"\n"
+	"Exit codes: 0 written; 2 usage error, missing database or unknown run.\n";
+
+static const char *const dir_names[DIR_COUNT] = { "read", "write" };
+
+enum export_format { FORMAT_NONE, FORMAT_JSON, FORMAT_CSV };
+
+/* Which directions a result's rw used; for names we do not know (imports),
+ * the directions that did any I/O. */
+static bool dir_used(const struct result_record *rec, int d)
+{
+	static const char *const reads[] = { "read", "randread", "rw", "readwrite",
+					     "randrw" };
+	static const char *const writes[] = { "write", "randwrite", "rw", "readwrite",
+					      "randrw", "trimwrite" };
+	const char *const *names = d == DIR_READ ? reads : writes;
+	unsigned nr = d == DIR_READ ? 5 : 6;
+	bool known = false;
+
+	for (int other = 0; other < 2; other++) {
+		const char *const *list = other ? writes : reads;
+		unsigned count = other ? 6 : 5;
+
+		for (unsigned i = 0; i < count; i++)
+			if (!strcmp(rec->rw, list[i]))
+				known = true;
+	}
+	if (!known)
+		return rec->dir[d].ios || rec->dir[d].errors;
+	for (unsigned i = 0; i < nr; i++)
+		if (!strcmp(rec->rw, names[i]))
+			return true;
+	return false;
+}
+
+static const struct pct_value *find_pct(const struct pct_value *list, unsigned nr,
+					double pct)
+{
+	for (unsigned i = 0; i < nr; i++)
+		if (fabs(list[i].pct - pct) < 1e-9)
+			return &list[i];
+	return NULL;
+}
+
+/* --- CSV ------------------------------------------------------------------- */
+
+static void csv_field(FILE *out, const char *text)
+{
+	if (!strpbrk(text, ",\"\n\r")) {
+		fputs(text, out);
+		return;
+	}
+	fputc('"', out);
+	for (const char *p = text; *p; p++) {
+		if (*p == '"')
+			fputc('"', out);
+		fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_pct(FILE *out, const struct dir_record *r, double pct)
+{
+	const struct pct_value *p = find_pct(r->clat_pct, r->nr_clat_pct, pct);
+
+	fputc(',', out);
+	if (p)
+		fprintf(out, "%" PRIu64, p->value_ns);
+}
+
+static void csv_rows(FILE *out, const struct stored_run *run,
+		     const struct result_record *recs, unsigned nr)
+{
+	for (unsigned i = 0; i < nr; i++) {
+		const struct result_record *rec = &recs[i];
+
+		for (int d = 0; d < DIR_COUNT; d++) {
+			const struct dir_record *r = &rec->dir[d];
+
+			if (!dir_used(rec, d))
+				continue;
+			fprintf(out, "%" PRId64 ",", run->id);
+			csv_field(out, run->label);
+			fputc(',', out);
+			csv_field(out, rec->job_name);
+			fputc(',', out);
+			csv_field(out, rec->rw);
+			fprintf(out, ",%" PRIu64 ",%u,%u,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+				",%.17g,%.17g,%.17g", rec->bs, rec->iodepth, rec->numjobs,
+				dir_names[d], r->ios, r->bytes, r->runtime_ms, r->iops,
+				r->bw_bytes, r->lat.mean);
+			csv_pct(out, r, 99.0);
+			csv_pct(out, r, 99.9);
+			csv_pct(out, r, 99.99);
+			fputc('\n', out);
+		}
+	}
+}
+
+/* --- JSON ------------------------------------------------------------------ */
+
+static cJSON *summary_json(const struct lat_summary *l, const struct pct_value *pcts,
+			   unsigned nr_pcts)
+{
+	cJSON *o = cJSON_CreateObject(), *list;
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "min_ns", (double)l->min);
+	cJSON_AddNumberToObject(o, "max_ns", (double)l->max);
+	cJSON_AddNumberToObject(o, "mean_ns", l->mean);
+	cJSON_AddNumberToObject(o, "stddev_ns", l->stddev);
+	cJSON_AddNumberToObject(o, "n", (double)l->n);
+	if (!pcts)
+		return o;
+	list = cJSON_AddObjectToObject(o, "percentiles");
+	for (unsigned i = 0; list && i < nr_pcts; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%f", pcts[i].pct);
+		cJSON_AddNumberToObject(list, key, (double)pcts[i].value_ns);
+	}
+	return o;
+}
+
+static cJSON *dir_json(const struct dir_record *r)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "ios", (double)r->ios);
+	cJSON_AddNumberToObject(o, "bytes", (double)r->bytes);
+	cJSON_AddNumberToObject(o, "errors", (double)r->errors);
+	cJSON_AddNumberToObject(o, "runtime_ms", (double)r->runtime_ms);
+	cJSON_AddNumberToObject(o, "iops", r->iops);
+	cJSON_AddNumberToObject(o, "bw_bytes", r->bw_bytes);
+	cJSON_AddItemToObject(o, "slat", summary_json(&r->slat, NULL, 0));
+	cJSON_AddItemToObject(o, "clat", summary_json(&r->clat, r->clat_pct, r->nr_clat_pct));
+	cJSON_AddItemToObject(o, "lat", summary_json(&r->lat, r->lat_pct, r->nr_lat_pct));
+	return o;
+}
+
+static cJSON *result_json(const struct result_record *rec)
+{
+	cJSON *o = cJSON_CreateObject(), *options;
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "job", rec->job_name);
+	cJSON_AddNumberToObject(o, "groupid", rec->groupid);
+	cJSON_AddNumberToObject(o, "error", rec->error);
+	cJSON_AddBoolToObject(o, "partial", rec->partial);
+	cJSON_AddStringToObject(o, "rw", rec->rw);
+	cJSON_AddNumberToObject(o, "bs", (double)rec->bs);
+	cJSON_AddNumberToObject(o, "iodepth", rec->iodepth);
+	cJSON_AddNumberToObject(o, "numjobs", rec->numjobs);
+	cJSON_AddNumberToObject(o, "runtime_ns", (double)rec->runtime_ns);
+	options = rec->options_json ? cJSON_Parse(rec->options_json) : NULL;
+	cJSON_AddItemToObject(o, "options", options ? options : cJSON_CreateObject());
+	for (int d = 0; d < DIR_COUNT; d++)
+		cJSON_AddItemToObject(o, dir_names[d], dir_json(&rec->dir[d]));
+	return o;
+}
+
+static cJSON *run_json(const struct stored_run *run, const struct result_record *recs,
+		       unsigned nr)
+{
+	cJSON *o = cJSON_CreateObject(), *results;
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "id", (double)run->id);
+	cJSON_AddStringToObject(o, "label", run->label);
+	cJSON_AddStringToObject(o, "source", run->source);
+	cJSON_AddStringToObject(o, "command", run->command);
+	cJSON_AddStringToObject(o, "target", run->target);
+	cJSON_AddNumberToObject(o, "started_ms", (double)run->started_ms);
+	cJSON_AddNumberToObject(o, "finished_ms", (double)run->finished_ms);
+	cJSON_AddBoolToObject(o, "partial", run->partial);
+	cJSON_AddStringToObject(o, "drive_model", run->drive_model);
+	cJSON_AddStringToObject(o, "drive_serial", run->drive_serial);
+	results = cJSON_AddArrayToObject(o, "results");
+	for (unsigned i = 0; results && i < nr; i++)
+		cJSON_AddItemToArray(results, result_json(&recs[i]));
+	return o;
+}
+
+/* --- the command ------------------------------------------------------------ */
+
+static int parse_run_id(const char *text, int64_t *id)
+{
+	char *end;
+	long long value;
+
+	errno = 0;
+	value = strtoll(text, &end, 10);
+	if (errno || end == text || *end || value <= 0)
+		return -1;
+	*id = value;
+	return 0;
+}
+
+static int export_runs(struct store *s, enum export_format format,
+		       const struct stored_run *runs, unsigned nr_runs)
+{
+	cJSON *array = NULL;
+	int rc = EXIT_OK;
+
+	if (format == FORMAT_JSON) {
+		array = cJSON_CreateArray();
+		if (!array) {
+			fprintf(stderr, "drivebench export: out of memory\n");
+			return EXIT_RUN_FAILED;
+		}
+	} else {
+		puts("run_id,label,job,rw,bs,iodepth,numjobs,dir,ios,bytes,runtime_ms,iops,"
+		     "bw_bytes,lat_mean_ns,clat_p99_ns,clat_p99_9_ns,clat_p99_99_ns");
+	}
+	for (unsigned i = 0; i < nr_runs; i++) {
+		struct result_record *recs;
+		unsigned nr;
+
+		if (store_results_load(s, runs[i].id, &recs, &nr)) {
+			fprintf(stderr, "drivebench export: %s\n", err_msg());
+			rc = EXIT_RUN_FAILED;
+			break;
+		}
+		if (array)
+			cJSON_AddItemToArray(array, run_json(&runs[i], recs, nr));
+		else
+			csv_rows(stdout, &runs[i], recs, nr);
+		store_results_free(recs, nr);
+	}
+	if (array) {
+		char *text = rc == EXIT_OK ? cJSON_Print(array) : NULL;
+
+		if (text) {
+			puts(text);
+			cJSON_free(text);
+		} else if (rc == EXIT_OK) {
+			fprintf(stderr, "drivebench export: out of memory\n");
+			rc = EXIT_RUN_FAILED;
+		}
+		cJSON_Delete(array);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "drivebench export: writing output: %s\n", strerror(errno));
+		rc = EXIT_RUN_FAILED;
+	}
+	return rc;
+}
+
+/* Takes "--name VALUE" or "--name=VALUE"; NULL when argv[*i] is not it. */
+static const char *option_value(int argc, char **argv, int *i, const char *name,
+				bool *missing)
+{
+	size_t len = strlen(name);
+
+	if (strncmp(argv[*i], name, len))
+		return NULL;
+	if (argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (argv[*i][len])
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+int cmd_export(int argc, char **argv)
+{
+	const char *db_path = STORE_DEFAULT_PATH, *value;
+	enum export_format format = FORMAT_NONE;
+	struct stored_run *runs = NULL;
+	unsigned nr_runs = 0;
+	int64_t *ids;
+	unsigned nr_ids = 0;
+	struct store *s;
+	struct stat st;
+	int rc;
+
+	ids = calloc((size_t)argc + 1, sizeof(*ids));
+	if (!ids) {
+		fprintf(stderr, "drivebench export: out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
+	for (int i = 1; i < argc; i++) {
+		bool missing = false;
+
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(export_usage, stdout);
+			free(ids);
+			return EXIT_OK;
+		}
+		if ((value = option_value(argc, argv, &i, "--db", &missing))) {
+			db_path = value;
+		} else if ((value = option_value(argc, argv, &i, "--format", &missing))) {
+			if (!strcmp(value, "json")) {
+				format = FORMAT_JSON;
+			} else if (!strcmp(value, "csv")) {
+				format = FORMAT_CSV;
+			} else {
+				fprintf(stderr, "drivebench export: unknown format '%s' "
+					"(json or csv)\n", value);
+				free(ids);
+				return EXIT_BAD_INPUT;
+			}
+		} else if (missing) {
+			fprintf(stderr, "drivebench export: %s needs a value\n", argv[i]);
+			free(ids);
+			return EXIT_BAD_INPUT;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "drivebench export: unknown option '%s'\n%s",
+				argv[i], export_usage);
+			free(ids);
+			return EXIT_BAD_INPUT;
+		} else if (parse_run_id(argv[i], &ids[nr_ids++])) {
+			fprintf(stderr, "drivebench export: '%s' is not a run id\n", argv[i]);
+			free(ids);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (format == FORMAT_NONE) {
+		fprintf(stderr, "drivebench export: --format json|csv is required\n%s",
+			export_usage);
+		free(ids);
+		return EXIT_BAD_INPUT;
+	}
+	/* export reads: never create an empty database by mistake */
+	if (stat(db_path, &st) < 0) {
+		fprintf(stderr, "drivebench export: %s: %s\n", db_path, strerror(errno));
+		free(ids);
+		return EXIT_BAD_INPUT;
+	}
+	if (store_open(db_path, &s)) {
+		fprintf(stderr, "drivebench export: %s\n", err_msg());
+		free(ids);
+		return EXIT_BAD_INPUT;
+	}
+	if (nr_ids == 0) {
+		rc = store_runs_list(s, &runs, &nr_runs);
+	} else {
+		runs = calloc(nr_ids, sizeof(*runs));
+		rc = runs ? 0 : err_set("out of memory");
+		for (unsigned i = 0; rc == 0 && i < nr_ids; i++, nr_runs++)
+			if (store_run_get(s, ids[i], &runs[i])) {
+				fprintf(stderr, "drivebench export: %s\n", err_msg());
+				free(runs);
+				free(ids);
+				store_close(s);
+				return EXIT_BAD_INPUT;
+			}
+	}
+	if (rc) {
+		fprintf(stderr, "drivebench export: %s\n", err_msg());
+		rc = EXIT_RUN_FAILED;
+	} else {
+		rc = export_runs(s, format, runs, nr_runs);
+	}
+	free(runs);
+	free(ids);
+	store_close(s);
+	return rc;
+}

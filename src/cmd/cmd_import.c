@@ -1,0 +1,276 @@
+/* cmd_import.c - `drivebench import --label LABEL [--db FILE] [--spec INI]
+ * FILE...`: stores fio JSON (or drivebench JSON) results as runs, one run
+ * per file, tagged with a drive label. Every file is parsed before anything
+ * is written, so one bad file imports nothing. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/commands.h"
+#include "store/fio_import.h"
+#include "store/store.h"
+#include "util/error.h"
+
+static const char import_usage[] =
+	"usage: drivebench import --label LABEL [--db FILE] [--spec FILE.ini] FILE...\n"
+	"\n"
+	"Imports fio 3.x JSON output (--output-format=json or json+, also\n"
+	"drivebench's own JSON) into the results database: one run per FILE, one\n"
+	"result per job entry, tagged with the drive label LABEL so the results\n"
+	"compare with measured runs. Every FILE is checked first; if one is\n"
+	"malformed, truncated or not fio output, nothing is imported (exit 2).\n"
+	"Lines before the JSON (fio's \"note: ...\" warnings) are skipped.\n"
+	"\n"
+	"options:\n"
+	"  --label LABEL     the drive these results belong to (required)\n"
+	"  --db FILE         the database (default $DRIVEBENCH_DB or ./drivebench.db)\n"
+	"  --spec FILE.ini   attach this drive spec sheet to LABEL\n"
+	"  -h, --help        this text\n"
+	"\n"
+	"See docs/import.md.\n";
+
+struct import_args {
+	const char *db_path;
+	const char *label;
+	const char *spec_path;
+	const char **files;
+	unsigned nr_files;
+};
+
+/* "--name VALUE" or "--name=VALUE" at argv[*i]; NULL when argv[*i] is
+ * another argument. A missing value sets an error and returns "". */
+static const char *option_value(const char *name, int argc, char **argv, int *i)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n])
+		return NULL;
+	if (*i + 1 >= argc) {
+		err_set("%s needs a value", name);
+		return "";
+	}
+	return argv[++*i];
+}
+
+static int parse_args(int argc, char **argv, struct import_args *a)
+{
+	a->db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
+	a->files = calloc((size_t)argc + 1, sizeof(*a->files));
+	if (!a->files)
+		return err_set("out of memory");
+	err_clear();
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+
+		if ((v = option_value("--db", argc, argv, &i))) {
+			a->db_path = v;
+			if (!err_msg()[0] && !v[0])
+				err_set("--db needs a file name");
+		} else if ((v = option_value("--label", argc, argv, &i))) {
+			a->label = v;
+		} else if ((v = option_value("--spec", argc, argv, &i))) {
+			a->spec_path = v;
+			if (!err_msg()[0] && !v[0])
+				err_set("--spec needs a file name");
+		} else if (!strcmp(argv[i], "--")) {
+			while (++i < argc)
+				a->files[a->nr_files++] = argv[i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return err_set("unknown option '%s'", argv[i]);
+		} else {
+			a->files[a->nr_files++] = argv[i];
+		}
+		if (err_msg()[0])
+			return -1;
+	}
+	if (!a->label || !a->label[0])
+		return err_set("missing --label LABEL (the drive the results belong to)");
+	if (!a->nr_files)
+		return err_set("missing FILE (fio JSON output to import)");
+	return 0;
+}
+
+/* The whole of a small text file, NUL-terminated; caller frees. */
+static int read_text_file(const char *path, char **out)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+
+	*out = NULL;
+	if (!f)
+		return err_set("%s: %s", path, strerror(errno));
+	for (;;) {
+		size_t n;
+
+		if (cap - len < 4096) {
+			char *grown;
+
+			if (cap > (16u << 20)) {
+				fclose(f);
+				free(text);
+				return err_set("%s: larger than 16 MiB, not a spec sheet", path);
+			}
+			grown = realloc(text, cap + 65536);
+			if (!grown) {
+				fclose(f);
+				free(text);
+				return err_set("%s: out of memory", path);
+			}
+			text = grown;
+			cap += 65536;
+		}
+		n = fread(text + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(text);
+		return err_set("%s: read error", path);
+	}
+	fclose(f);
+	text[len] = '\0';
+	if (strlen(text) != len) {
+		free(text);
+		return err_set("%s: contains a NUL byte, not a spec sheet", path);
+	}
+	*out = text;
+	return 0;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* fio's disk_util, when the file has any, goes with the run as its drive
+ * JSON: {"disk_util": [...]} (no identity fields: fio does not record them). */
+static char *disk_util_drive_json(const struct fio_import *imp)
+{
+	static const char prefix[] = "{\"disk_util\":";
+	size_t n;
+	char *json;
+
+	if (!imp->disk_util_json || !strcmp(imp->disk_util_json, "[]"))
+		return NULL;
+	n = sizeof(prefix) + strlen(imp->disk_util_json) + 1;
+	json = malloc(n);
+	if (json)
+		snprintf(json, n, "%s%s}", prefix, imp->disk_util_json);
+	return json;
+}
+
+static int import_one(struct store *db, const struct import_args *a,
+		      const char *path, const struct fio_import *imp)
+{
+	struct run_meta meta = {
+		.label = a->label,
+		.source = "import",
+		.command = path,
+		.target = "",
+		.started_ms = imp->timestamp_ms ? imp->timestamp_ms : now_ms(),
+	};
+	int64_t run_id;
+	char *drive_json = disk_util_drive_json(imp);
+	unsigned i;
+	int rc;
+
+	if (imp->disk_util_json && !drive_json && strcmp(imp->disk_util_json, "[]"))
+		return err_set("%s: out of memory", path);
+	meta.drive_json = drive_json;
+	rc = store_run_begin(db, &meta, &run_id);
+	free(drive_json);
+	if (rc)
+		return err_prefix("%s", path);
+	for (i = 0; i < imp->nr_records; i++) {
+		if (store_result_add(db, run_id, &imp->records[i], NULL)) {
+			err_prefix("%s: job '%s'", path, imp->records[i].job_name);
+			store_run_end(db, run_id, true);
+			return -1;
+		}
+	}
+	if (store_run_end(db, run_id, false))
+		return err_prefix("%s", path);
+	printf("imported %u result%s from %s as run %lld (label %s)\n", imp->nr_records,
+	       imp->nr_records == 1 ? "" : "s", path, (long long)run_id, a->label);
+	return 0;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct import_args a = { 0 };
+	struct fio_import *imports = NULL;
+	struct store *db = NULL;
+	char *spec_text = NULL;
+	unsigned parsed = 0;
+	int rc = EXIT_BAD_INPUT;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(import_usage, stdout);
+			return EXIT_OK;
+		}
+	}
+	if (parse_args(argc, argv, &a)) {
+		fprintf(stderr, "drivebench import: %s\n%s", err_msg(), import_usage);
+		goto out;
+	}
+	if (a.spec_path && read_text_file(a.spec_path, &spec_text)) {
+		fprintf(stderr, "drivebench import: %s\n", err_msg());
+		goto out;
+	}
+	imports = calloc(a.nr_files, sizeof(*imports));
+	if (!imports) {
+		fprintf(stderr, "drivebench import: out of memory\n");
+		rc = EXIT_RUN_FAILED;
+		goto out;
+	}
+	/* every file first: one bad file imports nothing */
+	for (parsed = 0; parsed < a.nr_files; parsed++) {
+		if (fio_import_file(a.files[parsed], &imports[parsed])) {
+			fprintf(stderr, "drivebench import: %s; nothing imported\n", err_msg());
+			goto out;
+		}
+	}
+	if (store_open(a.db_path, &db)) {
+		fprintf(stderr, "drivebench import: %s\n", err_msg());
+		goto out;
+	}
+	rc = EXIT_RUN_FAILED;
+	for (unsigned i = 0; i < a.nr_files; i++) {
+		if (import_one(db, &a, a.files[i], &imports[i])) {
+			fprintf(stderr, "drivebench import: %s\n", err_msg());
+			goto out;
+		}
+	}
+	if (spec_text) {
+		if (store_spec_set(db, a.label, spec_text)) {
+			fprintf(stderr, "drivebench import: %s: %s\n", a.spec_path, err_msg());
+			goto out;
+		}
+		printf("attached spec sheet %s to label %s\n", a.spec_path, a.label);
+	}
+	rc = EXIT_OK;
+out:
+	store_close(db);
+	for (unsigned i = 0; imports && i < parsed; i++)
+		fio_import_free(&imports[i]);
+	free(imports);
+	free(spec_text);
+	free(a.files);
+	return rc;
+}

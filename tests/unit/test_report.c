@@ -1,0 +1,517 @@
+/* test_report.c - the report module on synthetic data: SVG scales, ticks
+ * and axis labels, the reviews' point order, heatmap colours, the computed
+ * sentences, the spec sheet parser and its errors, and the page itself. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "report/report.h"
+#include "report/spec.h"
+#include "report/svg.h"
+#include "util/error.h"
+#include "workload/job_spec.h"
+
+static char *render(void (*draw)(FILE *, void *), void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	draw(f, arg);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static void test_linear_scale(void **state)
+{
+	struct svg_scale s;
+	double t[SVG_MAX_TICKS];
+	(void)state;
+
+	svg_scale_init(&s, 3, 97, 300, 0, true);
+	assert_false(s.log);
+	assert_true(s.dmin == 0);
+	assert_true(s.dmax == 100);
+	assert_true(s.step == 20);
+	assert_true(fabs(svg_scale_map(&s, 0) - 300) < 1e-9);
+	assert_true(fabs(svg_scale_map(&s, 100) - 0) < 1e-9);
+	assert_true(fabs(svg_scale_map(&s, 50) - 150) < 1e-9);
+	unsigned n = svg_ticks(&s, t, SVG_MAX_TICKS);
+	assert_int_equal(n, 6);
+	assert_true(t[0] == 0 && t[5] == 100 && t[1] == 20);
+	/* a flat series still gets a usable range */
+	svg_scale_init(&s, 5, 5, 0, 100, true);
+	assert_true(s.dmax > s.dmin);
+}
+
+static void test_log_scale(void **state)
+{
+	struct svg_scale s;
+	double t[SVG_MAX_TICKS];
+	(void)state;
+
+	/* exactly 100x stays linear, more becomes log */
+	svg_scale_init(&s, 10, 1000, 0, 100, true);
+	assert_false(s.log);
+	svg_scale_init(&s, 8.8, 2831, 200, 0, true);
+	assert_true(s.log);
+	assert_true(s.dmin == 1 && s.dmax == 10000);
+	assert_true(fabs(svg_scale_map(&s, 100) - 100) < 1e-9);
+	assert_true(fabs(svg_scale_map(&s, 1) - 200) < 1e-9);
+	unsigned n = svg_ticks(&s, t, SVG_MAX_TICKS);
+	assert_int_equal(n, 5);
+	assert_true(fabs(t[2] - 100) < 1e-9);
+	/* not allowed, or zero in the data: linear */
+	svg_scale_init(&s, 8.8, 2831, 200, 0, false);
+	assert_false(s.log);
+	svg_scale_init(&s, 0, 2831, 200, 0, true);
+	assert_false(s.log);
+}
+
+static void test_tick_format(void **state)
+{
+	char b[32];
+	(void)state;
+
+	svg_format_tick(0, b, sizeof(b));
+	assert_string_equal(b, "0");
+	svg_format_tick(2500, b, sizeof(b));
+	assert_string_equal(b, "2.5K");
+	svg_format_tick(1500000, b, sizeof(b));
+	assert_string_equal(b, "1.5M");
+	svg_format_tick(120, b, sizeof(b));
+	assert_string_equal(b, "120");
+	svg_format_tick(0.01, b, sizeof(b));
+	assert_string_equal(b, "0.01");
+}
+
+struct chart_arg {
+	struct svg_chart chart;
+};
+
+static void draw_chart(FILE *f, void *arg)
+{
+	assert_int_equal(svg_line_chart(f, &((struct chart_arg *)arg)->chart), 0);
+}
+
+static void test_line_chart_axes(void **state)
+{
+	static const char *const x[] = { "1/1", "2/1", "4/1" };
+	double a[] = { 10, 200, 3000 }, b[] = { 20, NAN, 40 };
+	struct svg_series s[] = { { "drive <A>", NULL, a, 3 }, { "B", NULL, b, 3 } };
+	struct chart_arg arg = { { "lat & more", "QD/jobs", "mean latency (us)", x, 3, s, 2 } };
+	(void)state;
+
+	char *svg = render(draw_chart, &arg);
+	assert_non_null(strstr(svg, "<svg"));
+	assert_non_null(strstr(svg, "mean latency (us) (log scale)"));
+	assert_non_null(strstr(svg, ">QD/jobs<"));
+	assert_non_null(strstr(svg, ">4/1<"));
+	assert_non_null(strstr(svg, "drive &lt;A&gt;"));
+	assert_non_null(strstr(svg, "lat &amp; more"));
+	assert_null(strstr(svg, "<A>"));
+	assert_int_equal(count(svg, "<path class=\"line\""), 2);
+	/* the gap in B breaks its line: two moves */
+	const char *pb = strstr(svg, svg_palette(1));
+	assert_non_null(pb);
+	assert_int_equal(count(svg, "class=\"legend\""), 2);
+	assert_int_equal(count(svg, "<circle"), 5);
+	free(svg);
+
+	struct svg_series none[] = { { "x", NULL, b + 1, 1 } };
+	struct svg_chart empty = { "t", "x", "y", x, 1, none, 1 };
+	FILE *f = fopen("/dev/null", "w");
+	assert_non_null(f);
+	assert_int_equal(svg_line_chart(f, &empty), -1);
+	assert_non_null(strstr(err_msg(), "no values"));
+	fclose(f);
+}
+
+static void test_heat_color(void **state)
+{
+	char pos[8], neg[8], small[8], zero[8];
+	unsigned r, g, b, r2, g2, b2;
+	(void)state;
+
+	svg_heat_color(60, pos, sizeof(pos));
+	svg_heat_color(-60, neg, sizeof(neg));
+	svg_heat_color(5, small, sizeof(small));
+	svg_heat_color(0, zero, sizeof(zero));
+	assert_string_equal(zero, "#ffffff");
+	assert_int_equal(sscanf(pos + 1, "%2x%2x%2x", &r, &g, &b), 3);
+	assert_true(g > r && g > b);               /* green when ahead */
+	assert_int_equal(sscanf(neg + 1, "%2x%2x%2x", &r, &g, &b), 3);
+	assert_true(r > g && r > b);               /* red when behind */
+	assert_int_equal(sscanf(small + 1, "%2x%2x%2x", &r2, &g2, &b2), 3);
+	assert_int_equal(sscanf(pos + 1, "%2x%2x%2x", &r, &g, &b), 3);
+	assert_true(r2 > r);                       /* paler for a smaller difference */
+	svg_heat_color(50, small, sizeof(small));
+	assert_string_equal(small, pos);           /* saturates at 50% */
+}
+
+static void draw_heatmap(FILE *f, void *arg)
+{
+	static const char *const rows[] = { "16K", "128K" };
+	static const char *const cols[] = { "1", "4" };
+	(void)arg;
+	double pct[] = { 12.34, -7.5, NAN, 0 };
+	assert_int_equal(svg_heatmap(f, "a vs b", rows, 2, cols, 2, pct), 0);
+}
+
+static void test_heatmap_cells(void **state)
+{
+	(void)state;
+	char *svg = render(draw_heatmap, NULL);
+	assert_int_equal(count(svg, "class=\"cell\""), 4);
+	assert_non_null(strstr(svg, ">+12.3%<"));
+	assert_non_null(strstr(svg, ">-7.5%<"));
+	assert_non_null(strstr(svg, ">+0.0%<"));
+	assert_non_null(strstr(svg, "#f4f4f4"));    /* the missing cell */
+	free(svg);
+}
+
+static void test_point_order(void **state)
+{
+	(void)state;
+	assert_true(report_point_order(32, 1, 1, 4) < 0);
+	assert_true(report_point_order(2, 1, 4, 1) < 0);
+	assert_true(report_point_order(1, 16, 32, 8) > 0);
+	assert_int_equal(report_point_order(8, 4, 8, 4), 0);
+	assert_int_equal(report_pct_diff(110, 100) > 9.99 && report_pct_diff(110, 100) < 10.01, 1);
+	assert_true(isnan(report_pct_diff(1, 0)));
+}
+
+/* a sweep of one drive: rw/bs over iodepth {1..32} x numjobs, values v(qd,jobs) */
+static void fill_record(struct result_record *r, const char *rw, uint64_t bs, int dir,
+			unsigned qd, unsigned jobs, double iops, double lat_us)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->rw, sizeof(r->rw), "%s", rw);
+	r->bs = bs;
+	r->iodepth = qd;
+	r->numjobs = jobs;
+	r->dir[dir].ios = (uint64_t)iops * 10;
+	r->dir[dir].iops = iops;
+	r->dir[dir].bw_bytes = iops * (double)bs;
+	r->dir[dir].lat.n = r->dir[dir].ios;
+	r->dir[dir].lat.mean = lat_us * 1000;
+	r->dir[dir].clat_pct[0] = (struct pct_value){ 99.0, (uint64_t)(lat_us * 2000) };
+	r->dir[dir].clat_pct[1] = (struct pct_value){ 99.9, (uint64_t)(lat_us * 3000) };
+	r->dir[dir].clat_pct[2] = (struct pct_value){ 99.99, (uint64_t)(lat_us * 4000) };
+	r->dir[dir].nr_clat_pct = 3;
+}
+
+static void test_points_sorted_and_replaced(void **state)
+{
+	struct result_record recs[4];
+	struct report_point *pts;
+	unsigned n;
+	(void)state;
+
+	fill_record(&recs[0], "randread", 4096, DIR_READ, 1, 4, 100, 10);
+	fill_record(&recs[1], "randread", 4096, DIR_READ, 32, 1, 200, 10);
+	fill_record(&recs[2], "randread", 4096, DIR_READ, 1, 4, 300, 10);  /* replaces [0] */
+	fill_record(&recs[3], "randrw", 4096, DIR_READ, 1, 1, 50, 10);
+	recs[3].dir[DIR_WRITE] = recs[3].dir[DIR_READ];
+	assert_int_equal(report_points(recs, 4, &pts, &n), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(pts[0].rw, "randread");
+	assert_int_equal(pts[0].iodepth, 32);
+	assert_int_equal(pts[1].numjobs, 4);
+	assert_true(pts[1].iops == 300);
+	assert_true(fabs(pts[1].mbs - 300 * 4096 / 1e6) < 1e-9);
+	assert_true(fabs(pts[1].p999_us - 30) < 1e-9);
+	assert_string_equal(pts[2].rw, "randrw");
+	assert_int_equal(pts[2].dir, DIR_READ);
+	assert_int_equal(pts[3].dir, DIR_WRITE);
+	char name[96];
+	report_test_name(&pts[0], name, sizeof(name));
+	assert_string_equal(name, "4K random read");
+	free(pts);
+	report_bs_name(131072, name, sizeof(name));
+	assert_string_equal(name, "128K");
+	report_bs_name(1 << 20, name, sizeof(name));
+	assert_string_equal(name, "1M");
+}
+
+static const unsigned qds[] = { 1, 2, 4, 8, 16, 32 };
+static const unsigned jobs[] = { 1, 4, 8 };
+
+/* 18 points that rise and flatten at 8/4; latency grows with outstanding I/O */
+static void sweep(struct sweep_point *sp)
+{
+	for (unsigned j = 0; j < 3; j++)
+		for (unsigned q = 0; q < 6; q++) {
+			struct sweep_point *p = &sp[j * 6 + q];
+			unsigned outstanding = qds[q] * jobs[j];
+			p->iodepth = qds[q];
+			p->numjobs = jobs[j];
+			p->value = outstanding >= 32 ? 150000 : 150000.0 * outstanding / 32;
+			p->lat_mean_us = 8.8 * outstanding;
+		}
+	sp[17].value = 151000;  /* the peak at 32/8 */
+}
+
+static void test_sweep_facts(void **state)
+{
+	struct sweep_point sp[18];
+	struct sweep_facts f;
+	(void)state;
+
+	sweep(sp);
+	assert_int_equal(sweep_facts(sp, 18, 120000, &f), 0);
+	assert_int_equal(f.peak, 17);
+	assert_int_equal(f.one_one, 0);
+	assert_int_equal(f.worst_lat, 17);
+	/* 32/1 is 150000 >= 95% of 151000: first flat point */
+	assert_int_equal(sp[f.flat].iodepth, 32);
+	assert_int_equal(sp[f.flat].numjobs, 1);
+	assert_true(f.rated);
+	/* >= 120000: 32/1; 8/4 16/4 32/4; 4/8 .. 32/8 -> 1 + 3 + 4 = 8 */
+	assert_int_equal(f.above_rating, 8);
+	assert_int_equal(sweep_facts(sp, 0, 0, &f), -1);
+}
+
+static void test_sweep_sentences(void **state)
+{
+	struct sweep_point sp[18];
+	char text[1024];
+	(void)state;
+
+	sweep(sp);
+	assert_int_equal(sweep_sentences(sp, 18, "IOPS", 120000, text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "Peak 151K IOPS at 32/8."));
+	assert_non_null(strstr(text, "At 1/1: 4.688K IOPS, mean latency 8.8 \u00b5s."));
+	assert_non_null(strstr(text, "Worst mean latency 2,252.8 \u00b5s at 32/8."));
+	assert_non_null(strstr(text, "flattens at 32/1"));
+	assert_non_null(strstr(text, "above its 120K IOPS rating in 8 of 18 points"));
+	/* never reaching the rating */
+	assert_int_equal(sweep_sentences(sp, 18, "IOPS", 1e6, text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "Below its 1M IOPS rating at every point (best 15% of it)"));
+	/* MB/s with thousands separators and no rating */
+	for (unsigned i = 0; i < 18; i++)
+		sp[i].value /= 10;
+	assert_int_equal(sweep_sentences(sp, 18, "MB/s", 0, text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "Peak 15,100.0 MB/s at 32/8."));
+	assert_null(strstr(text, "rating"));
+	/* a sweep still rising at its end */
+	for (unsigned i = 0; i < 18; i++)
+		sp[i].value = i + 1;
+	assert_int_equal(sweep_sentences(sp, 18, "MB/s", 0, text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "still rises at the last point (32/8)"));
+	/* a short buffer truncates, never overflows */
+	char small[16];
+	assert_int_equal(sweep_sentences(sp, 18, "MB/s", 0, small, sizeof(small)), 0);
+	assert_int_equal(strlen(small), 15);
+}
+
+static const char good_spec[] =
+	"# Solidigm D5-P5430 30.72TB\n"
+	"[drive]\nmodel = Solidigm D5-P5430\ncapacity_tb = 30.72\n"
+	"interface = PCIe 4.0 x4, NVMe 1.4c\niu_kib = 8\n\n"
+	"[rated]\nseq_read_mbs = 7000\nseq_write_mbs=3000\n"
+	"rand_read_iops = 934500\nrand_read_bs = 4k\n"
+	"rand_write_iops = 120000\nrand_write_bs = 16KiB\n"
+	"; comment\npower_active_w = 25\npower_idle_w = 5\ndwpd = 0.58\npbw = 31.92\n";
+
+static void test_spec_parse(void **state)
+{
+	struct drive_spec s;
+	bool iops;
+	(void)state;
+
+	assert_int_equal(spec_parse(good_spec, "p5430.ini", &s), 0);
+	assert_string_equal(s.model, "Solidigm D5-P5430");
+	assert_string_equal(s.interface, "PCIe 4.0 x4, NVMe 1.4c");
+	assert_int_equal(s.iu_kib, 8);
+	assert_true(s.capacity_tb == 30.72);
+	assert_int_equal(s.rand_read_bs, 4096);
+	assert_int_equal(s.rand_write_bs, 16384);
+	assert_true(s.dwpd == 0.58);
+	assert_true(spec_rating_for(&s, "randread", 4096, DIR_READ, &iops) == 934500 && iops);
+	assert_true(spec_rating_for(&s, "randwrite", 4096, DIR_WRITE, &iops) == 0);
+	assert_true(spec_rating_for(&s, "randwrite", 16384, DIR_WRITE, &iops) == 120000);
+	assert_true(spec_rating_for(&s, "read", 131072, DIR_READ, &iops) == 7000 && !iops);
+	assert_true(spec_rating_for(&s, "write", 16384, DIR_WRITE, &iops) == 0);
+	assert_true(spec_rating_for(NULL, "read", 131072, DIR_READ, &iops) == 0);
+}
+
+static void expect_spec_error(const char *text, const char *message)
+{
+	struct drive_spec s;
+
+	assert_int_equal(spec_parse(text, "x.ini", &s), -1);
+	if (!strstr(err_msg(), message))
+		fail_msg("error '%s' lacks '%s'", err_msg(), message);
+}
+
+static void test_spec_errors(void **state)
+{
+	(void)state;
+	expect_spec_error("[drive]\nmodel = a\n[rated]\nseq_read_mbs = fast\n",
+			  "x.ini:4:seq_read_mbs: 'fast' is not a non-negative number");
+	expect_spec_error("[drive]\nmodel = a\nspeed = 1\n", "x.ini:3:speed: unknown key in [drive]");
+	expect_spec_error("[drive]\nmodel = a\n[power]\n", "x.ini:3: unknown section [power]");
+	expect_spec_error("model = a\n", "x.ini:1:model: key outside a section");
+	expect_spec_error("[drive]\nmodel\n", "x.ini:2: expected key = value");
+	expect_spec_error("[drive]\nmodel = a\nmodel = b\n", "x.ini:3:model: duplicate key");
+	expect_spec_error("[drive]\ncapacity_tb = 1\n", "x.ini: [drive] model is required");
+	expect_spec_error("[drive]\nmodel = a\n[rated]\nrand_read_bs = 4q\n",
+			  "x.ini:4:rand_read_bs: '4q' is not a size");
+	expect_spec_error("[drive]\nmodel = a\niu_kib = 4.5\n", "x.ini:3:iu_kib: '4.5' is not a whole");
+	expect_spec_error("[drive]\nmodel = a\n[rated]\ndwpd = -1\n", "x.ini:4:dwpd");
+	expect_spec_error("[drive]\nmodel =\n", "x.ini:2:model: empty value");
+	expect_spec_error("[drive\nmodel = a\n", "x.ini:1: malformed section header");
+	struct drive_spec s;
+	assert_int_equal(spec_load("/nonexistent/spec.ini", &s, NULL), -1);
+	assert_non_null(strstr(err_msg(), "/nonexistent/spec.ini"));
+}
+
+static void test_spec_load_file(void **state)
+{
+	char path[] = "/tmp/test_report_specXXXXXX";
+	int fd = mkstemp(path);
+	struct drive_spec s;
+	char *text;
+	(void)state;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, good_spec, strlen(good_spec)), (ssize_t)strlen(good_spec));
+	close(fd);
+	assert_int_equal(spec_load(path, &s, &text), 0);
+	assert_string_equal(text, good_spec);
+	assert_true(s.pbw == 31.92);
+	free(text);
+	unlink(path);
+}
+
+struct page {
+	struct report_drive drives[2];
+	struct report_options opt;
+};
+
+static void draw_page(FILE *f, void *arg)
+{
+	struct page *p = arg;
+	assert_int_equal(report_html(f, p->drives, 2, &p->opt), 0);
+}
+
+static void test_report_page(void **state)
+{
+	/* two drives: a 4K random read sweep (18 points), a 128K sequential
+	 * write single point with a time series */
+	struct result_record a[19], b[19];
+	struct series_record series[3] = {
+		{ 1000, { 0, 3000000000ull }, { 0 }, { 0 } },
+		{ 2000, { 0, 3100000000ull }, { 0 }, { 0 } },
+		{ 3000, { 0, 2900000000ull }, { 0 }, { 0 } },
+	};
+	struct drive_spec spec;
+	struct page page = { { { "P5430 <30T>", a, 19, &spec }, { "J5060", b, 19, NULL } },
+			     { "review & test", "synthetic" } };
+	(void)state;
+
+	assert_int_equal(spec_parse(good_spec, "p5430.ini", &spec), 0);
+	for (unsigned j = 0; j < 3; j++)
+		for (unsigned q = 0; q < 6; q++) {
+			unsigned o = qds[q] * jobs[j];
+			fill_record(&a[j * 6 + q], "randread", 4096, DIR_READ, qds[q], jobs[j],
+				    o >= 64 ? 975000 : 15000.0 * o, 80 + o);
+			fill_record(&b[j * 6 + q], "randread", 4096, DIR_READ, qds[q], jobs[j],
+				    o >= 32 ? 1400000 : 42000.0 * o, 100 + 2 * o);
+		}
+	fill_record(&a[18], "write", 131072, DIR_WRITE, 16, 1, 24000, 660);
+	a[18].series = series;
+	a[18].nr_series = 3;
+	fill_record(&b[18], "write", 131072, DIR_WRITE, 16, 1, 22000, 700);
+
+	char *html = render(draw_page, &page);
+	assert_true(strncmp(html, "<!DOCTYPE html>", 15) == 0);
+	assert_non_null(strstr(html, "<title>review &amp; test</title>"));
+	assert_null(strstr(html, "<script"));
+	assert_null(strstr(html, "http://") && strstr(html, "http://") != strstr(html, "http://www.w3.org"));
+	assert_non_null(strstr(html, "P5430 &lt;30T&gt;"));
+	/* sweep: three line charts with the points in review order */
+	assert_non_null(strstr(html, "4K random read: bandwidth"));
+	assert_non_null(strstr(html, "4K random read: mean latency"));
+	const char *p11 = strstr(html, ">1/1<"), *p321 = strstr(html, ">32/1<"),
+		   *p14 = strstr(html, ">1/4<"), *p328 = strstr(html, ">32/8<");
+	assert_true(p11 && p321 && p14 && p328 && p11 < p321 && p321 < p14 && p14 < p328);
+	/* single point: bar charts, time series, rating sentence */
+	assert_non_null(strstr(html, "128K sequential write at 16/1: bandwidth"));
+	assert_true(count(html, "class=\"bar\"") >= 6);
+	assert_non_null(strstr(html, "bandwidth over time"));
+	assert_non_null(strstr(html, "time (s)"));
+	assert_non_null(strstr(html, "its 3,000 MB/s rating"));
+	/* sentences with the rating */
+	assert_non_null(strstr(html, "Peak 975K IOPS at 8/8."));
+	assert_non_null(strstr(html, "rating in 4 of 18 points"));
+	/* tables and the heatmap */
+	assert_non_null(strstr(html, "<th>p99.99 &micro;s</th>"));
+	assert_non_null(strstr(html, "Differential heatmaps"));
+	assert_non_null(strstr(html, "class=\"cell\""));
+	assert_non_null(strstr(html, ">-64.3%<"));  /* 1/1: 15000 vs 42000 */
+	assert_non_null(strstr(html, ">+9.1%<"));   /* 128K write 24000 vs 22000 */
+	assert_true(count(html, "<svg") >= 3 + 4 + 2);
+	free(html);
+}
+
+static void draw_empty(FILE *f, void *arg)
+{
+	(void)arg;
+	assert_int_equal(report_html(f, NULL, 0, NULL), 0);
+}
+
+static void test_report_empty_and_write_error(void **state)
+{
+	(void)state;
+	char *html = render(draw_empty, NULL);
+	assert_non_null(strstr(html, "No results to show."));
+	assert_non_null(strstr(html, "<title>drivebench report</title>"));
+	free(html);
+	FILE *full = fopen("/dev/full", "w");
+	if (full) {
+		assert_int_equal(report_html(full, NULL, 0, NULL), -1);
+		assert_non_null(strstr(err_msg(), "write error"));
+		fclose(full);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_linear_scale),
+		cmocka_unit_test(test_log_scale),
+		cmocka_unit_test(test_tick_format),
+		cmocka_unit_test(test_line_chart_axes),
+		cmocka_unit_test(test_heat_color),
+		cmocka_unit_test(test_heatmap_cells),
+		cmocka_unit_test(test_point_order),
+		cmocka_unit_test(test_points_sorted_and_replaced),
+		cmocka_unit_test(test_sweep_facts),
+		cmocka_unit_test(test_sweep_sentences),
+		cmocka_unit_test(test_spec_parse),
+		cmocka_unit_test(test_spec_errors),
+		cmocka_unit_test(test_spec_load_file),
+		cmocka_unit_test(test_report_page),
+		cmocka_unit_test(test_report_empty_and_write_error),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -3,7 +3,7 @@
 # is missing. Needs root (or sudo) only when something must be installed.
 set -e
 need="gcc make pkg-config liburing-dev libaio-dev libsqlite3-dev libcjson-dev \
-libcmocka-dev libblkid-dev fio util-linux mount fdisk e2fsprogs python3"
+libcmocka-dev libblkid-dev fio util-linux mount fdisk e2fsprogs python3 chromium"
 missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

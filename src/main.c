@@ -12,6 +12,8 @@ static const struct command commands[] = {
 	{ "info", cmd_info, "show a target's identity, health and safety verdict" },
 	{ "import", cmd_import, "import fio JSON results into the database under a drive label" },
 	{ "export", cmd_export, "write stored runs as JSON or CSV" },
+	{ "report", cmd_report, "write the HTML review report (charts, tables, heatmaps)" },
+	{ "compare", cmd_compare, "compare two runs or drive labels point by point" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "list the commands" },
 };

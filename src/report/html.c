@@ -71,15 +71,36 @@ static void spec_cell(FILE *out, double v, const char *suffix)
 	char buf[48];
 
 	if (v > 0) {
-		report_format_number(v, false, buf, sizeof(buf));
-		/* drop a trailing ".0" for rated figures */
-		size_t l = strlen(buf);
-		if (l > 2 && !strcmp(buf + l - 2, ".0"))
-			buf[l - 2] = '\0';
+		report_format_rating(v, false, buf, sizeof(buf));
 		fprintf(out, "<td>%s%s</td>", buf, suffix);
 	} else {
 		fputs("<td>-</td>", out);
 	}
+}
+
+static void rated_iops_cell(FILE *out, double iops, uint64_t bs)
+{
+	char v[48], b[32];
+
+	if (iops <= 0) {
+		fputs("<td>-</td>", out);
+		return;
+	}
+	report_format_rating(iops, true, v, sizeof(v));
+	report_bs_name(bs ? bs : 4096, b, sizeof(b));
+	fprintf(out, "<td>%s (%s)</td>", v, b);
+}
+
+/* "a / b" of two rated figures, "-" for one not rated */
+static void pair_cell(FILE *out, double a, double b)
+{
+	char va[48] = "-", vb[48] = "-";
+
+	if (a > 0)
+		report_format_rating(a, false, va, sizeof(va));
+	if (b > 0)
+		report_format_rating(b, false, vb, sizeof(vb));
+	fprintf(out, "<td>%s / %s</td>", va, vb);
 }
 
 static void drives_table(FILE *out, const struct report_drive *drives, unsigned nr)
@@ -91,7 +112,6 @@ static void drives_table(FILE *out, const struct report_drive *drives, unsigned 
 	      "<th>power active / idle W</th><th>DWPD / PBW</th><th>results</th></tr>\n", out);
 	for (unsigned i = 0; i < nr; i++) {
 		const struct drive_spec *s = drives[i].spec;
-		char bs[32];
 		fputs("<tr><td class=\"l\">", out);
 		esc(out, drives[i].label);
 		fputs("</td>", out);
@@ -110,21 +130,12 @@ static void drives_table(FILE *out, const struct report_drive *drives, unsigned 
 		spec_cell(out, s->iu_kib, "");
 		spec_cell(out, s->seq_read_mbs, "");
 		spec_cell(out, s->seq_write_mbs, "");
-		report_bs_name(s->rand_read_bs ? s->rand_read_bs : 4096, bs, sizeof(bs));
-		fprintf(out, "<td>");
-		if (s->rand_read_iops > 0)
-			fprintf(out, "%.0f (%s)", s->rand_read_iops, bs);
-		else
-			fputs("-", out);
-		report_bs_name(s->rand_write_bs ? s->rand_write_bs : 4096, bs, sizeof(bs));
-		fprintf(out, "</td><td>");
-		if (s->rand_write_iops > 0)
-			fprintf(out, "%.0f (%s)", s->rand_write_iops, bs);
-		else
-			fputs("-", out);
-		fprintf(out, "</td><td>%g / %g</td><td>%g / %g</td><td>%g / %g</td><td>%u</td></tr>\n",
-			s->read_latency_us, s->write_latency_us, s->power_active_w,
-			s->power_idle_w, s->dwpd, s->pbw, drives[i].nr);
+		rated_iops_cell(out, s->rand_read_iops, s->rand_read_bs);
+		rated_iops_cell(out, s->rand_write_iops, s->rand_write_bs);
+		pair_cell(out, s->read_latency_us, s->write_latency_us);
+		pair_cell(out, s->power_active_w, s->power_idle_w);
+		pair_cell(out, s->dwpd, s->pbw);
+		fprintf(out, "<td>%u</td></tr>\n", drives[i].nr);
 	}
 	fputs("</table>\n", out);
 }
@@ -407,7 +418,7 @@ static int single_section(FILE *out, const struct report_drive *drives,
 			continue;
 		double measured = headline(&slices[d].pts[0], rating_iops);
 		report_format_number(measured, rating_iops, v, sizeof(v));
-		report_format_number(rating, rating_iops, r, sizeof(r));
+		report_format_rating(rating, rating_iops, r, sizeof(r));
 		fputs("<p class=\"say\"><b>", out);
 		esc(out, drives[d].label);
 		fprintf(out, ":</b> %s %s, %s its %s %s rating (%+.1f%%).</p>\n", v,

@@ -79,15 +79,32 @@ double report_pct_diff(double a, double b)
 	return (a - b) / b * 100.0;
 }
 
-static double percentile_us(const struct dir_record *d, double want)
+/* The mean and the percentiles come from one latency: fio's total latency
+ * (lat) when its percentiles were recorded, else the completion latency
+ * (clat), which is what fio reports percentiles of by default. */
+static double percentile_us(const struct pct_value *pct, unsigned n, double want)
 {
-	for (unsigned i = 0; i < d->nr_clat_pct && i < RECORD_PCT_MAX; i++)
-		if (fabs(d->clat_pct[i].pct - want) < 1e-6)
-			return d->clat_pct[i].value_ns / 1000.0;
-	for (unsigned i = 0; i < d->nr_lat_pct && i < RECORD_PCT_MAX; i++)
-		if (fabs(d->lat_pct[i].pct - want) < 1e-6)
-			return d->lat_pct[i].value_ns / 1000.0;
+	for (unsigned i = 0; i < n && i < RECORD_PCT_MAX; i++)
+		if (fabs(pct[i].pct - want) < 1e-6)
+			return pct[i].value_ns / 1000.0;
 	return NAN;
+}
+
+static void latency_of(const struct dir_record *d, struct report_point *p)
+{
+	const struct pct_value *pct = d->clat_pct;
+	unsigned n = d->nr_clat_pct;
+	double mean = d->clat.mean;
+
+	if (d->nr_lat_pct || (!d->nr_clat_pct && !d->clat.n && d->clat.mean <= 0)) {
+		pct = d->lat_pct;
+		n = d->nr_lat_pct;
+		mean = d->lat.mean;
+	}
+	p->lat_mean_us = mean / 1000.0;
+	p->p99_us = percentile_us(pct, n, 99.0);
+	p->p999_us = percentile_us(pct, n, 99.9);
+	p->p9999_us = percentile_us(pct, n, 99.99);
 }
 
 int report_points(const struct result_record *recs, unsigned nr,
@@ -119,11 +136,7 @@ int report_points(const struct result_record *recs, unsigned nr,
 			p.numjobs = rec->numjobs ? rec->numjobs : 1;
 			p.mbs = dr->bw_bytes / 1e6;
 			p.iops = dr->iops;
-			p.lat_mean_us = (dr->lat.n || dr->lat.mean > 0 ? dr->lat.mean
-				       : dr->clat.mean) / 1000.0;
-			p.p99_us = percentile_us(dr, 99.0);
-			p.p999_us = percentile_us(dr, 99.9);
-			p.p9999_us = percentile_us(dr, 99.99);
+			latency_of(dr, &p);
 			p.rec = rec;
 			/* a later result of the same point replaces the earlier */
 			for (j = 0; j < n; j++)

@@ -87,5 +87,7 @@ double spec_rating_for(const struct drive_spec *spec, const char *rw, uint64_t b
 		       int dir, bool *unit_iops);
 /* 1234567.8 -> "1.23M", 7124.7 -> "7,124.7" (thousands, one decimal). */
 void report_format_number(double v, bool compact, char *buf, size_t len);
+/* A rated figure: as report_format_number, without a trailing ".0". */
+void report_format_rating(double v, bool compact, char *buf, size_t len);
 
 #endif

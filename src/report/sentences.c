@@ -31,7 +31,8 @@ void report_format_number(double v, bool compact, char *buf, size_t len)
 		snprintf(buf, len, "%.4gK", v / 1e3);
 		return;
 	}
-	snprintf(digits, sizeof(digits), "%.1f", fabs(v));
+	/* two decimals below 10 so that sub-microsecond latencies stay visible */
+	snprintf(digits, sizeof(digits), fabs(v) < 10 ? "%.2f" : "%.1f", fabs(v));
 	dot = strchr(digits, '.');
 	int_len = dot ? (size_t)(dot - digits) : strlen(digits);
 	if (len == 0)
@@ -44,6 +45,18 @@ void report_format_number(double v, bool compact, char *buf, size_t len)
 		buf[o++] = digits[i];
 	}
 	buf[o] = '\0';
+}
+
+void report_format_rating(double v, bool compact, char *buf, size_t len)
+{
+	size_t l;
+
+	report_format_number(v, compact, buf, len);
+	l = strlen(buf);
+	if (l > 2 && !strcmp(buf + l - 2, ".0"))
+		buf[l - 2] = '\0';
+	else if (l > 3 && !strcmp(buf + l - 3, ".00"))
+		buf[l - 3] = '\0';
 }
 
 int sweep_facts(const struct sweep_point *pts, unsigned n, double rating,
@@ -124,7 +137,7 @@ int sweep_sentences(const struct sweep_point *pts, unsigned n, const char *unit,
 			      " Throughput flattens at %u/%u (first point within 95%% of the peak).",
 			      pts[f.flat].iodepth, pts[f.flat].numjobs);
 	if (f.rated) {
-		report_format_number(rating, iops, r, sizeof(r));
+		report_format_rating(rating, iops, r, sizeof(r));
 		if (f.above_rating > 0)
 			used = append(buf, len, used, " At or above its %s %s rating in %u of %u points.",
 				      r, unit, f.above_rating, n);

@@ -349,8 +349,9 @@ int svg_heatmap(FILE *out, const char *title, const char *const *row_names,
 
 	if (!rows || !cols)
 		return err_set("heatmap '%s': empty grid", title);
-	if (w < 360)
-		w = 360;
+	/* wide enough for the title (bold 14px: about 8px a character) */
+	if (w < (int)strlen(title) * 8 + 20)
+		w = (int)strlen(title) * 8 + 20;
 	open_svg(out, w, h, title);
 	for (unsigned c = 0; c < cols; c++)
 		text_at(out, left + c * cell_w + cell_w / 2.0, top - 8, "middle", NULL,

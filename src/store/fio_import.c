@@ -679,12 +679,15 @@ int fio_import_parse(const char *text, size_t len, const char *file_name,
 		error_at = cJSON_GetErrorPtr();
 		offset = error_at && error_at >= text && error_at <= text + len ?
 			 (size_t)(error_at - text) : start;
-		if (json_left_open(text, start, len)) {
-			/* name where the text stops: its last non-blank character */
-			size_t last = len;
+		size_t last = len;
 
-			while (last > start && is_blank(text[last - 1]))
-				last--;
+		while (last > start && is_blank(text[last - 1]))
+			last--;
+		/* Truncated: still open at the end, and the parser stopped on the
+		 * last line (an earlier error is malformed, whatever follows). */
+		if (json_left_open(text, start, len) &&
+		    !memchr(text + offset, '\n', last > offset ? last - offset : 0)) {
+			/* name where the text stops: its last non-blank character */
 			line_and_column(text, last ? last - 1 : 0, &line, &column);
 			return err_set("%s: truncated JSON: the text ends at line %u, "
 				       "column %u before the JSON is complete",

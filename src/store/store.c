@@ -429,8 +429,8 @@ static const char *const insert_sql[ST_COUNT] = {
 	" lat_stddev, lat_n) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO percentiles (result_id, dir, kind, pct, value_ns) VALUES (?,?,?,?,?)",
 	"INSERT INTO bins (result_id, dir, value_ns, count) VALUES (?,?,?,?)",
-	"INSERT INTO series (result_id, idx, t_ms, dir, ios, bytes, lat_mean_ns)"
-	" VALUES (?,?,?,?,?,?,?)",
+	("INSERT INTO series (result_id, idx, t_ms, dir, ios, bytes, lat_mean_ns)"
+	 " VALUES (?,?,?,?,?,?,?)"),
 };
 
 static void bind_summary(sqlite3_stmt *st, int at, const struct lat_summary *l)

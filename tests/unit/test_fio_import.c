@@ -282,6 +282,9 @@ static void test_malformed_names_position(void **state)
 	/* positions count the skipped leading lines too */
 	assert_int_equal(parse_text("note: x\n{\"jobs\": tru}\n", &imp), -1);
 	assert_string_equal(err_msg(), "inline.json: malformed JSON at line 2, column 10");
+	/* an error before the end of a cut-short file is still malformed */
+	assert_int_equal(parse_text("{\"jobs\": [\n{\"a\": tru,\n\"b\": [1,\n", &imp), -1);
+	assert_string_equal(err_msg(), "inline.json: malformed JSON at line 2, column 7");
 	assert_int_equal(parse_text("{\"jobs\": []}\n{\"jobs\": []}\n", &imp), -1);
 	assert_string_equal(err_msg(), "inline.json: unexpected text after the JSON at line 2, column 1");
 	assert_empty(&imp);

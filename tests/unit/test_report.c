@@ -18,7 +18,8 @@
 #include "util/error.h"
 #include "workload/job_spec.h"
 
-static char *render(void (*draw)(FILE *, void *), void *arg)
+/* not inlined: gcc -O2 otherwise takes the memstream buffer for a local */
+__attribute__((noinline)) static char *render(void (*draw)(FILE *, void *), void *arg)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -210,8 +211,10 @@ static void fill_record(struct result_record *r, const char *rw, uint64_t bs, in
 	r->dir[dir].ios = (uint64_t)iops * 10;
 	r->dir[dir].iops = iops;
 	r->dir[dir].bw_bytes = iops * (double)bs;
+	r->dir[dir].clat.n = r->dir[dir].ios;
+	r->dir[dir].clat.mean = lat_us * 1000;
 	r->dir[dir].lat.n = r->dir[dir].ios;
-	r->dir[dir].lat.mean = lat_us * 1000;
+	r->dir[dir].lat.mean = lat_us * 1000 + 5000;  /* must not be mixed in */
 	r->dir[dir].clat_pct[0] = (struct pct_value){ 99.0, (uint64_t)(lat_us * 2000) };
 	r->dir[dir].clat_pct[1] = (struct pct_value){ 99.9, (uint64_t)(lat_us * 3000) };
 	r->dir[dir].clat_pct[2] = (struct pct_value){ 99.99, (uint64_t)(lat_us * 4000) };
@@ -241,6 +244,7 @@ static void test_points_sorted_and_replaced(void **state)
 	assert_string_equal(pts[2].rw, "randrw");
 	assert_int_equal(pts[2].dir, DIR_READ);
 	assert_int_equal(pts[3].dir, DIR_WRITE);
+	assert_true(fabs(pts[1].lat_mean_us - 10) < 1e-9);   /* clat, as the percentiles */
 	char name[96];
 	report_test_name(&pts[0], name, sizeof(name));
 	assert_string_equal(name, "4K random read");
@@ -249,6 +253,17 @@ static void test_points_sorted_and_replaced(void **state)
 	assert_string_equal(name, "128K");
 	report_bs_name(1 << 20, name, sizeof(name));
 	assert_string_equal(name, "1M");
+	/* with lat percentiles recorded, mean and percentiles are both lat */
+	recs[1].dir[DIR_READ].lat_pct[0] = (struct pct_value){ 99.0, 77000 };
+	recs[1].dir[DIR_READ].nr_lat_pct = 1;
+	assert_int_equal(report_points(recs, 2, &pts, &n), 0);
+	assert_int_equal(pts[0].iodepth, 32);
+	assert_true(fabs(pts[0].lat_mean_us - 15) < 1e-9);
+	assert_true(fabs(pts[0].p99_us - 77) < 1e-9);
+	assert_true(isnan(pts[0].p999_us));
+	free(pts);
+	assert_int_equal(report_points(NULL, 0, &pts, &n), 0);
+	assert_int_equal(n, 0);
 }
 
 static const unsigned qds[] = { 1, 2, 4, 8, 16, 32 };
@@ -298,7 +313,7 @@ static void test_sweep_sentences(void **state)
 	sweep(sp);
 	assert_int_equal(sweep_sentences(sp, 18, "IOPS", 120000, text, sizeof(text)), 0);
 	assert_non_null(strstr(text, "Peak 151K IOPS at 32/8."));
-	assert_non_null(strstr(text, "At 1/1: 4.688K IOPS, mean latency 8.8 \u00b5s."));
+	assert_non_null(strstr(text, "At 1/1: 4.688K IOPS, mean latency 8.80 \u00b5s."));
 	assert_non_null(strstr(text, "Worst mean latency 2,252.8 \u00b5s at 32/8."));
 	assert_non_null(strstr(text, "flattens at 32/1"));
 	assert_non_null(strstr(text, "above its 120K IOPS rating in 8 of 18 points"));
@@ -461,8 +476,8 @@ static void test_report_page(void **state)
 	assert_non_null(strstr(html, "time (s)"));
 	assert_non_null(strstr(html, "its 3,000 MB/s rating"));
 	/* sentences with the rating */
-	assert_non_null(strstr(html, "Peak 975K IOPS at 8/8."));
-	assert_non_null(strstr(html, "rating in 4 of 18 points"));
+	assert_non_null(strstr(html, "Peak 975K IOPS at 16/4."));
+	assert_non_null(strstr(html, "above its 934.5K IOPS rating in 5 of 18 points"));
 	/* tables and the heatmap */
 	assert_non_null(strstr(html, "<th>p99.99 &micro;s</th>"));
 	assert_non_null(strstr(html, "Differential heatmaps"));

@@ -1,0 +1,159 @@
+/* cmd_compare.c - `drivebench compare [--db FILE] A B`: A and B are run ids
+ * or drive labels; prints every shared point (same rw, bs, iodepth, numjobs
+ * and direction) with both values and the % difference of A over B. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/commands.h"
+#include "report/report.h"
+#include "report/select.h"
+#include "store/store.h"
+#include "util/error.h"
+
+static const char compare_usage[] =
+	"usage: drivebench compare [--db FILE] A B\n"
+	"\n"
+	"A and B are run ids or drive labels (a label takes all its runs; a later\n"
+	"result of the same point replaces an earlier one). Prints every point\n"
+	"both have - same rw, bs, iodepth, numjobs and direction - with MB/s\n"
+	"(10^6 bytes/s), IOPS, mean and p99 latency (us) of each, and the %\n"
+	"difference of A over B.\n"
+	"\n"
+	"options:\n"
+	"  --db FILE    the database (default $DRIVEBENCH_DB or ./drivebench.db)\n"
+	"  -h, --help   this text\n"
+	"\n"
+	"Exit 2 for an unknown run or label. See docs/report.md.\n";
+
+struct side {
+	struct report_selection sel;
+	struct result_record *recs;
+	unsigned nr;
+	struct report_point *pts;
+	unsigned n;
+	char name[200];
+};
+
+static int load_side(struct store *db, const char *what, struct side *s)
+{
+	struct selector one = { what, false };
+
+	if (report_select(db, &one, 1, &s->sel) < 0)
+		return -1;
+	s->nr = 0;
+	for (unsigned g = 0; g < s->sel.nr_groups; g++)
+		s->nr += s->sel.groups[g].nr;
+	s->recs = calloc(s->nr + 1, sizeof(*s->recs));
+	if (!s->recs)
+		return err_set("out of memory");
+	s->nr = 0;
+	for (unsigned g = 0; g < s->sel.nr_groups; g++) {
+		memcpy(&s->recs[s->nr], s->sel.groups[g].recs,
+		       s->sel.groups[g].nr * sizeof(*s->recs));
+		s->nr += s->sel.groups[g].nr;
+	}
+	snprintf(s->name, sizeof(s->name), "%s", s->sel.nr_groups ? s->sel.groups[0].label : what);
+	return report_points(s->recs, s->nr, &s->pts, &s->n);
+}
+
+static void free_side(struct side *s)
+{
+	free(s->pts);
+	free(s->recs);
+	report_selection_free(&s->sel);
+}
+
+static void print_triplet(double a, double b, const char *fmt)
+{
+	char diff[32];
+	double pct = report_pct_diff(a, b);
+
+	if (pct == pct)
+		snprintf(diff, sizeof(diff), "%+.1f%%", pct);
+	else
+		snprintf(diff, sizeof(diff), "-");
+	printf(fmt, a, b);
+	printf(" %8s", diff);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	const char *db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
+	const char *names[2] = { NULL, NULL };
+	unsigned nr_names = 0, shared = 0;
+	struct side a = { 0 }, b = { 0 };
+	struct store *db = NULL;
+	int rc = EXIT_BAD_INPUT;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(compare_usage, stdout);
+			return EXIT_OK;
+		}
+		if (!strcmp(argv[i], "--db") && i + 1 < argc) {
+			db_path = argv[++i];
+		} else if (!strncmp(argv[i], "--db=", 5)) {
+			db_path = argv[i] + 5;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "drivebench compare: unknown option or missing value '%s'\n%s",
+				argv[i], compare_usage);
+			return EXIT_BAD_INPUT;
+		} else if (nr_names < 2) {
+			names[nr_names++] = argv[i];
+		} else {
+			fprintf(stderr, "drivebench compare: wants exactly two runs or labels\n%s",
+				compare_usage);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (nr_names != 2) {
+		fprintf(stderr, "drivebench compare: wants exactly two runs or labels\n%s",
+			compare_usage);
+		return EXIT_BAD_INPUT;
+	}
+	if (access(db_path, R_OK) != 0) {
+		fprintf(stderr, "drivebench compare: %s: %s\n", db_path, strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	if (store_open(db_path, &db) < 0) {
+		fprintf(stderr, "drivebench compare: %s\n", err_msg());
+		return EXIT_BAD_INPUT;
+	}
+	if (load_side(db, names[0], &a) < 0 || load_side(db, names[1], &b) < 0) {
+		fprintf(stderr, "drivebench compare: %s\n", err_msg());
+		rc = a.sel.unknown || b.sel.unknown ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		goto done;
+	}
+	printf("A = %s (%s), B = %s (%s); diff = (A - B) / B\n", names[0], a.name,
+	       names[1], b.name);
+	printf("%-26s %-7s %10s %10s %8s %10s %10s %8s %9s %9s %8s %9s %9s %8s\n",
+	       "test", "QD/jobs", "A MB/s", "B MB/s", "diff", "A IOPS", "B IOPS", "diff",
+	       "A mean", "B mean", "diff", "A p99", "B p99", "diff");
+	for (unsigned i = 0; i < a.n; i++)
+		for (unsigned k = 0; k < b.n; k++) {
+			const struct report_point *p = &a.pts[i], *q = &b.pts[k];
+			char test[96], point[32];
+			if (!report_same_test(p, q) || p->iodepth != q->iodepth
+			    || p->numjobs != q->numjobs)
+				continue;
+			report_test_name(p, test, sizeof(test));
+			snprintf(point, sizeof(point), "%u/%u", p->iodepth, p->numjobs);
+			printf("%-26s %-7s", test, point);
+			print_triplet(p->mbs, q->mbs, " %10.1f %10.1f");
+			print_triplet(p->iops, q->iops, " %10.0f %10.0f");
+			print_triplet(p->lat_mean_us, q->lat_mean_us, " %9.1f %9.1f");
+			print_triplet(p->p99_us, q->p99_us, " %9.1f %9.1f");
+			printf("\n");
+			shared++;
+		}
+	printf("%u shared point(s); latencies in us, MB/s = 10^6 bytes/s\n", shared);
+	rc = EXIT_OK;
+done:
+	free_side(&a);
+	free_side(&b);
+	store_close(db);
+	return rc;
+}

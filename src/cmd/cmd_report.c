@@ -1,0 +1,208 @@
+/* cmd_report.c - `drivebench report [--db FILE] [RUN|LABEL...] [--label L]
+ * [--spec LABEL=FILE.ini] [--out FILE]`: loads the chosen runs, groups them
+ * by drive label, and writes the self-contained HTML review page. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/commands.h"
+#include "report/report.h"
+#include "report/select.h"
+#include "report/spec.h"
+#include "store/store.h"
+#include "util/error.h"
+
+#define REPORT_DEFAULT_OUT "./drivebench-report.html"
+
+static const char report_usage[] =
+	"usage: drivebench report [--db FILE] [RUN|LABEL...] [--label LABEL]...\n"
+	"                         [--spec LABEL=FILE.ini]... [--title TEXT] [--out FILE]\n"
+	"\n"
+	"Writes one self-contained HTML page (inline CSS and SVG, opens offline)\n"
+	"with the review's charts and tables: sweep charts of MB/s, IOPS and mean\n"
+	"latency over the QD/jobs points, bar charts of single-point tests, time\n"
+	"series, latency tables, computed sentences (peak, 1/1 latency, worst\n"
+	"latency, flattening, against rated) and a differential heatmap of the\n"
+	"first two drives. Results are grouped by drive label (\"run N\" when a run\n"
+	"has none). With no RUN or LABEL, every run in the database is shown.\n"
+	"\n"
+	"options:\n"
+	"  --db FILE               the database (default $DRIVEBENCH_DB or ./drivebench.db)\n"
+	"  --label LABEL           add the runs of this drive label (repeatable)\n"
+	"  --spec LABEL=FILE.ini   use this spec sheet for LABEL (else the stored one)\n"
+	"  --title TEXT            the page title\n"
+	"  --out FILE              where to write (default ./drivebench-report.html)\n"
+	"  -h, --help              this text\n"
+	"\n"
+	"Exit 2 for an unknown run or label or a bad option. See docs/report.md.\n";
+
+struct spec_arg {
+	const char *label, *path;
+};
+
+static const char *option_value(const char *name, int argc, char **argv, int *i)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n])
+		return NULL;
+	if (*i + 1 >= argc) {
+		err_set("%s needs a value", name);
+		return "";
+	}
+	return argv[++*i];
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
+	const char *out_path = REPORT_DEFAULT_OUT, *title = NULL;
+	struct selector *sels = calloc((size_t)argc + 1, sizeof(*sels));
+	struct spec_arg *spec_args = calloc((size_t)argc + 1, sizeof(*spec_args));
+	struct report_selection sel = { 0 };
+	struct report_drive *drives = NULL;
+	struct drive_spec *specs = NULL;
+	struct store *db = NULL;
+	unsigned nr_sels = 0, nr_specs = 0;
+	int rc = EXIT_BAD_INPUT;
+	FILE *out = NULL;
+
+	if (!sels || !spec_args) {
+		fprintf(stderr, "drivebench report: out of memory\n");
+		rc = EXIT_RUN_FAILED;
+		goto done;
+	}
+	err_clear();
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(report_usage, stdout);
+			rc = EXIT_OK;
+			goto done;
+		} else if ((v = option_value("--db", argc, argv, &i))) {
+			db_path = v;
+		} else if ((v = option_value("--out", argc, argv, &i))) {
+			out_path = v;
+		} else if ((v = option_value("--title", argc, argv, &i))) {
+			title = v;
+		} else if ((v = option_value("--label", argc, argv, &i))) {
+			sels[nr_sels].text = v;
+			sels[nr_sels++].label_only = true;
+		} else if ((v = option_value("--spec", argc, argv, &i))) {
+			const char *eq = strchr(v, '=');
+			if (!err_msg()[0] && (!eq || eq == v || !eq[1]))
+				err_set("--spec wants LABEL=FILE.ini, not '%s'", v);
+			else if (eq) {
+				spec_args[nr_specs].label = strndup(v, (size_t)(eq - v));
+				spec_args[nr_specs++].path = eq + 1;
+			}
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			err_set("unknown option '%s'", argv[i]);
+		} else {
+			sels[nr_sels++].text = argv[i];
+		}
+		if (err_msg()[0]) {
+			fprintf(stderr, "drivebench report: %s\n%s", err_msg(), report_usage);
+			goto done;
+		}
+	}
+	if (!db_path[0] || !out_path[0]) {
+		fprintf(stderr, "drivebench report: --db and --out need a file name\n");
+		goto done;
+	}
+	/* reading must not create an empty database */
+	if (access(db_path, R_OK) != 0) {
+		fprintf(stderr, "drivebench report: %s: %s\n", db_path, strerror(errno));
+		goto done;
+	}
+	if (store_open(db_path, &db) < 0) {
+		fprintf(stderr, "drivebench report: %s\n", err_msg());
+		goto done;
+	}
+	if (report_select(db, sels, nr_sels, &sel) < 0) {
+		fprintf(stderr, "drivebench report: %s\n", err_msg());
+		rc = sel.unknown ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		goto done;
+	}
+	drives = calloc(sel.nr_groups + 1, sizeof(*drives));
+	specs = calloc(sel.nr_groups + 1, sizeof(*specs));
+	if (!drives || !specs) {
+		fprintf(stderr, "drivebench report: out of memory\n");
+		rc = EXIT_RUN_FAILED;
+		goto done;
+	}
+	for (unsigned s = 0; s < nr_specs; s++) {
+		unsigned g;
+		if (!spec_args[s].label) {
+			fprintf(stderr, "drivebench report: out of memory\n");
+			rc = EXIT_RUN_FAILED;
+			goto done;
+		}
+		for (g = 0; g < sel.nr_groups; g++)
+			if (!strcmp(sel.groups[g].label, spec_args[s].label))
+				break;
+		if (g == sel.nr_groups) {
+			fprintf(stderr, "drivebench report: --spec: no selected drive is labelled '%s'\n",
+				spec_args[s].label);
+			goto done;
+		}
+		if (spec_load(spec_args[s].path, &specs[g], NULL) < 0) {
+			fprintf(stderr, "drivebench report: %s\n", err_msg());
+			goto done;
+		}
+		drives[g].spec = &specs[g];
+	}
+	for (unsigned g = 0; g < sel.nr_groups; g++) {
+		drives[g].label = sel.groups[g].label;
+		drives[g].recs = sel.groups[g].recs;
+		drives[g].nr = sel.groups[g].nr;
+		if (drives[g].spec || !sel.groups[g].spec_text)
+			continue;
+		char name[200];
+		snprintf(name, sizeof(name), "spec sheet of %s", sel.groups[g].label);
+		if (spec_parse(sel.groups[g].spec_text, name, &specs[g]) == 0)
+			drives[g].spec = &specs[g];
+		else
+			fprintf(stderr, "drivebench report: warning: %s (shown without ratings)\n",
+				err_msg());
+	}
+	out = fopen(out_path, "w");
+	if (!out) {
+		fprintf(stderr, "drivebench report: %s: %s\n", out_path, strerror(errno));
+		rc = EXIT_RUN_FAILED;
+		goto done;
+	}
+	char subtitle[1200];
+	snprintf(subtitle, sizeof(subtitle), "%u run(s) from %s", sel.nr_runs, db_path);
+	struct report_options opt = { title, subtitle };
+	int written = report_html(out, drives, sel.nr_groups, &opt);
+	int closed = fclose(out);
+	out = NULL;
+	if (written < 0 || closed != 0) {
+		fprintf(stderr, "drivebench report: %s: %s\n", out_path,
+			written < 0 ? err_msg() : strerror(errno));
+		rc = EXIT_RUN_FAILED;
+		goto done;
+	}
+	printf("%s\n", out_path);
+	rc = EXIT_OK;
+done:
+	if (out)
+		fclose(out);
+	report_selection_free(&sel);
+	if (db)
+		store_close(db);
+	for (unsigned s = 0; spec_args && s < nr_specs; s++)
+		free((char *)spec_args[s].label);
+	free(spec_args);
+	free(sels);
+	free(drives);
+	free(specs);
+	return rc;
+}

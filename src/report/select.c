@@ -1,0 +1,150 @@
+/* select.c - resolves run ids and labels for report and compare, loads the
+ * results from the store and groups them by drive label, in the order the
+ * names were given. */
+#include "report/select.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static struct report_group *group_for(struct report_selection *sel, const char *label)
+{
+	struct report_group *g;
+
+	for (unsigned i = 0; i < sel->nr_groups; i++)
+		if (!strcmp(sel->groups[i].label, label))
+			return &sel->groups[i];
+	g = realloc(sel->groups, (sel->nr_groups + 1) * sizeof(*g));
+	if (!g) {
+		err_set("out of memory");
+		return NULL;
+	}
+	sel->groups = g;
+	g = &sel->groups[sel->nr_groups++];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->label, sizeof(g->label), "%s", label);
+	return g;
+}
+
+/* loads one run's results and appends them to the group of its label */
+static int add_run(struct store *s, struct report_selection *sel, int64_t id)
+{
+	struct stored_run run;
+	struct result_record *recs, **loaded, *grown;
+	unsigned nr, *nr_loaded;
+	char label[160];
+	struct report_group *g;
+
+	if (store_run_get(s, id, &run) < 0) {
+		sel->unknown = true;
+		return -1;
+	}
+	if (run.label[0])
+		snprintf(label, sizeof(label), "%s", run.label);
+	else
+		snprintf(label, sizeof(label), "run %lld", (long long)id);
+	if (store_results_load(s, id, &recs, &nr) < 0)
+		return -1;
+	loaded = realloc(sel->loaded, (sel->nr_runs + 1) * sizeof(*loaded));
+	if (loaded)
+		sel->loaded = loaded;
+	nr_loaded = realloc(sel->nr_loaded, (sel->nr_runs + 1) * sizeof(*nr_loaded));
+	if (nr_loaded)
+		sel->nr_loaded = nr_loaded;
+	if (!loaded || !nr_loaded) {
+		store_results_free(recs, nr);
+		return err_set("out of memory");
+	}
+	sel->loaded[sel->nr_runs] = recs;
+	sel->nr_loaded[sel->nr_runs] = nr;
+	sel->nr_runs++;
+	g = group_for(sel, label);
+	if (!g)
+		return -1;
+	if (nr) {
+		grown = realloc(g->recs, (g->nr + nr) * sizeof(*grown));
+		if (!grown)
+			return err_set("out of memory");
+		g->recs = grown;
+		memcpy(&g->recs[g->nr], recs, nr * sizeof(*recs));
+		g->nr += nr;
+	}
+	if (run.label[0] && !g->spec_text && store_spec_get(s, run.label, &g->spec_text) < 0)
+		return -1;
+	return 0;
+}
+
+int report_select(struct store *s, const struct selector *list, unsigned nr,
+		  struct report_selection *sel)
+{
+	memset(sel, 0, sizeof(*sel));
+	if (nr == 0) {
+		struct stored_run *runs;
+		unsigned n;
+		if (store_runs_list(s, &runs, &n) < 0)
+			return -1;
+		for (unsigned i = 0; i < n; i++)
+			if (add_run(s, sel, runs[i].id) < 0) {
+				free(runs);
+				return -1;
+			}
+		free(runs);
+		return 0;
+	}
+	for (unsigned i = 0; i < nr; i++) {
+		int64_t *ids = NULL;
+		unsigned n = 0;
+
+		if (!list[i].label_only && all_digits(list[i].text)) {
+			errno = 0;
+			long long id = strtoll(list[i].text, NULL, 10);
+			if (errno)
+				return err_set("run id '%s' out of range", list[i].text);
+			if (add_run(s, sel, id) < 0)
+				return -1;
+			continue;
+		}
+		if (store_runs_by_label(s, list[i].text, &ids, &n) < 0)
+			return -1;
+		if (n == 0) {
+			free(ids);
+			sel->unknown = true;
+			return err_set("no run with label '%s'", list[i].text);
+		}
+		for (unsigned k = 0; k < n; k++)
+			if (add_run(s, sel, ids[k]) < 0) {
+				free(ids);
+				return -1;
+			}
+		free(ids);
+	}
+	return 0;
+}
+
+void report_selection_free(struct report_selection *sel)
+{
+	for (unsigned i = 0; i < sel->nr_groups; i++) {
+		free(sel->groups[i].recs);
+		free(sel->groups[i].spec_text);
+	}
+	free(sel->groups);
+	for (unsigned i = 0; i < sel->nr_runs; i++)
+		store_results_free(sel->loaded[i], sel->nr_loaded[i]);
+	free(sel->loaded);
+	free(sel->nr_loaded);
+	memset(sel, 0, sizeof(*sel));
+}

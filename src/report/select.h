@@ -1,0 +1,39 @@
+/* select.h - choosing what report and compare show: run ids and drive
+ * labels resolved against the results database, results grouped by label
+ * (or "run N" when unlabelled), with each label's stored spec sheet. */
+#ifndef DRIVEBENCH_SELECT_H
+#define DRIVEBENCH_SELECT_H
+
+#include <stdbool.h>
+
+#include "store/store.h"
+
+struct selector {
+	const char *text;       /* a run id (digits) or a label */
+	bool label_only;        /* from --label: never a run id */
+};
+
+struct report_group {
+	char label[160];
+	struct result_record *recs;   /* shallow copies; owned by the selection */
+	unsigned nr;
+	char *spec_text;              /* stored spec sheet or NULL */
+};
+
+struct report_selection {
+	struct report_group *groups;
+	unsigned nr_groups;
+	struct result_record **loaded;  /* what store_results_load returned */
+	unsigned *nr_loaded;
+	unsigned nr_runs;
+	bool unknown;                   /* failed on an unknown run or label */
+};
+
+/* Resolves the selectors in order (none = every run), loads the results
+ * and groups them. -1 with err_msg; sel->unknown tells a name that matched
+ * nothing from a database failure. */
+int report_select(struct store *s, const struct selector *sel_list, unsigned nr,
+		  struct report_selection *sel);
+void report_selection_free(struct report_selection *sel);
+
+#endif

@@ -1,0 +1,163 @@
+#!/bin/bash
+# test_report.sh - `drivebench report` and `compare` end to end: a database
+# with two imported drives (fio 3.x JSON from Debian's fio, reshaped into two
+# distinct sweeps) and one measured run; the report's content, exit codes
+# for unknown runs, labels and bad spec sheets; then the page in headless
+# Chromium: it loads, its charts have drawn elements, and a screenshot.
+. "$(dirname "$0")/lib.sh"
+SPECS=$(cd "$(dirname "$0")/../../specs" && pwd)
+DBFILE="$TMP/report.db"
+
+if ! command -v fio >/dev/null 2>&1; then
+	not_ok "fio is needed to make the imported drives (Debian package fio; sh scripts/deps.sh)"
+	exit 1
+fi
+
+cat > "$TMP/sweep.fio" <<'JOBS'
+[global]
+ioengine=null
+size=16m
+group_reporting=1
+stonewall
+[rr-1-1]
+rw=randread
+bs=4k
+iodepth=1
+numjobs=1
+[rr-4-1]
+rw=randread
+bs=4k
+iodepth=4
+numjobs=1
+[rr-32-1]
+rw=randread
+bs=4k
+iodepth=32
+numjobs=1
+[rr-1-4]
+rw=randread
+bs=4k
+iodepth=1
+numjobs=4
+[rr-4-4]
+rw=randread
+bs=4k
+iodepth=4
+numjobs=4
+[rr-32-4]
+rw=randread
+bs=4k
+iodepth=32
+numjobs=4
+[sw-16-1]
+rw=write
+bs=128k
+iodepth=16
+numjobs=1
+JOBS
+fio "$TMP/sweep.fio" --output-format=json > "$TMP/fio.json" 2>"$TMP/fio.err"
+check "fio wrote JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$TMP/fio.json"
+
+# Two drives of different shape: IOPS grow with outstanding I/O up to a cap
+# (Little's law for the mean latency), percentiles a multiple of the mean.
+reshape() { # in out per_io_iops cap write_mbs
+	python3 - "$@" <<'PY'
+import json, sys
+src, dst, per_io, cap, write_mbs = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+d = json.load(open(src))
+for j in d["jobs"]:
+    o = int(j["job options"]["iodepth"]) * int(j["job options"].get("numjobs", "1"))
+    bs = 4096 if j["job options"]["bs"] == "4k" else 131072
+    dirname = "read" if j["job options"]["rw"] == "randread" else "write"
+    x = j[dirname]
+    iops = min(o * per_io, cap) if dirname == "read" else write_mbs * 1e6 / bs
+    mean = o / iops * 1e9
+    x["iops"] = iops
+    x["bw_bytes"] = int(iops * bs)
+    x["bw"] = int(iops * bs / 1024)
+    for key in ("clat_ns", "lat_ns"):
+        x[key]["mean"] = mean
+    pct = x["clat_ns"].get("percentile", {})
+    for k in list(pct):
+        p = float(k)
+        pct[k] = int(mean * (1 + p / 40 if p < 99 else 2 if p < 99.9 else 3 if p < 99.99 else 5))
+json.dump(d, open(dst, "w"))
+PY
+}
+reshape "$TMP/fio.json" "$TMP/a.json" 60000 900000 3100
+reshape "$TMP/fio.json" "$TMP/b.json" 45000 1400000 2900
+expect_exit 0 "import drive A" import --db "$DBFILE" --label P5430 \
+	--spec "$SPECS/solidigm-d5-p5430-30t.ini" "$TMP/a.json"
+expect_exit 0 "import drive B" import --db "$DBFILE" --label J5060 \
+	--spec "$SPECS/dapustor-j5060-61t.ini" "$TMP/b.json"
+sed -e 's/ioengine=null/ioengine=io_uring\nfilename=measured.dat/' "$TMP/sweep.fio" \
+	> "$TMP/measured.fio"
+(cd "$TMP" && "$DB" run --db "$DBFILE" --label measured measured.fio > run.out 2>&1)
+check "measured run stored" grep -q "results stored in" "$TMP/run.out"
+
+# the report
+expect_exit 0 "report of all runs" report --db "$DBFILE" --out "$TMP/r.html"
+expect_output "^$TMP/r.html$" "report prints its path"
+H="$TMP/r.html"
+check "self-contained: no scripts, no links" bash -c "! grep -qiE '<script|<link|src=\"http|url\\(' '$H'"
+check "three drives in the table" bash -c "grep -q '>P5430<' '$H' && grep -q '>J5060<' '$H' && grep -q '>measured<' '$H'"
+check "spec sheets shown" grep -q "Solidigm D5-P5430 30.72TB" "$H"
+check "sweep charts" grep -q "4K random read: mean latency" "$H"
+check "latency axis in log scale" grep -q "(log scale)" "$H"
+check "bar charts for the single point" grep -q "128K sequential write at 16/1: bandwidth" "$H"
+check "peak sentence (first point at the peak)" grep -q "Peak 900K IOPS at 32/1\." "$H"
+check "1/1 latency sentence" grep -q "At 1/1: 60K IOPS, mean latency 16.7 µs" "$H"
+check "flattening sentence" grep -q "Throughput flattens at 32/1" "$H"
+check "rating sentence" grep -q "Below its 934.5K IOPS rating at every point (best 96% of it)" "$H"
+check "write against rated" grep -q "3,100.0 MB/s, above its 3,000 MB/s rating" "$H"
+check "percentile table" grep -q "<th>p99.99 &micro;s</th>" "$H"
+check "heatmap of the first two drives" grep -q "P5430 vs J5060: random read MB/s difference" "$H"
+check "heatmap cell values" grep -q ">+33.3%<" "$H"
+
+expect_exit 0 "report by label with a spec override" report --db "$DBFILE" --label J5060 \
+	--spec "J5060=$SPECS/micron-6600-ion-245t.ini" --title "one drive" --out "$TMP/one.html"
+check "override used" grep -q "Micron 6600 ION" "$TMP/one.html"
+check "only that drive" bash -c "! grep -q '>P5430<' '$TMP/one.html'"
+expect_exit 0 "report by run id" report --db "$DBFILE" 1 --out "$TMP/run1.html"
+check "run 1 is drive A" grep -q ">P5430<" "$TMP/run1.html"
+expect_exit 2 "unknown label" report --db "$DBFILE" --label nosuch --out "$TMP/x.html"
+expect_output "no run with label 'nosuch'" "unknown label named"
+expect_exit 2 "unknown run" report --db "$DBFILE" 999 --out "$TMP/x.html"
+expect_exit 2 "bad --spec form" report --db "$DBFILE" --spec P5430 --out "$TMP/x.html"
+printf '[drive]\nmodel = x\n[rated]\nseq_read_mbs = fast\n' > "$TMP/bad.ini"
+expect_exit 2 "bad spec sheet" report --db "$DBFILE" --spec "P5430=$TMP/bad.ini" --out "$TMP/x.html"
+expect_output "bad.ini:4:seq_read_mbs" "spec error names file:line:key"
+expect_exit 2 "missing database" report --db "$TMP/none.db" --out "$TMP/x.html"
+check "no database created by report" test ! -e "$TMP/none.db"
+expect_exit 2 "unknown option" report --db "$DBFILE" --bogus
+
+# compare
+expect_exit 0 "compare two labels" compare --db "$DBFILE" P5430 J5060
+expect_output "^7 shared point\(s\)" "every shared point"
+expect_output "^4K random read +1/1 +245\.8 +184\.3 +\+33\.3%" "values and % difference"
+expect_exit 0 "compare run ids" compare --db "$DBFILE" 1 3
+expect_exit 2 "compare unknown" compare --db "$DBFILE" P5430 nosuch
+expect_exit 2 "compare needs two" compare --db "$DBFILE" P5430
+
+# headless Chromium: loads, draws, screenshot
+if ! command -v chromium >/dev/null 2>&1; then
+	not_ok "chromium is not installed (Debian package chromium; sh scripts/deps.sh): cannot check the page in a browser"
+	exit 1
+fi
+chrome() {
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run \
+		--user-data-dir="$(mktemp -d "$TMP/chrome.XXXXXX")" "$@"
+}
+chrome --dump-dom "file://$H" > "$TMP/dom.html" 2> "$TMP/chrome.err"
+check "chromium loaded the page" test -s "$TMP/dom.html"
+count() { grep -o "$1" "$TMP/dom.html" | wc -l; }
+check "drawn lines in the DOM ($(count '<path class="line"'))" test "$(count '<path class="line"')" -ge 9
+check "drawn bars in the DOM ($(count '<rect class="bar"'))" test "$(count '<rect class="bar"')" -ge 9
+check "heatmap cells in the DOM" test "$(count '<rect class="cell"')" -ge 7
+check "axis text in the DOM" test "$(count '<text')" -ge 100
+check "no page errors" bash -c "! grep -qiE 'Uncaught|parse error|This page contains the following errors' '$TMP/dom.html' '$TMP/chrome.err'"
+chrome --screenshot="$TMP/shot.png" --window-size=1400,3000 "file://$H" > /dev/null 2>&1
+check "screenshot taken" test "$(stat -c %s "$TMP/shot.png" 2>/dev/null || echo 0)" -gt 20000
+[ -n "${REPORT_SCREENSHOT:-}" ] && cp "$TMP/shot.png" "$REPORT_SCREENSHOT" && cp "$H" "${REPORT_SCREENSHOT%.png}.html"
+exit 0

@@ -10,6 +10,7 @@
 
 #include "cmd/commands.h"
 #include "store/fio_import.h"
+#include "report/spec.h"
 #include "store/store.h"
 #include "util/error.h"
 
@@ -229,9 +230,15 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "drivebench import: %s\n%s", err_msg(), import_usage);
 		goto out;
 	}
-	if (a.spec_path && read_text_file(a.spec_path, &spec_text)) {
-		fprintf(stderr, "drivebench import: %s\n", err_msg());
-		goto out;
+	if (a.spec_path) {
+		struct drive_spec spec;
+
+		/* a bad sheet is refused here, not discovered by a later report */
+		if (read_text_file(a.spec_path, &spec_text) ||
+		    spec_parse(spec_text, a.spec_path, &spec)) {
+			fprintf(stderr, "drivebench import: %s\n", err_msg());
+			goto out;
+		}
 	}
 	imports = calloc(a.nr_files, sizeof(*imports));
 	if (!imports) {

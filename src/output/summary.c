@@ -16,19 +16,6 @@
 static const char *const dir_label[DIR_COUNT] = { "read", "write" };
 static const char *const group_label[DIR_COUNT] = { "   READ", "  WRITE" };
 
-static const char *rw_name(enum rw_mode rw)
-{
-	switch (rw) {
-	case RW_READ: return "read";
-	case RW_WRITE: return "write";
-	case RW_RANDREAD: return "randread";
-	case RW_RANDWRITE: return "randwrite";
-	case RW_READWRITE: return "rw";
-	case RW_RANDRW: return "randrw";
-	}
-	return "?";
-}
-
 /* value scaled to the largest unit it reaches: with a fixed number of
  * decimals and a space before the unit ("2.05 MB/s"), or, when decimals < 0,
  * 4 significant digits and no space, as fio prints group totals ("1.953MiB/s"). */
@@ -140,7 +127,7 @@ static void print_header(FILE *f, const struct job_result *r)
 	if (spec) {
 		char bs_read[32], bs_write[32];
 
-		fprintf(f, ": rw=%s", rw_name(spec->rw));
+		fprintf(f, ": rw=%s", job_spec_rw_name(spec->rw));
 		if (spec->bssplit_nr[DIR_READ] || spec->bssplit_nr[DIR_WRITE]) {
 			fprintf(f, ", bs=bssplit");
 		} else {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/text.h"
 
 enum key_kind { KEY_TEXT, KEY_NUMBER, KEY_UNSIGNED, KEY_SIZE };
 
@@ -45,18 +46,6 @@ static const struct spec_key keys[] = {
 	NUM_KEY("rated", pbw),
 };
 #define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
-
-static char *trim(char *s)
-{
-	char *end;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-	return s;
-}
 
 static int parse_value(const struct spec_key *k, const char *value,
 		       struct drive_spec *spec)
@@ -121,7 +110,7 @@ int spec_parse(const char *text, const char *name, struct drive_spec *spec)
 		memcpy(line, p, len);
 		line[len] = '\0';
 		p += len + (nl ? 1 : 0);
-		s = trim(line);
+		s = text_trim(line);
 		if (!*s || *s == '#' || *s == ';')
 			continue;
 		if (*s == '[') {
@@ -129,7 +118,7 @@ int spec_parse(const char *text, const char *name, struct drive_spec *spec)
 			if (!close || close[1] != '\0')
 				return err_set("%s:%u: malformed section header", name, lineno);
 			*close = '\0';
-			s = trim(s + 1);
+			s = text_trim(s + 1);
 			if (strcmp(s, "drive") && strcmp(s, "rated"))
 				return err_set("%s:%u: unknown section [%s] (known: drive, rated)",
 					       name, lineno, s);
@@ -140,7 +129,7 @@ int spec_parse(const char *text, const char *name, struct drive_spec *spec)
 		if (!eq)
 			return err_set("%s:%u: expected key = value", name, lineno);
 		*eq = '\0';
-		char *key = trim(s), *value = trim(eq + 1);
+		char *key = text_trim(s), *value = text_trim(eq + 1);
 		if (!*section)
 			return err_set("%s:%u:%s: key outside a section", name, lineno, key);
 		unsigned i;

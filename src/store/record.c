@@ -12,19 +12,6 @@
 #include "store/record.h"
 #include "util/error.h"
 
-static const char *rw_name(enum rw_mode rw)
-{
-	switch (rw) {
-	case RW_READ: return "read";
-	case RW_WRITE: return "write";
-	case RW_RANDREAD: return "randread";
-	case RW_RANDWRITE: return "randwrite";
-	case RW_READWRITE: return "rw";
-	case RW_RANDRW: return "randrw";
-	}
-	return "unknown";
-}
-
 static void summary_from(const struct lat_stat *s, struct lat_summary *out)
 {
 	out->n = s->n;
@@ -154,7 +141,7 @@ int record_from_result(const struct job_result *r, struct result_record *rec)
 	rec->groupid = r->groupid;
 	rec->error = r->error < 0 ? -r->error : r->error;
 	rec->partial = r->partial;
-	snprintf(rec->rw, sizeof(rec->rw), "%s", rw_name(spec->rw));
+	snprintf(rec->rw, sizeof(rec->rw), "%s", job_spec_rw_name(spec->rw));
 	rec->bs = point_bs(spec);
 	rec->iodepth = spec->iodepth;
 	rec->numjobs = spec->numjobs;

@@ -241,3 +241,16 @@ int job_spec_validate(const struct job_spec *spec)
 		return err_prefix("job '%s'", spec->name);
 	return 0;
 }
+
+const char *job_spec_rw_name(enum rw_mode rw)
+{
+	switch (rw) {
+	case RW_READ: return "read";
+	case RW_WRITE: return "write";
+	case RW_RANDREAD: return "randread";
+	case RW_RANDWRITE: return "randwrite";
+	case RW_READWRITE: return "rw";
+	case RW_RANDRW: return "randrw";
+	}
+	return "unknown";
+}

@@ -140,6 +140,9 @@ bool job_spec_reads(const struct job_spec *spec);
 bool job_spec_writes(const struct job_spec *spec);
 bool job_spec_random(const struct job_spec *spec);
 
+/* fio's name of an rw mode ("randread"). */
+const char *job_spec_rw_name(enum rw_mode rw);
+
 /* The largest block size either direction can use (bs or bssplit). */
 uint64_t job_spec_max_bs(const struct job_spec *spec);
 uint64_t job_spec_min_bs(const struct job_spec *spec);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/text.h"
 #include "workload/options.h"
 
 #define INCLUDE_DEPTH_MAX 16
@@ -134,18 +135,6 @@ static int open_section(struct parser *p, const char *file, unsigned line,
 	return 0;
 }
 
-static char *trim(char *s)
-{
-	char *end;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-	return s;
-}
-
 /* Drops a whole-line comment, or a trailing one that starts after a blank
  * ("bs=4k ; note"), so '#' inside a value such as a path is kept. */
 static void strip_comment(char *line)
@@ -265,12 +254,12 @@ static int handle_line(struct parser *p, const char *file, unsigned lineno,
 	int rc = 0;
 
 	strip_comment(raw);
-	if (!*trim(raw))
+	if (!*text_trim(raw))
 		return 0;
 	expanded = expand_env(raw, file, lineno);
 	if (!expanded)
 		return -1;
-	line = trim(expanded);
+	line = text_trim(expanded);
 	if (line[0] == '[') {
 		size_t len = strlen(line);
 
@@ -278,26 +267,26 @@ static int handle_line(struct parser *p, const char *file, unsigned lineno,
 			rc = err_set("%s:%u: bad section header '%s'", file, lineno, line);
 		} else {
 			line[len - 1] = '\0';
-			rc = open_section(p, file, lineno, trim(line + 1));
+			rc = open_section(p, file, lineno, text_trim(line + 1));
 		}
 	} else if (!strncmp(line, "include", 7) &&
 		   (line[7] == '\0' || isspace((unsigned char)line[7]))) {
-		rc = handle_include(p, file, lineno, trim(line + 7), depth);
+		rc = handle_include(p, file, lineno, text_trim(line + 7), depth);
 	} else if (!p->in_section) {
 		equals = strchr(line, '=');
 		if (equals)
 			*equals = '\0';
 		rc = err_set("%s:%u: option '%s' outside any section", file, lineno,
-			     trim(line));
+			     text_trim(line));
 	} else {
 		char *key = line, *value = NULL;
 
 		equals = strchr(line, '=');
 		if (equals) {
 			*equals = '\0';
-			value = trim(equals + 1);
+			value = text_trim(equals + 1);
 		}
-		key = trim(key);
+		key = text_trim(key);
 		if (!*key)
 			rc = err_set("%s:%u: missing option name", file, lineno);
 		else

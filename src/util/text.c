@@ -1,0 +1,17 @@
+/* text.c - small string helpers shared by the text parsers. */
+#include "util/text.h"
+
+#include <ctype.h>
+#include <string.h>
+
+char *text_trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}

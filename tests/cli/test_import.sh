@@ -115,7 +115,10 @@ expect_exit 0 "import drivebench JSON" import --db "$DBFILE" --label driveC "$TM
 check "drivebench JSON export equals its figures" compare "$TMP/own.json" 4
 
 # --- spec sheet ----------------------------------------------------------------
-printf '[drive]\nmodel = Example 1TB\nrandom_read_iops = 120000\n' > "$TMP/spec.ini"
+printf '[drive]\nmodel = Example 1TB\nrandom_read_iops = 120000\n' > "$TMP/badspec.ini"
+expect_exit 2 "a spec sheet with an unknown key is refused" import --db "$DBFILE" --label driveA --spec "$TMP/badspec.ini" "$TMP/normal.json"
+expect_output "badspec.ini:3:random_read_iops" "the bad key is named with file and line"
+printf '[drive]\nmodel = Example 1TB\n[rated]\nrand_read_iops = 120000\n' > "$TMP/spec.ini"
 expect_exit 0 "import with --spec" import --db "$DBFILE" --label driveA --spec "$TMP/spec.ini" "$TMP/normal.json"
 expect_output "as run 5 \(label driveA\)" "a file imported again is a new run"
 expect_output "attached spec sheet" "the spec sheet is attached"

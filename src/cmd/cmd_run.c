@@ -277,15 +277,30 @@ static int store_results(struct store *db, const struct run_args *a,
 	meta.drive_json = nr ? entries[0].drive_before : NULL;
 	if (store_run_begin(db, &meta, &run_id))
 		rc = -1;
-	for (unsigned i = 0; rc == 0 && i < nr; i++) {
-		struct result_record rec;
+	/* each reporting group is a step of the run */
+	for (unsigned i = 0, step = 0; rc == 0 && i < nr; step++) {
+		unsigned group = entries[i].groupid;
+		int64_t step_id;
+		char name[JOB_NAME_MAX + 32];
 
-		if (record_from_result(&entries[i], &rec)) {
+		snprintf(name, sizeof(name), "group %u: %s", group, entries[i].name);
+		if (store_step_begin(db, run_id, step, name, "jobs", &step_id)) {
 			rc = -1;
 			break;
 		}
-		rc = store_result_add(db, run_id, &rec, NULL);
-		record_free(&rec);
+		for (; rc == 0 && i < nr && entries[i].groupid == group; i++) {
+			struct result_record rec;
+
+			if (record_from_result(&entries[i], &rec)) {
+				rc = -1;
+				break;
+			}
+			rec.step_id = step_id;
+			rc = store_result_add(db, run_id, &rec, NULL);
+			record_free(&rec);
+		}
+		if (rc == 0)
+			rc = store_step_end(db, step_id, out->partial ? "partial" : "done");
 	}
 	if (rc == 0)
 		rc = store_run_end(db, run_id, out->partial);

@@ -50,6 +50,7 @@ struct series_record {
 struct result_record {
 	char job_name[JOB_NAME_MAX];
 	unsigned groupid;
+	int64_t step_id;               /* store step it belongs to; 0 = none */
 	int error;                     /* positive errno, 0 = none */
 	bool partial;
 	char *options_json;            /* {"rw":"randread","bs":"4k",...} as given */

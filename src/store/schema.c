@@ -70,5 +70,17 @@ static const char schema_v1[] =
 static const char schema_v2[] =
 	"ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT '';";
 
-const char *const schema_migrations[] = { schema_v1, schema_v2 };
+/* v3: steps of a run (a job file's reporting groups; a suite's steps),
+ * and the step each result belongs to. */
+static const char schema_v3[] =
+	"CREATE TABLE steps ("
+	" id INTEGER PRIMARY KEY,"
+	" run_id INTEGER NOT NULL REFERENCES runs(id),"
+	" idx INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,"
+	" status TEXT NOT NULL DEFAULT 'running',"
+	" started_ms INTEGER NOT NULL, finished_ms INTEGER NOT NULL DEFAULT 0,"
+	" UNIQUE (run_id, idx));"
+	"ALTER TABLE results ADD COLUMN step_id INTEGER REFERENCES steps(id);";
+
+const char *const schema_migrations[] = { schema_v1, schema_v2, schema_v3 };
 const unsigned schema_version = sizeof(schema_migrations) / sizeof(schema_migrations[0]);

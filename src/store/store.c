@@ -415,6 +415,52 @@ int store_run_end(struct store *s, int64_t run_id, bool partial)
 	return rc;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u;
+}
+
+int store_step_begin(struct store *s, int64_t run_id, unsigned idx,
+		     const char *name, const char *kind, int64_t *step_id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(s, "INSERT INTO steps (run_id, idx, name, kind, started_ms)"
+		    " VALUES (?,?,?,?,?)", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int64(st, 2, idx);
+	sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, kind, -1, SQLITE_STATIC);
+	bind_u64(st, 5, now_ms());
+	rc = step_done(s, st, "starting a step");
+	sqlite3_finalize(st);
+	if (rc == 0)
+		*step_id = sqlite3_last_insert_rowid(s->db);
+	return rc;
+}
+
+int store_step_end(struct store *s, int64_t step_id, const char *status)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(s, "UPDATE steps SET status = ?, finished_ms = ? WHERE id = ?", &st))
+		return -1;
+	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
+	bind_u64(st, 2, now_ms());
+	sqlite3_bind_int64(st, 3, step_id);
+	rc = step_done(s, st, "ending a step");
+	sqlite3_finalize(st);
+	if (rc == 0 && sqlite3_changes(s->db) == 0)
+		return err_set("%s: no step %lld", s->path, (long long)step_id);
+	return rc;
+}
+
 /* --- writing a result ---------------------------------------------------- */
 
 enum { ST_RESULT, ST_DIR, ST_PCT, ST_BIN, ST_SERIES, ST_COUNT };
@@ -422,7 +468,7 @@ enum { ST_RESULT, ST_DIR, ST_PCT, ST_BIN, ST_SERIES, ST_COUNT };
 static const char *const insert_sql[ST_COUNT] = {
 	"INSERT INTO results (run_id, job_name, groupid, error, partial, options_json,"
 	" rw, bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
-	" drive_after, drive_delta) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	" drive_after, drive_delta, step_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO result_dirs (result_id, dir, ios, bytes, errors, runtime_ms, iops,"
 	" bw_bytes, slat_min, slat_max, slat_mean, slat_stddev, slat_n, clat_min,"
 	" clat_max, clat_mean, clat_stddev, clat_n, lat_min, lat_max, lat_mean,"
@@ -513,6 +559,10 @@ static int insert_result(struct store *s, sqlite3_stmt **st, int64_t run_id,
 	bind_text_or_null(q, 13, rec->drive_before);
 	bind_text_or_null(q, 14, rec->drive_after);
 	bind_text_or_null(q, 15, rec->drive_delta);
+	if (rec->step_id)
+		sqlite3_bind_int64(q, 16, rec->step_id);
+	else
+		sqlite3_bind_null(q, 16);
 	if (step_done(s, q, "writing the result"))
 		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);
@@ -852,6 +902,7 @@ static int result_from_row(struct store *s, sqlite3_stmt *st, struct result_reco
 	    column_dup(st, 13, &rec->drive_after) ||
 	    column_dup(st, 14, &rec->drive_delta))
 		return -1;
+	rec->step_id = sqlite3_column_int64(st, 15);
 	return load_dirs(s, id, rec) || load_pcts(s, id, rec) ||
 	       load_bins(s, id, rec) || load_series(s, id, rec) ? -1 : 0;
 }
@@ -871,7 +922,8 @@ int store_results_load(struct store *s, int64_t run_id,
 		return -1;
 	if (prepare(s, "SELECT id, job_name, groupid, error, partial, options_json, rw,"
 		    " bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
-		    " drive_after, drive_delta FROM results WHERE run_id = ? ORDER BY id", &st))
+		    " drive_after, drive_delta, coalesce(step_id, 0) FROM results"
+		    " WHERE run_id = ? ORDER BY id", &st))
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -47,6 +47,13 @@ int store_result_add(struct store *s, int64_t run_id,
 		     const struct result_record *rec, int64_t *result_id);
 int store_run_end(struct store *s, int64_t run_id, bool partial);
 
+/* Steps of a run: a job file's reporting groups, a suite's steps. Results
+ * name theirs in result_record.step_id. status: "done", "partial",
+ * "failed". */
+int store_step_begin(struct store *s, int64_t run_id, unsigned idx,
+		     const char *name, const char *kind, int64_t *step_id);
+int store_step_end(struct store *s, int64_t step_id, const char *status);
+
 /* Reading, for export, report and compare. Arrays are malloc'd; free
  * results with store_results_free. */
 int store_runs_list(struct store *s, struct stored_run **runs, unsigned *nr);

@@ -154,3 +154,19 @@ assert b["kind"] == "zram" and b["kernel_name"] == "zram0", b
 assert b["logical_block_size"] >= 512
 EOF2
 fi
+
+# --- the run is stored, one step per reporting group (issue 4) -------------
+rm -f "$TMP/steps.db"
+run_db run "$TMP/two.fio" --db="$TMP/steps.db" --label=steps
+check "a job file's run is stored" test "$RC" -eq 0
+check "each reporting group is a stored step holding its results" python3 - "$TMP/steps.db" <<'EOF2'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+steps = c.execute("SELECT id, idx, name, status FROM steps ORDER BY idx").fetchall()
+assert [s[1] for s in steps] == [0, 1], steps
+assert all(s[3] == "done" for s in steps), steps
+for sid, idx, name, status in steps:
+    jobs = [r[0] for r in c.execute("SELECT job_name FROM results WHERE step_id = ?", (sid,))]
+    assert jobs == (["first"] if idx == 0 else ["second"]), (name, jobs)
+assert c.execute("SELECT label FROM runs").fetchone()[0] == "steps"
+EOF2

@@ -358,9 +358,12 @@ static void test_migrate_from_v1_keeps_data(void **state)
 	store_close(s);
 
 	db = raw_open(f->path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 2);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), (int)schema_version);
 	raw_text(db, "SELECT note FROM runs WHERE id = 7", note, sizeof(note));
 	assert_string_equal(note, "");
+	/* v3: steps, and old results belong to no step */
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM steps"), 0);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM results WHERE step_id IS NULL"), 1);
 	sqlite3_close(db);
 	assert_integrity_ok(f->path);
 }

@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cmd/args.h"
 #include "cmd/commands.h"
 #include "store/store.h"
 #include "util/error.h"
@@ -286,25 +287,6 @@ static int export_runs(struct store *s, enum export_format format,
 	return rc;
 }
 
-/* Takes "--name VALUE" or "--name=VALUE"; NULL when argv[*i] is not it. */
-static const char *option_value(int argc, char **argv, int *i, const char *name,
-				bool *missing)
-{
-	size_t len = strlen(name);
-
-	if (strncmp(argv[*i], name, len))
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (argv[*i][len])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 int cmd_export(int argc, char **argv)
 {
 	const char *db_path = STORE_DEFAULT_PATH, *value;
@@ -323,16 +305,15 @@ int cmd_export(int argc, char **argv)
 		return EXIT_RUN_FAILED;
 	}
 	for (int i = 1; i < argc; i++) {
-		bool missing = false;
-
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(export_usage, stdout);
 			free(ids);
 			return EXIT_OK;
 		}
-		if ((value = option_value(argc, argv, &i, "--db", &missing))) {
+		if ((value = cmd_option("--db", argc, argv, &i)) && !err_msg()[0]) {
 			db_path = value;
-		} else if ((value = option_value(argc, argv, &i, "--format", &missing))) {
+		} else if (!value && (value = cmd_option("--format", argc, argv, &i)) &&
+			   !err_msg()[0]) {
 			if (!strcmp(value, "json")) {
 				format = FORMAT_JSON;
 			} else if (!strcmp(value, "csv")) {
@@ -343,8 +324,8 @@ int cmd_export(int argc, char **argv)
 				free(ids);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (missing) {
-			fprintf(stderr, "drivebench export: %s needs a value\n", argv[i]);
+		} else if (value) {   /* the option's value is missing */
+			fprintf(stderr, "drivebench export: %s\n", err_msg());
 			free(ids);
 			return EXIT_BAD_INPUT;
 		} else if (argv[i][0] == '-') {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmd/args.h"
 #include "cmd/commands.h"
 #include "store/fio_import.h"
 #include "report/spec.h"
@@ -40,25 +41,6 @@ struct import_args {
 	unsigned nr_files;
 };
 
-/* "--name VALUE" or "--name=VALUE" at argv[*i]; NULL when argv[*i] is
- * another argument. A missing value sets an error and returns "". */
-static const char *option_value(const char *name, int argc, char **argv, int *i)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		err_set("%s needs a value", name);
-		return "";
-	}
-	return argv[++*i];
-}
-
 static int parse_args(int argc, char **argv, struct import_args *a)
 {
 	a->db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
@@ -69,13 +51,13 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 	for (int i = 1; i < argc; i++) {
 		const char *v;
 
-		if ((v = option_value("--db", argc, argv, &i))) {
+		if ((v = cmd_option("--db", argc, argv, &i))) {
 			a->db_path = v;
 			if (!err_msg()[0] && !v[0])
 				err_set("--db needs a file name");
-		} else if ((v = option_value("--label", argc, argv, &i))) {
+		} else if ((v = cmd_option("--label", argc, argv, &i))) {
 			a->label = v;
-		} else if ((v = option_value("--spec", argc, argv, &i))) {
+		} else if ((v = cmd_option("--spec", argc, argv, &i))) {
 			a->spec_path = v;
 			if (!err_msg()[0] && !v[0])
 				err_set("--spec needs a file name");

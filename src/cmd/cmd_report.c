@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/args.h"
 #include "cmd/commands.h"
 #include "report/report.h"
 #include "report/select.h"
@@ -42,23 +43,6 @@ struct spec_arg {
 	const char *label, *path;
 };
 
-static const char *option_value(const char *name, int argc, char **argv, int *i)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		err_set("%s needs a value", name);
-		return "";
-	}
-	return argv[++*i];
-}
-
 int cmd_report(int argc, char **argv)
 {
 	const char *db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
@@ -85,16 +69,16 @@ int cmd_report(int argc, char **argv)
 			fputs(report_usage, stdout);
 			rc = EXIT_OK;
 			goto done;
-		} else if ((v = option_value("--db", argc, argv, &i))) {
+		} else if ((v = cmd_option("--db", argc, argv, &i))) {
 			db_path = v;
-		} else if ((v = option_value("--out", argc, argv, &i))) {
+		} else if ((v = cmd_option("--out", argc, argv, &i))) {
 			out_path = v;
-		} else if ((v = option_value("--title", argc, argv, &i))) {
+		} else if ((v = cmd_option("--title", argc, argv, &i))) {
 			title = v;
-		} else if ((v = option_value("--label", argc, argv, &i))) {
+		} else if ((v = cmd_option("--label", argc, argv, &i))) {
 			sels[nr_sels].text = v;
 			sels[nr_sels++].label_only = true;
-		} else if ((v = option_value("--spec", argc, argv, &i))) {
+		} else if ((v = cmd_option("--spec", argc, argv, &i))) {
 			const char *eq = strchr(v, '=');
 			if (!err_msg()[0] && (!eq || eq == v || !eq[1]))
 				err_set("--spec wants LABEL=FILE.ini, not '%s'", v);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmd/args.h"
 #include "cmd/commands.h"
 #include "io/engine.h"
 #include "output/output.h"
@@ -69,26 +70,6 @@ struct run_args {
 	char **argv;
 };
 
-/* "--key=value" or "--key value" for our own options; returns the value or
- * NULL when arg is not --key. */
-static const char *own_option(const char *key, int argc, char **argv, int *i)
-{
-	size_t n = strlen(key);
-
-	if (strncmp(argv[*i], key, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] == '\0') {
-		if (*i + 1 >= argc) {
-			err_set("%s needs a value", key);
-			return "";
-		}
-		return argv[++*i];
-	}
-	return NULL;
-}
-
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	a->fio_args = calloc((size_t)argc + 1, sizeof(char *));
@@ -105,38 +86,38 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		const char *v;
 
 		err_clear();
-		if ((v = own_option("--set", argc, argv, &i))) {
+		if ((v = cmd_option("--set", argc, argv, &i))) {
 			if (err_msg()[0])
 				return -1;
 			a->sets[a->nr_sets++] = v;
-		} else if ((v = own_option("--output-format", argc, argv, &i))) {
+		} else if ((v = cmd_option("--output-format", argc, argv, &i))) {
 			if (err_msg()[0])
 				return -1;
 			if (strcmp(v, "normal") && strcmp(v, "json") && strcmp(v, "json+"))
 				return err_set("--output-format: unknown format '%s' (normal, json, json+)", v);
 			a->format = v;
-		} else if ((v = own_option("--output", argc, argv, &i))) {
+		} else if ((v = cmd_option("--output", argc, argv, &i))) {
 			if (err_msg()[0])
 				return -1;
 			a->output = v;
-		} else if ((v = own_option("--max-buffer-mem", argc, argv, &i))) {
+		} else if ((v = cmd_option("--max-buffer-mem", argc, argv, &i))) {
 			if (err_msg()[0])
 				return -1;
 			if (parse_size(v, 1024, &a->max_buffer_mem) || !a->max_buffer_mem)
 				return err_set("--max-buffer-mem: bad size '%s'", v);
 		} else if (!strcmp(argv[i], "--no-db")) {
 			a->db_path = NULL;
-		} else if ((v = own_option("--db", argc, argv, &i))) {
+		} else if ((v = cmd_option("--db", argc, argv, &i))) {
 			if (err_msg()[0])
 				return -1;
 			if (!v[0])
 				return err_set("--db needs a file name");
 			a->db_path = v;
-		} else if ((v = own_option("--label", argc, argv, &i))) {
+		} else if ((v = cmd_option("--label", argc, argv, &i))) {
 			if (err_msg()[0])
 				return -1;
 			a->label = v;
-		} else if ((v = own_option("--destroy-data", argc, argv, &i))) {
+		} else if ((v = cmd_option("--destroy-data", argc, argv, &i))) {
 			if (err_msg()[0])
 				return -1;
 			if (!v[0])

@@ -1,0 +1,34 @@
+/* suiterun.h - runs a suite on a target, unattended: every step through
+ * the one runner (run/runner.h), each step's results and drive snapshots
+ * stored as it completes, progress on a terminal, and resume after any
+ * interruption (kill -9, power loss) at the first incomplete step of the
+ * last run on that target; a resumed run stays one run in the store. */
+#ifndef DRIVEBENCH_SUITERUN_H
+#define DRIVEBENCH_SUITERUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "suite/suite.h"
+
+struct suite_options {
+	const char *target;                 /* file or block device */
+	const char *db_path;                /* required: resume lives there */
+	const char *label;                  /* drive label ("" = none) */
+	bool resume;
+	const char *const *only;            /* step names; NULL-terminated or NULL */
+	const char *const *skip;
+	const char *const *destroy_ids;     /* --destroy-data consent */
+	unsigned nr_destroy_ids;
+	uint64_t max_buffer_mem;
+	const volatile sig_atomic_t *stop;
+	bool progress_tty;                  /* redraw a status line, else log lines */
+};
+
+/* Returns 0 when every selected step completed, -1 with err_msg otherwise;
+ * *exit_code gets the process exit code to use (2 bad input, 3 unsafe,
+ * 1 run failure or interrupted). */
+int suite_run(const struct suite *s, const struct suite_options *o, int *exit_code);
+
+#endif

@@ -1,7 +1,7 @@
 # drivebench build. `make` builds, `make check` installs missing Debian
 # packages (as root), builds and runs every test; `make demo` runs the
-# example job file on the default scratch target; `make asan` runs the tests
-# under AddressSanitizer + UndefinedBehaviorSanitizer.
+# quick suite on the default scratch target and writes the HTML report;
+# `make asan` runs the tests under AddressSanitizer + UndefinedBehaviorSanitizer.
 
 CC ?= cc
 BUILD ?= build

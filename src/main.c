@@ -9,11 +9,13 @@
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "run fio-style jobs (options or a job file) and measure them" },
+	{ "suite", cmd_suite, "run a suite of steps unattended, resumable (suites/NAME.suite)" },
 	{ "info", cmd_info, "show a target's identity, health and safety verdict" },
 	{ "import", cmd_import, "import fio JSON results into the database under a drive label" },
 	{ "export", cmd_export, "write stored runs as JSON or CSV" },
 	{ "report", cmd_report, "write the HTML review report (charts, tables, heatmaps)" },
 	{ "compare", cmd_compare, "compare two runs or drive labels point by point" },
+	{ "plan", cmd_plan, "estimate a suite's bytes written and duration on a drive (no I/O)" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "list the commands" },
 };

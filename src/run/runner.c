@@ -182,6 +182,7 @@ static void snapshot_after(struct worker *w, struct drive_snapshot *before)
 struct phase {
 	struct worker *workers;
 	struct target *targets;
+	const struct run_options *opt;
 	unsigned nr;
 	pthread_barrier_t barrier;
 	bool abort_start;
@@ -194,6 +195,37 @@ static void *phase_thread(void *arg)
 	if (worker_setup(w))
 		*w->abort_start = true;
 	return worker_main(w);
+}
+
+/* Bytes the phase's workers have measured so far. The workers update these
+ * counters in their loops; a relaxed load is enough for a progress figure. */
+static uint64_t phase_bytes(const struct phase *p)
+{
+	uint64_t total = 0;
+
+	for (unsigned i = 0; i < p->nr; i++)
+		for (int d = 0; d < DIR_COUNT; d++)
+			total += __atomic_load_n(&p->workers[i].result.dir[d].bytes,
+						 __ATOMIC_RELAXED);
+	return total;
+}
+
+/* Joins a worker thread, reporting progress every second while it runs. */
+static void join_reporting(struct phase *p, pthread_t thread)
+{
+	struct timespec deadline;
+
+	if (!p->opt || !p->opt->progress) {
+		pthread_join(thread, NULL);
+		return;
+	}
+	for (;;) {
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_sec += 1;
+		if (pthread_timedjoin_np(thread, NULL, &deadline) != ETIMEDOUT)
+			return;
+		p->opt->progress(p->opt->progress_arg, phase_bytes(p));
+	}
 }
 
 static int run_phase(struct phase *p, enum run_failure *why)
@@ -224,7 +256,7 @@ static int run_phase(struct phase *p, enum run_failure *why)
 		_exit(EXIT_RUN_FAILED);
 	}
 	for (unsigned i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
+		join_reporting(p, threads[i]);
 	pthread_barrier_destroy(&p->barrier);
 	free(threads);
 	for (unsigned i = 0; i < p->nr; i++) {
@@ -326,6 +358,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 			break;
 		}
 		p.workers = &workers[first_worker];
+		p.opt = opt;
 		p.nr = k - first_worker;
 		for (unsigned i = 0; i < p.nr; i++)
 			snapshots[i] = snapshot_before(&p.workers[i]);

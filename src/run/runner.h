@@ -19,6 +19,12 @@ struct run_options {
 	 * refused before anything is opened for writing */
 	const char *const *destroy_ids;
 	unsigned nr_destroy_ids;
+	/* optional: called about once a second from the runner's thread while
+	 * a phase's workers run, with the bytes (read + write) the phase has
+	 * measured so far (the count restarts at the end of a ramp and at
+	 * each new phase); NULL = none */
+	void (*progress)(void *arg, uint64_t bytes);
+	void *progress_arg;
 };
 
 /* Why run_jobs failed: the exit-code class. */

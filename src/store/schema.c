@@ -82,5 +82,13 @@ static const char schema_v3[] =
 	" UNIQUE (run_id, idx));"
 	"ALTER TABLE results ADD COLUMN step_id INTEGER REFERENCES steps(id);";
 
-const char *const schema_migrations[] = { schema_v1, schema_v2, schema_v3 };
+/* v4: suites. The suite file a run ran (for resume), a JSON detail per
+ * step (purge method, steady-state rounds and verdict), and an index for
+ * finding the last suite run on a target. */
+static const char schema_v4[] =
+	"ALTER TABLE runs ADD COLUMN suite TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE steps ADD COLUMN detail TEXT;"
+	"CREATE INDEX runs_target ON runs (source, target, id);";
+
+const char *const schema_migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4 };
 const unsigned schema_version = sizeof(schema_migrations) / sizeof(schema_migrations[0]);

@@ -370,7 +370,8 @@ int store_run_begin(struct store *s, const struct run_meta *meta, int64_t *run_i
 	if (host_id(s, &host) || (have_drive && drive_id(s, label, meta->drive_json, &drive)))
 		goto fail;
 	if (prepare(s, "INSERT INTO runs (host_id, drive_id, label, source, command,"
-		    " target, started_ms, drive_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &st))
+		    " target, started_ms, drive_json, suite)"
+		    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", &st))
 		goto fail;
 	sqlite3_bind_int64(st, 1, host);
 	if (have_drive)
@@ -383,6 +384,7 @@ int store_run_begin(struct store *s, const struct run_meta *meta, int64_t *run_i
 	sqlite3_bind_text(st, 6, meta->target ? meta->target : "", -1, SQLITE_STATIC);
 	bind_u64(st, 7, meta->started_ms);
 	bind_text_or_null(st, 8, meta->drive_json);
+	sqlite3_bind_text(st, 9, meta->suite ? meta->suite : "", -1, SQLITE_STATIC);
 	if (step_done(s, st, "recording the run")) {
 		sqlite3_finalize(st);
 		goto fail;
@@ -455,6 +457,133 @@ int store_step_end(struct store *s, int64_t step_id, const char *status)
 	bind_u64(st, 2, now_ms());
 	sqlite3_bind_int64(st, 3, step_id);
 	rc = step_done(s, st, "ending a step");
+	sqlite3_finalize(st);
+	if (rc == 0 && sqlite3_changes(s->db) == 0)
+		return err_set("%s: no step %lld", s->path, (long long)step_id);
+	return rc;
+}
+
+/* --- suites and resume -------------------------------------------------- */
+
+static int grow(void **array, unsigned nr, unsigned *cap, size_t size);
+
+int store_run_find_last(struct store *s, const char *source, const char *target,
+			int64_t *run_id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*run_id = 0;
+	if (prepare(s, "SELECT id FROM runs WHERE source = ? AND target = ?"
+		    " ORDER BY id DESC LIMIT 1", &st))
+		return -1;
+	sqlite3_bind_text(st, 1, source, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, target, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*run_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_error(s, "finding a run");
+}
+
+int store_run_suite(struct store *s, int64_t run_id, char *path, size_t len)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(s, "SELECT suite FROM runs WHERE id = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		column_copy(st, 0, path, len);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return err_set("%s: no run %lld", s->path, (long long)run_id);
+	return rc == SQLITE_ROW ? 0 : db_error(s, "reading a run's suite");
+}
+
+int store_steps_list(struct store *s, int64_t run_id, struct stored_step **steps,
+		     unsigned *nr)
+{
+	struct stored_step *list = NULL;
+	unsigned count = 0, cap = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	*steps = NULL;
+	*nr = 0;
+	if (prepare(s, "SELECT id, idx, name, kind, status, started_ms, finished_ms"
+		    " FROM steps WHERE run_id = ? ORDER BY idx", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct stored_step *step;
+
+		if (grow((void **)&list, count, &cap, sizeof(*list))) {
+			sqlite3_finalize(st);
+			free(list);
+			return -1;
+		}
+		step = &list[count++];
+		step->id = sqlite3_column_int64(st, 0);
+		step->idx = (unsigned)sqlite3_column_int64(st, 1);
+		column_copy(st, 2, step->name, sizeof(step->name));
+		column_copy(st, 3, step->kind, sizeof(step->kind));
+		column_copy(st, 4, step->status, sizeof(step->status));
+		step->started_ms = column_u64(st, 5);
+		step->finished_ms = column_u64(st, 6);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(list);
+		return db_error(s, "listing steps");
+	}
+	*steps = list;
+	*nr = count;
+	return 0;
+}
+
+int store_step_discard(struct store *s, int64_t step_id)
+{
+	static const char *const sql[] = {
+		"DELETE FROM results WHERE step_id = ?",   /* cascades below */
+		"DELETE FROM steps WHERE id = ?",
+	};
+	char message[1024];
+
+	if (exec_sql(s, "BEGIN IMMEDIATE", "discarding a step"))
+		return -1;
+	for (unsigned i = 0; i < 2; i++) {
+		sqlite3_stmt *st;
+		int rc;
+
+		if (prepare(s, sql[i], &st))
+			goto fail;
+		sqlite3_bind_int64(st, 1, step_id);
+		rc = step_done(s, st, "discarding a step");
+		sqlite3_finalize(st);
+		if (rc)
+			goto fail;
+	}
+	if (exec_sql(s, "COMMIT", "committing a step's removal") == 0)
+		return 0;
+fail:
+	snprintf(message, sizeof(message), "%s", err_msg());
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return err_set("%s", message);
+}
+
+int store_step_detail_set(struct store *s, int64_t step_id, const char *json)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(s, "UPDATE steps SET detail = ? WHERE id = ?", &st))
+		return -1;
+	bind_text_or_null(st, 1, json);
+	sqlite3_bind_int64(st, 2, step_id);
+	rc = step_done(s, st, "recording a step's detail");
 	sqlite3_finalize(st);
 	if (rc == 0 && sqlite3_changes(s->db) == 0)
 		return err_set("%s: no step %lld", s->path, (long long)step_id);

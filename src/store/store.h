@@ -7,6 +7,7 @@
 #define DRIVEBENCH_STORE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "store/record.h"
@@ -22,6 +23,7 @@ struct run_meta {
 	const char *target;       /* filename, or "" */
 	uint64_t started_ms;      /* Unix ms */
 	const char *drive_json;   /* identity snapshot (JSON) or NULL */
+	const char *suite;        /* (v4) the suite file a suite run runs, or NULL */
 };
 
 struct stored_run {
@@ -53,6 +55,30 @@ int store_run_end(struct store *s, int64_t run_id, bool partial);
 int store_step_begin(struct store *s, int64_t run_id, unsigned idx,
 		     const char *name, const char *kind, int64_t *step_id);
 int store_step_end(struct store *s, int64_t step_id, const char *status);
+
+/* --- suites and resume (v4) --- */
+
+struct stored_step {
+	int64_t id;
+	unsigned idx;
+	char name[128];
+	char kind[32];
+	char status[16];          /* "running", "done", "partial", "failed" */
+	uint64_t started_ms, finished_ms;
+};
+
+/* The newest run with this source and target; *run_id = 0 when none. */
+int store_run_find_last(struct store *s, const char *source, const char *target,
+			int64_t *run_id);
+/* The suite file recorded for a run ("" for runs that are not suites). */
+int store_run_suite(struct store *s, int64_t run_id, char *path, size_t len);
+/* The steps of a run in idx order (malloc'd; caller frees). */
+int store_steps_list(struct store *s, int64_t run_id, struct stored_step **steps,
+		     unsigned *nr);
+/* Deletes a step and every result stored under it, in one transaction. */
+int store_step_discard(struct store *s, int64_t step_id);
+/* Sets a step's detail (JSON text, or NULL). */
+int store_step_detail_set(struct store *s, int64_t step_id, const char *json);
 
 /* Reading, for export, report and compare. Arrays are malloc'd; free
  * results with store_results_free. */

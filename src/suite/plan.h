@@ -26,4 +26,21 @@ struct plan_step {
 int suite_plan(const struct suite *s, const struct plan_inputs *in,
 	       struct plan_step *out, uint64_t *total_written, double *total_seconds);
 
+/* Fixed estimates for a purge (a discard of the whole device) and for an
+ * NVMe format, in seconds. */
+#define PLAN_PURGE_SECONDS 60.0
+#define PLAN_FORMAT_SECONDS 300.0
+
+/* The suite's full fills (sequential and random precondition steps) against
+ * one sprandom pass per fill (each step's op, regions and iu). */
+struct plan_fill_saving {
+	unsigned nr_fills;            /* 0: the suite has no full fill */
+	uint64_t fill_bytes, sprandom_bytes;
+	double fill_seconds, sprandom_seconds;
+};
+
+/* steps is suite_plan's output for the same suite and inputs. 0 or -1. */
+int plan_sprandom_saving(const struct suite *s, const struct plan_inputs *in,
+			 const struct plan_step *steps, struct plan_fill_saving *out);
+
 #endif

@@ -35,4 +35,12 @@ void sprandom_plan_free(struct sprandom_plan *p);
 /* The model's steady-state write amplification for over-provisioning op. */
 double sprandom_model_waf(double op);
 
+/* The k-th overwrite of region r (0 <= k < r->overwrite_bytes / iu): the
+ * byte offset of an IU block inside the region. The overwrites of one
+ * region are distinct blocks (a seeded pseudo-random permutation of the
+ * region's blocks), so the region's share of invalidated blocks is exactly
+ * invalid_fraction. Returns r->offset for k out of range. */
+uint64_t sprandom_overwrite_offset(const struct sprandom_region *r,
+				   uint64_t iu, uint64_t k, uint64_t seed);
+
 #endif

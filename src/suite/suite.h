@@ -71,6 +71,7 @@ struct suite {
 	char path[JOB_PATH_MAX];
 	struct suite_step *steps;
 	unsigned nr_steps;
+	char description[256];         /* [suite] description (added by the parser) */
 };
 
 /* Loads a suite by path, or by name from suites/NAME.suite (looked up in

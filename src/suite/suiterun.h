@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "suite/suite.h"
@@ -24,11 +25,22 @@ struct suite_options {
 	uint64_t max_buffer_mem;
 	const volatile sig_atomic_t *stop;
 	bool progress_tty;                  /* redraw a status line, else log lines */
+	const char *command;                /* the command line, for the store (or NULL) */
 };
 
 /* Returns 0 when every selected step completed, -1 with err_msg otherwise;
  * *exit_code gets the process exit code to use (2 bad input, 3 unsafe,
  * 1 run failure or interrupted). */
 int suite_run(const struct suite *s, const struct suite_options *o, int *exit_code);
+
+/* For `suite --resume` without --suite: the suite file recorded with the
+ * last suite run on target in db_path. Returns 0 with path filled, or -1
+ * with err_msg when there is no such run (exit 2). */
+int suite_resume_lookup(const char *db_path, const char *target, char *path,
+			size_t len);
+
+/* The key a target is stored and found under: its real path when it
+ * resolves, else the path as given. */
+void suite_target_key(const char *target, char *key, size_t len);
 
 #endif

@@ -1,0 +1,258 @@
+/* cmd_plan.c - `drivebench plan`: what a suite will cost on a drive before
+ * it runs: per step bytes written and read, duration and how each figure
+ * was reached, the totals, and what sprandom would save over the suite's
+ * full fills. Only the target's size is probed; no I/O. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/args.h"
+#include "cmd/commands.h"
+#include "suite/plan.h"
+#include "suite/suite.h"
+#include "target/target.h"
+#include "util/error.h"
+
+static const char plan_usage[] =
+	"usage: drivebench plan [--suite NAME|FILE] --rated-write MB/s --rated-read MB/s TARGET\n"
+	"       drivebench plan [--suite NAME|FILE] --capacity SIZE --rated-write MB/s --rated-read MB/s\n"
+	"\n"
+	"Lists every step of a suite (default: review) with the bytes it writes and\n"
+	"reads and its estimated duration on a drive of TARGET's size (or SIZE),\n"
+	"then the totals and, when the suite fills the drive, what sprandom\n"
+	"preconditioning would write instead. Nothing is written or read: only\n"
+	"TARGET's size is looked up. See docs/suites.md.\n"
+	"\n"
+	"options:\n"
+	"  --suite NAME|FILE          suites/NAME.suite or a suite file (default review)\n"
+	"  --capacity SIZE            drive capacity instead of a TARGET; decimal units\n"
+	"                             as reviews use them: 245.76TB, 3.84T, 960GB\n"
+	"                             (KiB MiB GiB TiB PiB are binary)\n"
+	"  --rated-write MB/s         sequential write throughput (10^6 bytes/s)\n"
+	"  --rated-read MB/s          sequential read throughput\n"
+	"  --rated-random-write MB/s  random write throughput for random fills\n"
+	"                             (default: the sequential write figure)\n"
+	"  -h, --help                 this text\n";
+
+/* "245.76TB" -> bytes; decimal units (K M G T P, optional B), binary with
+ * "iB"; a plain number is bytes. */
+static int parse_capacity(const char *text, uint64_t *out)
+{
+	static const struct {
+		const char *suffix;
+		double factor;
+	} units[] = {
+		{ "", 1 }, { "b", 1 },
+		{ "k", 1e3 }, { "kb", 1e3 }, { "kib", 1024.0 },
+		{ "m", 1e6 }, { "mb", 1e6 }, { "mib", 1048576.0 },
+		{ "g", 1e9 }, { "gb", 1e9 }, { "gib", 1073741824.0 },
+		{ "t", 1e12 }, { "tb", 1e12 }, { "tib", 1099511627776.0 },
+		{ "p", 1e15 }, { "pb", 1e15 }, { "pib", 1125899906842624.0 },
+	};
+	char *end;
+	double value;
+
+	errno = 0;
+	value = strtod(text, &end);
+	if (end == text || errno || !isfinite(value) || value <= 0)
+		return err_set("--capacity: bad size '%s'", text);
+	while (*end == ' ')
+		end++;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcasecmp(end, units[i].suffix))
+			continue;
+		value *= units[i].factor;
+		if (value < 1 || value > 1.8e19)
+			return err_set("--capacity: size '%s' out of range", text);
+		*out = (uint64_t)value;
+		return 0;
+	}
+	return err_set("--capacity: unknown unit in '%s' (B, KB, MB, GB, TB, PB or KiB .. PiB)",
+		       text);
+}
+
+/* MB/s (10^6) -> bytes/s. */
+static int parse_rate(const char *name, const char *text, double *out)
+{
+	char *end;
+	double value;
+
+	errno = 0;
+	value = strtod(text, &end);
+	if (end == text || *end || errno || !isfinite(value) || value <= 0)
+		return err_set("%s: bad throughput '%s' (MB/s, above 0)", name, text);
+	*out = value * 1e6;
+	return 0;
+}
+
+/* Decimal units, as the reviews give capacities. */
+static const char *format_bytes(uint64_t bytes, char *buf, size_t size)
+{
+	static const char *names[] = { "B", "KB", "MB", "GB", "TB", "PB" };
+	double value = (double)bytes;
+	unsigned unit = 0;
+
+	while (value >= 1000 && unit + 1 < sizeof(names) / sizeof(names[0])) {
+		value /= 1000;
+		unit++;
+	}
+	if (unit == 0)
+		snprintf(buf, size, "%llu B", (unsigned long long)bytes);
+	else
+		snprintf(buf, size, "%.2f %s", value, names[unit]);
+	return buf;
+}
+
+static const char *format_duration(double seconds, char *buf, size_t size)
+{
+	unsigned long long s = (unsigned long long)llround(seconds);
+
+	snprintf(buf, size, "%llu:%02llu:%02llu", s / 3600, s / 60 % 60, s % 60);
+	return buf;
+}
+
+static void print_plan(const struct suite *s, const struct plan_inputs *in,
+		       const struct plan_step *steps, uint64_t total_written,
+		       double total_seconds, const struct plan_fill_saving *saving)
+{
+	char cap[32], w[32], r[32], d[32];
+	uint64_t total_read = 0;
+
+	printf("suite %s (%s): %u steps on %s, write %.0f MB/s, read %.0f MB/s",
+	       s->name, s->path, s->nr_steps, format_bytes(in->capacity, cap, sizeof(cap)),
+	       in->write_bps / 1e6, in->read_bps / 1e6);
+	if (in->random_write_bps > 0)
+		printf(", random write %.0f MB/s", in->random_write_bps / 1e6);
+	printf("\n\n%3s  %-20s %-12s %12s %12s %10s  %s\n", "#", "step", "kind", "written",
+	       "read", "duration", "basis");
+	for (unsigned i = 0; i < s->nr_steps; i++) {
+		const struct plan_step *p = &steps[i];
+
+		total_read += p->bytes_read;
+		printf("%3u  %-20s %-12s %12s %12s %10s  %s\n", i + 1, p->step->name,
+		       step_kind_name(p->step->kind),
+		       format_bytes(p->bytes_written, w, sizeof(w)),
+		       format_bytes(p->bytes_read, r, sizeof(r)),
+		       format_duration(p->seconds, d, sizeof(d)), p->basis);
+	}
+	printf("\ntotal: %s written, %s read, %s (%.1f hours, %.1f days)\n",
+	       format_bytes(total_written, w, sizeof(w)), format_bytes(total_read, r, sizeof(r)),
+	       format_duration(total_seconds, d, sizeof(d)), total_seconds / 3600,
+	       total_seconds / 86400);
+	if (saving->nr_fills) {
+		printf("full fills: %u step%s writing %s in %s (%.1f hours)\n", saving->nr_fills,
+		       saving->nr_fills == 1 ? "" : "s",
+		       format_bytes(saving->fill_bytes, w, sizeof(w)),
+		       format_duration(saving->fill_seconds, d, sizeof(d)),
+		       saving->fill_seconds / 3600);
+		printf("sprandom would write %s instead of %s (saving %.1f hours)\n",
+		       format_bytes(saving->sprandom_bytes, r, sizeof(r)),
+		       format_bytes(saving->fill_bytes, w, sizeof(w)),
+		       (saving->fill_seconds - saving->sprandom_seconds) / 3600);
+	}
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	const char *suite_name = "review", *capacity_text = NULL, *target_path = NULL;
+	struct plan_inputs in = { 0 };
+	bool have_write = false, have_read = false;
+	struct suite s;
+	struct plan_step *steps;
+	struct plan_fill_saving saving;
+	uint64_t total_written;
+	double total_seconds;
+	int rc = EXIT_BAD_INPUT;
+
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(plan_usage, stdout);
+			return EXIT_OK;
+		}
+		if ((v = cmd_option("--suite", argc, argv, &i))) {
+			suite_name = v;
+		} else if ((v = cmd_option("--capacity", argc, argv, &i))) {
+			capacity_text = v;
+		} else if ((v = cmd_option("--rated-write", argc, argv, &i))) {
+			if (!err_msg()[0] && !parse_rate("--rated-write", v, &in.write_bps))
+				have_write = true;
+		} else if ((v = cmd_option("--rated-read", argc, argv, &i))) {
+			if (!err_msg()[0] && !parse_rate("--rated-read", v, &in.read_bps))
+				have_read = true;
+		} else if ((v = cmd_option("--rated-random-write", argc, argv, &i))) {
+			if (!err_msg()[0])
+				parse_rate("--rated-random-write", v, &in.random_write_bps);
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "drivebench plan: unknown option '%s'\n%s", argv[i], plan_usage);
+			return EXIT_BAD_INPUT;
+		} else if (!target_path) {
+			target_path = argv[i];
+		} else {
+			fprintf(stderr, "drivebench plan: one TARGET only ('%s')\n%s", argv[i],
+				plan_usage);
+			return EXIT_BAD_INPUT;
+		}
+		if (err_msg()[0]) {
+			fprintf(stderr, "drivebench plan: %s\n", err_msg());
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (!!target_path == !!capacity_text) {
+		fprintf(stderr, "drivebench plan: give a TARGET or --capacity SIZE (one of them)\n%s",
+			plan_usage);
+		return EXIT_BAD_INPUT;
+	}
+	if (!have_write || !have_read) {
+		fprintf(stderr, "drivebench plan: needs --rated-write and --rated-read (MB/s)\n%s",
+			plan_usage);
+		return EXIT_BAD_INPUT;
+	}
+	if (capacity_text) {
+		if (parse_capacity(capacity_text, &in.capacity)) {
+			fprintf(stderr, "drivebench plan: %s\n", err_msg());
+			return EXIT_BAD_INPUT;
+		}
+	} else {
+		struct target t;
+
+		if (target_probe(target_path, &t)) {
+			fprintf(stderr, "drivebench plan: %s\n", err_msg());
+			return EXIT_BAD_INPUT;
+		}
+		if (!t.exists || t.size == 0) {
+			fprintf(stderr, "drivebench plan: %s: no size to plan for (missing or empty; "
+				"use --capacity)\n", target_path);
+			return EXIT_BAD_INPUT;
+		}
+		in.capacity = t.size;
+	}
+	if (suite_load(suite_name, &s)) {
+		fprintf(stderr, "drivebench plan: %s\n", err_msg());
+		return EXIT_BAD_INPUT;
+	}
+	steps = calloc(s.nr_steps, sizeof(*steps));
+	if (!steps) {
+		fprintf(stderr, "drivebench plan: out of memory\n");
+		rc = EXIT_RUN_FAILED;
+	} else if (suite_plan(&s, &in, steps, &total_written, &total_seconds)) {
+		fprintf(stderr, "drivebench plan: %s\n", err_msg());
+	} else {
+		/* the comparison is extra: a drive too small for sprandom's
+		 * regions still gets its plan */
+		bool compared = plan_sprandom_saving(&s, &in, steps, &saving) == 0;
+
+		if (!compared)
+			memset(&saving, 0, sizeof(saving));
+		print_plan(&s, &in, steps, total_written, total_seconds, &saving);
+		if (!compared)
+			printf("no sprandom comparison: %s\n", err_msg());
+		rc = EXIT_OK;
+	}
+	free(steps);
+	suite_free(&s);
+	return rc;
+}

@@ -1,0 +1,251 @@
+/* cmd_suite.c - `drivebench suite`: loads a suite (by name or file), picks
+ * the target (the scratch file by default), and runs or resumes the suite
+ * unattended (suite/suiterun.h); Ctrl-C or SIGTERM stops within a second
+ * and leaves a run that --resume continues. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/args.h"
+#include "cmd/commands.h"
+#include "store/store.h"
+#include "suite/suite.h"
+#include "suite/suiterun.h"
+#include "target/target.h"
+#include "util/error.h"
+#include "util/text.h"
+#include "workload/options.h"
+
+#define DEFAULT_SUITE "quick"
+
+static const char suite_usage[] =
+	"usage: drivebench suite [options] [TARGET]\n"
+	"\n"
+	"Runs a suite (suites/NAME.suite) on TARGET unattended: every step through\n"
+	"the runner, each step's results stored as it completes. Interrupted (Ctrl-C,\n"
+	"kill, power loss), --resume continues the last run on TARGET at its first\n"
+	"incomplete step, in the same run.\n"
+	"\n"
+	"options:\n"
+	"  --suite=NAME|FILE        the suite (default: " DEFAULT_SUITE "; with --resume: the\n"
+	"                           one the interrupted run ran)\n"
+	"  --resume                 continue the last unfinished suite run on TARGET\n"
+	"  --only=STEP[,STEP...]    run only these steps (repeatable)\n"
+	"  --skip=STEP[,STEP...]    leave these steps out (repeatable)\n"
+	"  --db=FILE                the results database (default $DRIVEBENCH_DB or\n"
+	"                           ./drivebench.db); resume finds its run there\n"
+	"  --label=LABEL            the drive's name in reports and comparisons\n"
+	"  --destroy-data=ID        allow writing over (and purging) the device with\n"
+	"                           this serial or kernel name, or this existing file\n"
+	"  --max-buffer-mem=SIZE    refuse jobs needing more I/O buffer memory\n"
+	"  -h, --help               this text\n"
+	"\n"
+	"Without TARGET the suite runs on the 1 GiB scratch file\n"
+	"./drivebench-scratch.dat ($DRIVEBENCH_SCRATCH overrides). See docs/suite-run.md.\n";
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+struct suite_args {
+	const char *suite;
+	const char *target;
+	const char *db_path;
+	const char *label;
+	bool resume;
+	uint64_t max_buffer_mem;
+	char **only, **skip;           /* NULL-terminated, strdup'd names */
+	unsigned nr_only, nr_skip;
+	const char **destroy_ids;
+	unsigned nr_destroy_ids;
+};
+
+/* Splits "a,b" into names appended to list (room for argc entries). */
+static int add_names(const char *option, const char *value, char **list, unsigned *nr)
+{
+	char *copy = strdup(value), *save = NULL;
+
+	if (!copy)
+		return err_set("out of memory");
+	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		char *trimmed = text_trim(name);
+
+		if (!trimmed[0])
+			continue;
+		if (!(list[*nr] = strdup(trimmed))) {
+			free(copy);
+			return err_set("out of memory");
+		}
+		(*nr)++;
+	}
+	free(copy);
+	if (!*nr)
+		return err_set("%s needs step names", option);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct suite_args *a)
+{
+	/* each option adds at most one name per character of argv */
+	size_t room = 1;
+
+	for (int i = 1; i < argc; i++)
+		room += strlen(argv[i]) + 1;
+	a->only = calloc(room, sizeof(char *));
+	a->skip = calloc(room, sizeof(char *));
+	a->destroy_ids = calloc((size_t)argc + 1, sizeof(char *));
+	a->db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
+	a->label = "";
+	if (!a->only || !a->skip || !a->destroy_ids)
+		return err_set("out of memory");
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+
+		err_clear();
+		if (!strcmp(argv[i], "--resume")) {
+			a->resume = true;
+		} else if ((v = cmd_option("--suite", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			a->suite = v;
+		} else if ((v = cmd_option("--only", argc, argv, &i))) {
+			if (err_msg()[0] || add_names("--only", v, a->only, &a->nr_only))
+				return -1;
+		} else if ((v = cmd_option("--skip", argc, argv, &i))) {
+			if (err_msg()[0] || add_names("--skip", v, a->skip, &a->nr_skip))
+				return -1;
+		} else if ((v = cmd_option("--db", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			if (!v[0])
+				return err_set("--db needs a file name");
+			a->db_path = v;
+		} else if ((v = cmd_option("--label", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			a->label = v;
+		} else if ((v = cmd_option("--destroy-data", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			if (!v[0])
+				return err_set("--destroy-data needs a device ID or a file path");
+			a->destroy_ids[a->nr_destroy_ids++] = v;
+		} else if ((v = cmd_option("--max-buffer-mem", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			if (parse_size(v, 1024, &a->max_buffer_mem) || !a->max_buffer_mem)
+				return err_set("--max-buffer-mem: bad size '%s'", v);
+		} else if (!strncmp(argv[i], "-", 1) && argv[i][1]) {
+			return err_set("unknown option '%s' (see 'drivebench suite --help')", argv[i]);
+		} else if (!a->target) {
+			if (!argv[i][0])
+				return err_set("empty target name");
+			a->target = argv[i];
+		} else {
+			return err_set("unexpected argument '%s' (one target at most)", argv[i]);
+		}
+	}
+	return 0;
+}
+
+/* The scratch file, created (written) on first use like `run` does. */
+static int default_target(const char **target)
+{
+	const char *path = target_scratch_path();
+	struct target t;
+
+	if (target_probe(path, &t))
+		return -1;
+	if (!t.exists || t.size < SCRATCH_DEFAULT_SIZE) {
+		fprintf(stderr, "drivebench: creating the default target %s (1 GiB)\n", path);
+		if (target_layout_file(path, SCRATCH_DEFAULT_SIZE) < 0)
+			return -1;
+	}
+	*target = path;
+	return 0;
+}
+
+static void join_command(int argc, char **argv, char *out, size_t len)
+{
+	size_t used = (size_t)snprintf(out, len, "drivebench");
+
+	for (int i = 0; i < argc && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, " %s", argv[i]);
+}
+
+static void free_names(char **names)
+{
+	for (char **n = names; n && *n; n++)
+		free(*n);
+	free(names);
+}
+
+int cmd_suite(int argc, char **argv)
+{
+	struct suite_args a = { 0 };
+	struct suite s = { 0 };
+	struct suite_options opt = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	char recorded[JOB_PATH_MAX], command[1024];
+	bool loaded = false;
+	int rc = EXIT_BAD_INPUT;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(suite_usage, stdout);
+			return EXIT_OK;
+		}
+	if (parse_args(argc, argv, &a))
+		goto fail;
+	if (!a.target && default_target(&a.target))
+		goto fail;
+	if (!a.suite && a.resume) {
+		if (suite_resume_lookup(a.db_path, a.target, recorded, sizeof(recorded)))
+			goto fail;
+		a.suite = recorded;
+	}
+	if (suite_load(a.suite ? a.suite : DEFAULT_SUITE, &s))
+		goto fail;
+	loaded = true;
+	join_command(argc, argv, command, sizeof(command));
+	opt.target = a.target;
+	opt.db_path = a.db_path;
+	opt.label = a.label;
+	opt.resume = a.resume;
+	opt.only = a.nr_only ? (const char *const *)a.only : NULL;
+	opt.skip = a.nr_skip ? (const char *const *)a.skip : NULL;
+	opt.destroy_ids = a.destroy_ids;
+	opt.nr_destroy_ids = a.nr_destroy_ids;
+	opt.max_buffer_mem = a.max_buffer_mem;
+	opt.stop = &stop_requested;
+	opt.progress_tty = isatty(STDERR_FILENO) == 1;
+	opt.command = command;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (suite_run(&s, &opt, &rc) == 0) {
+		fprintf(stderr, "drivebench: suite '%s' complete; results in %s\n", s.name, a.db_path);
+		goto done;
+	}
+	if (stop_requested || strstr(err_msg(), "interrupted")) {
+		fprintf(stderr, "drivebench suite: %s\n", err_msg());
+		fprintf(stderr, "interrupted: resume with drivebench suite --resume --db %s %s\n",
+			a.db_path, a.target);
+		goto done;
+	}
+fail:
+	fprintf(stderr, "drivebench suite: %s\n", err_msg());
+done:
+	if (loaded)
+		suite_free(&s);
+	free_names(a.only);
+	free_names(a.skip);
+	free(a.destroy_ids);
+	return rc;
+}

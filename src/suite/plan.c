@@ -1,0 +1,241 @@
+/* plan.c - the cost of a suite before it runs: per step the bytes written
+ * and read and the duration, from the target's capacity and sequential
+ * (and optionally random) throughput; and what sprandom would save over the
+ * suite's full fills. Pure arithmetic, no I/O. docs/suites.md gives the
+ * rules each figure follows. */
+#include "suite/plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "suite/sprandom.h"
+#include "util/error.h"
+
+static double ns_to_s(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* The bytes a step's job covers: size / size% / the rest past offset. */
+static uint64_t region_bytes(const struct job_spec *spec, uint64_t capacity)
+{
+	uint64_t offset = spec->offset < capacity ? spec->offset : capacity;
+
+	if (spec->size_pct > 0)
+		return (uint64_t)((double)capacity * spec->size_pct / 100.0);
+	if (spec->size > 0)
+		return spec->size < capacity - offset ? spec->size : capacity - offset;
+	return capacity - offset;
+}
+
+static double write_rate(const struct job_spec *spec, const struct plan_inputs *in)
+{
+	if (job_spec_random(spec) && in->random_write_bps > 0)
+		return in->random_write_bps;
+	return in->write_bps;
+}
+
+/* Shares of the transferred bytes that read and write (mixed: rwmixread). */
+static void direction_shares(const struct job_spec *spec, double *read_share,
+			     double *write_share)
+{
+	bool reads = job_spec_reads(spec), writes = job_spec_writes(spec);
+
+	if (reads && writes) {
+		*read_share = spec->rwmixread / 100.0;
+		*write_share = 1.0 - *read_share;
+	} else {
+		*read_share = reads ? 1.0 : 0.0;
+		*write_share = writes ? 1.0 : 0.0;
+	}
+}
+
+/* One run of the step's workload (a point, a round): seconds and bytes.
+ * Time-based: ramp + runtime, transferring at the sequential rate the whole
+ * time (an upper bound on bytes). Otherwise io_size (or the region) at
+ * those rates, cut at runtime when one is set. */
+static double one_run(const struct job_spec *spec, const struct plan_inputs *in,
+		      double *written, double *read)
+{
+	double read_share, write_share, seconds, bytes_per_s;
+	double wrate = write_rate(spec, in);
+
+	direction_shares(spec, &read_share, &write_share);
+	/* bytes/s of the mix: time per byte is the weighted sum */
+	bytes_per_s = 1.0 / (read_share / in->read_bps + write_share / wrate);
+	if (spec->time_based && spec->runtime_ns > 0) {
+		seconds = ns_to_s(spec->ramp_ns + spec->runtime_ns);
+	} else {
+		double bytes = (double)(spec->io_size ? spec->io_size
+					: region_bytes(spec, in->capacity));
+
+		seconds = bytes / bytes_per_s;
+		if (spec->runtime_ns > 0 && seconds > ns_to_s(spec->runtime_ns))
+			seconds = ns_to_s(spec->runtime_ns);
+		seconds += ns_to_s(spec->ramp_ns);
+	}
+	*written = seconds * bytes_per_s * write_share;
+	*read = seconds * bytes_per_s * read_share;
+	return seconds;
+}
+
+static void put_bytes(double bytes, uint64_t *out)
+{
+	*out = bytes > 0 ? (uint64_t)(bytes + 0.5) : 0;
+}
+
+/* A sprandom pass over region: its bytes and seconds (the sequential write
+ * at write_bps, the overwrites at the random rate). */
+static int sprandom_cost(uint64_t region, double op, unsigned regions, uint64_t iu,
+			 const struct plan_inputs *in, uint64_t *bytes, double *seconds)
+{
+	struct sprandom_plan sp;
+	double random_bps = in->random_write_bps > 0 ? in->random_write_bps : in->write_bps;
+	uint64_t aligned = iu ? region / iu * iu : region;
+
+	if (sprandom_plan(aligned, op, regions, iu, &sp))
+		return -1;
+	*bytes = sp.total_bytes;
+	*seconds = (double)aligned / in->write_bps;
+	if (sp.total_bytes > aligned)
+		*seconds += (double)(sp.total_bytes - aligned) / random_bps;
+	sprandom_plan_free(&sp);
+	return 0;
+}
+
+static int plan_precondition(const struct suite_step *st, const struct plan_inputs *in,
+			     struct plan_step *out)
+{
+	uint64_t region = region_bytes(&st->spec, in->capacity);
+	double bytes = st->capacities * (double)region;
+
+	switch (st->precondition) {
+	case PRECOND_SEQUENTIAL:
+		put_bytes(bytes, &out->bytes_written);
+		out->seconds = bytes / in->write_bps;
+		snprintf(out->basis, sizeof(out->basis),
+			 "%g x %.2f TB sequential at %.0f MB/s", st->capacities,
+			 (double)region / 1e12, in->write_bps / 1e6);
+		return 0;
+	case PRECOND_RANDOM: {
+		double rate = in->random_write_bps > 0 ? in->random_write_bps : in->write_bps;
+
+		put_bytes(bytes, &out->bytes_written);
+		out->seconds = bytes / rate;
+		snprintf(out->basis, sizeof(out->basis),
+			 "%g x %.2f TB random at %.0f MB/s", st->capacities,
+			 (double)region / 1e12, rate / 1e6);
+		return 0;
+	}
+	case PRECOND_SPRANDOM:
+		if (sprandom_cost(region, st->op, st->regions, st->iu, in,
+				  &out->bytes_written, &out->seconds))
+			return err_prefix("step '%s'", st->name);
+		snprintf(out->basis, sizeof(out->basis),
+			 "sprandom: %.2f TB once + overwrites (op %.0f%%, %u regions)",
+			 (double)region / 1e12, st->op * 100, st->regions);
+		return 0;
+	}
+	return err_set("step '%s': unknown precondition mode", st->name);
+}
+
+static int plan_one(const struct suite_step *st, const struct plan_inputs *in,
+		    struct plan_step *out)
+{
+	double written = 0, read = 0, seconds;
+
+	memset(out, 0, sizeof(*out));
+	out->step = st;
+	switch (st->kind) {
+	case STEP_PURGE:
+		out->seconds = st->nvme_format ? PLAN_FORMAT_SECONDS : PLAN_PURGE_SECONDS;
+		snprintf(out->basis, sizeof(out->basis), "%s: fixed estimate",
+			 st->nvme_format ? "NVMe format" : "discard");
+		return 0;
+	case STEP_PRECONDITION:
+		return plan_precondition(st, in, out);
+	case STEP_STEADY:
+		seconds = one_run(&st->spec, in, &written, &read);
+		out->seconds = seconds * st->max_rounds;
+		put_bytes(written * st->max_rounds, &out->bytes_written);
+		put_bytes(read * st->max_rounds, &out->bytes_read);
+		snprintf(out->basis, sizeof(out->basis),
+			 "upper bound: %u rounds x %.0f s", st->max_rounds, seconds);
+		return 0;
+	case STEP_MEASURE:
+	case STEP_SWEEP: {
+		unsigned points = st->kind == STEP_SWEEP ? st->nr_points : 1;
+
+		seconds = one_run(&st->spec, in, &written, &read);
+		out->seconds = seconds * points;
+		put_bytes(written * points, &out->bytes_written);
+		put_bytes(read * points, &out->bytes_read);
+		snprintf(out->basis, sizeof(out->basis),
+			 "%u point%s x %.0f s; bytes at sequential rate (upper bound)",
+			 points, points == 1 ? "" : "s", seconds);
+		return 0;
+	}
+	case STEP_IDLE:
+		out->seconds = ns_to_s(st->idle_ns);
+		snprintf(out->basis, sizeof(out->basis), "pause");
+		return 0;
+	}
+	return err_set("step '%s': unknown kind", st->name);
+}
+
+static int check_inputs(const struct plan_inputs *in)
+{
+	if (in->capacity == 0)
+		return err_set("plan: capacity must be above 0");
+	if (!(in->write_bps > 0))
+		return err_set("plan: write throughput must be above 0");
+	if (!(in->read_bps > 0))
+		return err_set("plan: read throughput must be above 0");
+	if (!(in->random_write_bps >= 0))
+		return err_set("plan: random write throughput must not be negative");
+	return 0;
+}
+
+int suite_plan(const struct suite *s, const struct plan_inputs *in,
+	       struct plan_step *out, uint64_t *total_written, double *total_seconds)
+{
+	uint64_t written = 0;
+	double seconds = 0;
+
+	if (check_inputs(in))
+		return -1;
+	for (unsigned i = 0; i < s->nr_steps; i++) {
+		if (plan_one(&s->steps[i], in, &out[i]))
+			return -1;
+		written += out[i].bytes_written;
+		seconds += out[i].seconds;
+	}
+	*total_written = written;
+	*total_seconds = seconds;
+	return 0;
+}
+
+int plan_sprandom_saving(const struct suite *s, const struct plan_inputs *in,
+			 const struct plan_step *steps, struct plan_fill_saving *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (check_inputs(in))
+		return -1;
+	for (unsigned i = 0; i < s->nr_steps; i++) {
+		const struct suite_step *st = &s->steps[i];
+		uint64_t bytes;
+		double seconds;
+
+		if (st->kind != STEP_PRECONDITION || st->precondition == PRECOND_SPRANDOM)
+			continue;
+		if (sprandom_cost(region_bytes(&st->spec, in->capacity), st->op, st->regions,
+				  st->iu, in, &bytes, &seconds))
+			return err_prefix("step '%s'", st->name);
+		out->nr_fills++;
+		out->fill_bytes += steps[i].bytes_written;
+		out->fill_seconds += steps[i].seconds;
+		out->sprandom_bytes += bytes;
+		out->sprandom_seconds += seconds;
+	}
+	return 0;
+}

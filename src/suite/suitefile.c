@@ -1,0 +1,858 @@
+/* suitefile.c - suite files (suites/NAME.suite): INI like fio job files.
+ * [suite] names the suite, [global] holds fio options for the steps after
+ * it, every other section is a step in file order with its step parameters
+ * and fio options. ${VAR} expands from the environment; include is not
+ * supported. Every error names "file:line". docs/suites.md is the format. */
+#include "suite/suite.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/error.h"
+#include "util/text.h"
+#include "workload/options.h"
+
+#define NS_PER_SEC 1000000000ull
+
+/* One "key[=value]" line of the open section. */
+struct entry {
+	char *key;
+	char *value;      /* NULL for a bare key */
+	unsigned line;
+};
+
+struct parser {
+	const char *file;
+	struct suite *suite;
+	struct job_spec global;
+	unsigned cap_steps;
+	bool seen_suite_section;
+	/* the open section */
+	enum { SECTION_NONE, SECTION_SUITE, SECTION_GLOBAL, SECTION_STEP } section;
+	char section_name[SUITE_NAME_MAX];
+	unsigned section_line;
+	struct entry *entries;
+	unsigned nr_entries, cap_entries;
+};
+
+const char *step_kind_name(enum step_kind kind)
+{
+	switch (kind) {
+	case STEP_PURGE: return "purge";
+	case STEP_PRECONDITION: return "precondition";
+	case STEP_STEADY: return "steady";
+	case STEP_MEASURE: return "measure";
+	case STEP_SWEEP: return "sweep";
+	case STEP_IDLE: return "idle";
+	}
+	return "unknown";
+}
+
+void suite_free(struct suite *s)
+{
+	if (!s)
+		return;
+	free(s->steps);
+	s->steps = NULL;
+	s->nr_steps = 0;
+}
+
+static void clear_entries(struct parser *p)
+{
+	for (unsigned i = 0; i < p->nr_entries; i++) {
+		free(p->entries[i].key);
+		free(p->entries[i].value);
+	}
+	p->nr_entries = 0;
+}
+
+static int add_entry(struct parser *p, unsigned line, const char *key, const char *value)
+{
+	struct entry *e;
+
+	if (p->nr_entries == p->cap_entries) {
+		unsigned cap = p->cap_entries ? p->cap_entries * 2 : 32;
+		struct entry *grown = realloc(p->entries, cap * sizeof(*grown));
+
+		if (!grown)
+			return err_set("%s:%u: out of memory", p->file, line);
+		p->entries = grown;
+		p->cap_entries = cap;
+	}
+	e = &p->entries[p->nr_entries];
+	e->key = strdup(key);
+	e->value = value ? strdup(value) : NULL;
+	e->line = line;
+	if (!e->key || (value && !e->value)) {
+		free(e->key);
+		free(e->value);
+		return err_set("%s:%u: out of memory", p->file, line);
+	}
+	p->nr_entries++;
+	return 0;
+}
+
+/* ---- value parsers (messages without file:line; the caller adds them) -- */
+
+static int parse_unsigned(const char *text, unsigned min, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!text || !*text || !isdigit((unsigned char)*text))
+		return err_set("not a whole number: '%s'", text ? text : "");
+	errno = 0;
+	v = strtoul(text, &end, 10);
+	if (errno || *end || v > UINT_MAX)
+		return err_set("not a whole number: '%s'", text);
+	if (v < min)
+		return err_set("must be at least %u", min);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_positive_double(const char *text, double *out)
+{
+	char *end;
+	double v;
+
+	if (!text || !*text)
+		return err_set("needs a value");
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno || *end || !isfinite(v) || v <= 0)
+		return err_set("not a positive number: '%s'", text);
+	*out = v;
+	return 0;
+}
+
+/* "7%" -> 0.07, "0.07" -> 0.07; a fraction must be in (0, 1). */
+static int parse_fraction(const char *text, double *out)
+{
+	char buf[64];
+	size_t len = text ? strlen(text) : 0;
+	double v;
+
+	if (!len || len >= sizeof(buf))
+		return err_set("bad fraction '%s' (write 7%% or 0.07)", text ? text : "");
+	memcpy(buf, text, len + 1);
+	if (buf[len - 1] == '%') {
+		buf[len - 1] = '\0';
+		if (parse_positive_double(text_trim(buf), &v) || v >= 100)
+			return err_set("bad percentage '%s' (between 0%% and 100%%)", text);
+		*out = v / 100.0;
+		return 0;
+	}
+	if (parse_positive_double(buf, &v) || v >= 1)
+		return err_set("bad fraction '%s' (write 7%% or 0.07)", text);
+	*out = v;
+	return 0;
+}
+
+static int parse_bool(const char *text, bool *out)
+{
+	if (!text || !strcmp(text, "1") || !strcmp(text, "true") || !strcmp(text, "yes")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcmp(text, "0") || !strcmp(text, "false") || !strcmp(text, "no")) {
+		*out = false;
+		return 0;
+	}
+	return err_set("not a boolean: '%s' (0 or 1)", text);
+}
+
+static int add_point(struct suite_step *step, unsigned iodepth, unsigned numjobs)
+{
+	if (step->nr_points == SUITE_POINTS_MAX)
+		return err_set("more than %d points", SUITE_POINTS_MAX);
+	step->points[step->nr_points].iodepth = iodepth;
+	step->points[step->nr_points].numjobs = numjobs;
+	step->nr_points++;
+	return 0;
+}
+
+/* "1/1 2/1 4/1" (blanks or commas between points): QD/jobs. */
+static int parse_points(const char *text, struct suite_step *step)
+{
+	char *copy = strdup(text ? text : ""), *save = NULL, *token;
+	int rc = 0;
+
+	if (!copy)
+		return err_set("out of memory");
+	for (token = strtok_r(copy, " \t,", &save); token && !rc;
+	     token = strtok_r(NULL, " \t,", &save)) {
+		char *slash = strchr(token, '/');
+		unsigned qd, jobs;
+
+		if (!slash) {
+			rc = err_set("bad point '%s' (write QD/jobs, e.g. 4/1)", token);
+			break;
+		}
+		*slash = '\0';
+		if (parse_unsigned(token, 1, &qd) || parse_unsigned(slash + 1, 1, &jobs)) {
+			*slash = '/';
+			rc = err_set("bad point '%s' (write QD/jobs, both at least 1)", token);
+			break;
+		}
+		rc = add_point(step, qd, jobs);
+	}
+	free(copy);
+	if (!rc && step->nr_points == 0)
+		rc = err_set("no points given");
+	return rc;
+}
+
+/* "1,2,4,8" -> values; at least one. */
+static int parse_list(const char *text, unsigned *values, unsigned max, unsigned *nr)
+{
+	char *copy = strdup(text ? text : ""), *save = NULL, *token;
+	int rc = 0;
+
+	if (!copy)
+		return err_set("out of memory");
+	*nr = 0;
+	for (token = strtok_r(copy, " \t,", &save); token && !rc;
+	     token = strtok_r(NULL, " \t,", &save)) {
+		if (*nr == max)
+			rc = err_set("more than %u values", max);
+		else
+			rc = parse_unsigned(token, 1, &values[(*nr)++]);
+	}
+	free(copy);
+	if (!rc && *nr == 0)
+		rc = err_set("no values given");
+	return rc;
+}
+
+/* ---- sections ----------------------------------------------------------- */
+
+static const struct entry *find_entry(const struct parser *p, const char *key)
+{
+	const struct entry *found = NULL;
+
+	for (unsigned i = 0; i < p->nr_entries; i++)
+		if (!strcmp(p->entries[i].key, key))
+			found = &p->entries[i];   /* the last one wins, as in fio */
+	return found;
+}
+
+static int close_suite_section(struct parser *p)
+{
+	for (unsigned i = 0; i < p->nr_entries; i++) {
+		const struct entry *e = &p->entries[i];
+		const char *value = e->value ? e->value : "";
+
+		if (!strcmp(e->key, "name")) {
+			if (!*value || strlen(value) >= sizeof(p->suite->name))
+				return err_set("%s:%u: name: empty or longer than %d characters",
+					       p->file, e->line, SUITE_NAME_MAX - 1);
+			strcpy(p->suite->name, value);
+		} else if (!strcmp(e->key, "description")) {
+			snprintf(p->suite->description, sizeof(p->suite->description), "%s", value);
+		} else {
+			return err_set("%s:%u: unknown key '%s' in [suite] (name, description)",
+				       p->file, e->line, e->key);
+		}
+	}
+	return 0;
+}
+
+/* Applies the fio options of the section to spec, kb_base first (fio gives
+ * it priority); step parameters are skipped. */
+static bool is_step_parameter(const char *key, bool has_iodepths);
+
+static int apply_fio_options(struct parser *p, struct job_spec *spec, bool is_step,
+			     bool has_iodepths)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < p->nr_entries; i++) {
+			const struct entry *e = &p->entries[i];
+
+			if ((strcmp(e->key, "kb_base") == 0) != (pass == 0))
+				continue;
+			if (is_step && is_step_parameter(e->key, has_iodepths))
+				continue;
+			if (!strcmp(e->key, "name"))
+				return err_set("%s:%u: key 'name': a step's job name is its section name",
+					       p->file, e->line);
+			if (!is_step && is_step_parameter(e->key, false) &&
+			    !job_option_known(e->key))
+				return err_set("%s:%u: key '%s': step parameters belong in a step section",
+					       p->file, e->line, e->key);
+			if (job_option_set(spec, e->key, e->value))
+				return err_prefix("%s:%u", p->file, e->line);
+		}
+	}
+	return 0;
+}
+
+/* Which step kinds a parameter applies to (bit per enum step_kind). */
+#define KIND(k) (1u << (k))
+static const struct {
+	const char *key;
+	unsigned kinds;
+} step_parameters[] = {
+	{ "step", ~0u },
+	{ "precondition", KIND(STEP_PRECONDITION) },
+	{ "capacities", KIND(STEP_PRECONDITION) },
+	{ "op", KIND(STEP_PRECONDITION) },
+	{ "regions", KIND(STEP_PRECONDITION) },
+	{ "iu", KIND(STEP_PRECONDITION) },
+	{ "metric", KIND(STEP_STEADY) },
+	{ "window", KIND(STEP_STEADY) },
+	{ "max_rounds", KIND(STEP_STEADY) },
+	{ "range_limit", KIND(STEP_STEADY) },
+	{ "slope_limit", KIND(STEP_STEADY) },
+	{ "points", KIND(STEP_SWEEP) },
+	{ "iodepths", KIND(STEP_SWEEP) },
+	{ "idle", KIND(STEP_IDLE) },
+	{ "nvme_format", KIND(STEP_PURGE) },
+	{ "record_series", ~0u },
+};
+
+/* numjobs is a step parameter (the jobs list of a sweep) only next to
+ * iodepths; otherwise it is fio's numjobs. */
+static bool is_step_parameter(const char *key, bool has_iodepths)
+{
+	if (!strcmp(key, "numjobs"))
+		return has_iodepths;
+	for (size_t i = 0; i < sizeof(step_parameters) / sizeof(step_parameters[0]); i++)
+		if (!strcmp(key, step_parameters[i].key))
+			return true;
+	return false;
+}
+
+static unsigned parameter_kinds(const char *key)
+{
+	if (!strcmp(key, "numjobs"))
+		return KIND(STEP_SWEEP);
+	for (size_t i = 0; i < sizeof(step_parameters) / sizeof(step_parameters[0]); i++)
+		if (!strcmp(key, step_parameters[i].key))
+			return step_parameters[i].kinds;
+	return 0;
+}
+
+static int parse_kind(const char *value, enum step_kind *kind)
+{
+	static const enum step_kind kinds[] = {
+		STEP_PURGE, STEP_PRECONDITION, STEP_STEADY, STEP_MEASURE, STEP_SWEEP, STEP_IDLE,
+	};
+
+	for (size_t i = 0; value && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(value, step_kind_name(kinds[i]))) {
+			*kind = kinds[i];
+			return 0;
+		}
+	return err_set("unknown step kind '%s' (purge, precondition, steady, measure, sweep, idle)",
+		       value ? value : "");
+}
+
+static int set_step_parameter(struct suite_step *step, const struct entry *e,
+			      unsigned *iodepths, unsigned *nr_iodepths,
+			      unsigned *jobs, unsigned *nr_jobs)
+{
+	const char *v = e->value;
+	const char *key = e->key;
+
+	if (!strcmp(key, "precondition")) {
+		if (v && !strcmp(v, "sequential"))
+			step->precondition = PRECOND_SEQUENTIAL;
+		else if (v && !strcmp(v, "random"))
+			step->precondition = PRECOND_RANDOM;
+		else if (v && !strcmp(v, "sprandom"))
+			step->precondition = PRECOND_SPRANDOM;
+		else
+			return err_set("unknown mode '%s' (sequential, random, sprandom)", v ? v : "");
+		return 0;
+	}
+	if (!strcmp(key, "capacities"))
+		return parse_positive_double(v, &step->capacities);
+	if (!strcmp(key, "op"))
+		return parse_fraction(v, &step->op);
+	if (!strcmp(key, "regions"))
+		return parse_unsigned(v, 1, &step->regions);
+	if (!strcmp(key, "iu")) {
+		if (!v || parse_size(v, step->spec.kb_base, &step->iu))
+			return err_set("bad size '%s'", v ? v : "");
+		if (step->iu == 0)
+			return err_set("must be above 0");
+		return 0;
+	}
+	if (!strcmp(key, "metric")) {
+		if (v && !strcmp(v, "iops"))
+			step->metric = STEADY_IOPS;
+		else if (v && !strcmp(v, "bw"))
+			step->metric = STEADY_BW;
+		else if (v && !strcmp(v, "lat"))
+			step->metric = STEADY_LAT_MEAN;
+		else
+			return err_set("unknown metric '%s' (iops, bw, lat)", v ? v : "");
+		return 0;
+	}
+	if (!strcmp(key, "window"))
+		return parse_unsigned(v, 2, &step->window);
+	if (!strcmp(key, "max_rounds"))
+		return parse_unsigned(v, 1, &step->max_rounds);
+	if (!strcmp(key, "range_limit"))
+		return parse_fraction(v, &step->range_limit);
+	if (!strcmp(key, "slope_limit"))
+		return parse_fraction(v, &step->slope_limit);
+	if (!strcmp(key, "points"))
+		return parse_points(v, step);
+	if (!strcmp(key, "iodepths"))
+		return parse_list(v, iodepths, SUITE_POINTS_MAX, nr_iodepths);
+	if (!strcmp(key, "numjobs"))
+		return parse_list(v, jobs, SUITE_POINTS_MAX, nr_jobs);
+	if (!strcmp(key, "idle")) {
+		if (!v || parse_time_ns(v, NS_PER_SEC, &step->idle_ns))
+			return err_set("bad time '%s'", v ? v : "");
+		return 0;
+	}
+	if (!strcmp(key, "nvme_format"))
+		return parse_bool(v, &step->nvme_format);
+	if (!strcmp(key, "record_series"))
+		return parse_bool(v, &step->record_series);
+	return err_set("internal error: unhandled parameter");
+}
+
+static void step_defaults(struct suite_step *step)
+{
+	step->capacities = 1;
+	step->op = 0.07;
+	step->regions = 16;
+	step->iu = 0;           /* 0 until the end: then the write block size */
+	step->metric = STEADY_IOPS;
+	step->window = 5;
+	step->max_rounds = 25;
+	step->range_limit = 0.20;
+	step->slope_limit = 0.10;
+}
+
+static bool step_sets(const struct parser *p, const char *key)
+{
+	return find_entry(p, key) != NULL;
+}
+
+/* Checks that the step can run as written; the message has no prefix. */
+static int validate_step(const struct parser *p, struct suite_step *step)
+{
+	struct job_spec *spec = &step->spec;
+
+	switch (step->kind) {
+	case STEP_PRECONDITION:
+		if (!step_sets(p, "precondition"))
+			return err_set("a precondition step needs precondition = sequential, random or sprandom");
+		if (step->iu == 0)
+			step->iu = spec->bs[DIR_WRITE];
+		if (!job_spec_writes(spec))
+			return err_set("a precondition step must write (rw=%s)",
+				       job_spec_rw_name(spec->rw));
+		break;
+	case STEP_STEADY:
+		if (!spec->time_based || spec->runtime_ns == 0)
+			return err_set("a steady step needs a time_based runtime (one round)");
+		if (step->max_rounds < step->window)
+			return err_set("max_rounds (%u) is below the window (%u)",
+				       step->max_rounds, step->window);
+		break;
+	case STEP_SWEEP:
+		if (step->nr_points == 0)
+			return err_set("a sweep step needs points (points = 1/1 4/1 ... or iodepths = and numjobs =)");
+		break;
+	case STEP_MEASURE:
+		break;
+	case STEP_IDLE:
+		if (step->idle_ns == 0)
+			return err_set("an idle step needs idle = DURATION (e.g. 180s)");
+		break;
+	case STEP_PURGE:
+		break;
+	}
+	if (job_spec_validate(spec))
+		return -1;
+	return 0;
+}
+
+static int close_step_section(struct parser *p)
+{
+	struct suite_step *step;
+	const struct entry *kind_entry = find_entry(p, "step");
+	const struct entry *iodepths_entry = find_entry(p, "iodepths");
+	unsigned iodepths[SUITE_POINTS_MAX], jobs[SUITE_POINTS_MAX];
+	unsigned nr_iodepths = 0, nr_jobs = 0;
+	bool has_iodepths = iodepths_entry != NULL;
+
+	if (!kind_entry)
+		return err_set("%s:%u: step [%s] needs step = purge|precondition|steady|measure|sweep|idle",
+			       p->file, p->section_line, p->section_name);
+	for (unsigned i = 0; i < p->suite->nr_steps; i++)
+		if (!strcmp(p->suite->steps[i].name, p->section_name))
+			return err_set("%s:%u: step name '%s' used twice (first at line %u)",
+				       p->file, p->section_line, p->section_name,
+				       p->suite->steps[i].line);
+	if (p->suite->nr_steps == p->cap_steps) {
+		unsigned cap = p->cap_steps ? p->cap_steps * 2 : 16;
+		struct suite_step *grown = realloc(p->suite->steps, cap * sizeof(*grown));
+
+		if (!grown)
+			return err_set("%s:%u: out of memory", p->file, p->section_line);
+		p->suite->steps = grown;
+		p->cap_steps = cap;
+	}
+	step = &p->suite->steps[p->suite->nr_steps];
+	memset(step, 0, sizeof(*step));
+	step_defaults(step);
+	strcpy(step->name, p->section_name);
+	step->line = p->section_line;
+	if (parse_kind(kind_entry->value, &step->kind))
+		return err_prefix("%s:%u: key 'step'", p->file, kind_entry->line);
+
+	/* fio defaults, then [global], then the step's own options */
+	step->spec = p->global;
+	snprintf(step->spec.name, sizeof(step->spec.name), "%s", step->name);
+	snprintf(step->spec.source, sizeof(step->spec.source), "%s", p->file);
+	step->spec.source_line = p->section_line;
+	if (step->kind == STEP_PRECONDITION) {
+		/* A fill is bounded by bytes, not time, and has no ramp, unless
+		 * the step itself says otherwise. */
+		step->spec.time_based = false;
+		step->spec.runtime_ns = 0;
+		step->spec.ramp_ns = 0;
+	}
+	if (apply_fio_options(p, &step->spec, true, has_iodepths))
+		return -1;
+
+	for (unsigned i = 0; i < p->nr_entries; i++) {
+		const struct entry *e = &p->entries[i];
+
+		if (!is_step_parameter(e->key, has_iodepths) || !strcmp(e->key, "step"))
+			continue;
+		if (!(parameter_kinds(e->key) & KIND(step->kind)))
+			return err_set("%s:%u: key '%s' does not apply to a %s step",
+				       p->file, e->line, e->key, step_kind_name(step->kind));
+		if (!strcmp(e->key, "points") && has_iodepths)
+			return err_set("%s:%u: key 'points': give points or iodepths/numjobs, not both",
+				       p->file, e->line);
+		if (set_step_parameter(step, e, iodepths, &nr_iodepths, jobs, &nr_jobs))
+			return err_prefix("%s:%u: key '%s'", p->file, e->line, e->key);
+	}
+	if (has_iodepths) {
+		/* the reviews' order: every QD for jobs 1, then for jobs 4, ... */
+		if (nr_jobs == 0)
+			jobs[nr_jobs++] = 1;
+		for (unsigned j = 0; j < nr_jobs; j++)
+			for (unsigned q = 0; q < nr_iodepths; q++)
+				if (add_point(step, iodepths[q], jobs[j]))
+					return err_prefix("%s:%u: key 'iodepths'", p->file,
+							  iodepths_entry->line);
+	}
+	if (step->kind == STEP_PRECONDITION && !step_sets(p, "rw") && !step_sets(p, "readwrite"))
+		step->spec.rw = step->precondition == PRECOND_SEQUENTIAL ? RW_WRITE : RW_RANDWRITE;
+	if (validate_step(p, step))
+		return err_prefix("%s:%u: step [%s]", p->file, p->section_line, step->name);
+	p->suite->nr_steps++;
+	return 0;
+}
+
+static int close_section(struct parser *p)
+{
+	int rc = 0;
+
+	switch (p->section) {
+	case SECTION_NONE:
+		break;
+	case SECTION_SUITE:
+		rc = close_suite_section(p);
+		break;
+	case SECTION_GLOBAL:
+		rc = apply_fio_options(p, &p->global, false, false);
+		break;
+	case SECTION_STEP:
+		rc = close_step_section(p);
+		break;
+	}
+	clear_entries(p);
+	p->section = SECTION_NONE;
+	return rc;
+}
+
+static int open_section(struct parser *p, unsigned line, const char *name)
+{
+	if (close_section(p))
+		return -1;
+	if (!*name)
+		return err_set("%s:%u: empty section name", p->file, line);
+	if (strlen(name) >= sizeof(p->section_name))
+		return err_set("%s:%u: section name longer than %d characters", p->file,
+			       line, SUITE_NAME_MAX - 1);
+	strcpy(p->section_name, name);
+	p->section_line = line;
+	if (!strcmp(name, "suite")) {
+		if (p->seen_suite_section)
+			return err_set("%s:%u: a second [suite] section", p->file, line);
+		p->seen_suite_section = true;
+		p->section = SECTION_SUITE;
+	} else if (!strcmp(name, "global")) {
+		p->section = SECTION_GLOBAL;
+	} else {
+		p->section = SECTION_STEP;
+	}
+	return 0;
+}
+
+/* ---- lines -------------------------------------------------------------- */
+
+/* Drops a whole-line comment, or a trailing one that starts after a blank,
+ * as job files do. */
+static void strip_comment(char *line)
+{
+	char *s = line;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == ';' || *s == '#') {
+		*line = '\0';
+		return;
+	}
+	for (; *s; s++)
+		if ((*s == ';' || *s == '#') && s > line && isspace((unsigned char)s[-1])) {
+			*s = '\0';
+			return;
+		}
+}
+
+/* A malloc'd copy of line with every ${VAR} replaced from the environment. */
+static char *expand_env(const char *file, unsigned lineno, const char *line)
+{
+	size_t cap = strlen(line) + 1, len = 0;
+	char *out = malloc(cap);
+
+	if (!out) {
+		err_set("%s:%u: out of memory", file, lineno);
+		return NULL;
+	}
+	while (*line) {
+		const char *piece = line;
+		size_t piece_len = 1;
+
+		if (line[0] == '$' && line[1] == '{') {
+			const char *close = strchr(line + 2, '}');
+			char name[256];
+			size_t name_len = close ? (size_t)(close - line - 2) : 0;
+
+			if (!close || name_len == 0 || name_len >= sizeof(name)) {
+				err_set("%s:%u: bad ${VAR} in '%s'", file, lineno, line);
+				free(out);
+				return NULL;
+			}
+			memcpy(name, line + 2, name_len);
+			name[name_len] = '\0';
+			piece = getenv(name);
+			if (!piece) {
+				err_set("%s:%u: environment variable '%s' is not set", file,
+					lineno, name);
+				free(out);
+				return NULL;
+			}
+			piece_len = strlen(piece);
+			line = close + 1;
+		} else {
+			line++;
+		}
+		if (len + piece_len + 1 > cap) {
+			char *grown;
+
+			cap = (len + piece_len + 1) * 2;
+			grown = realloc(out, cap);
+			if (!grown) {
+				free(out);
+				err_set("%s:%u: out of memory", file, lineno);
+				return NULL;
+			}
+			out = grown;
+		}
+		memcpy(out + len, piece, piece_len);
+		len += piece_len;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+static int handle_line(struct parser *p, unsigned lineno, char *raw)
+{
+	char *expanded, *line, *equals;
+	int rc;
+
+	strip_comment(raw);
+	if (!*text_trim(raw))
+		return 0;
+	expanded = expand_env(p->file, lineno, raw);
+	if (!expanded)
+		return -1;
+	line = text_trim(expanded);
+	if (line[0] == '[') {
+		size_t len = strlen(line);
+
+		if (line[len - 1] != ']') {
+			rc = err_set("%s:%u: bad section header '%s'", p->file, lineno, line);
+		} else {
+			line[len - 1] = '\0';
+			rc = open_section(p, lineno, text_trim(line + 1));
+		}
+	} else if (!strncmp(line, "include", 7) &&
+		   (line[7] == '\0' || isspace((unsigned char)line[7]))) {
+		rc = err_set("%s:%u: include is not supported in suite files", p->file, lineno);
+	} else {
+		char *key = line, *value = NULL;
+
+		equals = strchr(line, '=');
+		if (equals) {
+			*equals = '\0';
+			value = text_trim(equals + 1);
+		}
+		key = text_trim(key);
+		if (!*key)
+			rc = err_set("%s:%u: missing key", p->file, lineno);
+		else if (p->section == SECTION_NONE)
+			rc = err_set("%s:%u: key '%s' outside any section", p->file, lineno, key);
+		else
+			rc = add_entry(p, lineno, key, value);
+	}
+	free(expanded);
+	return rc;
+}
+
+static int parse_file(struct parser *p)
+{
+	FILE *f = fopen(p->file, "r");
+	char *buf = NULL;
+	size_t buf_size = 0;
+	unsigned lineno = 0;
+	ssize_t got;
+	int rc = 0;
+
+	if (!f)
+		return err_set("cannot read suite file '%s': %s", p->file, strerror(errno));
+	errno = 0;
+	while ((got = getline(&buf, &buf_size, f)) >= 0) {
+		lineno++;
+		if (memchr(buf, '\0', (size_t)got)) {
+			rc = err_set("%s:%u: binary data in suite file", p->file, lineno);
+			break;
+		}
+		if (handle_line(p, lineno, buf)) {
+			rc = -1;
+			break;
+		}
+		errno = 0;
+	}
+	if (!rc && ferror(f))
+		rc = err_set("cannot read suite file '%s': %s", p->file,
+			     strerror(errno ? errno : EIO));
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+/* ---- finding the file ---------------------------------------------------- */
+
+static bool readable(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+static bool looks_like_path(const char *name)
+{
+	size_t len = strlen(name);
+
+	return strchr(name, '/') || (len > 6 && !strcmp(name + len - 6, ".suite")) ||
+	       readable(name);
+}
+
+/* $DRIVEBENCH_SUITES, ./suites, then <executable's directory>/../suites. */
+static int find_suite(const char *name, char *path, size_t size)
+{
+	const char *env = getenv("DRIVEBENCH_SUITES");
+	char exe[JOB_PATH_MAX];
+	ssize_t len;
+
+	for (const char *c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
+			return err_set("bad suite name '%s'", name);
+	if (env && *env) {
+		snprintf(path, size, "%s/%s.suite", env, name);
+		if (readable(path))
+			return 0;
+	}
+	snprintf(path, size, "suites/%s.suite", name);
+	if (readable(path))
+		return 0;
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		char *slash;
+
+		exe[len] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			if ((size_t)snprintf(path, size, "%s/../suites/%s.suite", exe, name) < size &&
+			    readable(path))
+				return 0;
+		}
+	}
+	return err_set("no suite named '%s' (looked in $DRIVEBENCH_SUITES, ./suites and "
+		       "the executable's ../suites)", name);
+}
+
+int suite_load(const char *name_or_path, struct suite *out)
+{
+	struct parser *p;
+	const char *base, *dot;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!name_or_path || !*name_or_path)
+		return err_set("no suite given");
+	if (looks_like_path(name_or_path)) {
+		if (strlen(name_or_path) >= sizeof(out->path))
+			return err_set("suite path too long");
+		strcpy(out->path, name_or_path);
+	} else if (find_suite(name_or_path, out->path, sizeof(out->path))) {
+		return -1;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return err_set("out of memory");
+	p->file = out->path;
+	p->suite = out;
+	job_spec_defaults(&p->global);
+	if (parse_file(p) || close_section(p))
+		goto out;
+	if (out->nr_steps == 0) {
+		err_set("%s: no steps", out->path);
+		goto out;
+	}
+	if (!out->name[0]) {
+		/* the file's name without .suite */
+		base = strrchr(out->path, '/');
+		base = base ? base + 1 : out->path;
+		dot = strrchr(base, '.');
+		snprintf(out->name, sizeof(out->name), "%.*s",
+			 (int)(dot && dot != base ? (size_t)(dot - base) : strlen(base)), base);
+	}
+	rc = 0;
+out:
+	clear_entries(p);
+	free(p->entries);
+	free(p);
+	if (rc)
+		suite_free(out);
+	return rc;
+}

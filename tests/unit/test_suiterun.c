@@ -1,0 +1,500 @@
+/* test_suiterun.c - the suite runner on a small temporary file with a suite
+ * built in code: every step kind stored once with its results, steady
+ * verdicts, sweeps one result per point, --only/--skip, the purge safety
+ * gate, interruption and resume in the same run, and the resume errors. */
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "store/store.h"
+#include "suite/sprandom.h"
+#include "suite/suite.h"
+#include "suite/suiterun.h"
+#include "target/target.h"
+#include "util/error.h"
+
+#define TARGET_SIZE (4ull << 20)
+
+struct fixture {
+	char dir[64];
+	char target[128];
+	char db[128];
+	struct suite suite;
+	struct suite_step steps[6];
+	volatile sig_atomic_t stop;
+	const char *destroy[2];
+	struct suite_options opt;
+};
+
+static void base_spec(struct job_spec *spec, enum rw_mode rw)
+{
+	job_spec_defaults(spec);
+	spec->rw = rw;
+	spec->ioengine[0] = '\0';
+	snprintf(spec->ioengine, sizeof(spec->ioengine), "psync");
+	spec->bs[DIR_READ] = spec->bs[DIR_WRITE] = 64 * 1024;
+	spec->iodepth = 1;
+}
+
+static void timed(struct job_spec *spec, uint64_t ms)
+{
+	spec->time_based = true;
+	spec->runtime_ns = ms * 1000000ull;
+	spec->series_interval_ns = 50000000ull;
+}
+
+/* purge, sequential fill, steady (3 rounds of 60 ms, window 3), a sweep of
+ * two points, idle 150 ms */
+static void build_suite(struct fixture *f)
+{
+	struct suite_step *st = f->steps;
+
+	memset(f->steps, 0, sizeof(f->steps));
+	snprintf(st[0].name, SUITE_NAME_MAX, "purge");
+	st[0].kind = STEP_PURGE;
+	base_spec(&st[0].spec, RW_WRITE);
+
+	snprintf(st[1].name, SUITE_NAME_MAX, "fill");
+	st[1].kind = STEP_PRECONDITION;
+	st[1].precondition = PRECOND_SEQUENTIAL;
+	st[1].capacities = 2;
+	base_spec(&st[1].spec, RW_WRITE);
+	st[1].spec.iodepth = 4;
+
+	snprintf(st[2].name, SUITE_NAME_MAX, "steady");
+	st[2].kind = STEP_STEADY;
+	base_spec(&st[2].spec, RW_RANDWRITE);
+	st[2].spec.bs[DIR_WRITE] = 4096;
+	timed(&st[2].spec, 60);
+	st[2].metric = STEADY_IOPS;
+	st[2].window = 3;
+	st[2].max_rounds = 3;
+	/* limits wide enough that 3 rounds on tmpfs always agree */
+	st[2].range_limit = 100;
+	st[2].slope_limit = 100;
+
+	snprintf(st[3].name, SUITE_NAME_MAX, "sweep");
+	st[3].kind = STEP_SWEEP;
+	base_spec(&st[3].spec, RW_RANDREAD);
+	timed(&st[3].spec, 60);
+	st[3].points[0] = (struct sweep_point){ 1, 1 };
+	st[3].points[1] = (struct sweep_point){ 2, 2 };
+	st[3].nr_points = 2;
+
+	snprintf(st[4].name, SUITE_NAME_MAX, "rest");
+	st[4].kind = STEP_IDLE;
+	st[4].idle_ns = 150000000ull;
+	base_spec(&st[4].spec, RW_READ);
+
+	f->suite.steps = f->steps;
+	f->suite.nr_steps = 5;
+	snprintf(f->suite.name, sizeof(f->suite.name), "unit");
+	snprintf(f->suite.path, sizeof(f->suite.path), "%s/unit.suite", f->dir);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_suiterun.XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->target, sizeof(f->target), "%s/target.dat", f->dir);
+	snprintf(f->db, sizeof(f->db), "%s/results.db", f->dir);
+	if (target_layout_file(f->target, TARGET_SIZE) < 0)
+		return -1;
+	build_suite(f);
+	/* consent by path: tmpfs may lack user xattrs to mark the file */
+	f->destroy[0] = f->target;
+	f->opt = (struct suite_options){
+		.target = f->target, .db_path = f->db, .label = "unit",
+		.destroy_ids = f->destroy, .nr_destroy_ids = 1,
+		.stop = &f->stop, .command = "test",
+	};
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char path[256];
+	static const char *const names[] = {
+		"target.dat", "results.db", "results.db-wal", "results.db-shm", "other.dat",
+	};
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", f->dir, names[i]);
+		unlink(path);
+	}
+	rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+/* One integer from the database (-1 when the query returns no row). */
+static long long query_int(const struct fixture *f, const char *fmt, ...)
+{
+	char sql[512];
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	long long v = -1;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sql, sizeof(sql), fmt, ap);
+	va_end(ap);
+	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static void query_text(const struct fixture *f, const char *sql, char *out, size_t len)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	out[0] = '\0';
+	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
+/* Every step of run 1 stored once, done, with the results it should have. */
+static void assert_complete_run(const struct fixture *f)
+{
+	char detail[2048];
+
+	assert_int_equal(query_int(f, "SELECT count(*) FROM runs"), 1);
+	assert_true(query_int(f, "SELECT finished_ms FROM runs WHERE id = 1") > 0);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM steps WHERE run_id = 1"), 5);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM steps WHERE status = 'done'"), 5);
+	for (unsigned i = 0; i < 5; i++)
+		assert_int_equal(query_int(f, "SELECT count(*) FROM steps WHERE idx = %u AND name = '%s'",
+					   i, f->steps[i].name), 1);
+	/* purge: no result, its method */
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results r JOIN steps s"
+				   " ON s.id = r.step_id WHERE s.idx = 0"), 0);
+	query_text(f, "SELECT detail FROM steps WHERE idx = 0", detail, sizeof(detail));
+	assert_non_null(strstr(detail, "\"method\":\"punch-hole\""));
+	/* fill: one sequential write of two capacities */
+	assert_int_equal(query_int(f, "SELECT sum(d.bytes) FROM results r JOIN steps s ON s.id = r.step_id"
+				   " JOIN result_dirs d ON d.result_id = r.id WHERE s.idx = 1"),
+			 (long long)(2 * TARGET_SIZE));
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results r JOIN steps s"
+				   " ON s.id = r.step_id WHERE s.idx = 1 AND r.rw = 'write'"), 1);
+	/* steady: one result per round, the verdict as detail */
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results r JOIN steps s"
+				   " ON s.id = r.step_id WHERE s.idx = 2"), 3);
+	query_text(f, "SELECT detail FROM steps WHERE idx = 2", detail, sizeof(detail));
+	assert_non_null(strstr(detail, "\"reached\":true"));
+	assert_non_null(strstr(detail, "\"metric\":\"iops\""));
+	assert_non_null(strstr(detail, "\"mean\":"));
+	/* sweep: one result per point, at that point */
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results r JOIN steps s"
+				   " ON s.id = r.step_id WHERE s.idx = 3"), 2);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results r JOIN steps s ON s.id = r.step_id"
+				   " WHERE s.idx = 3 AND r.iodepth = 2 AND r.numjobs = 2"), 1);
+	/* idle: time passes, nothing stored */
+	assert_true(query_int(f, "SELECT finished_ms - started_ms FROM steps WHERE idx = 4") >= 140);
+	/* every result belongs to a step of the run */
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results WHERE step_id IS NULL"), 0);
+}
+
+static void test_full_run(void **state)
+{
+	struct fixture *f = *state;
+	char text[JOB_PATH_MAX];
+	int code = -1;
+
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), 0);
+	assert_int_equal(code, 0);
+	assert_complete_run(f);
+	query_text(f, "SELECT source FROM runs", text, sizeof(text));
+	assert_string_equal(text, "suite");
+	query_text(f, "SELECT label FROM runs", text, sizeof(text));
+	assert_string_equal(text, "unit");
+	/* the recorded suite is what --resume without --suite loads */
+	assert_int_equal(suite_resume_lookup(f->db, f->target, text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "unit.suite"));
+
+	/* a finished run cannot be resumed */
+	f->opt.resume = true;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 2);
+	assert_non_null(strstr(err_msg(), "finished"));
+	assert_int_equal(query_int(f, "SELECT count(*) FROM runs"), 1);
+}
+
+static void test_resume_errors(void **state)
+{
+	struct fixture *f = *state;
+	char text[JOB_PATH_MAX];
+	int code = -1;
+
+	/* no database, no run */
+	assert_int_equal(suite_resume_lookup(f->db, f->target, text, sizeof(text)), -1);
+	assert_non_null(strstr(err_msg(), "no database"));
+	f->opt.resume = true;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 2);
+	assert_non_null(strstr(err_msg(), "no suite run"));
+	assert_int_equal(suite_resume_lookup(f->db, f->target, text, sizeof(text)), -1);
+	assert_non_null(strstr(err_msg(), "no suite run"));
+
+	/* an unfinished run of another suite file is not this suite's */
+	f->opt.resume = false;
+	f->stop = 1;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 1);
+	assert_non_null(strstr(err_msg(), "interrupted"));
+	f->stop = 0;
+	snprintf(f->suite.path, sizeof(f->suite.path), "%s/other.suite", f->dir);
+	f->opt.resume = true;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 2);
+	assert_non_null(strstr(err_msg(), "ran suite"));
+
+	/* a suite whose steps changed since the run */
+	build_suite(f);
+	f->stop = 1;
+	f->opt.resume = false;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	f->stop = 0;
+	/* run 2 has no steps yet: make one and rename it in the suite */
+	f->opt.resume = true;
+	{
+		struct store *db;
+		int64_t step;
+
+		assert_int_equal(store_open(f->db, &db), 0);
+		assert_int_equal(store_step_begin(db, 2, 0, "old-name", "purge", &step), 0);
+		assert_int_equal(store_step_end(db, step, "done"), 0);
+		store_close(db);
+	}
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 2);
+	assert_non_null(strstr(err_msg(), "changed"));
+}
+
+static void test_selection(void **state)
+{
+	struct fixture *f = *state;
+	const char *const unknown[] = { "nope", NULL };
+	const char *const skip[] = { "steady", "rest", NULL };
+	const char *const only[] = { "purge", "sweep", NULL };
+	int code = -1;
+
+	f->opt.only = unknown;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 2);
+	assert_non_null(strstr(err_msg(), "--only: suite 'unit' has no step 'nope'"));
+	f->opt.only = only;
+	f->opt.skip = only;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 2);
+	assert_non_null(strstr(err_msg(), "no step of suite"));
+	/* nothing reached the database */
+	assert_int_equal(access(f->db, F_OK), -1);
+
+	f->opt.only = NULL;
+	f->opt.skip = skip;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), 0);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM steps"), 3);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM steps WHERE name IN ('steady', 'rest')"), 0);
+	/* step idx is the position in the suite, so a resume matches it */
+	assert_int_equal(query_int(f, "SELECT idx FROM steps WHERE name = 'sweep'"), 3);
+
+	f->opt.skip = NULL;
+	f->opt.only = only;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), 0);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM steps WHERE run_id = 2"), 2);
+}
+
+struct stopper {
+	volatile sig_atomic_t *stop;
+	unsigned delay_ms;
+};
+
+static void *stop_later(void *arg)
+{
+	struct stopper *s = arg;
+	struct timespec t = { s->delay_ms / 1000, (long)(s->delay_ms % 1000) * 1000000L };
+
+	nanosleep(&t, NULL);
+	*s->stop = 1;
+	return NULL;
+}
+
+/* Stopped in the middle (the stop flag, as SIGINT sets it), resumed until
+ * done: one run, every step once, no result of an interrupted step kept. */
+static void test_interrupt_and_resume(void **state)
+{
+	struct fixture *f = *state;
+	unsigned delays[] = { 5, 120, 260, 400 };
+	unsigned interrupted = 0;
+	int code = -1;
+
+	/* rounds that never agree, so the steady step runs all its rounds */
+	f->steps[2].max_rounds = 6;
+	f->steps[2].range_limit = 1e-9;
+	f->steps[2].slope_limit = 1e-9;
+	for (unsigned i = 0; i < sizeof(delays) / sizeof(delays[0]); i++) {
+		struct stopper s = { &f->stop, delays[i] };
+		pthread_t thread;
+		int rc;
+
+		f->stop = 0;
+		assert_int_equal(pthread_create(&thread, NULL, stop_later, &s), 0);
+		rc = suite_run(&f->suite, &f->opt, &code);
+		pthread_join(thread, NULL);
+		f->opt.resume = true;
+		if (rc == 0)
+			break;
+		assert_int_equal(code, 1);
+		assert_non_null(strstr(err_msg(), "interrupted"));
+		assert_int_equal(query_int(f, "SELECT finished_ms FROM runs WHERE id = 1"), 0);
+		interrupted++;
+	}
+	assert_true(interrupted >= 1);
+	f->stop = 0;
+	if (query_int(f, "SELECT finished_ms FROM runs WHERE id = 1") == 0) {
+		assert_int_equal(suite_run(&f->suite, &f->opt, &code), 0);
+		assert_int_equal(code, 0);
+	}
+	assert_int_equal(query_int(f, "SELECT count(*) FROM runs"), 1);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM steps"), 5);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM steps WHERE status = 'done'"), 5);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results r JOIN steps s"
+				   " ON s.id = r.step_id WHERE s.idx = 2"), 6);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results r JOIN steps s"
+				   " ON s.id = r.step_id WHERE s.idx = 3"), 2);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results WHERE step_id IS NULL"
+				   " OR step_id NOT IN (SELECT id FROM steps)"), 0);
+	/* not reached: recorded as such */
+	{
+		char detail[2048];
+
+		query_text(f, "SELECT detail FROM steps WHERE idx = 2", detail, sizeof(detail));
+		assert_non_null(strstr(detail, "\"reached\":false"));
+	}
+}
+
+static void test_purge_gate(void **state)
+{
+	struct fixture *f = *state;
+	const char *const only[] = { "purge", NULL };
+	char other[256];
+	int code = -1;
+	FILE *file;
+
+	/* a file drivebench did not create, without consent: refused (exit 3) */
+	snprintf(other, sizeof(other), "%s/other.dat", f->dir);
+	file = fopen(other, "w");
+	assert_non_null(file);
+	assert_int_equal(fputs("precious", file) >= 0, 1);
+	assert_int_equal(fclose(file), 0);
+	f->opt.target = other;
+	f->opt.only = only;
+	f->opt.nr_destroy_ids = 0;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 3);
+	assert_non_null(strstr(err_msg(), "refusing to purge"));
+	assert_int_equal(query_int(f, "SELECT status FROM steps WHERE name = 'purge'") != -1, 1);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM steps WHERE status = 'failed'"), 1);
+
+	/* NVMe format is not implemented: an error, nothing discarded */
+	f->opt.target = f->target;
+	f->opt.nr_destroy_ids = 1;
+	f->steps[0].nvme_format = true;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 2);
+	assert_non_null(strstr(err_msg(), "not supported yet"));
+}
+
+static void test_sprandom_fill(void **state)
+{
+	struct fixture *f = *state;
+	const char *const only[] = { "fill", NULL };
+	struct sprandom_plan plan;
+	int code = -1;
+
+	f->steps[1].precondition = PRECOND_SPRANDOM;
+	f->steps[1].op = 0.25;
+	f->steps[1].regions = 4;
+	f->steps[1].iu = 4096;
+	f->opt.only = only;
+	assert_int_equal(sprandom_plan(TARGET_SIZE, 0.25, 4, 4096, &plan), 0);
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), 0);
+	/* every region written sequentially once, overwrites with the IU */
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results WHERE job_name LIKE 'fill-r%%-fill'"
+				   " AND rw = 'write'"), 4);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results WHERE job_name LIKE 'fill-r%%-overwrite'"
+				   " AND (rw <> 'randwrite' OR bs <> 4096)"), 0);
+	assert_int_equal(query_int(f, "SELECT sum(d.bytes) FROM results r JOIN result_dirs d"
+				   " ON d.result_id = r.id WHERE r.job_name LIKE 'fill-r%%-fill'"),
+			 (long long)TARGET_SIZE);
+	/* in all, what the plan says (overwrites rounded down to whole IUs) */
+	{
+		long long total = query_int(f, "SELECT sum(bytes) FROM result_dirs");
+
+		assert_true(total <= (long long)plan.total_bytes);
+		assert_true(total > (long long)plan.total_bytes - (long long)(plan.nr * plan.iu));
+	}
+	sprandom_plan_free(&plan);
+}
+
+static void test_bad_options(void **state)
+{
+	struct fixture *f = *state;
+	struct suite empty = { .name = "empty" };
+	int code = -1;
+
+	f->opt.db_path = NULL;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 2);
+	f->opt.db_path = f->db;
+	assert_int_equal(suite_run(&empty, &f->opt, &code), -1);
+	assert_int_equal(code, 2);
+	assert_non_null(strstr(err_msg(), "no steps"));
+	/* a target under /dev that does not exist */
+	f->opt.target = "/dev/drivebench-no-such-device";
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_full_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resume_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_selection, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interrupt_and_resume, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_purge_gate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sprandom_fill, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_options, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

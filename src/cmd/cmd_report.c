@@ -146,6 +146,8 @@ int cmd_report(int argc, char **argv)
 		drives[g].label = sel.groups[g].label;
 		drives[g].recs = sel.groups[g].recs;
 		drives[g].nr = sel.groups[g].nr;
+		drives[g].steady = sel.groups[g].steady;
+		drives[g].nr_steady = sel.groups[g].nr_steady;
 		if (drives[g].spec || !sel.groups[g].spec_text)
 			continue;
 		char name[200];

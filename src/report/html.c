@@ -541,6 +541,73 @@ static int heatmaps(FILE *out, const struct report_drive *drives,
 	return 0;
 }
 
+/* The suites' steady-state steps: the tracked figure per round, and the
+ * SNIA verdict over the last window. */
+static int steady_section(FILE *out, const struct report_drive *drives, unsigned nr)
+{
+	bool any = false;
+
+	for (unsigned d = 0; d < nr; d++)
+		any = any || drives[d].nr_steady;
+	if (!any)
+		return 0;
+	fputs("<section class=\"test\">\n<h2>Steady state (SNIA PTS)</h2>\n", out);
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned k = 0; k < drives[d].nr_steady; k++) {
+			const struct report_steady *st = &drives[d].steady[k];
+			bool bw = !strcmp(st->metric, "bw_bytes");
+			bool lat = !strcmp(st->metric, "lat_mean_ns");
+			double scale = bw ? 1e-6 : lat ? 1e-3 : 1.0;
+			double *y = calloc(st->nr_rounds + 1, sizeof(double));
+			char (*names)[12] = calloc(st->nr_rounds + 1, sizeof(*names));
+			const char **name_ptrs = calloc(st->nr_rounds + 1, sizeof(*name_ptrs));
+			char title[320];
+			int rc = 0;
+
+			if (!y || !names || !name_ptrs) {
+				free(y);
+				free(names);
+				free(name_ptrs);
+				return err_set("report: out of memory");
+			}
+			for (unsigned r = 0; r < st->nr_rounds; r++) {
+				y[r] = st->rounds[r] * scale;
+				snprintf(names[r], sizeof(names[r]), "%u", r + 1);
+				name_ptrs[r] = names[r];
+			}
+			snprintf(title, sizeof(title), "%s: %s, per round", drives[d].label, st->step);
+			struct svg_series series = { drives[d].label, NULL, y, st->nr_rounds };
+			struct svg_chart c = { title, "round",
+					       bw ? "MB/s (10^6 bytes/s)" : lat ? "mean latency (\u00b5s)" : "IOPS",
+					       name_ptrs, st->nr_rounds, &series, 1 };
+			if (st->nr_rounds)
+				rc = svg_line_chart(out, &c);
+			free(y);
+			free(names);
+			free(name_ptrs);
+			if (rc < 0)
+				return -1;
+			fputs("<p class=\"say\"><b>", out);
+			esc(out, st->step);
+			if (st->reached)
+				fprintf(out, ":</b> steady state reached after %u rounds: over the last %u, "
+					"range %.1f%% and slope excursion %.1f%% of the mean "
+					"(limits %.0f%% and %.0f%%).</p>\n", st->nr_rounds, st->window,
+					st->mean ? 100.0 * st->range / st->mean : 0.0,
+					st->mean ? 100.0 * st->slope_excursion / st->mean : 0.0,
+					100.0 * st->range_limit, 100.0 * st->slope_limit);
+			else
+				fprintf(out, ":</b> steady state <b>not reached</b> in %u rounds "
+					"(last window: range %.1f%%, slope excursion %.1f%% of the mean; "
+					"limits %.0f%% and %.0f%%).</p>\n", st->nr_rounds,
+					st->mean ? 100.0 * st->range / st->mean : 0.0,
+					st->mean ? 100.0 * st->slope_excursion / st->mean : 0.0,
+					100.0 * st->range_limit, 100.0 * st->slope_limit);
+		}
+	fputs("</section>\n", out);
+	return 0;
+}
+
 int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 		const struct report_options *opt)
 {
@@ -569,6 +636,8 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 		fputs("</p>\n", out);
 	}
 	drives_table(out, drives, nr);
+	if (steady_section(out, drives, nr) < 0)
+		goto out;
 
 	/* every distinct test, in the first drive's order, then the others' */
 	for (unsigned d = 0; d < nr; d++)

@@ -13,11 +13,26 @@
 #include "report/spec.h"
 #include "store/record.h"
 
+/* A suite's steady-state step: the tracked figure per round and the
+ * SNIA verdict (from the step's stored detail). */
+struct report_steady {
+	char step[128];
+	char metric[16];                   /* "iops", "bw_bytes", "lat_mean_ns" */
+	double *rounds;
+	unsigned nr_rounds;
+	bool reached;
+	unsigned window, max_rounds;
+	double mean, range, slope_excursion;   /* over the last window */
+	double range_limit, slope_limit;       /* fractions of the mean */
+};
+
 struct report_drive {
 	const char *label;
 	const struct result_record *recs;
 	unsigned nr;
 	const struct drive_spec *spec;     /* NULL = none */
+	const struct report_steady *steady;
+	unsigned nr_steady;
 };
 
 struct report_options {

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "util/error.h"
 
 static bool all_digits(const char *s)
@@ -38,6 +40,83 @@ static struct report_group *group_for(struct report_selection *sel, const char *
 	memset(g, 0, sizeof(*g));
 	snprintf(g->label, sizeof(g->label), "%s", label);
 	return g;
+}
+
+static double json_number(const cJSON *obj, const char *key)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsNumber(item) ? item->valuedouble : 0.0;
+}
+
+/* A steady step's stored detail (suiterun.c writes it) as report data; a
+ * detail that does not parse is skipped: the report shows what it can. */
+static int add_steady(struct report_group *g, const struct stored_step *step,
+		      const char *detail)
+{
+	cJSON *j = cJSON_Parse(detail);
+	const cJSON *rounds = cJSON_GetObjectItemCaseSensitive(j, "rounds");
+	const cJSON *metric = cJSON_GetObjectItemCaseSensitive(j, "metric");
+	struct report_steady *grown, *st;
+	const cJSON *item;
+	unsigned n = 0;
+
+	if (!cJSON_IsArray(rounds)) {
+		cJSON_Delete(j);
+		return 0;
+	}
+	grown = realloc(g->steady, (g->nr_steady + 1) * sizeof(*grown));
+	if (!grown) {
+		cJSON_Delete(j);
+		return err_set("out of memory");
+	}
+	g->steady = grown;
+	st = &g->steady[g->nr_steady];
+	memset(st, 0, sizeof(*st));
+	st->rounds = calloc((size_t)cJSON_GetArraySize(rounds) + 1, sizeof(double));
+	if (!st->rounds) {
+		cJSON_Delete(j);
+		return err_set("out of memory");
+	}
+	cJSON_ArrayForEach(item, rounds)
+		st->rounds[n++] = cJSON_IsNumber(item) ? item->valuedouble : 0.0;
+	st->nr_rounds = n;
+	snprintf(st->step, sizeof(st->step), "%s", step->name);
+	snprintf(st->metric, sizeof(st->metric), "%s",
+		 cJSON_IsString(metric) ? metric->valuestring : "iops");
+	st->reached = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "reached"));
+	st->window = (unsigned)json_number(j, "window");
+	st->max_rounds = (unsigned)json_number(j, "max_rounds");
+	st->mean = json_number(j, "mean");
+	st->range = json_number(j, "range");
+	st->slope_excursion = json_number(j, "slope_excursion");
+	st->range_limit = json_number(j, "range_limit");
+	st->slope_limit = json_number(j, "slope_limit");
+	g->nr_steady++;
+	cJSON_Delete(j);
+	return 0;
+}
+
+static int add_steady_steps(struct store *s, struct report_group *g, int64_t run_id)
+{
+	struct stored_step *steps;
+	unsigned nr;
+	int rc = 0;
+
+	if (store_steps_list(s, run_id, &steps, &nr) < 0)
+		return -1;
+	for (unsigned i = 0; rc == 0 && i < nr; i++) {
+		char *detail = NULL;
+
+		if (strcmp(steps[i].kind, "steady"))
+			continue;
+		rc = store_step_detail_get(s, steps[i].id, &detail);
+		if (rc == 0 && detail)
+			rc = add_steady(g, &steps[i], detail);
+		free(detail);
+	}
+	free(steps);
+	return rc;
 }
 
 /* loads one run's results and appends them to the group of its label */
@@ -85,7 +164,7 @@ static int add_run(struct store *s, struct report_selection *sel, int64_t id)
 	}
 	if (run.label[0] && !g->spec_text && store_spec_get(s, run.label, &g->spec_text) < 0)
 		return -1;
-	return 0;
+	return add_steady_steps(s, g, id);
 }
 
 int report_select(struct store *s, const struct selector *list, unsigned nr,
@@ -140,6 +219,9 @@ void report_selection_free(struct report_selection *sel)
 	for (unsigned i = 0; i < sel->nr_groups; i++) {
 		free(sel->groups[i].recs);
 		free(sel->groups[i].spec_text);
+		for (unsigned k = 0; k < sel->groups[i].nr_steady; k++)
+			free(sel->groups[i].steady[k].rounds);
+		free(sel->groups[i].steady);
 	}
 	free(sel->groups);
 	for (unsigned i = 0; i < sel->nr_runs; i++)

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "report/report.h"
 #include "store/store.h"
 
 struct selector {
@@ -18,6 +19,8 @@ struct report_group {
 	struct result_record *recs;   /* shallow copies; owned by the selection */
 	unsigned nr;
 	char *spec_text;              /* stored spec sheet or NULL */
+	struct report_steady *steady; /* suites' steady-state steps */
+	unsigned nr_steady;
 };
 
 struct report_selection {

@@ -503,6 +503,24 @@ int store_run_suite(struct store *s, int64_t run_id, char *path, size_t len)
 	return rc == SQLITE_ROW ? 0 : db_error(s, "reading a run's suite");
 }
 
+int store_step_detail_get(struct store *s, int64_t step_id, char **json)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*json = NULL;
+	if (prepare(s, "SELECT detail FROM steps WHERE id = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, step_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = column_dup(st, 0, json) ? SQLITE_ERROR : SQLITE_DONE;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_error(s, "reading a step's detail");
+	return 0;
+}
+
 int store_steps_list(struct store *s, int64_t run_id, struct stored_step **steps,
 		     unsigned *nr)
 {

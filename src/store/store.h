@@ -79,6 +79,8 @@ int store_steps_list(struct store *s, int64_t run_id, struct stored_step **steps
 int store_step_discard(struct store *s, int64_t step_id);
 /* Sets a step's detail (JSON text, or NULL). */
 int store_step_detail_set(struct store *s, int64_t step_id, const char *json);
+/* A step's detail; *json = NULL when it has none; caller frees. */
+int store_step_detail_get(struct store *s, int64_t step_id, char **json);
 
 /* Reading, for export, report and compare. Arrays are malloc'd; free
  * results with store_results_free. */

@@ -152,3 +152,8 @@ if [ $finished -eq 0 ]; then
 		--destroy-data "$target" --db "$db" --resume "$target"
 fi
 check "after kill -9 and resume: one run, every step once, integrity ok" check_tiny_run "$db"
+
+# the report of a suite run charts its steady-state rounds and verdict
+expect_exit 0 "report of the resumed suite run" report --db "$db" --out "$TMP/suite.html"
+check "the report has the steady-state section" grep -q "Steady state (SNIA PTS)" "$TMP/suite.html"
+check "the report states the steady verdict" grep -q -E "steady state (reached after|<b>not reached</b>)" "$TMP/suite.html"

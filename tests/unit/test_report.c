@@ -509,6 +509,42 @@ static void test_report_empty_and_write_error(void **state)
 	}
 }
 
+static void draw_steady(FILE *f, void *arg)
+{
+	(void)arg;
+	double settled[] = { 30000, 31500, 31000, 30800, 31200 };
+	double drifting[] = { 90000, 80000, 70000, 60000, 50000, 40000 };
+	struct report_steady steady[2] = {
+		{ .step = "precondition-64k", .metric = "iops", .rounds = settled,
+		  .nr_rounds = 5, .reached = true, .window = 5, .mean = 30900,
+		  .range = 1500, .slope_excursion = 400, .range_limit = 0.2,
+		  .slope_limit = 0.1 },
+		{ .step = "precondition-4k", .metric = "bw_bytes", .rounds = drifting,
+		  .nr_rounds = 6, .reached = false, .window = 5, .mean = 60000,
+		  .range = 40000, .slope_excursion = 40000, .range_limit = 0.2,
+		  .slope_limit = 0.1 },
+	};
+	struct report_drive d = { .label = "X", .steady = steady, .nr_steady = 2 };
+
+	assert_int_equal(report_html(f, &d, 1, NULL), 0);
+}
+
+/* A suite's steady steps: one chart per step and the SNIA verdict. */
+static void test_report_steady_state(void **state)
+{
+	(void)state;
+	char *html = render(draw_steady, NULL);
+
+	assert_non_null(strstr(html, "Steady state (SNIA PTS)"));
+	assert_non_null(strstr(html, "X: precondition-64k, per round"));
+	assert_non_null(strstr(html, "steady state reached after 5 rounds: over the last 5, "
+			   "range 4.9% and slope excursion 1.3% of the mean (limits 20% and 10%)"));
+	assert_non_null(strstr(html, "steady state <b>not reached</b> in 6 rounds "
+			   "(last window: range 66.7%, slope excursion 66.7%"));
+	assert_true(count(html, "<svg") >= 2);
+	free(html);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_spec_load_file),
 		cmocka_unit_test(test_report_page),
 		cmocka_unit_test(test_report_empty_and_write_error),
+		cmocka_unit_test(test_report_steady_state),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -157,3 +157,45 @@ check "after kill -9 and resume: one run, every step once, integrity ok" check_t
 expect_exit 0 "report of the resumed suite run" report --db "$db" --out "$TMP/suite.html"
 check "the report has the steady-state section" grep -q "Steady state (SNIA PTS)" "$TMP/suite.html"
 check "the report states the steady verdict" grep -q -E "steady state (reached after|<b>not reached</b>)" "$TMP/suite.html"
+
+# --- the quick suite itself, killed with kill -9 at several moments ---------------
+# (the issue's resume test: every step stored exactly once, one run, integrity)
+qdb="$TMP/quick-kill.db"
+qkilled=0
+for delay in 3 7 11 16; do
+	if [ $qkilled -eq 0 ]; then
+		"$DB" suite --suite quick --db "$qdb" >/dev/null 2>&1 &
+	else
+		"$DB" suite --suite quick --db "$qdb" --resume >/dev/null 2>&1 &
+	fi
+	pid=$!
+	sleep $delay
+	if kill -0 $pid 2>/dev/null; then
+		kill -9 $pid
+		wait $pid 2>/dev/null
+		qkilled=$((qkilled + 1))
+	else
+		wait $pid 2>/dev/null
+		break
+	fi
+done
+if [ $qkilled -ge 3 ]; then ok "quick suite killed with kill -9 $qkilled times"; else
+	not_ok "only $qkilled kills of the quick suite landed"; fi
+run_db suite --suite quick --db "$qdb" --resume
+check "the last resume completes the quick suite" test "$RC" -eq 0
+check "quick suite after kill -9 and resume: one run, every step once, integrity ok" sql "$qdb" '
+assert c.execute("pragma integrity_check").fetchone()[0] == "ok"
+runs = c.execute("select id, source, finished_ms from runs").fetchall()
+assert len(runs) == 1 and runs[0][1] == "suite" and runs[0][2] > 0, runs
+steps = c.execute("select idx, name, kind, status from steps order by idx").fetchall()
+assert len(steps) == 15 and len({s[1] for s in steps}) == 15, steps
+assert [s[0] for s in steps] == list(range(15)), steps
+assert all(s[3] == "done" for s in steps), steps
+for idx, name, kind, _ in steps:
+    n = c.execute("select count(*) from results r join steps s on s.id = r.step_id"
+                  " where s.idx = ?", (idx,)).fetchone()[0]
+    assert (n == 0) == (kind in ("purge", "idle")), (name, kind, n)
+assert c.execute("select count(*) from results where step_id is null").fetchone()[0] == 0
+assert c.execute("select count(*) from result_dirs where result_id not in"
+                 " (select id from results)").fetchone()[0] == 0
+'

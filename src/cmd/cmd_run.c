@@ -45,13 +45,6 @@ static const char run_usage[] =
 	"scratch file ./drivebench-scratch.dat ($DRIVEBENCH_SCRATCH overrides).\n"
 	"See docs/options.md for every job option.\n";
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 struct run_args {
 	const char *jobfile;
@@ -307,8 +300,7 @@ int cmd_run(int argc, char **argv)
 	struct run_args a = { 0 };
 	struct job_list jobs = { 0 };
 	struct run_output out = { 0 };
-	struct run_options opt = { .stop = &stop_requested };
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct run_options opt = { .stop = &cmd_stop_requested };
 	struct store *db = NULL;
 	char note[JOB_PATH_MAX + 128] = "";
 	enum run_failure why = RUN_FAILED_INPUT;
@@ -329,9 +321,7 @@ int cmd_run(int argc, char **argv)
 	opt.max_buffer_mem = a.max_buffer_mem;
 	opt.destroy_ids = a.destroy_ids;
 	opt.nr_destroy_ids = a.nr_destroy_ids;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cmd_catch_stop_signals();
 	if (run_jobs(&jobs, &opt, &out, &why)) {
 		rc = why == RUN_FAILED_UNSAFE ? EXIT_UNSAFE :
 		     why == RUN_FAILED_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;

@@ -45,13 +45,6 @@ static const char suite_usage[] =
 	"Without TARGET the suite runs on the 1 GiB scratch file\n"
 	"./drivebench-scratch.dat ($DRIVEBENCH_SCRATCH overrides). See docs/suite-run.md.\n";
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 struct suite_args {
 	const char *suite;
@@ -191,7 +184,6 @@ int cmd_suite(int argc, char **argv)
 	struct suite_args a = { 0 };
 	struct suite s = { 0 };
 	struct suite_options opt = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal };
 	char recorded[JOB_PATH_MAX], command[1024];
 	bool loaded = false;
 	int rc = EXIT_BAD_INPUT;
@@ -223,17 +215,15 @@ int cmd_suite(int argc, char **argv)
 	opt.destroy_ids = a.destroy_ids;
 	opt.nr_destroy_ids = a.nr_destroy_ids;
 	opt.max_buffer_mem = a.max_buffer_mem;
-	opt.stop = &stop_requested;
+	opt.stop = &cmd_stop_requested;
 	opt.progress_tty = isatty(STDERR_FILENO) == 1;
 	opt.command = command;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cmd_catch_stop_signals();
 	if (suite_run(&s, &opt, &rc) == 0) {
 		fprintf(stderr, "drivebench: suite '%s' complete; results in %s\n", s.name, a.db_path);
 		goto done;
 	}
-	if (stop_requested || strstr(err_msg(), "interrupted")) {
+	if (cmd_stop_requested || strstr(err_msg(), "interrupted")) {
 		fprintf(stderr, "drivebench suite: %s\n", err_msg());
 		fprintf(stderr, "interrupted: resume with drivebench suite --resume --db %s %s\n",
 			a.db_path, a.target);

@@ -609,25 +609,6 @@ static int open_section(struct parser *p, unsigned line, const char *name)
 
 /* ---- lines -------------------------------------------------------------- */
 
-/* Drops a whole-line comment, or a trailing one that starts after a blank,
- * as job files do. */
-static void strip_comment(char *line)
-{
-	char *s = line;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s == ';' || *s == '#') {
-		*line = '\0';
-		return;
-	}
-	for (; *s; s++)
-		if ((*s == ';' || *s == '#') && s > line && isspace((unsigned char)s[-1])) {
-			*s = '\0';
-			return;
-		}
-}
-
 /* A malloc'd copy of line with every ${VAR} replaced from the environment. */
 static char *expand_env(const char *file, unsigned lineno, const char *line)
 {
@@ -690,7 +671,7 @@ static int handle_line(struct parser *p, unsigned lineno, char *raw)
 	char *expanded, *line, *equals;
 	int rc;
 
-	strip_comment(raw);
+	text_strip_comment(raw);
 	if (!*text_trim(raw))
 		return 0;
 	expanded = expand_env(p->file, lineno, raw);

@@ -15,3 +15,20 @@ char *text_trim(char *s)
 		*--end = '\0';
 	return s;
 }
+
+void text_strip_comment(char *line)
+{
+	char *s = line;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == ';' || *s == '#') {
+		*line = '\0';
+		return;
+	}
+	for (; *s; s++)
+		if ((*s == ';' || *s == '#') && s > line && isspace((unsigned char)s[-1])) {
+			*s = '\0';
+			return;
+		}
+}

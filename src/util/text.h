@@ -6,4 +6,9 @@
 /* Strips leading and trailing white space in place; returns the start. */
 char *text_trim(char *s);
 
+/* Drops a whole-line comment (';' or '#' first), or a trailing one that
+ * starts after a blank ("bs=4k ; note"), so '#' inside a value such as a
+ * path is kept. The rule of fio job files and suite files alike. */
+void text_strip_comment(char *line);
+
 #endif

@@ -135,26 +135,6 @@ static int open_section(struct parser *p, const char *file, unsigned line,
 	return 0;
 }
 
-/* Drops a whole-line comment, or a trailing one that starts after a blank
- * ("bs=4k ; note"), so '#' inside a value such as a path is kept. */
-static void strip_comment(char *line)
-{
-	char *s = line;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s == ';' || *s == '#') {
-		*line = '\0';
-		return;
-	}
-	for (; *s; s++) {
-		if ((*s == ';' || *s == '#') && s > line && isspace((unsigned char)s[-1])) {
-			*s = '\0';
-			return;
-		}
-	}
-}
-
 /* Returns a malloc'd copy of line with every ${VAR} replaced. */
 static char *expand_env(const char *line, const char *file, unsigned lineno)
 {
@@ -253,7 +233,7 @@ static int handle_line(struct parser *p, const char *file, unsigned lineno,
 	char *expanded, *line, *equals;
 	int rc = 0;
 
-	strip_comment(raw);
+	text_strip_comment(raw);
 	if (!*text_trim(raw))
 		return 0;
 	expanded = expand_env(raw, file, lineno);

@@ -11,6 +11,7 @@
 #include "report/svg.h"
 #include "util/error.h"
 #include "workload/job_spec.h"
+#include "workload/checkpoint.h"
 
 #define POINT_NAME_MAX 24
 
@@ -177,6 +178,103 @@ static double headline(const struct report_point *p, bool iops)
 	return iops ? p->iops : p->mbs;
 }
 
+/* CDN-style sweeps (mixed block sizes over several jobs counts): one MB/s
+ * line chart per jobs count with QD on the x axis, as the reviews draw
+ * them. Drawn when at least two jobs counts each have two or more QDs.
+ * axis is sorted in point order (by jobs, then QD); mbs[d * nx + j]. */
+static int per_jobs_charts(FILE *out, const struct report_drive *drives, unsigned nr,
+			   const struct report_point *test, const struct report_point *axis,
+			   unsigned nx, const double *mbs)
+{
+	const char **names = calloc(nx ? nx : 1, sizeof(*names));
+	char (*name_buf)[POINT_NAME_MAX] = calloc(nx ? nx : 1, sizeof(*name_buf));
+	double *ys = calloc((size_t)(nr ? nr : 1) * (nx ? nx : 1), sizeof(*ys));
+	struct svg_series *series = calloc(nr ? nr : 1, sizeof(*series));
+	unsigned groups = 0;
+	char title[200], tname[96];
+	int rc = -1;
+
+	if (!names || !name_buf || !ys || !series) {
+		err_set("report: out of memory");
+		goto out;
+	}
+	for (unsigned j = 0; j < nx;) {
+		unsigned k = j;
+
+		while (k < nx && axis[k].numjobs == axis[j].numjobs)
+			k++;
+		if (k - j >= 2)
+			groups++;
+		j = k;
+	}
+	if (test->bs != 0 || groups < 2) {
+		rc = 0;
+		goto out;
+	}
+	report_test_name(test, tname, sizeof(tname));
+	for (unsigned j = 0; j < nx;) {
+		unsigned k = j, n;
+
+		while (k < nx && axis[k].numjobs == axis[j].numjobs)
+			k++;
+		n = k - j;
+		if (n >= 2) {
+			for (unsigned i = 0; i < n; i++) {
+				snprintf(name_buf[i], POINT_NAME_MAX, "%u", axis[j + i].iodepth);
+				names[i] = name_buf[i];
+			}
+			for (unsigned d = 0; d < nr; d++) {
+				memcpy(&ys[(size_t)d * nx], &mbs[(size_t)d * nx + j], n * sizeof(*ys));
+				series[d].name = drives[d].label;
+				series[d].x = NULL;
+				series[d].y = &ys[(size_t)d * nx];
+				series[d].n = n;
+			}
+			snprintf(title, sizeof(title), "%s, %u job%s: bandwidth by queue depth",
+				 tname, axis[j].numjobs, axis[j].numjobs == 1 ? "" : "s");
+			struct svg_chart c = { title, "QD (iodepth)", "MB/s (10^6 bytes/s)",
+					       names, n, series, nr };
+			if (svg_line_chart(out, &c) < 0)
+				goto out;
+		}
+		j = k;
+	}
+	rc = 0;
+out:
+	free(names);
+	free(name_buf);
+	free(ys);
+	free(series);
+	return rc;
+}
+
+/* Buffer memory of chunked or mixed-size tests (object storage): what the
+ * job held for its I/O buffers, so the page states the memory used. */
+static void buffer_note(FILE *out, const struct report_drive *drives,
+			const struct slice *slices, unsigned nr)
+{
+	bool any = false;
+
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned i = 0; i < slices[d].n; i++) {
+			const struct report_point *p = &slices[d].pts[i];
+			uint64_t slots = (uint64_t)p->iodepth * (p->numjobs ? p->numjobs : 1);
+			char name[POINT_NAME_MAX];
+
+			if (!p->rec->max_buffer_bytes ||
+			    (p->bs && slots && p->bs <= p->rec->max_buffer_bytes / slots))
+				continue;   /* fixed size, not chunked: nothing to state */
+			point_name(p, name, sizeof(name));
+			fputs(any ? "; " : "<p class=\"note\">", out);
+			esc(out, drives[d].label);
+			fprintf(out, " %s: buffer memory: %.1f MiB", name,
+				(double)p->rec->max_buffer_bytes / (1024.0 * 1024.0));
+			any = true;
+		}
+	if (any)
+		fputs(" (I/O buffers held; large requests are served as chunks)</p>\n", out);
+}
+
 static int sweep_section(FILE *out, const struct report_drive *drives,
 			 const struct slice *slices, unsigned nr,
 			 const struct report_point *test)
@@ -252,6 +350,8 @@ static int sweep_section(FILE *out, const struct report_drive *drives,
 		if (svg_line_chart(out, &c) < 0)
 			goto out;
 	}
+	if (per_jobs_charts(out, drives, nr, test, axis, nx, values) < 0)
+		goto out;
 	/* sentences per drive */
 	for (unsigned d = 0; d < nr; d++) {
 		struct sweep_point *sp;
@@ -608,6 +708,118 @@ static int steady_section(FILE *out, const struct report_drive *drives, unsigned
 	return 0;
 }
 
+/* DLIO-style checkpoint results (named "passP-ckptNNN", read-back
+ * "read-ckptNNN"; see docs/checkpoint.md): seconds per checkpoint against
+ * its index, one line per pass (and drive), and the pass means. Partial
+ * (stopped) checkpoints are left out. */
+#define CHECKPOINT_MAX_PASSES 32
+static bool checkpoint_of(const struct result_record *rec, unsigned *pass, unsigned *index)
+{
+	return checkpoint_parse_name(rec->job_name, pass, index) && *index > 0 &&
+	       *pass < CHECKPOINT_MAX_PASSES && !rec->partial;
+}
+
+static int checkpoint_section(FILE *out, const struct report_drive *drives, unsigned nr)
+{
+	unsigned max_index = 0, nr_lines = (unsigned)nr * CHECKPOINT_MAX_PASSES, used = 0;
+	unsigned pass, index;
+	struct svg_series *series = NULL;
+	double *x = NULL, *y = NULL;
+	char (*names)[160] = NULL;
+	int rc = -1;
+
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned r = 0; r < drives[d].nr; r++)
+			if (checkpoint_of(&drives[d].recs[r], &pass, &index) && index > max_index)
+				max_index = index;
+	if (!max_index)
+		return 0;
+	series = calloc(nr_lines, sizeof(*series));
+	names = calloc(nr_lines, sizeof(*names));
+	x = calloc(max_index, sizeof(*x));
+	y = calloc((size_t)nr_lines * max_index, sizeof(*y));
+	if (!series || !names || !x || !y) {
+		err_set("report: out of memory");
+		goto done;
+	}
+	for (unsigned i = 0; i < max_index; i++)
+		x[i] = i + 1;
+	for (size_t i = 0; i < (size_t)nr_lines * max_index; i++)
+		y[i] = NAN;
+	fputs("<section class=\"test\">\n<h2>DLIO checkpoints</h2>\n<p class=\"note\">Time to "
+	      "write one checkpoint, from the barrier before the first write to the last "
+	      "rank's last fsync (lower is better); pass 1 starts on an empty drive, later "
+	      "passes write over the previous pass's checkpoints. GB = 10^9 bytes.</p>\n", out);
+	/* one line per drive and pass, in pass order; read-back last */
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned k = 1; k <= CHECKPOINT_MAX_PASSES; k++) {
+			unsigned want = k % CHECKPOINT_MAX_PASSES;   /* 0 (read-back) last */
+			double *line = y + (size_t)used * max_index;
+			bool any = false;
+
+			for (unsigned r = 0; r < drives[d].nr; r++) {
+				const struct result_record *rec = &drives[d].recs[r];
+
+				if (checkpoint_of(rec, &pass, &index) && pass == want) {
+					line[index - 1] = (double)rec->runtime_ns / 1e9;
+					any = true;
+				}
+			}
+			if (!any)
+				continue;
+			snprintf(names[used], sizeof(names[used]), "%s%s%s", nr > 1 ? drives[d].label : "",
+				 nr > 1 ? " " : "", want ? "" : "read-back");
+			if (want)
+				snprintf(names[used] + strlen(names[used]),
+					 sizeof(names[used]) - strlen(names[used]), "pass %u", want);
+			series[used] = (struct svg_series){ .name = names[used], .x = x, .y = line,
+							    .n = max_index };
+			used++;
+		}
+	struct svg_chart chart = {
+		.title = "Seconds per checkpoint", .x_label = "checkpoint",
+		.y_label = "seconds", .series = series, .nr_series = used,
+	};
+	if (svg_line_chart(out, &chart) < 0)
+		goto done;
+	fputs("<table><tr><th class=\"l\">drive</th><th class=\"l\">pass</th><th>checkpoints</th>"
+	      "<th>mean seconds</th><th>GB/s</th><th>GB per checkpoint</th></tr>\n", out);
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned k = 1; k <= CHECKPOINT_MAX_PASSES; k++) {
+			unsigned want = k % CHECKPOINT_MAX_PASSES, count = 0;
+			double seconds = 0, bytes = 0;
+
+			for (unsigned r = 0; r < drives[d].nr; r++) {
+				const struct result_record *rec = &drives[d].recs[r];
+
+				if (checkpoint_of(rec, &pass, &index) && pass == want) {
+					seconds += (double)rec->runtime_ns / 1e9;
+					bytes += (double)(rec->dir[DIR_READ].bytes + rec->dir[DIR_WRITE].bytes);
+					count++;
+				}
+			}
+			if (!count)
+				continue;
+			fputs("<tr><td class=\"l\">", out);
+			esc(out, drives[d].label);
+			if (want)
+				fprintf(out, "</td><td class=\"l\">%u</td>", want);
+			else
+				fputs("</td><td class=\"l\">read-back</td>", out);
+			fprintf(out, "<td>%u</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>\n", count,
+				seconds / count, seconds > 0 ? bytes / 1e9 / seconds : 0.0,
+				bytes / 1e9 / count);
+		}
+	fputs("</table>\n</section>\n", out);
+	rc = 0;
+done:
+	free(series);
+	free(names);
+	free(x);
+	free(y);
+	return rc;
+}
+
 int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 		const struct report_options *opt)
 {
@@ -637,6 +849,8 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 	}
 	drives_table(out, drives, nr);
 	if (steady_section(out, drives, nr) < 0)
+		goto out;
+	if (checkpoint_section(out, drives, nr) < 0)
 		goto out;
 
 	/* every distinct test, in the first drive's order, then the others' */
@@ -671,6 +885,7 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 				goto out;
 			}
 			results_table(out, drives, slices, nr);
+			buffer_note(out, drives, slices, nr);
 			fputs("</section>\n", out);
 			tests++;
 		}

@@ -9,6 +9,7 @@
 
 #include "util/error.h"
 #include "workload/job_spec.h"
+#include "workload/checkpoint.h"
 
 int report_point_order(unsigned iodepth_a, unsigned numjobs_a,
 		       unsigned iodepth_b, unsigned numjobs_b)
@@ -122,6 +123,12 @@ int report_points(const struct result_record *recs, unsigned nr,
 	}
 	for (unsigned r = 0; r < nr; r++) {
 		const struct result_record *rec = &recs[r];
+		unsigned ckpt_pass, ckpt_index;
+
+		/* checkpoint results have their own section (html.c), they are
+		 * not points of a sequential-write test */
+		if (checkpoint_parse_name(rec->job_name, &ckpt_pass, &ckpt_index))
+			continue;
 		for (int d = 0; d < DIR_COUNT; d++) {
 			const struct dir_record *dr = &rec->dir[d];
 			struct report_point p = { 0 };

@@ -174,6 +174,7 @@ int record_from_result(const struct job_result *r, struct result_record *rec)
 	/* cJSON allocates with malloc unless hooks are installed (none are) */
 
 	rec->series_interval_ms = r->series.interval_ns / 1000000u;
+	rec->max_buffer_bytes = r->max_buffer_bytes;
 	if (r->series.nr) {
 		rec->series = calloc(r->series.nr, sizeof(*rec->series));
 		if (!rec->series) {

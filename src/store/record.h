@@ -63,6 +63,7 @@ struct result_record {
 	struct series_record *series;
 	unsigned nr_series;
 	uint64_t series_interval_ms;
+	uint64_t max_buffer_bytes;     /* I/O buffers the job held (all clones) */
 	char *drive_before, *drive_after, *drive_delta;  /* JSON text or NULL */
 };
 

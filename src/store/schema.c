@@ -90,5 +90,10 @@ static const char schema_v4[] =
 	"ALTER TABLE steps ADD COLUMN detail TEXT;"
 	"CREATE INDEX runs_target ON runs (source, target, id);";
 
-const char *const schema_migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4 };
+/* v5: the I/O buffer memory a result's job held (object storage states it). */
+static const char schema_v5[] =
+	"ALTER TABLE results ADD COLUMN max_buffer_bytes INTEGER NOT NULL DEFAULT 0;";
+
+const char *const schema_migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4,
+					  schema_v5 };
 const unsigned schema_version = sizeof(schema_migrations) / sizeof(schema_migrations[0]);

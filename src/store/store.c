@@ -615,7 +615,8 @@ enum { ST_RESULT, ST_DIR, ST_PCT, ST_BIN, ST_SERIES, ST_COUNT };
 static const char *const insert_sql[ST_COUNT] = {
 	"INSERT INTO results (run_id, job_name, groupid, error, partial, options_json,"
 	" rw, bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
-	" drive_after, drive_delta, step_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	" drive_after, drive_delta, step_id, max_buffer_bytes)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO result_dirs (result_id, dir, ios, bytes, errors, runtime_ms, iops,"
 	" bw_bytes, slat_min, slat_max, slat_mean, slat_stddev, slat_n, clat_min,"
 	" clat_max, clat_mean, clat_stddev, clat_n, lat_min, lat_max, lat_mean,"
@@ -710,6 +711,7 @@ static int insert_result(struct store *s, sqlite3_stmt **st, int64_t run_id,
 		sqlite3_bind_int64(q, 16, rec->step_id);
 	else
 		sqlite3_bind_null(q, 16);
+	bind_u64(q, 17, rec->max_buffer_bytes);
 	if (step_done(s, q, "writing the result"))
 		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);
@@ -1050,6 +1052,7 @@ static int result_from_row(struct store *s, sqlite3_stmt *st, struct result_reco
 	    column_dup(st, 14, &rec->drive_delta))
 		return -1;
 	rec->step_id = sqlite3_column_int64(st, 15);
+	rec->max_buffer_bytes = column_u64(st, 16);
 	return load_dirs(s, id, rec) || load_pcts(s, id, rec) ||
 	       load_bins(s, id, rec) || load_series(s, id, rec) ? -1 : 0;
 }
@@ -1069,7 +1072,7 @@ int store_results_load(struct store *s, int64_t run_id,
 		return -1;
 	if (prepare(s, "SELECT id, job_name, groupid, error, partial, options_json, rw,"
 		    " bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
-		    " drive_after, drive_delta, coalesce(step_id, 0) FROM results"
+		    " drive_after, drive_delta, coalesce(step_id, 0), max_buffer_bytes FROM results"
 		    " WHERE run_id = ? ORDER BY id", &st))
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);

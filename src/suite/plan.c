@@ -10,6 +10,7 @@
 
 #include "suite/sprandom.h"
 #include "util/error.h"
+#include "workload/checkpoint.h"
 
 static double ns_to_s(uint64_t ns)
 {
@@ -139,6 +140,30 @@ static int plan_precondition(const struct suite_step *st, const struct plan_inpu
 	return err_set("step '%s': unknown precondition mode", st->name);
 }
 
+/* Checkpoint passes: count (or as many as fit in the capacity x fill)
+ * checkpoints per pass, written at the sequential rate. */
+static int plan_checkpoint(const struct suite_step *st, const struct plan_inputs *in,
+			   struct plan_step *out)
+{
+	struct dlio_plan plan;
+	unsigned count;
+	double written;
+
+	if (checkpoint_plan_for(st->checkpoint_model, st->checkpoint_size,
+				st->checkpoint_ranks, &plan))
+		return err_prefix("step '%s'", st->name);
+	count = st->checkpoint_count ? st->checkpoint_count :
+		checkpoint_count_for_space(in->capacity, st->checkpoint_fill, plan.total_bytes);
+	written = (double)plan.total_bytes * count * st->checkpoint_passes;
+	put_bytes(written, &out->bytes_written);
+	out->seconds = written / in->write_bps;
+	snprintf(out->basis, sizeof(out->basis),
+		 "%u passes x %u checkpoints of %.2f GB at sequential rate",
+		 st->checkpoint_passes, count, (double)plan.total_bytes / 1e9);
+	dlio_plan_free(&plan);
+	return 0;
+}
+
 static int plan_one(const struct suite_step *st, const struct plan_inputs *in,
 		    struct plan_step *out)
 {
@@ -167,18 +192,26 @@ static int plan_one(const struct suite_step *st, const struct plan_inputs *in,
 		unsigned points = st->kind == STEP_SWEEP ? st->nr_points : 1;
 
 		seconds = one_run(&st->spec, in, &written, &read);
-		out->seconds = seconds * points;
+		out->seconds = (seconds + ns_to_s(st->pause_ns)) * points;
 		put_bytes(written * points, &out->bytes_written);
 		put_bytes(read * points, &out->bytes_read);
-		snprintf(out->basis, sizeof(out->basis),
-			 "%u point%s x %.0f s; bytes at sequential rate (upper bound)",
-			 points, points == 1 ? "" : "s", seconds);
+		if (st->pause_ns)
+			snprintf(out->basis, sizeof(out->basis),
+				 "%u point%s x (%.0f s + %.0f s pause); bytes at sequential "
+				 "rate (upper bound)", points, points == 1 ? "" : "s",
+				 seconds, ns_to_s(st->pause_ns));
+		else
+			snprintf(out->basis, sizeof(out->basis),
+				 "%u point%s x %.0f s; bytes at sequential rate (upper bound)",
+				 points, points == 1 ? "" : "s", seconds);
 		return 0;
 	}
 	case STEP_IDLE:
 		out->seconds = ns_to_s(st->idle_ns);
 		snprintf(out->basis, sizeof(out->basis), "pause");
 		return 0;
+	case STEP_CHECKPOINT:
+		return plan_checkpoint(st, in, out);
 	}
 	return err_set("step '%s': unknown kind", st->name);
 }

@@ -19,6 +19,7 @@ enum step_kind {
 	STEP_MEASURE,        /* one point */
 	STEP_SWEEP,          /* the workload over QD/jobs points */
 	STEP_IDLE,           /* a pause */
+	STEP_CHECKPOINT,     /* DLIO-style checkpoint passes (workload/checkpoint.h) */
 };
 
 enum precondition_mode {
@@ -56,12 +57,21 @@ struct suite_step {
 	/* sweep */
 	struct sweep_point points[SUITE_POINTS_MAX];
 	unsigned nr_points;
+	uint64_t pause_ns;             /* idle after each point (pause = 180s) */
 
 	/* idle */
 	uint64_t idle_ns;
 
 	/* purge */
 	bool nvme_format;
+
+	/* checkpoint: a built-in model, or checkpoint_size over ranks */
+	char checkpoint_model[32];
+	uint64_t checkpoint_size;
+	unsigned checkpoint_ranks;
+	unsigned checkpoint_passes;    /* default 3 */
+	unsigned checkpoint_count;     /* per pass; 0 = as many as fit x fill */
+	double checkpoint_fill;        /* default 0.9 */
 
 	bool record_series;            /* keep the per-interval series (fills) */
 };

@@ -50,6 +50,7 @@ const char *step_kind_name(enum step_kind kind)
 	case STEP_MEASURE: return "measure";
 	case STEP_SWEEP: return "sweep";
 	case STEP_IDLE: return "idle";
+	case STEP_CHECKPOINT: return "checkpoint";
 	}
 	return "unknown";
 }
@@ -312,8 +313,15 @@ static const struct {
 	{ "slope_limit", KIND(STEP_STEADY) },
 	{ "points", KIND(STEP_SWEEP) },
 	{ "iodepths", KIND(STEP_SWEEP) },
+	{ "pause", KIND(STEP_SWEEP) },
 	{ "idle", KIND(STEP_IDLE) },
 	{ "nvme_format", KIND(STEP_PURGE) },
+	{ "model", KIND(STEP_CHECKPOINT) },
+	{ "checkpoint_size", KIND(STEP_CHECKPOINT) },
+	{ "ranks", KIND(STEP_CHECKPOINT) },
+	{ "passes", KIND(STEP_CHECKPOINT) },
+	{ "count", KIND(STEP_CHECKPOINT) },
+	{ "fill", KIND(STEP_CHECKPOINT) },
 	{ "record_series", ~0u },
 };
 
@@ -343,6 +351,7 @@ static int parse_kind(const char *value, enum step_kind *kind)
 {
 	static const enum step_kind kinds[] = {
 		STEP_PURGE, STEP_PRECONDITION, STEP_STEADY, STEP_MEASURE, STEP_SWEEP, STEP_IDLE,
+		STEP_CHECKPOINT,
 	};
 
 	for (size_t i = 0; value && i < sizeof(kinds) / sizeof(kinds[0]); i++)
@@ -350,7 +359,7 @@ static int parse_kind(const char *value, enum step_kind *kind)
 			*kind = kinds[i];
 			return 0;
 		}
-	return err_set("unknown step kind '%s' (purge, precondition, steady, measure, sweep, idle)",
+	return err_set("unknown step kind '%s' (purge, precondition, steady, measure, sweep, idle, checkpoint)",
 		       value ? value : "");
 }
 
@@ -410,6 +419,11 @@ static int set_step_parameter(struct suite_step *step, const struct entry *e,
 		return parse_list(v, iodepths, SUITE_POINTS_MAX, nr_iodepths);
 	if (!strcmp(key, "numjobs"))
 		return parse_list(v, jobs, SUITE_POINTS_MAX, nr_jobs);
+	if (!strcmp(key, "pause")) {
+		if (!v || parse_time_ns(v, NS_PER_SEC, &step->pause_ns))
+			return err_set("bad time '%s'", v ? v : "");
+		return 0;
+	}
 	if (!strcmp(key, "idle")) {
 		if (!v || parse_time_ns(v, NS_PER_SEC, &step->idle_ns))
 			return err_set("bad time '%s'", v ? v : "");
@@ -417,6 +431,26 @@ static int set_step_parameter(struct suite_step *step, const struct entry *e,
 	}
 	if (!strcmp(key, "nvme_format"))
 		return parse_bool(v, &step->nvme_format);
+	if (!strcmp(key, "model")) {
+		if (!v || !v[0] || strlen(v) >= sizeof(step->checkpoint_model))
+			return err_set("bad model name '%s'", v ? v : "");
+		snprintf(step->checkpoint_model, sizeof(step->checkpoint_model), "%s", v);
+		return 0;
+	}
+	if (!strcmp(key, "checkpoint_size")) {
+		/* decimal units, as the reviews quote checkpoint sizes */
+		if (!v || parse_size(v, 1000, &step->checkpoint_size) || !step->checkpoint_size)
+			return err_set("bad size '%s'", v ? v : "");
+		return 0;
+	}
+	if (!strcmp(key, "ranks"))
+		return parse_unsigned(v, 1, &step->checkpoint_ranks);
+	if (!strcmp(key, "passes"))
+		return parse_unsigned(v, 1, &step->checkpoint_passes);
+	if (!strcmp(key, "count"))
+		return parse_unsigned(v, 1, &step->checkpoint_count);
+	if (!strcmp(key, "fill"))
+		return parse_fraction(v, &step->checkpoint_fill);
 	if (!strcmp(key, "record_series"))
 		return parse_bool(v, &step->record_series);
 	return err_set("internal error: unhandled parameter");
@@ -433,6 +467,8 @@ static void step_defaults(struct suite_step *step)
 	step->max_rounds = 25;
 	step->range_limit = 0.20;
 	step->slope_limit = 0.10;
+	step->checkpoint_passes = 3;
+	step->checkpoint_fill = 0.9;
 }
 
 static bool step_sets(const struct parser *p, const char *key)
@@ -474,6 +510,14 @@ static int validate_step(const struct parser *p, struct suite_step *step)
 		break;
 	case STEP_PURGE:
 		break;
+	case STEP_CHECKPOINT:
+		if (!step->checkpoint_model[0] == !step->checkpoint_size)
+			return err_set("a checkpoint step needs model = NAME or checkpoint_size = SIZE (with ranks =), not both");
+		if (!step->checkpoint_size != !step->checkpoint_ranks)
+			return err_set("checkpoint_size and ranks go together");
+		if (!(step->checkpoint_fill > 0))
+			return err_set("fill must be above 0");
+		break;
 	}
 	if (job_spec_validate(spec))
 		return -1;
@@ -490,7 +534,7 @@ static int close_step_section(struct parser *p)
 	bool has_iodepths = iodepths_entry != NULL;
 
 	if (!kind_entry)
-		return err_set("%s:%u: step [%s] needs step = purge|precondition|steady|measure|sweep|idle",
+		return err_set("%s:%u: step [%s] needs step = purge|precondition|steady|measure|sweep|idle|checkpoint",
 			       p->file, p->section_line, p->section_name);
 	for (unsigned i = 0; i < p->suite->nr_steps; i++)
 		if (!strcmp(p->suite->steps[i].name, p->section_name))
@@ -814,6 +858,8 @@ int suite_load(const char *name_or_path, struct suite *out)
 	p->file = out->path;
 	p->suite = out;
 	job_spec_defaults(&p->global);
+	/* [global] options that name files (bssplit_file) find them next to the suite */
+	snprintf(p->global.source, sizeof(p->global.source), "%s", p->file);
 	if (parse_file(p) || close_section(p))
 		goto out;
 	if (out->nr_steps == 0) {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@
 #include "target/snapshot.h"
 #include "target/target.h"
 #include "util/error.h"
+#include "workload/checkpoint.h"
 #include "workload/job_list.h"
 
 #define IDLE_SLICE_NS 100000000ull   /* idle checks the stop flag this often */
@@ -122,6 +124,8 @@ static void step_estimate(const struct suite_ctx *c, const struct suite_step *st
 	}
 	if (st->spec.time_based || st->spec.runtime_ns)
 		*seconds = (double)(st->spec.ramp_ns + st->spec.runtime_ns) / 1e9 * step_repeats(st);
+	if (st->kind == STEP_SWEEP)
+		*seconds += (double)st->pause_ns / 1e9 * step_repeats(st);
 	else
 		*bytes = (st->spec.io_size ? st->spec.io_size : size) * step_repeats(st);
 }
@@ -479,6 +483,7 @@ static int do_sprandom(struct suite_ctx *c, int64_t step_id)
 	}
 	base.size_pct = base.offset_pct = 0;
 	base.offset_increment = 0;
+	base.offset_increment_pct = 0;
 	base.io_size = 0;
 	base.stonewall = true;
 	for (unsigned r = 0; r < plan.nr && rc == 0; r++) {
@@ -596,6 +601,8 @@ done:
 	return rc == 1 ? 0 : -1;
 }
 
+static int idle_for(struct suite_ctx *c, uint64_t ns);
+
 static int do_sweep(struct suite_ctx *c, int64_t step_id)
 {
 	const struct suite_step *st = c->step;
@@ -619,13 +626,116 @@ static int do_sweep(struct suite_ctx *c, int64_t step_id)
 		}
 		if (run_one(c, &spec, step_id, NULL))
 			return -1;
+		/* pause = 180s: the drive idles after every point (CDN) */
+		if (st->pause_ns && idle_for(c, st->pause_ns))
+			return -1;
 	}
 	return 0;
 }
 
+/* The checkpoint passes' directory: next to a file target, TARGET.checkpoints */
+static int checkpoint_directory(struct suite_ctx *c, char *dir, size_t len)
+{
+	int n;
+
+	if (c->target.is_block)
+		return err_set("checkpoints on a raw device region are not supported yet; "
+			       "run this step on a file target (its checkpoints go next to it)");
+	n = snprintf(dir, len, "%s.checkpoints", c->o->target);
+	if (n < 0 || (size_t)n >= len)
+		return err_set("path too long: '%s.checkpoints'", c->o->target);
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return err_set("cannot create '%s': %s", dir, strerror(errno));
+	return 0;
+}
+
+/* DLIO-style checkpoint passes (workload/checkpoint.h): pass 1 writes the
+ * checkpoints, later passes write over them in place; one result per
+ * checkpoint, named "passP-ckptNNN", under this step. */
+static int do_checkpoint(struct suite_ctx *c, int64_t step_id)
+{
+	const struct suite_step *st = c->step;
+	char dir[JOB_PATH_MAX];
+	struct checkpoint_write w = { .dir = dir, .fsync = true };
+	struct run_options opt = {
+		.max_buffer_mem = c->o->max_buffer_mem,
+		.stop = c->o->stop,
+		.destroy_ids = c->o->destroy_ids,
+		.nr_destroy_ids = c->o->nr_destroy_ids,
+		.progress = on_progress,
+		.progress_arg = c,
+	};
+	struct dlio_plan plan;
+	uint64_t free_bytes;
+	unsigned count;
+	int rc = 0;
+
+	c->exit_code = EXIT_BAD_INPUT;
+	if (checkpoint_directory(c, dir, sizeof(dir)) ||
+	    checkpoint_plan_for(st->checkpoint_model, st->checkpoint_size,
+				st->checkpoint_ranks, &plan))
+		return -1;
+	if (checkpoint_free_bytes(dir, &free_bytes)) {
+		dlio_plan_free(&plan);
+		return -1;
+	}
+	count = st->checkpoint_count ? st->checkpoint_count :
+		checkpoint_count_for_space(free_bytes, st->checkpoint_fill, plan.total_bytes);
+	if (!count) {
+		dlio_plan_free(&plan);
+		return err_set("not one checkpoint of %.2f GB fits in the %.2f GB free in '%s'",
+			       (double)plan.total_bytes / 1e9, (double)free_bytes / 1e9, dir);
+	}
+	c->exit_code = EXIT_OK;
+	for (unsigned p = 1; p <= st->checkpoint_passes && rc == 0; p++)
+		for (unsigned i = 1; i <= count && rc == 0; i++) {
+			struct checkpoint_one one;
+			struct result_record rec;
+			enum run_failure why;
+			uint64_t bytes;
+
+			c->phase_bytes = c->sample_bytes = 0;
+			c->sample_ns = clock_now_ns();
+			if (checkpoint_one_run(&plan, &w, p, i, &opt, &one, &why)) {
+				c->exit_code = why == RUN_FAILED_UNSAFE ? EXIT_UNSAFE :
+					       why == RUN_FAILED_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+				rc = -1;
+			} else if (one.out.partial || one.out.nr == 0 || *c->o->stop) {
+				c->interrupted = true;
+				c->exit_code = EXIT_RUN_FAILED;
+				rc = err_set("interrupted");
+			} else if (record_from_result(&one.merged, &rec)) {
+				c->exit_code = EXIT_RUN_FAILED;
+				rc = -1;
+			} else {
+				rec.step_id = step_id;
+				rc = store_result_add(c->db, c->run_id, &rec, NULL);
+				record_free(&rec);
+				bytes = one.merged.dir[DIR_WRITE].bytes;
+				c->step_bytes += bytes;
+				log_line(c, "pass %u checkpoint %u/%u: %.3f GB in %.3f s", p, i, count,
+					 (double)bytes / 1e9, (double)one.merged.runtime_ns / 1e9);
+				if (rc == 0 && one.merged.error)
+					rc = err_set("I/O error: %s", strerror(-one.merged.error));
+				if (rc)
+					c->exit_code = EXIT_RUN_FAILED;
+			}
+			c->phase_bytes = 0;
+			checkpoint_one_free(&one);
+		}
+	dlio_plan_free(&plan);
+	return rc;
+}
+
 static int do_idle(struct suite_ctx *c)
 {
-	uint64_t end = c->step_start_ns + c->step->idle_ns;
+	return idle_for(c, c->step->idle_ns);
+}
+
+/* Sleeps ns in slices, checking the stop flag between them. */
+static int idle_for(struct suite_ctx *c, uint64_t ns)
+{
+	uint64_t end = clock_now_ns() + ns;
 	uint64_t now;
 
 	c->rate_bps = 0;
@@ -664,6 +774,8 @@ static int run_step(struct suite_ctx *c, int64_t step_id)
 		return do_sweep(c, step_id);
 	case STEP_IDLE:
 		return do_idle(c);
+	case STEP_CHECKPOINT:
+		return do_checkpoint(c, step_id);
 	}
 	c->exit_code = EXIT_BAD_INPUT;
 	return err_set("unknown step kind %d", (int)c->step->kind);

@@ -362,7 +362,7 @@ int target_job_range(const struct target *t, const struct job_spec *spec,
 	uint64_t max_bs = job_spec_max_bs(spec);
 	unsigned logical = t->logical_block ? t->logical_block :
 		FILE_LOGICAL_BLOCK;
-	uint64_t base, shift, first, bytes;
+	uint64_t base, shift, first, bytes, increment;
 
 	*start = 0;
 	*len = 0;
@@ -375,12 +375,19 @@ int target_job_range(const struct target *t, const struct job_spec *spec,
 	} else {
 		base = spec->offset;
 	}
-	if (clone && spec->offset_increment > UINT64_MAX / clone)
+	increment = spec->offset_increment;
+	if (spec->offset_increment_pct > 0) {
+		if (!t->exists)
+			return err_set("job '%s': offset_increment=%g%% needs an "
+				       "existing target, and '%s' does not exist",
+				       spec->name, spec->offset_increment_pct, t->path);
+		increment = percent_of(t, spec->offset_increment_pct, min_bs);
+	}
+	if (clone && increment > UINT64_MAX / clone)
 		return err_set("job '%s': offset_increment=%llu overflows for "
 			       "clone %u", spec->name,
-			       (unsigned long long)spec->offset_increment,
-			       clone);
-	shift = (uint64_t)clone * spec->offset_increment;
+			       (unsigned long long)increment, clone);
+	shift = (uint64_t)clone * increment;
 	if (base > UINT64_MAX - shift)
 		return err_set("job '%s': offset %llu + %llu overflows",
 			       spec->name, (unsigned long long)base,

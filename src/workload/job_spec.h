@@ -67,6 +67,7 @@ struct job_spec {
 	uint64_t offset;
 	double offset_pct;             /* offset=NN% of the target when > 0 */
 	uint64_t offset_increment;     /* added per clone (numjobs index) */
+	double offset_increment_pct;   /* offset_increment=NN% of the target when > 0 */
 
 	/* what */
 	enum rw_mode rw;

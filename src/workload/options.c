@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "util/error.h"
+#include "util/text.h"
 
 #define NS_PER_US 1000ull
 #define NS_PER_MS 1000000ull
@@ -562,6 +564,150 @@ static int set_bssplit(struct job_spec *spec, const char *value)
 	return 0;
 }
 
+/* offset_increment=SIZE or NN% of the target (fio accepts both): clone i
+ * starts at offset + i x increment, e.g. 4 jobs each on its quarter. */
+static int set_offset_increment(struct job_spec *spec, const char *value)
+{
+	size_t len = strlen(value);
+	uint64_t bytes;
+
+	if (len > 1 && value[len - 1] == '%') {
+		char number[64];
+		double pct;
+
+		if (len >= sizeof(number))
+			return err_set("bad offset increment '%s'", value);
+		memcpy(number, value, len - 1);
+		number[len - 1] = '\0';
+		if (parse_double_plain(number, &pct) || !(pct >= 0 && pct <= 100))
+			return err_set("bad percentage '%s' (0 <= NN%% <= 100)", value);
+		spec->offset_increment = 0;
+		spec->offset_increment_pct = pct;
+		return 0;
+	}
+	if (parse_size(value, spec->kb_base, &bytes))
+		return -1;
+	spec->offset_increment = bytes;
+	spec->offset_increment_pct = 0;
+	return 0;
+}
+
+/* Where bssplit_file=PATH lives: as given when absolute; else next to the
+ * job or suite file (spec->source) or in the working directory for the
+ * command line; else in the shipped workloads/ ($DRIVEBENCH_WORKLOADS,
+ * ./workloads, the executable's ../workloads). */
+static int find_bssplit_file(const struct job_spec *spec, const char *name,
+			     char *path, size_t size)
+{
+	char exe[JOB_PATH_MAX];
+	const char *env = getenv("DRIVEBENCH_WORKLOADS");
+	const char *slash = strrchr(spec->source, '/');
+	ssize_t len;
+
+	if (!*name)
+		return err_set("empty path");
+	if (name[0] == '/' || (!slash && access(name, R_OK) == 0)) {
+		if ((size_t)snprintf(path, size, "%s", name) >= size)
+			return err_set("path too long");
+		return 0;
+	}
+	if (slash && (size_t)snprintf(path, size, "%.*s/%s", (int)(slash - spec->source),
+				       spec->source, name) < size && access(path, R_OK) == 0)
+		return 0;
+	if (env && *env && (size_t)snprintf(path, size, "%s/%s", env, name) < size &&
+	    access(path, R_OK) == 0)
+		return 0;
+	if ((size_t)snprintf(path, size, "workloads/%s", name) < size && access(path, R_OK) == 0)
+		return 0;
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		char *exe_slash;
+
+		exe[len] = '\0';
+		exe_slash = strrchr(exe, '/');
+		if (exe_slash) {
+			*exe_slash = '\0';
+			if ((size_t)snprintf(path, size, "%s/../workloads/%s", exe, name) < size &&
+			    access(path, R_OK) == 0)
+				return 0;
+		}
+	}
+	return err_set("no file '%s' (looked next to %s, in $DRIVEBENCH_WORKLOADS, "
+		       "./workloads and the executable's ../workloads)", name,
+		       slash ? spec->source : "the working directory");
+}
+
+/* One "SIZE/PCT" line of a bssplit file (comments stripped already). */
+static int parse_bssplit_line(const struct job_spec *spec, char *line,
+			      struct bssplit_entry *e)
+{
+	char *slash = strchr(line, '/');
+
+	if (!slash)
+		return err_set("'%s': want SIZE/PERCENT, e.g. 128k/83.21", line);
+	*slash = '\0';
+	if (parse_size(text_trim(line), spec->kb_base, &e->bs))
+		return -1;
+	if (e->bs == 0)
+		return err_set("block size must be at least 1");
+	if (parse_double_plain(text_trim(slash + 1), &e->pct) || !(e->pct >= 0 && e->pct <= 100))
+		return err_set("bad percentage '%s'", text_trim(slash + 1));
+	return 0;
+}
+
+/* bssplit_file=PATH: the split of both directions from a data file with
+ * one SIZE/PERCENT per line and ';' or '#' comments (workloads/NAME.bssplit).
+ * Errors name "file:line". */
+static int set_bssplit_file(struct job_spec *spec, const char *value)
+{
+	struct bssplit_entry split[BSSPLIT_MAX];
+	char path[JOB_PATH_MAX];
+	char *line = NULL;
+	size_t line_size = 0;
+	unsigned nr = 0, lineno = 0;
+	double sum = 0;
+	int rc = 0;
+	FILE *f;
+
+	if (find_bssplit_file(spec, value, path, sizeof(path)))
+		return -1;
+	f = fopen(path, "r");
+	if (!f)
+		return err_set("cannot read '%s': %s", path, strerror(errno));
+	errno = 0;
+	while (getline(&line, &line_size, f) >= 0) {
+		lineno++;
+		text_strip_comment(line);
+		if (!*text_trim(line))
+			continue;
+		if (nr == BSSPLIT_MAX) {
+			rc = err_set("%s:%u: more than %d entries", path, lineno, BSSPLIT_MAX);
+			break;
+		}
+		if (parse_bssplit_line(spec, text_trim(line), &split[nr])) {
+			rc = err_prefix("%s:%u", path, lineno);
+			break;
+		}
+		sum += split[nr++].pct;
+		errno = 0;
+	}
+	if (!rc && ferror(f))
+		rc = err_set("cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+	free(line);
+	fclose(f);
+	if (rc)
+		return -1;
+	if (nr == 0)
+		return err_set("%s: no SIZE/PERCENT entries", path);
+	if (fabs(sum - 100) > PCT_TOLERANCE)
+		return err_set("%s: percentages add up to %g, not 100", path, sum);
+	for (int dir = 0; dir < DIR_COUNT; dir++) {
+		memcpy(spec->bssplit[dir], split, nr * sizeof(split[0]));
+		spec->bssplit_nr[dir] = nr;
+	}
+	return 0;
+}
+
 static int set_sync(struct job_spec *spec, const char *value)
 {
 	bool on;
@@ -852,7 +998,8 @@ static const struct option_def option_table[] = {
 	FUNC("size", NULL, set_size),
 	SIZE("io_size", "io_limit", io_size, 0),
 	FUNC("offset", "fileoffset", set_offset),
-	SIZE("offset_increment", NULL, offset_increment, 0),
+	FUNC("offset_increment", NULL, set_offset_increment),
+	FUNC("bssplit_file", NULL, set_bssplit_file),
 	FUNC("rw", "readwrite", set_rw),
 	FUNC("rwmixread", NULL, set_rwmixread),
 	FUNC("rwmixwrite", NULL, set_rwmixwrite),

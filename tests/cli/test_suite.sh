@@ -188,8 +188,8 @@ assert c.execute("pragma integrity_check").fetchone()[0] == "ok"
 runs = c.execute("select id, source, finished_ms from runs").fetchall()
 assert len(runs) == 1 and runs[0][1] == "suite" and runs[0][2] > 0, runs
 steps = c.execute("select idx, name, kind, status from steps order by idx").fetchall()
-assert len(steps) == 15 and len({s[1] for s in steps}) == 15, steps
-assert [s[0] for s in steps] == list(range(15)), steps
+assert len(steps) == 24 and len({s[1] for s in steps}) == 24, steps
+assert [s[0] for s in steps] == list(range(24)), steps
 assert all(s[3] == "done" for s in steps), steps
 for idx, name, kind, _ in steps:
     n = c.execute("select count(*) from results r join steps s on s.id = r.step_id"

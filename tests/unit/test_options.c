@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -929,6 +930,134 @@ static void test_cmdline_global_only_and_errors(void **state)
 	job_list_free(&list);
 }
 
+/* offset_increment as a share of the target (fio accepts NN%), and size. */
+static void test_offset_increment_percent(void **state)
+{
+	struct job_spec *s = new_spec();
+
+	(void)state;
+	set_ok(s, "offset_increment", "25%");
+	assert_true(s->offset_increment == 0 && s->offset_increment_pct == 25);
+	set_ok(s, "size", "25%");
+	assert_true(s->size_pct == 25);
+	set_ok(s, "offset_increment", "0%");
+	assert_true(s->offset_increment_pct == 0);
+	set_ok(s, "offset_increment", "1m");   /* bytes again clear the share */
+	assert_true(s->offset_increment == MiB && s->offset_increment_pct == 0);
+	set_fails(s, "offset_increment", "101%",
+		  "option 'offset_increment': bad percentage '101%' (0 <= NN% <= 100)");
+	set_fails(s, "offset_increment", "x%",
+		  "option 'offset_increment': bad percentage 'x%' (0 <= NN% <= 100)");
+	set_fails(s, "offset_increment", "1q", "option 'offset_increment': bad size '1q'");
+	assert_true(s->offset_increment == MiB);   /* failures change nothing */
+	free(s);
+}
+
+static char bssplit_dir[64];
+
+static void write_text(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", bssplit_dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* bssplit_file=PATH: found next to the job file, parsed with comments,
+ * every error naming file:line; the shipped CDN read split loads. */
+static void test_bssplit_file(void **state)
+{
+	struct job_spec *s = new_spec();
+	char expected[512];
+
+	(void)state;
+	snprintf(bssplit_dir, sizeof(bssplit_dir), "/tmp/drivebench-bssplit-XXXXXX");
+	assert_non_null(mkdtemp(bssplit_dir));
+	snprintf(s->source, sizeof(s->source), "%s/job.fio", bssplit_dir);
+	write_text("good.bssplit", "# a split\n128k/90 ; most\n\n  4k / 7.5\n8k/2.5\n");
+	set_ok(s, "bssplit_file", "good.bssplit");
+	for (int dir = 0; dir < DIR_COUNT; dir++) {
+		assert_int_equal(s->bssplit_nr[dir], 3);
+		assert_true(s->bssplit[dir][0].bs == 128 * KiB && s->bssplit[dir][0].pct == 90);
+		assert_true(s->bssplit[dir][1].bs == 4 * KiB && s->bssplit[dir][1].pct == 7.5);
+		assert_true(s->bssplit[dir][2].bs == 8 * KiB && s->bssplit[dir][2].pct == 2.5);
+	}
+	assert_int_equal(job_spec_validate(s), 0);
+
+	write_text("sum.bssplit", "128k/90\n4k/9\n");
+	snprintf(expected, sizeof(expected),
+		 "option 'bssplit_file': %s/sum.bssplit: percentages add up to 99, not 100",
+		 bssplit_dir);
+	set_fails(s, "bssplit_file", "sum.bssplit", expected);
+	write_text("noslash.bssplit", "; c\n128k/90\n4k 10\n");
+	snprintf(expected, sizeof(expected),
+		 "option 'bssplit_file': %s/noslash.bssplit:3: '4k 10': want SIZE/PERCENT, "
+		 "e.g. 128k/83.21", bssplit_dir);
+	set_fails(s, "bssplit_file", "noslash.bssplit", expected);
+	write_text("badsize.bssplit", "4q/100\n");
+	snprintf(expected, sizeof(expected),
+		 "option 'bssplit_file': %s/badsize.bssplit:1: bad size '4q'", bssplit_dir);
+	set_fails(s, "bssplit_file", "badsize.bssplit", expected);
+	write_text("badpct.bssplit", "4k/100\n8k/-1\n");
+	set_fails_with(s, "bssplit_file", "badpct.bssplit", "badpct.bssplit:2: bad percentage '-1'");
+	write_text("zero.bssplit", "0/100\n");
+	set_fails_with(s, "bssplit_file", "zero.bssplit", "zero.bssplit:1: block size must be at least 1");
+	write_text("empty.bssplit", "# nothing\n\n");
+	set_fails_with(s, "bssplit_file", "empty.bssplit", "empty.bssplit: no SIZE/PERCENT entries");
+	{
+		char text[65 * 16] = "", line[16];
+
+		for (int i = 1; i <= 65; i++) {
+			snprintf(line, sizeof(line), "%dk/1\n", i);
+			strcat(text, line);
+		}
+		write_text("long.bssplit", text);
+		set_fails_with(s, "bssplit_file", "long.bssplit", "long.bssplit:65: more than 64 entries");
+	}
+	set_fails_with(s, "bssplit_file", "missing.bssplit", "no file 'missing.bssplit' (looked next to ");
+	set_fails(s, "bssplit_file", "", "option 'bssplit_file': empty path");
+	/* failures leave the good split in place */
+	assert_int_equal(s->bssplit_nr[DIR_READ], 3);
+
+	/* the shipped CDN read split, from workloads/ (tests run in the repo) */
+	set_ok(s, "bssplit_file", "cdn-read.bssplit");
+	{
+		double sum = 0, tail = 0;
+		unsigned small = 0;
+
+		for (unsigned i = 0; i < s->bssplit_nr[DIR_READ]; i++) {
+			const struct bssplit_entry *e = &s->bssplit[DIR_READ][i];
+
+			sum += e->pct;
+			if (e->bs == 128 * KiB)
+				assert_true(fabs(e->pct - 83.21) < 1e-9);
+			else {
+				assert_true(e->bs >= 4 * KiB && e->bs <= 124 * KiB);
+				tail += e->pct;
+				small++;
+			}
+		}
+		assert_true(small >= 30);
+		assert_true(fabs(sum - 100) < 1e-9);
+		assert_true(fabs(tail - 16.79) < 1e-9);
+	}
+	/* an absolute path */
+	snprintf(expected, sizeof(expected), "%s/good.bssplit", bssplit_dir);
+	set_ok(s, "bssplit_file", expected);
+	assert_int_equal(s->bssplit_nr[DIR_WRITE], 3);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", bssplit_dir);
+		assert_int_equal(system(cmd), 0);
+	}
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -950,6 +1079,8 @@ int main(void)
 		cmocka_unit_test(test_directions_and_bounds),
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_cmdline_global_only_and_errors),
+		cmocka_unit_test(test_offset_increment_percent),
+		cmocka_unit_test(test_bssplit_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -545,6 +545,115 @@ static void test_report_steady_state(void **state)
 	free(html);
 }
 
+struct one_drive_page {
+	struct report_drive drive;
+};
+
+static void draw_one_drive(FILE *f, void *arg)
+{
+	struct one_drive_page *p = arg;
+	assert_int_equal(report_html(f, &p->drive, 1, NULL), 0);
+}
+
+/* CDN: a mixed-bs sweep over jobs {1,2,4} x QD {1..32} gets one MB/s chart
+ * per jobs count with QD on the x axis; a fixed-size sweep does not. The
+ * object-storage points state their buffer memory. */
+static void test_report_per_jobs_charts_and_buffer_memory(void **state)
+{
+	static const unsigned cdn_jobs[] = { 1, 2, 4 };
+	struct result_record r[18 + 2 + 4];
+	struct one_drive_page page = { { "cdn-drive", r, 24, NULL } };
+	unsigned n = 0;
+	(void)state;
+
+	for (unsigned j = 0; j < 3; j++)
+		for (unsigned q = 0; q < 6; q++, n++) {
+			fill_record(&r[n], "randread", 0, DIR_READ, qds[q], cdn_jobs[j],
+				    1000.0 * qds[q] * cdn_jobs[j], 50);
+			r[n].dir[DIR_READ].bw_bytes = r[n].dir[DIR_READ].iops * 113000;
+			r[n].max_buffer_bytes = (uint64_t)qds[q] * cdn_jobs[j] * 131072;
+		}
+	/* object storage: QD40/1 and QD10/4, chunked to 8 MiB slots */
+	fill_record(&r[n], "read", 0, DIR_READ, 40, 1, 30, 1300000);
+	r[n].dir[DIR_READ].bw_bytes = 3.1e9;
+	r[n++].max_buffer_bytes = 40ull << 23;
+	fill_record(&r[n], "read", 0, DIR_READ, 10, 4, 32, 1200000);
+	r[n].dir[DIR_READ].bw_bytes = 3.2e9;
+	r[n++].max_buffer_bytes = 40ull << 23;
+	/* a fixed-size sweep over two jobs counts: no per-jobs charts, no note */
+	for (unsigned i = 0; i < 4; i++, n++) {
+		fill_record(&r[n], "randwrite", 4096, DIR_WRITE, i % 2 ? 8 : 1, i < 2 ? 1 : 4,
+			    5000, 100);
+		r[n].max_buffer_bytes = 4096ull * r[n].iodepth * r[n].numjobs;
+	}
+	assert_int_equal(n, 24);
+
+	char *html = render(draw_one_drive, &page);
+	assert_non_null(strstr(html, "mixed"));
+	/* three charts (each names its title more than once in the SVG) */
+	unsigned per_chart = count(html, ", 1 job: bandwidth by queue depth");
+	assert_true(per_chart >= 1);
+	assert_int_equal(count(html, "bandwidth by queue depth"), 3 * per_chart);
+	const char *j1 = strstr(html, ", 1 job: bandwidth by queue depth"),
+		   *j2 = strstr(html, ", 2 jobs: bandwidth by queue depth"),
+		   *j4 = strstr(html, ", 4 jobs: bandwidth by queue depth");
+	assert_true(j1 && j2 && j4 && j1 < j2 && j2 < j4);
+	assert_non_null(strstr(html, "QD (iodepth)"));
+	/* QD labels on the per-jobs axis are plain numbers */
+	assert_non_null(strstr(j4, ">32<"));
+	/* object storage: buffer memory stated per point */
+	assert_non_null(strstr(html, "cdn-drive 40/1: buffer memory: 320.0 MiB"));
+	assert_non_null(strstr(html, "cdn-drive 10/4: buffer memory: 320.0 MiB"));
+	/* the 4K sweep is not chunked: its memory is not stated */
+	assert_null(strstr(html, "8/4: buffer memory: 0.1 MiB"));
+	assert_non_null(strstr(html, "8/4: buffer memory: 4.0 MiB"));   /* the mixed CDN point */
+	free(html);
+}
+
+
+/* DLIO checkpoints: results named passP-ckptNNN get their own section (a
+ * seconds-per-checkpoint chart with one line per pass, the pass means),
+ * and are not points of a sequential-write test. */
+static void test_report_checkpoints(void **state)
+{
+	struct result_record r[3 * 4 + 1];
+	struct one_drive_page page = { { "ckpt-drive", r, 13, NULL } };
+	unsigned n = 0;
+	(void)state;
+
+	for (unsigned pass = 1; pass <= 3; pass++)
+		for (unsigned i = 1; i <= 4; i++, n++) {
+			fill_record(&r[n], "write", 1048576, DIR_WRITE, 1, 1, 100, 1000);
+			snprintf(r[n].job_name, sizeof(r[n].job_name), "pass%u-ckpt%03u", pass, i);
+			r[n].dir[DIR_WRITE].bytes = 2000000000ull;
+			r[n].runtime_ns = (pass == 1 ? 1000000000ull : 2000000000ull) + i * 100000000ull;
+		}
+	/* a stopped checkpoint is left out */
+	fill_record(&r[n], "write", 1048576, DIR_WRITE, 1, 1, 100, 1000);
+	snprintf(r[n].job_name, sizeof(r[n].job_name), "pass3-ckpt005");
+	r[n].dir[DIR_WRITE].bytes = 1;
+	r[n].runtime_ns = 99000000000ull;
+	r[n].partial = true;
+
+	char *html = render(draw_one_drive, &page);
+	assert_non_null(strstr(html, "<h2>DLIO checkpoints</h2>"));
+	assert_non_null(strstr(html, "Seconds per checkpoint"));
+	assert_true(count(html, ">pass 1<") >= 1 && count(html, ">pass 3<") >= 1);
+	/* pass means: pass 1 mean (1.1+1.2+1.3+1.4)/4 = 1.25 s, 8 GB / 5 s */
+	assert_non_null(strstr(html, "<td class=\"l\">1</td><td>4</td><td>1.250</td><td>1.600</td><td>2.000</td>"));
+	assert_non_null(strstr(html, "<td class=\"l\">2</td><td>4</td><td>2.250</td><td>0.889</td><td>2.000</td>"));
+	assert_null(strstr(html, "<td>99.000</td>"));
+	/* no "1M sequential write" test built from the checkpoints */
+	assert_null(strstr(html, "1M sequential write"));
+	free(html);
+
+	/* no checkpoint results: no section */
+	page.drive.nr = 0;
+	html = render(draw_one_drive, &page);
+	assert_null(strstr(html, "DLIO checkpoints"));
+	free(html);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -564,6 +673,8 @@ int main(void)
 		cmocka_unit_test(test_report_page),
 		cmocka_unit_test(test_report_empty_and_write_error),
 		cmocka_unit_test(test_report_steady_state),
+		cmocka_unit_test(test_report_per_jobs_charts_and_buffer_memory),
+		cmocka_unit_test(test_report_checkpoints),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

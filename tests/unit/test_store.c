@@ -682,6 +682,50 @@ static void test_spec_sheets(void **state)
 	assert_int_equal(count_rows(f->path, "drives"), 2);
 }
 
+/* results.max_buffer_bytes (schema v5): from the measured result through
+ * the store and back; a result stored before v5 reads as 0. */
+static void test_max_buffer_bytes_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct measured m;
+	struct result_record rec, *loaded;
+	struct store *s;
+	int64_t run_id;
+	unsigned nr;
+	sqlite3 *db;
+
+	measured_make(&m);
+	m.result.max_buffer_bytes = 320ull << 20;   /* 40 slots x 8 MiB chunks */
+	assert_int_equal(record_from_result(&m.result, &rec), 0);
+	assert_int_equal(rec.max_buffer_bytes, 320ull << 20);
+	assert_int_equal(store_open(f->path, &s), 0);
+	assert_int_equal(store_run_begin(s, &sample_meta, &run_id), 0);
+	assert_int_equal(store_result_add(s, run_id, &rec, NULL), 0);
+	rec.max_buffer_bytes = UINT64_MAX - 3;   /* the same bits come back */
+	assert_int_equal(store_result_add(s, run_id, &rec, NULL), 0);
+	store_close(s);
+
+	db = raw_open(f->path);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM results WHERE max_buffer_bytes = 335544320"), 1);
+	/* as a row written before the column existed would read */
+	raw_exec(db, "INSERT INTO results (run_id, job_name, groupid, error, partial,"
+		 " options_json, rw, bs, iodepth, numjobs, runtime_ns, series_interval_ms)"
+		 " SELECT run_id, 'old', 0, 0, 0, '{}', 'read', 4096, 1, 1, 1, 1000 FROM results LIMIT 1");
+	sqlite3_close(db);
+
+	assert_int_equal(store_open(f->path, &s), 0);
+	assert_int_equal(store_results_load(s, run_id, &loaded, &nr), 0);
+	assert_int_equal(nr, 3);
+	assert_int_equal(loaded[0].max_buffer_bytes, 320ull << 20);
+	assert_true(loaded[1].max_buffer_bytes == UINT64_MAX - 3);
+	assert_int_equal(loaded[2].max_buffer_bytes, 0);
+	store_results_free(loaded, nr);
+	store_close(s);
+	record_free(&rec);
+	job_result_free(&m.result);
+}
+
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -696,6 +740,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_result_is_one_transaction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs_hosts_drives_labels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spec_sheets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_max_buffer_bytes_round_trip, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -402,6 +402,17 @@ static const struct {
 	{ "precondition-4k", STEP_STEADY, RW_RANDWRITE, 4096 },
 	{ "rand-write-4k", STEP_SWEEP, RW_RANDWRITE, 4096 },
 	{ "rand-read-4k", STEP_SWEEP, RW_RANDREAD, 4096 },
+	/* CDN and object storage (docs/workloads.md): mixed block sizes */
+	{ "cdn-fill", STEP_MEASURE, RW_WRITE, 0 },
+	{ "cdn-saturate", STEP_MEASURE, RW_RANDWRITE, 0 },
+	{ "cdn-rand-read", STEP_SWEEP, RW_RANDREAD, 0 },
+	{ "cdn-rand-write", STEP_SWEEP, RW_RANDWRITE, 0 },
+	{ "obj-rand-read-qd40", STEP_MEASURE, RW_RANDREAD, 0 },
+	{ "obj-seq-read-qd40", STEP_MEASURE, RW_READ, 0 },
+	{ "obj-rand-read-4x10", STEP_MEASURE, RW_RANDREAD, 0 },
+	{ "obj-seq-read-4x10", STEP_MEASURE, RW_READ, 0 },
+	/* DLIO checkpoints (docs/checkpoint.md) */
+	{ "checkpoint", STEP_CHECKPOINT, RW_READ, 0 },
 };
 
 static void check_shape(const struct suite *s)
@@ -440,6 +451,25 @@ static void test_review_suite(void **state)
 	for (unsigned i = 0; i < s.nr_steps; i++) {
 		const struct suite_step *st = &s.steps[i];
 
+		if (!strncmp(st->name, "cdn-", 4)) {
+			/* METHODOLOGY.md section 3 */
+			if (!strcmp(st->name, "cdn-fill")) {
+				assert_false(st->spec.time_based);
+				assert_int_equal(st->spec.numjobs, 4);
+				assert_true(st->spec.size_pct == 25 && st->spec.offset_increment_pct == 25);
+				assert_string_equal(st->spec.ioengine, "psync");
+			} else if (!strcmp(st->name, "cdn-saturate")) {
+				assert_int_equal(st->spec.runtime_ns, 3ull * 3600 * 1000000000ull);
+			} else {
+				assert_int_equal(st->nr_points, 18);
+				assert_int_equal(st->points[17].numjobs, 4);
+				assert_int_equal(st->pause_ns, 180000000000ull);
+				assert_int_equal(st->spec.runtime_ns, 300000000000ull);
+			}
+			continue;
+		}
+		if (!strncmp(st->name, "obj-", 4))
+			assert_int_equal(st->spec.bssplit[DIR_READ][3].bs, 1ull << 30);
 		if (st->kind == STEP_SWEEP || st->kind == STEP_MEASURE) {
 			assert_int_equal(st->spec.runtime_ns, 300000000000ull);
 			assert_true(st->spec.time_based);
@@ -467,6 +497,13 @@ static void test_review_suite(void **state)
 			assert_int_equal(st->spec.runtime_ns, 60000000000ull);
 		}
 	}
+	/* METHODOLOGY.md section 5: 1,636 GB over 8 ranks, 3 passes */
+	const struct suite_step *ckpt = &s.steps[s.nr_steps - 1];
+	assert_int_equal(ckpt->checkpoint_size, 1636000000000ull);
+	assert_int_equal(ckpt->checkpoint_ranks, 8);
+	assert_int_equal(ckpt->checkpoint_passes, 3);
+	assert_int_equal(ckpt->checkpoint_count, 0);
+	assert_true(ckpt->checkpoint_fill == 0.9);
 	suite_free(&s);
 }
 
@@ -494,8 +531,47 @@ static void test_quick_suite(void **state)
 	}
 	/* timed steps fit in about two minutes (fills of 1 GiB come on top) */
 	assert_true(seconds > 30 && seconds < 100);
+	/* scaled checkpoints: 64 MB over 4 ranks, 3 per pass, 3 passes */
+	const struct suite_step *ckpt = &s.steps[s.nr_steps - 1];
+	assert_int_equal(ckpt->checkpoint_size, 64000000);
+	assert_int_equal(ckpt->checkpoint_ranks, 4);
+	assert_int_equal(ckpt->checkpoint_count, 3);
+	assert_int_equal(ckpt->checkpoint_passes, 3);
 	suite_free(&s);
 }
+
+/* pause = 180s on sweeps; bssplit_file found next to the suite file, in a
+ * step or in [global], its errors naming the data file's line. */
+static void test_pause_and_bssplit_file(void **state)
+{
+	struct suite s;
+	const char *path;
+
+	(void)state;
+	write_suite("tail.bssplit", "; test split\n128k/80\n4k/20\n");
+	path = write_suite("cdn.suite",
+		"[global]\nbssplit_file = tail.bssplit\n"
+		"[reads]\nstep = sweep\nrw = randread\niodepths = 1,2\nnumjobs = 1,2\npause = 180s\n"
+		"[writes]\nstep = sweep\nrw = randwrite\npoints = 1/1\n"
+		"bssplit = 128k/98.51:64k/0.3725:32k/0.3725:16k/0.3725:8k/0.3725\n");
+	assert_int_equal(suite_load(path, &s), 0);
+	assert_int_equal(s.steps[0].pause_ns, 180000000000ull);
+	assert_int_equal(s.steps[0].nr_points, 4);
+	assert_int_equal(s.steps[0].spec.bssplit_nr[DIR_READ], 2);
+	assert_int_equal(s.steps[0].spec.bssplit[DIR_READ][1].bs, 4096);
+	assert_int_equal(s.steps[1].pause_ns, 0);
+	assert_int_equal(s.steps[1].spec.bssplit_nr[DIR_WRITE], 5);
+	suite_free(&s);
+
+	expect_error("[s]\nstep = measure\npause = 3s\n", 3, "key 'pause' does not apply to a measure step");
+	expect_error("[s]\nstep = sweep\npoints = 1/1\npause = soon\n", 4, "key 'pause': bad time 'soon'");
+	write_suite("broken.bssplit", "128k/80\n\n4k/x\n");
+	expect_error("[s]\nstep = measure\nbssplit_file = broken.bssplit\n", 3,
+		     "broken.bssplit:3: bad percentage 'x'");
+	expect_error("[s]\nstep = measure\nbssplit_file = none.bssplit\n", 3,
+		     "no file 'none.bssplit'");
+}
+
 
 int main(void)
 {
@@ -509,6 +585,7 @@ int main(void)
 		cmocka_unit_test(test_kind_names),
 		cmocka_unit_test(test_review_suite),
 		cmocka_unit_test(test_quick_suite),
+		cmocka_unit_test(test_pause_and_bssplit_file),
 	};
 
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);

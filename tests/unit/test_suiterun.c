@@ -484,6 +484,38 @@ static void test_bad_options(void **state)
 	assert_int_equal(code, 2);
 }
 
+/* pause = N: the drive idles after every point of a sweep; the stop flag
+ * ends a pause at once and leaves the step to run again on resume. */
+static void test_sweep_pause(void **state)
+{
+	struct fixture *f = *state;
+	const char *only[] = { "sweep", NULL };
+	struct stopper s = { &f->stop, 150 };
+	pthread_t thread;
+	int code = -1;
+	long long ms;
+
+	f->opt.only = only;
+	f->steps[3].pause_ns = 200000000ull;   /* 2 points x (60 ms + 200 ms) */
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), 0);
+	ms = query_int(f, "SELECT finished_ms - started_ms FROM steps WHERE name = 'sweep'");
+	assert_true(ms >= 2 * (60 + 200) - 10);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results"), 2);
+
+	/* a long pause, stopped 150 ms in: back within a slice, interrupted */
+	f->steps[3].pause_ns = 30ull * 1000000000ull;
+	f->stop = 0;
+	assert_int_equal(pthread_create(&thread, NULL, stop_later, &s), 0);
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	pthread_join(thread, NULL);
+	assert_int_equal(code, 1);
+	assert_non_null(strstr(err_msg(), "interrupted"));
+	ms = query_int(f, "SELECT finished_ms - started_ms FROM steps WHERE run_id = 2");
+	assert_true(ms >= 100 && ms < 2000);
+	assert_int_equal(query_int(f, "SELECT status = 'partial' FROM steps WHERE run_id = 2"), 1);
+}
+
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +526,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_purge_gate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sprandom_fill, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sweep_pause, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -844,6 +844,32 @@ static void test_open_errors(void **state)
 			"use a file on a disk filesystem or direct=0");
 }
 
+/* offset_increment=25% with size=25%: four clones on the four quarters. */
+static void test_range_increment_percent(void **state)
+{
+	struct target t;
+	struct job_spec spec;
+	uint64_t start, len;
+
+	(void)state;
+	file_target(&t, "range-inc.dat", 8 * MIB + 1000);
+	spec_named(&spec, "q", RW_WRITE);
+	spec.bs[DIR_WRITE] = MIB;
+	spec.size_pct = 25;
+	spec.offset_increment_pct = 25;
+	for (unsigned clone = 0; clone < 4; clone++) {
+		assert_int_equal(target_job_range(&t, &spec, clone, &start, &len), 0);
+		/* 25% of 8 MiB + 1000 rounds down to 2 MiB (1 MiB blocks) */
+		assert_int_equal(start, clone * 2 * MIB);
+		assert_int_equal(len, 2 * MIB);
+	}
+	/* a share of a target that does not exist yet has no size */
+	t.exists = false;
+	assert_int_equal(target_job_range(&t, &spec, 1, &start, &len), -1);
+	assert_error_has("offset_increment=25% needs an existing target");
+}
+
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -867,6 +893,7 @@ int main(void)
 					  small_mount_teardown),
 		cmocka_unit_test(test_range_size_and_offset),
 		cmocka_unit_test(test_range_percentages),
+		cmocka_unit_test(test_range_increment_percent),
 		cmocka_unit_test(test_range_file_may_grow),
 		cmocka_unit_test(test_range_errors),
 		cmocka_unit_test(test_range_direct_alignment),

@@ -1,0 +1,332 @@
+/* checkpoint.c - DLIO-style checkpoints as producers of job specs: lays out
+ * one checkpoint's files (sparse, owned by drivebench), builds its jobs
+ * (one per rank and file, one phase, group_reporting), runs them through
+ * the one runner and merges them into one result per checkpoint. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "target/safety.h"
+#include "util/error.h"
+#include "workload/checkpoint.h"
+
+int checkpoint_plan_for(const char *model, uint64_t total_bytes, unsigned ranks,
+			struct dlio_plan *plan)
+{
+	struct dlio_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	memset(plan, 0, sizeof(*plan));
+	if (model && model[0]) {
+		if (dlio_model_defaults(model, &cfg))
+			return -1;
+	} else {
+		cfg.tp = cfg.pp = cfg.dp = 1;
+		snprintf(cfg.model_dtype, sizeof(cfg.model_dtype), "bf16");
+		snprintf(cfg.optimizer_dtype, sizeof(cfg.optimizer_dtype), "fp32");
+		cfg.explicit_total = total_bytes;
+		cfg.explicit_ranks = ranks;
+	}
+	return dlio_plan(&cfg, plan);
+}
+
+int checkpoint_dir_path(const char *dir, unsigned index, char *out, size_t len)
+{
+	int n = snprintf(out, len, "%s/ckpt-%03u", dir, index);
+
+	if (n < 0 || (size_t)n >= len)
+		return err_set("checkpoint directory path too long: '%s'", dir);
+	return 0;
+}
+
+unsigned checkpoint_count_for_space(uint64_t free_bytes, double fill,
+				    uint64_t total_bytes)
+{
+	double fit;
+
+	if (total_bytes == 0 || fill <= 0)
+		return 0;
+	fit = (double)free_bytes * fill / (double)total_bytes;
+	return fit >= 1e9 ? 1000000000u : (unsigned)fit;
+}
+
+int checkpoint_free_bytes(const char *dir, uint64_t *free_bytes)
+{
+	struct statvfs vfs;
+
+	if (statvfs(dir, &vfs))
+		return err_set("cannot read the free space of '%s': %s", dir,
+			       strerror(errno));
+	*free_bytes = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
+	return 0;
+}
+
+static int consent_add(struct checkpoint_consent *c, const char *path)
+{
+	char *copy;
+
+	if (c->nr == c->cap) {
+		unsigned cap = c->cap ? c->cap * 2 : 16;
+		char **grown = realloc(c->paths, cap * sizeof(*grown));
+
+		if (!grown)
+			return err_set("out of memory");
+		c->paths = grown;
+		c->cap = cap;
+	}
+	copy = strdup(path);
+	if (!copy)
+		return err_set("out of memory");
+	c->paths[c->nr++] = copy;
+	return 0;
+}
+
+void checkpoint_consent_free(struct checkpoint_consent *c)
+{
+	for (unsigned i = 0; i < c->nr; i++)
+		free(c->paths[i]);
+	free(c->paths);
+	memset(c, 0, sizeof(*c));
+}
+
+static int file_path(const char *ckpt_dir, const struct dlio_file *f, char *out, size_t len)
+{
+	int n = snprintf(out, len, "%s/%s", ckpt_dir, f->name);
+
+	if (n < 0 || (size_t)n >= len)
+		return err_set("checkpoint file path too long: '%s/%s'", ckpt_dir, f->name);
+	return 0;
+}
+
+/* A new sparse file of the planned size: the runner then finds it long
+ * enough and does not lay it out (which would write it once unmeasured). */
+static int create_sparse(const char *path, uint64_t bytes,
+			 struct checkpoint_consent *consent)
+{
+	char mark[4];
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0 && errno == EEXIST)
+		return 0;   /* an earlier pass's file: the safety gate decides */
+	if (fd < 0)
+		return err_set("cannot create '%s': %s", path, strerror(errno));
+	if (safety_mark_created(fd)) {
+		close(fd);
+		return err_prefix("cannot create '%s'", path);
+	}
+	if (ftruncate(fd, (off_t)bytes)) {
+		int saved = errno;
+
+		close(fd);
+		return err_set("cannot size '%s': %s", path, strerror(saved));
+	}
+	if (fgetxattr(fd, SAFETY_CREATED_XATTR, mark, sizeof(mark)) <= 0 &&
+	    consent_add(consent, path)) {
+		close(fd);
+		return -1;
+	}
+	if (close(fd))
+		return err_set("cannot create '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+int checkpoint_prepare(const struct dlio_plan *plan, const char *dir,
+		       unsigned index, struct checkpoint_consent *consent)
+{
+	char ckpt[4096], path[4096];
+
+	if (checkpoint_dir_path(dir, index, ckpt, sizeof(ckpt)))
+		return -1;
+	if (mkdir(ckpt, 0755) && errno != EEXIST)
+		return err_set("cannot create '%s': %s", ckpt, strerror(errno));
+	for (unsigned i = 0; i < plan->nr; i++) {
+		const struct dlio_file *f = &plan->files[i];
+		char *slash;
+
+		if (file_path(ckpt, f, path, sizeof(path)))
+			return -1;
+		/* names may hold one level of subdirectory */
+		slash = strrchr(path, '/');
+		if (slash && slash > path + strlen(ckpt)) {
+			*slash = '\0';
+			if (mkdir(path, 0755) && errno != EEXIST)
+				return err_set("cannot create '%s': %s", path, strerror(errno));
+			*slash = '/';
+		}
+		if (create_sparse(path, f->bytes, consent))
+			return -1;
+	}
+	return 0;
+}
+
+static int add_job(struct job_list *out, const struct checkpoint_write *w,
+		   const char *path, const char *name, uint64_t offset,
+		   uint64_t bytes, uint64_t bs)
+{
+	struct job_spec s;
+
+	job_spec_defaults(&s);
+	snprintf(s.name, sizeof(s.name), "%s", name);
+	snprintf(s.filename, sizeof(s.filename), "%s", path);
+	snprintf(s.ioengine, sizeof(s.ioengine), "psync");
+	snprintf(s.source, sizeof(s.source), "checkpoint");
+	s.rw = w->read ? RW_READ : RW_WRITE;
+	s.bs[DIR_READ] = s.bs[DIR_WRITE] = bs;
+	s.offset = offset;
+	s.size = bytes;
+	s.iodepth = 1;
+	s.direct = false;              /* torch.save writes through the page cache */
+	s.end_fsync = !w->read && w->fsync;
+	s.group_reporting = true;
+	snprintf(s.options_text, sizeof(s.options_text),
+		 "rw=%s\nbs=%llu\noffset=%llu\nsize=%llu\nioengine=psync\ndirect=0\nend_fsync=%d\n",
+		 w->read ? "read" : "write", (unsigned long long)bs,
+		 (unsigned long long)offset, (unsigned long long)bytes,
+		 s.end_fsync ? 1 : 0);
+	if (job_spec_validate(&s))
+		return -1;
+	return job_list_append(out, &s) ? err_set("out of memory") : 0;
+}
+
+int checkpoint_jobs(const struct dlio_plan *plan, const struct checkpoint_write *w,
+		    unsigned index, struct job_list *out)
+{
+	uint64_t bs = w->bs ? w->bs : CHECKPOINT_DEFAULT_BS;
+	char ckpt[4096], path[4096], name[JOB_NAME_MAX];
+
+	if (!plan->nr)
+		return err_set("the checkpoint plan has no files");
+	if (checkpoint_dir_path(w->dir, index, ckpt, sizeof(ckpt)))
+		return -1;
+	for (unsigned i = 0; i < plan->nr; i++) {
+		const struct dlio_file *f = &plan->files[i];
+		uint64_t whole = f->bytes / bs * bs, tail = f->bytes - whole;
+
+		if (!f->bytes)
+			continue;
+		if (file_path(ckpt, f, path, sizeof(path)))
+			return -1;
+		snprintf(name, sizeof(name), "rank%u:%.100s", f->rank, f->name);
+		if (whole && add_job(out, w, path, name, 0, whole, bs))
+			return -1;
+		/* the tail as one smaller request, so exactly f->bytes move */
+		snprintf(name, sizeof(name), "rank%u:%.100s+tail", f->rank, f->name);
+		if (tail && add_job(out, w, path, name, whole, tail, tail))
+			return -1;
+	}
+	if (!out->nr)
+		return err_set("the checkpoint plan has no bytes to write");
+	return 0;
+}
+
+int checkpoint_run(const struct job_list *jobs, const struct run_options *opt,
+		   struct run_output *out, struct job_result *merged,
+		   enum run_failure *why)
+{
+	struct job_result *entries = NULL;
+	unsigned nr = 0;
+
+	if (run_jobs(jobs, opt, out, why))
+		return -1;
+	if (out->nr == 0) {
+		/* stopped before the phase started */
+		job_result_init(merged, &jobs->jobs[0]);
+		merged->partial = true;
+		return 0;
+	}
+	if (run_output_for_report(out, &entries, &nr))
+		return -1;
+	/* one phase and group_reporting: the runner merged them into one */
+	*merged = entries[0];
+	for (unsigned i = 1; i < nr; i++) {
+		if (job_result_merge(merged, &entries[i])) {
+			for (unsigned k = i; k < nr; k++)
+				job_result_free(&entries[k]);
+			free(entries);
+			return -1;
+		}
+		job_result_free(&entries[i]);
+	}
+	free(entries);
+	if (out->partial)
+		merged->partial = true;
+	return 0;
+}
+
+int checkpoint_one_run(const struct dlio_plan *plan, const struct checkpoint_write *w,
+		       unsigned pass, unsigned index, const struct run_options *opt,
+		       struct checkpoint_one *one, enum run_failure *why)
+{
+	struct checkpoint_consent consent = { 0 };
+	struct run_options with_consent = *opt;
+	const char **ids = NULL;
+	int rc = -1;
+
+	memset(one, 0, sizeof(*one));
+	*why = RUN_FAILED_INPUT;
+	if (pass <= 1 && !w->read && checkpoint_prepare(plan, w->dir, index, &consent))
+		goto done;
+	if (checkpoint_jobs(plan, w, index, &one->jobs))
+		goto done;
+	if (consent.nr) {
+		ids = calloc(opt->nr_destroy_ids + consent.nr, sizeof(*ids));
+		if (!ids) {
+			err_set("out of memory");
+			goto done;
+		}
+		for (unsigned i = 0; i < opt->nr_destroy_ids; i++)
+			ids[i] = opt->destroy_ids[i];
+		for (unsigned i = 0; i < consent.nr; i++)
+			ids[opt->nr_destroy_ids + i] = consent.paths[i];
+		with_consent.destroy_ids = ids;
+		with_consent.nr_destroy_ids = opt->nr_destroy_ids + consent.nr;
+	}
+	if (checkpoint_run(&one->jobs, &with_consent, &one->out, &one->merged, why))
+		goto done;
+	checkpoint_result_name(pass, index, one->merged.name, sizeof(one->merged.name));
+	rc = 0;
+done:
+	free(ids);
+	checkpoint_consent_free(&consent);
+	return rc;
+}
+
+void checkpoint_one_free(struct checkpoint_one *one)
+{
+	job_result_free(&one->merged);
+	run_output_free(&one->out);
+	job_list_free(&one->jobs);
+	memset(one, 0, sizeof(*one));
+}
+
+void checkpoint_result_name(unsigned pass, unsigned index, char *out, size_t len)
+{
+	if (pass)
+		snprintf(out, len, "pass%u-ckpt%03u", pass, index);
+	else
+		snprintf(out, len, "read-ckpt%03u", index);
+}
+
+int checkpoint_parse_name(const char *name, unsigned *pass, unsigned *index)
+{
+	unsigned p = 0, i = 0;
+	int used = 0;
+
+	if (sscanf(name, "pass%u-ckpt%u%n", &p, &i, &used) == 2 && !name[used] && p > 0) {
+		*pass = p;
+		*index = i;
+		return 1;
+	}
+	if (sscanf(name, "read-ckpt%u%n", &i, &used) == 1 && !name[used]) {
+		*pass = 0;
+		*index = i;
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,98 @@
+/* checkpoint.h - DLIO-style checkpoint writes as job lists for the one
+ * runner: the jobs of one checkpoint (one per rank and file, all in one
+ * phase, reported as one merged result), its files laid out as sparse
+ * files drivebench owns, how many checkpoints fit, and result naming
+ * ("pass2-ckpt003"). The sizes come from workload/dlio.h. */
+#ifndef DRIVEBENCH_CHECKPOINT_H
+#define DRIVEBENCH_CHECKPOINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run/runner.h"
+#include "workload/dlio.h"
+#include "workload/job_list.h"
+
+#define CHECKPOINT_DEFAULT_BS (1024 * 1024)
+
+struct checkpoint_write {
+	const char *dir;        /* the checkpoints live in dir/ckpt-NNN/ */
+	uint64_t bs;            /* request size; 0 = CHECKPOINT_DEFAULT_BS */
+	bool fsync;             /* end_fsync=1 on every file (the default) */
+	bool read;              /* read the files back instead of writing */
+};
+
+/* The sizing of a suite step or other caller with two ways to say it: a
+ * built-in model's DLIO defaults (model non-empty), or an explicit total
+ * over ranks. Then dlio_plan; -1 with err_msg on a bad name or size. */
+int checkpoint_plan_for(const char *model, uint64_t total_bytes, unsigned ranks,
+			struct dlio_plan *plan);
+
+/* dir/ckpt-NNN (index from 1). -1 with err_msg when it does not fit. */
+int checkpoint_dir_path(const char *dir, unsigned index, char *out, size_t len);
+
+/* Checkpoints that fit in free_bytes * fill, each total_bytes large. */
+unsigned checkpoint_count_for_space(uint64_t free_bytes, double fill,
+				    uint64_t total_bytes);
+
+/* Free bytes of the filesystem holding dir (statvfs, for unprivileged
+ * users: f_bavail). */
+int checkpoint_free_bytes(const char *dir, uint64_t *free_bytes);
+
+/* Creates dir/ckpt-NNN and every planned file in it that is missing, as a
+ * sparse file of its planned size marked as created by drivebench (so the
+ * runner neither lays it out nor refuses it; the measured writes allocate
+ * its blocks as a new file's would). Files that exist (an earlier pass)
+ * are kept as they are. Paths of files created here that could not be
+ * marked (no user xattrs) are added to *consent (malloc'd strings; the
+ * caller frees them with checkpoint_consent_free) so this run may write
+ * them anyway. */
+struct checkpoint_consent {
+	char **paths;
+	unsigned nr, cap;
+};
+int checkpoint_prepare(const struct dlio_plan *plan, const char *dir,
+		       unsigned index, struct checkpoint_consent *consent);
+void checkpoint_consent_free(struct checkpoint_consent *c);
+
+/* The jobs of one checkpoint: one per (rank, file) writing (or reading)
+ * the whole file sequentially with bs-sized requests (psync, direct=0 as
+ * torch.save writes, end_fsync=1 unless !fsync); a file whose size is not
+ * a multiple of bs gets a second job for the tail, so exactly the planned
+ * bytes move. All jobs share one phase and group_reporting. Appends to
+ * out (which the caller frees). */
+int checkpoint_jobs(const struct dlio_plan *plan, const struct checkpoint_write *w,
+		    unsigned index, struct job_list *out);
+
+/* Runs one checkpoint's jobs and merges them into one result: bytes of
+ * every job, runtime of the longest = from the start barrier to the last
+ * file's fsync. *merged is the caller's (job_result_free); out keeps the
+ * specs the result points at until run_output_free. */
+int checkpoint_run(const struct job_list *jobs, const struct run_options *opt,
+		   struct run_output *out, struct job_result *merged,
+		   enum run_failure *why);
+
+/* One checkpoint from start to end: on pass 1 (or any pass <= 1) lays out
+ * its files (checkpoint_prepare), builds its jobs, runs them with opt (its
+ * --destroy-data consent extended by the files created here that could
+ * not be marked) and names the merged result checkpoint_result_name(pass,
+ * index). one->merged.partial when stopped; one->out.nr == 0 when stopped
+ * before the start. Free with checkpoint_one_free, also after a failure. */
+struct checkpoint_one {
+	struct job_list jobs;
+	struct run_output out;
+	struct job_result merged;
+};
+int checkpoint_one_run(const struct dlio_plan *plan, const struct checkpoint_write *w,
+		       unsigned pass, unsigned index, const struct run_options *opt,
+		       struct checkpoint_one *one, enum run_failure *why);
+void checkpoint_one_free(struct checkpoint_one *one);
+
+/* "pass2-ckpt003"; pass 0 names the read-back "read-ckpt003". */
+void checkpoint_result_name(unsigned pass, unsigned index, char *out, size_t len);
+/* Parses such a name: 1 with pass and index filled (pass 0 = read-back),
+ * 0 when the name is not a checkpoint result. */
+int checkpoint_parse_name(const char *name, unsigned *pass, unsigned *index);
+
+#endif

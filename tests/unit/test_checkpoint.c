@@ -1,0 +1,330 @@
+/* test_checkpoint.c - checkpoint jobs, files and naming: the jobs of one
+ * checkpoint (tail jobs, one phase, fsync), sparse layout that later passes
+ * keep, the fit count, result names, and a real tiny checkpoint run whose
+ * merged result carries exactly the planned bytes. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "util/error.h"
+#include "workload/checkpoint.h"
+
+static char scratch[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(scratch, sizeof(scratch), "/tmp/test_checkpoint.XXXXXX");
+	return mkdtemp(scratch) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* two ranks, two files each; one size not a multiple of 1 MiB */
+static struct dlio_file files[] = {
+	{ 0, DLIO_MODEL, "r0_model.pt", 3 * 1048576 + 5 },
+	{ 0, DLIO_OPTIMIZER, "r0_optim.pt", 2 * 1048576 },
+	{ 1, DLIO_MODEL, "r1_model.pt", 4000 },
+	{ 1, DLIO_OPTIMIZER, "r1_optim.pt", 1048576 },
+};
+
+static struct dlio_plan test_plan(void)
+{
+	struct dlio_plan p = { .files = files, .nr = 4, .ranks = 2 };
+
+	for (unsigned i = 0; i < p.nr; i++)
+		p.total_bytes += files[i].bytes;
+	return p;
+}
+
+static void test_dir_path(void **state)
+{
+	char out[64], longdir[200];
+
+	(void)state;
+	assert_int_equal(checkpoint_dir_path("/x", 3, out, sizeof(out)), 0);
+	assert_string_equal(out, "/x/ckpt-003");
+	assert_int_equal(checkpoint_dir_path("/x", 1234, out, sizeof(out)), 0);
+	assert_string_equal(out, "/x/ckpt-1234");
+	memset(longdir, 'a', sizeof(longdir) - 1);
+	longdir[sizeof(longdir) - 1] = '\0';
+	assert_int_equal(checkpoint_dir_path(longdir, 1, out, sizeof(out)), -1);
+	assert_non_null(strstr(err_msg(), "too long"));
+}
+
+static void test_count_for_space(void **state)
+{
+	(void)state;
+	assert_int_equal(checkpoint_count_for_space(100, 0.9, 30), 3);
+	assert_int_equal(checkpoint_count_for_space(100, 1.0, 25), 4);
+	assert_int_equal(checkpoint_count_for_space(100, 0.9, 91), 0);
+	assert_int_equal(checkpoint_count_for_space(100, 0.9, 0), 0);
+	assert_int_equal(checkpoint_count_for_space(100, 0, 10), 0);
+	/* the review: 15 checkpoints of 1,636 GB on a 30.72 TB drive at 0.9 x
+	 * the raw capacity would be 16; the free space decides */
+	assert_int_equal(checkpoint_count_for_space(30720000000000ull, 0.8,
+						    1636000000000ull), 15);
+}
+
+static void test_free_bytes(void **state)
+{
+	uint64_t free_bytes = 0;
+
+	(void)state;
+	assert_int_equal(checkpoint_free_bytes(scratch, &free_bytes), 0);
+	assert_true(free_bytes > 0);
+	assert_int_equal(checkpoint_free_bytes("/nonexistent/dir", &free_bytes), -1);
+	assert_non_null(strstr(err_msg(), "/nonexistent/dir"));
+}
+
+static void test_names(void **state)
+{
+	char name[32];
+	unsigned pass = 9, index = 9;
+
+	(void)state;
+	checkpoint_result_name(2, 3, name, sizeof(name));
+	assert_string_equal(name, "pass2-ckpt003");
+	assert_int_equal(checkpoint_parse_name(name, &pass, &index), 1);
+	assert_int_equal(pass, 2);
+	assert_int_equal(index, 3);
+	checkpoint_result_name(0, 12, name, sizeof(name));
+	assert_string_equal(name, "read-ckpt012");
+	assert_int_equal(checkpoint_parse_name(name, &pass, &index), 1);
+	assert_int_equal(pass, 0);
+	assert_int_equal(index, 12);
+	assert_int_equal(checkpoint_parse_name("pass0-ckpt001", &pass, &index), 0);
+	assert_int_equal(checkpoint_parse_name("pass1-ckpt001x", &pass, &index), 0);
+	assert_int_equal(checkpoint_parse_name("group 0: seq", &pass, &index), 0);
+	assert_int_equal(checkpoint_parse_name("pass1", &pass, &index), 0);
+}
+
+static void test_jobs(void **state)
+{
+	struct dlio_plan plan = test_plan();
+	struct checkpoint_write w = { .dir = "/d", .fsync = true };
+	struct job_list jobs = { 0 };
+	uint64_t total = 0;
+
+	(void)state;
+	assert_int_equal(checkpoint_jobs(&plan, &w, 7, &jobs), 0);
+	/* r0_model: whole + tail; r0_optim: whole; r1_model: tail only
+	 * (4000 < 1 MiB); r1_optim: whole */
+	assert_int_equal(jobs.nr, 5);
+	assert_string_equal(jobs.jobs[0].filename, "/d/ckpt-007/r0_model.pt");
+	assert_int_equal(jobs.jobs[0].size, 3 * 1048576);
+	assert_int_equal(jobs.jobs[0].offset, 0);
+	assert_int_equal(jobs.jobs[0].bs[DIR_WRITE], 1048576);
+	assert_string_equal(jobs.jobs[1].filename, "/d/ckpt-007/r0_model.pt");
+	assert_int_equal(jobs.jobs[1].offset, 3 * 1048576);
+	assert_int_equal(jobs.jobs[1].size, 5);
+	assert_int_equal(jobs.jobs[1].bs[DIR_WRITE], 5);
+	assert_int_equal(jobs.jobs[3].size, 4000);
+	assert_int_equal(jobs.jobs[3].bs[DIR_WRITE], 4000);
+	for (unsigned i = 0; i < jobs.nr; i++) {
+		const struct job_spec *s = &jobs.jobs[i];
+
+		total += s->size;
+		assert_int_equal(s->rw, RW_WRITE);
+		assert_true(s->end_fsync);
+		assert_false(s->direct);
+		assert_true(s->group_reporting);
+		assert_false(s->stonewall);   /* one phase: one start barrier */
+		assert_int_equal(s->numjobs, 1);
+	}
+	assert_int_equal(total, plan.total_bytes);
+	job_list_free(&jobs);
+
+	/* read-back and --no-fsync, another block size */
+	w.read = true;
+	w.bs = 2 * 1048576;
+	assert_int_equal(checkpoint_jobs(&plan, &w, 1, &jobs), 0);
+	assert_int_equal(jobs.nr, 5);
+	assert_int_equal(jobs.jobs[0].bs[DIR_READ], 2 * 1048576);
+	assert_int_equal(jobs.jobs[0].size, 2 * 1048576);
+	assert_int_equal(jobs.jobs[1].size, 1048576 + 5);
+	for (unsigned i = 0; i < jobs.nr; i++) {
+		assert_int_equal(jobs.jobs[i].rw, RW_READ);
+		assert_false(jobs.jobs[i].end_fsync);
+	}
+	job_list_free(&jobs);
+
+	w.read = false;
+	w.fsync = false;
+	assert_int_equal(checkpoint_jobs(&plan, &w, 1, &jobs), 0);
+	assert_false(jobs.jobs[0].end_fsync);
+	job_list_free(&jobs);
+
+	plan.nr = 0;
+	assert_int_equal(checkpoint_jobs(&plan, &w, 1, &jobs), -1);
+	assert_non_null(strstr(err_msg(), "no files"));
+	job_list_free(&jobs);
+}
+
+static void test_prepare(void **state)
+{
+	struct dlio_plan plan = test_plan();
+	struct checkpoint_consent consent = { 0 };
+	char path[256];
+	struct stat st;
+	ino_t first;
+
+	(void)state;
+	assert_int_equal(checkpoint_prepare(&plan, scratch, 1, &consent), 0);
+	for (unsigned i = 0; i < plan.nr; i++) {
+		snprintf(path, sizeof(path), "%s/ckpt-001/%s", scratch, files[i].name);
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(st.st_size, files[i].bytes);
+		/* sparse: nothing written before the measured writes */
+		assert_true((uint64_t)st.st_blocks * 512 < files[i].bytes);
+	}
+	snprintf(path, sizeof(path), "%s/ckpt-001/%s", scratch, files[0].name);
+	assert_int_equal(stat(path, &st), 0);
+	first = st.st_ino;
+	/* a second pass keeps the files */
+	assert_int_equal(checkpoint_prepare(&plan, scratch, 1, &consent), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_ino, first);
+	checkpoint_consent_free(&consent);
+
+	assert_int_equal(checkpoint_prepare(&plan, "/nonexistent/dir", 1, &consent), -1);
+	assert_non_null(strstr(err_msg(), "cannot create"));
+	checkpoint_consent_free(&consent);
+}
+
+static void test_run(void **state)
+{
+	struct dlio_plan plan = test_plan();
+	struct checkpoint_write w = { .dir = scratch, .fsync = true };
+	struct checkpoint_consent consent = { 0 };
+	struct job_list jobs = { 0 };
+	struct run_output out = { 0 };
+	struct job_result merged;
+	volatile sig_atomic_t stop = 0;
+	struct run_options opt = { .stop = &stop };
+	enum run_failure why;
+	char path[256];
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(checkpoint_prepare(&plan, scratch, 2, &consent), 0);
+	opt.destroy_ids = (const char *const *)consent.paths;
+	opt.nr_destroy_ids = consent.nr;
+	assert_int_equal(checkpoint_jobs(&plan, &w, 2, &jobs), 0);
+	assert_int_equal(checkpoint_run(&jobs, &opt, &out, &merged, &why), 0);
+	assert_int_equal(merged.dir[DIR_WRITE].bytes, plan.total_bytes);
+	assert_int_equal(merged.dir[DIR_READ].bytes, 0);
+	assert_int_equal(merged.nr_merged, jobs.nr);
+	assert_true(merged.runtime_ns > 0);
+	assert_false(merged.partial);
+	/* the longest job's runtime: no job ran longer than the merged one */
+	for (unsigned i = 0; i < out.nr; i++)
+		assert_true(out.results[i].runtime_ns <= merged.runtime_ns);
+	job_result_free(&merged);
+	run_output_free(&out);
+	/* the files are written in full now */
+	snprintf(path, sizeof(path), "%s/ckpt-002/%s", scratch, files[0].name);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true((uint64_t)st.st_blocks * 512 >= files[0].bytes);
+	assert_int_equal(st.st_size, files[0].bytes);
+
+	/* stopped before the start: a partial, empty result */
+	stop = 1;
+	assert_int_equal(checkpoint_run(&jobs, &opt, &out, &merged, &why), 0);
+	assert_true(merged.partial);
+	assert_int_equal(merged.dir[DIR_WRITE].bytes, 0);
+	job_result_free(&merged);
+	run_output_free(&out);
+	job_list_free(&jobs);
+	checkpoint_consent_free(&consent);
+}
+
+static void test_plan_for(void **state)
+{
+	struct dlio_plan plan;
+
+	(void)state;
+	assert_int_equal(checkpoint_plan_for(NULL, 8000000, 4, &plan), 0);
+	assert_int_equal(plan.total_bytes, 8000000);
+	assert_int_equal(plan.ranks, 4);
+	dlio_plan_free(&plan);
+	assert_int_equal(checkpoint_plan_for("llama3-8b", 0, 0, &plan), 0);
+	assert_true(plan.total_bytes > 100000000000ull);
+	dlio_plan_free(&plan);
+	assert_int_equal(checkpoint_plan_for("no-such-model", 0, 0, &plan), -1);
+	assert_int_equal(checkpoint_plan_for(NULL, 0, 4, &plan), -1);
+}
+
+/* one checkpoint start to end: pass 1 lays out and writes, a later pass
+ * writes the same files, the result is named after pass and index */
+static void test_one_run(void **state)
+{
+	struct dlio_plan plan = test_plan();
+	struct checkpoint_write w = { .dir = scratch, .fsync = true };
+	volatile sig_atomic_t stop = 0;
+	struct run_options opt = { .stop = &stop };
+	struct checkpoint_one one;
+	enum run_failure why;
+	char path[256];
+	struct stat st;
+	ino_t first;
+
+	(void)state;
+	assert_int_equal(checkpoint_one_run(&plan, &w, 1, 3, &opt, &one, &why), 0);
+	assert_string_equal(one.merged.name, "pass1-ckpt003");
+	assert_int_equal(one.merged.dir[DIR_WRITE].bytes, plan.total_bytes);
+	checkpoint_one_free(&one);
+	snprintf(path, sizeof(path), "%s/ckpt-003/%s", scratch, files[1].name);
+	assert_int_equal(stat(path, &st), 0);
+	first = st.st_ino;
+	assert_int_equal(checkpoint_one_run(&plan, &w, 2, 3, &opt, &one, &why), 0);
+	assert_string_equal(one.merged.name, "pass2-ckpt003");
+	assert_int_equal(one.merged.dir[DIR_WRITE].bytes, plan.total_bytes);
+	checkpoint_one_free(&one);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_ino, first);
+	/* read-back */
+	w.read = true;
+	assert_int_equal(checkpoint_one_run(&plan, &w, 0, 3, &opt, &one, &why), 0);
+	assert_string_equal(one.merged.name, "read-ckpt003");
+	assert_int_equal(one.merged.dir[DIR_READ].bytes, plan.total_bytes);
+	assert_int_equal(one.merged.dir[DIR_WRITE].bytes, 0);
+	checkpoint_one_free(&one);
+	/* a later pass of a checkpoint never laid out: the files are missing */
+	w.read = false;
+	assert_int_equal(checkpoint_one_run(&plan, &w, 2, 9, &opt, &one, &why), -1);
+	checkpoint_one_free(&one);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dir_path),
+		cmocka_unit_test(test_count_for_space),
+		cmocka_unit_test(test_free_bytes),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_jobs),
+		cmocka_unit_test(test_prepare),
+		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_plan_for),
+		cmocka_unit_test(test_one_run),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -67,8 +67,10 @@ static double one_run(const struct job_spec *spec, const struct plan_inputs *in,
 	if (spec->time_based && spec->runtime_ns > 0) {
 		seconds = ns_to_s(spec->ramp_ns + spec->runtime_ns);
 	} else {
+		/* each clone moves its own bytes; the drive's rate is shared */
 		double bytes = (double)(spec->io_size ? spec->io_size
-					: region_bytes(spec, in->capacity));
+					: region_bytes(spec, in->capacity)) *
+			       (spec->numjobs ? spec->numjobs : 1);
 
 		seconds = bytes / bytes_per_s;
 		if (spec->runtime_ns > 0 && seconds > ns_to_s(spec->runtime_ns))

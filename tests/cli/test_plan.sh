@@ -8,7 +8,7 @@ expect_exit 0 "plan with --capacity and rated figures" \
 	plan --capacity 245.76TB --rated-write 3000 --rated-read 7000
 expect_output "^suite review .*[0-9]+ steps on 245.76 TB" "the review suite by default"
 expect_output "seq-fill-128k +precondition +491.52 TB +0 B +45:30:40" "two full fills: 491.52 TB in 45.5 hours"
-expect_output "^total: 1.35 PB written, 274.89 TB read, 137:52:00" "the total"
+expect_output "^total: 1.54 PB written, 274.89 TB read, 154:56:00" "the total"
 expect_output "^sprandom would write [0-9.]+ TB instead of 491.52 TB \(saving [0-9.]+ hours\)" \
 	"the sprandom comparison"
 expect_output "rand-read-64k +sweep .* 24 points x 330 s" "read sweeps have 24 points"

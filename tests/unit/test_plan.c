@@ -259,10 +259,10 @@ static void test_review_plan_and_saving(void **state)
 	 * + (4 write sweeps x 18 + 4 read sweeps x 24) points of 330 s */
 	want = PLAN_PURGE_SECONDS + 2 * 245.76e12 / 3e9 + 2 * 330 + 3 * 25 * 60 +
 	       (4 * 18 + 4 * 24) * 330;
-	/* CDN: the fill (one job's quarter at the write rate: the plan does not
-	 * multiply size-based work by numjobs), 3 h of saturation, two sweeps
-	 * of 18 points x (330 s + 180 s pause); object storage: 4 x 330 s */
-	want += 245.76e12 / 4 / 3e9 + 3 * 3600 + 2 * 18 * (330 + 180) + 4 * 330;
+	/* CDN: the fill (4 jobs, each a quarter: the whole drive at the write
+	 * rate), 3 h of saturation, two sweeps of 18 points x (330 s + 180 s
+	 * pause); object storage: 4 x 330 s */
+	want += 245.76e12 / 3e9 + 3 * 3600 + 2 * 18 * (330 + 180) + 4 * 330;
 	/* DLIO checkpoints: floor(245.76 TB x 0.9 / 1,636 GB) = 135 per pass,
 	 * 3 passes, at the sequential write rate */
 	want += 135.0 * 3 * 1636e9 / 3e9;

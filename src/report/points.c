@@ -4,8 +4,11 @@
 #include "report/report.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "util/error.h"
 #include "workload/job_spec.h"
@@ -23,7 +26,27 @@ int report_point_order(unsigned iodepth_a, unsigned numjobs_a,
 
 bool report_same_test(const struct report_point *a, const struct report_point *b)
 {
-	return a->bs == b->bs && a->dir == b->dir && !strcmp(a->rw, b->rw);
+	return a->bs == b->bs && a->dir == b->dir && !strcmp(a->rw, b->rw) &&
+	       !strcmp(a->mix, b->mix);
+}
+
+/* The size split of a mixed-size result, from its options: the split file's
+ * name, or the split itself. "" when neither was given. */
+static void mix_of(const struct result_record *rec, char *out, size_t len)
+{
+	cJSON *opts = rec->options_json ? cJSON_Parse(rec->options_json) : NULL;
+	const cJSON *file = cJSON_GetObjectItemCaseSensitive(opts, "bssplit_file");
+	const cJSON *split = cJSON_GetObjectItemCaseSensitive(opts, "bssplit");
+
+	out[0] = '\0';
+	if (cJSON_IsString(file)) {
+		const char *base = strrchr(file->valuestring, '/');
+
+		snprintf(out, len, "%s", base ? base + 1 : file->valuestring);
+	} else if (cJSON_IsString(split)) {
+		snprintf(out, len, "%s", split->valuestring);
+	}
+	cJSON_Delete(opts);
 }
 
 static int compare_points(const void *pa, const void *pb)
@@ -37,6 +60,8 @@ static int compare_points(const void *pa, const void *pb)
 		return a->dir - b->dir;
 	if (a->bs != b->bs)
 		return a->bs < b->bs ? -1 : 1;
+	if ((c = strcmp(a->mix, b->mix)))
+		return c;
 	return report_point_order(a->iodepth, a->numjobs, b->iodepth, b->numjobs);
 }
 
@@ -54,11 +79,14 @@ void report_bs_name(uint64_t bs, char *buf, size_t len)
 
 void report_test_name(const struct report_point *p, char *buf, size_t len)
 {
-	char bs[32];
+	char bs[48];
 	const char *pattern = "";
 	const char *dir = p->dir == DIR_READ ? "read" : "write";
 
 	report_bs_name(p->bs, bs, sizeof(bs));
+	if (p->bs == 0 && p->mix[0])
+		snprintf(bs, sizeof(bs), "mixed (%.22s%s)", p->mix,
+			 strlen(p->mix) > 22 ? "..." : "");
 	if (!strcmp(p->rw, "read") || !strcmp(p->rw, "write"))
 		pattern = "sequential ";
 	else if (!strcmp(p->rw, "randread") || !strcmp(p->rw, "randwrite"))
@@ -138,6 +166,8 @@ int report_points(const struct result_record *recs, unsigned nr,
 				continue;
 			p.rw = rec->rw;
 			p.bs = rec->bs;
+			if (rec->bs == 0)
+				mix_of(rec, p.mix, sizeof(p.mix));
 			p.dir = d;
 			p.iodepth = rec->iodepth ? rec->iodepth : 1;
 			p.numjobs = rec->numjobs ? rec->numjobs : 1;

@@ -48,6 +48,9 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 struct report_point {
 	const char *rw;                    /* points into the record */
 	uint64_t bs;
+	char mix[64];                      /* bs 0: the size split (bssplit or
+					    * bssplit_file), so different mixes
+					    * are different tests */
 	int dir;                           /* DIR_READ / DIR_WRITE */
 	unsigned iodepth, numjobs;
 	double mbs, iops, lat_mean_us;     /* MB/s = 10^6 B/s */
@@ -60,7 +63,7 @@ struct report_point {
  * then point order. *points is malloc'd. */
 int report_points(const struct result_record *recs, unsigned nr,
 		  struct report_point **points, unsigned *nr_points);
-/* Same test: rw, bs and direction. */
+/* Same test: rw, bs (and size split) and direction. */
 bool report_same_test(const struct report_point *a, const struct report_point *b);
 /* The reviews' point order: by numjobs, then iodepth (1/1, 2/1 .. 32/1,
  * 1/4 .. 32/8, 1/16 ..). Returns <0, 0, >0. */

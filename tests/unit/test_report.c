@@ -654,6 +654,39 @@ static void test_report_checkpoints(void **state)
 	free(html);
 }
 
+/* Mixed-size results with different size splits are different tests
+ * (the CDN read split is not the object-storage split). */
+static void test_mixed_splits_are_different_tests(void **state)
+{
+	(void)state;
+	char cdn[] = "{\"bssplit_file\":\"workloads/cdn-read.bssplit\"}";
+	char obj[] = "{\"bssplit\":\"64k/65:8m/15:64m/15:1g/5\"}";
+	struct result_record recs[2];
+	struct report_point *pts;
+	unsigned n;
+	char name[96];
+
+	memset(recs, 0, sizeof(recs));
+	for (int i = 0; i < 2; i++) {
+		snprintf(recs[i].rw, sizeof(recs[i].rw), "randread");
+		recs[i].iodepth = 10;
+		recs[i].numjobs = 4;
+		recs[i].dir[DIR_READ].ios = 100;
+		recs[i].dir[DIR_READ].bytes = 1 << 20;
+		recs[i].dir[DIR_READ].bw_bytes = 1e6;
+		recs[i].dir[DIR_READ].iops = 100;
+	}
+	recs[0].options_json = cdn;
+	recs[1].options_json = obj;
+	assert_int_equal(report_points(recs, 2, &pts, &n), 0);
+	assert_int_equal(n, 2);   /* same rw, bs 0 and point, but two tests */
+	assert_false(report_same_test(&pts[0], &pts[1]));
+	report_test_name(&pts[0], name, sizeof(name));
+	assert_non_null(strstr(name, "mixed ("));
+	assert_true(strstr(name, "cdn-read.bssplit") || strstr(name, "64k/65"));
+	free(pts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -673,6 +706,7 @@ int main(void)
 		cmocka_unit_test(test_report_page),
 		cmocka_unit_test(test_report_empty_and_write_error),
 		cmocka_unit_test(test_report_steady_state),
+		cmocka_unit_test(test_mixed_splits_are_different_tests),
 		cmocka_unit_test(test_report_per_jobs_charts_and_buffer_memory),
 		cmocka_unit_test(test_report_checkpoints),
 	};

@@ -94,7 +94,8 @@ static int setup_generators(struct worker *w)
 		return err_set("job '%s': range of %llu bytes holds no block of %llu",
 			       s->name, (unsigned long long)w->range_len,
 			       (unsigned long long)w->align);
-	if (job_spec_random(s) &&
+	w->random_offsets = job_spec_random(s);
+	if (w->random_offsets &&
 	    offset_gen_init_unit(&w->offsets, s, blocks, w->align,
 				 job_seed(s, w->clone, RNG_STREAM_OFFSETS)))
 		return err_prefix("job '%s'", s->name);
@@ -191,7 +192,7 @@ static inline uint64_t pick_offset(struct loop *l, int dir, uint64_t len)
 	struct worker *w = l->w;
 	uint64_t off;
 
-	if (job_spec_random(w->spec)) {
+	if (w->random_offsets) {
 		off = offset_gen_next(&w->offsets) * w->align;
 		if (off + len > w->range_len)
 			off = (w->range_len - len) / w->align * w->align;

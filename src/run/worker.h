@@ -48,6 +48,7 @@ struct worker {
 	struct offset_gen offsets;
 	struct bs_picker bs[DIR_COUNT];
 	uint64_t align;               /* random offsets are multiples of this */
+	bool random_offsets;          /* job_spec_random(), looked up once */
 	uint64_t seq_pos[DIR_COUNT];  /* next sequential offset, range-relative */
 
 	/* fault hook for tests of the range guard: added to every new

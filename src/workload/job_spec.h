@@ -120,6 +120,10 @@ struct job_spec {
 	unsigned nr_percentiles;
 	uint64_t series_interval_ns;   /* per-interval series, default 1 s */
 
+	/* cufile engine (io/cufile.h): gdsio transfer type and GPU */
+	int gds_transfer;              /* enum gds_xfer, default 1 (CPUONLY) */
+	unsigned gpu_device;           /* CUDA device index (gdsio -d) */
+
 	/* drivebench extensions */
 	uint64_t chunk_size;           /* requests above this go out as chunks */
 	unsigned kb_base;              /* 1024 (fio default) or 1000 */

@@ -79,6 +79,6 @@ fi
 
 expect_exit 0 "report of the workload run" report --db "$db" --out "$TMP/w.html"
 check "one chart per jobs count for the CDN read sweep" \
-	grep -q "mixed random read, 4 jobs: bandwidth by queue depth" "$TMP/w.html"
+	grep -q "mixed (cdn-read.bssplit) random read, 4 jobs: bandwidth by queue depth" "$TMP/w.html"
 check "the report states the object tests' buffer memory" \
 	grep -q "10/4: buffer memory: 40.0 MiB" "$TMP/w.html"

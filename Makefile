@@ -22,10 +22,16 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_HELPER_SRC := $(sort $(wildcard tests/unit/helpers/*.c))
 TEST_HELPER_OBJ := $(TEST_HELPER_SRC:%.c=$(BUILD)/%.o)
+# Fake libcufile / CUDA runtime for test_cufile (dlopen'd from the test
+# binary's fake/ directory). Built without EXTRA_CFLAGS: under `make asan`
+# they run uninstrumented inside the sanitized test, which is fine.
+FAKE_DIR := $(BUILD)/tests/fake
+FAKE_LIBS := $(FAKE_DIR)/libcufile.so.0 $(FAKE_DIR)/libcufile-noasync.so.0 \
+	$(FAKE_DIR)/libcudart.so.12
 
 .PHONY: all deps check test demo asan clean bench
 
-all: $(BUILD)/drivebench $(TEST_BIN)
+all: $(BUILD)/drivebench $(TEST_BIN) $(FAKE_LIBS)
 
 deps:
 	@sh scripts/deps.sh
@@ -46,6 +52,18 @@ $(BUILD)/tests/%: tests/unit/%.c $(TEST_HELPER_OBJ) $(BUILD)/libdrivebench.a
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< \
 		$(TEST_HELPER_OBJ) $(BUILD)/libdrivebench.a $(LDFLAGS) $(LDLIBS) \
 		$(shell pkg-config --libs cmocka)
+
+$(FAKE_DIR)/libcufile.so.0: tests/fake/fake_cufile.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -O1 -fPIC -shared -o $@ $<
+
+$(FAKE_DIR)/libcufile-noasync.so.0: tests/fake/fake_cufile.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -O1 -fPIC -shared -DFAKE_CUFILE_NO_ASYNC -o $@ $<
+
+$(FAKE_DIR)/libcudart.so.12: tests/fake/fake_cudart.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -O1 -fPIC -shared -o $@ $<
 
 test: all
 	@sh tests/run.sh $(BUILD)

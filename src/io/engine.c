@@ -1,5 +1,5 @@
 /* engine.c - the table of I/O engines and lookup by fio's ioengine= name.
- * The engines themselves live in io_uring.c, libaio.c, psync.c and null.c. */
+ * The engines themselves live in io_uring.c, libaio.c, psync.c, null.c and cufile.c. */
 #include "io/engine.h"
 
 #include <stddef.h>
@@ -12,6 +12,7 @@ static const struct engine_ops *const engines[] = {
 	&engine_libaio,
 	&engine_psync,
 	&engine_null,
+	&engine_cufile,
 };
 
 const struct engine_ops *engine_find(const char *name)

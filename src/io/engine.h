@@ -50,7 +50,8 @@ struct engine {
 	void *priv;              /* engine-private state */
 };
 
-/* Finds an engine by fio name ("io_uring", "libaio", "psync", "null");
+/* Finds an engine by fio name ("io_uring", "libaio", "psync", "null",
+ * "cufile");
  * NULL with err_msg "unknown ioengine 'x'" otherwise. */
 const struct engine_ops *engine_find(const char *name);
 
@@ -61,5 +62,6 @@ extern const struct engine_ops engine_io_uring;
 extern const struct engine_ops engine_libaio;
 extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_null;
+extern const struct engine_ops engine_cufile;   /* io/cufile.c */
 
 #endif

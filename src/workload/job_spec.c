@@ -41,6 +41,7 @@ void job_spec_defaults(struct job_spec *spec)
 	spec->series_interval_ns = NS_PER_SEC;
 	spec->chunk_size = 8ull << 20;
 	spec->kb_base = 1024;
+	spec->gds_transfer = 1;   /* GDS_XFER_CPUONLY: needs no GPU */
 }
 
 static bool rw_is_mixed(enum rw_mode rw)

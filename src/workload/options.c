@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "io/cufile.h"
 #include "util/error.h"
 #include "util/text.h"
 
@@ -958,6 +959,19 @@ static int set_null_latency(struct job_spec *spec, const char *value)
 	return 0;
 }
 
+/* gdsio's transfer types (-x): 0 GPUD, 1 CPUONLY, 2 CPU_GPU, 5 GPUD_ASYNC. */
+static int set_gds_transfer(struct job_spec *spec, const char *value)
+{
+	uint64_t number;
+
+	if (parse_u64_plain(value, &number) || number > INT_MAX ||
+	    !gds_xfer_valid((int)number))
+		return err_set("bad transfer type '%s' (0 GPUD, 1 CPUONLY, "
+			       "2 CPU_GPU, 5 GPUD_ASYNC)", value);
+	spec->gds_transfer = (int)number;
+	return 0;
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 enum option_type {
@@ -1040,6 +1054,8 @@ static const struct option_def option_table[] = {
 	SIZE("chunk_size", NULL, chunk_size, 1),
 	TIME("series_interval", NULL, series_interval_ns, NS_PER_MS, 1),
 	FUNC("null_latency", NULL, set_null_latency),
+	FUNC("gds_transfer", NULL, set_gds_transfer),
+	UINT("gpu_dev_id", NULL, gpu_device, 0, 1023),
 };
 
 /* fio options people often carry in job files; named explicitly so the

@@ -687,6 +687,68 @@ static void test_mixed_splits_are_different_tests(void **state)
 	free(pts);
 }
 
+/* GDS points (options with gds_xfer): their own section with throughput,
+ * IOPS and latency against threads per block size, the block size x
+ * threads heatmap of two drives; not points of the ordinary tests. */
+static void gds_record(struct result_record *r, const char *rw, uint64_t bs, unsigned threads,
+		       double gib, const char *options)
+{
+	int dir = strcmp(rw, "write") ? DIR_READ : DIR_WRITE;
+
+	fill_record(r, rw, bs, dir, 1, threads, gib * (double)(1ull << 30) / (double)bs, 100);
+	r->dir[dir].bw_bytes = gib * (double)(1ull << 30);
+	r->options_json = (char *)options;
+	snprintf(r->job_name, sizeof(r->job_name), "gdsio");
+}
+
+static void test_report_gds(void **state)
+{
+	static const char gpud[] = "{\"gds_xfer\":\"GPUD\",\"gds_mode\":\"compat\"}";
+	static const uint64_t sizes[] = { 16384, 1048576 };
+	static const unsigned threads[] = { 1, 4, 8 };
+	struct result_record a[13], b[12];
+	struct page p = { { { "gds-a", a, 13, NULL }, { "gds-b", b, 12, NULL } }, { "GDS", NULL } };
+	unsigned n = 0;
+	(void)state;
+
+	for (unsigned k = 0; k < 2; k++)
+		for (unsigned i = 0; i < 2; i++)
+			for (unsigned t = 0; t < 3; t++, n++) {
+				const char *rw = k ? "write" : "read";
+
+				gds_record(&a[n], rw, sizes[i], threads[t], 1.0 + t, gpud);
+				gds_record(&b[n], rw, sizes[i], threads[t], 1.0, gpud);
+			}
+	/* a partial point is left out: it would draw +900% */
+	gds_record(&a[12], "read", 16384, 4, 10.0, gpud);
+	a[12].partial = true;
+
+	char *html = render(draw_page, &p);
+	assert_non_null(strstr(html, "<h2>GPU Direct Storage (gdsio)</h2>"));
+	assert_non_null(strstr(html, "GDS read read (GPUD): throughput per block size"));
+	assert_non_null(strstr(html, "GDS write write (GPUD): IOPS per block size"));
+	assert_non_null(strstr(html, "GDS read read (GPUD): mean latency per block size"));
+	/* one line per drive and block size */
+	assert_true(count(html, "gds-a 16K") >= 1 && count(html, "gds-b 1M") >= 1);
+	/* the heatmap: drive a at 8 threads is 3x drive b, at 4 threads 2x */
+	assert_non_null(strstr(html, "gds-a vs gds-b: GDS read (GPUD) throughput difference, block size x threads"));
+	assert_true(count(html, "+200.0%") >= 4);
+	assert_true(count(html, "+100.0%") >= 4);
+	assert_null(strstr(html, "+900.0%"));
+	/* not an ordinary "16K sequential read" test */
+	assert_null(strstr(html, "16K sequential read"));
+	free(html);
+
+	/* without GDS points: no section */
+	for (unsigned i = 0; i < 12; i++)
+		a[i].options_json = b[i].options_json = NULL;
+	p.drives[0].nr = 12;
+	html = render(draw_page, &p);
+	assert_null(strstr(html, "GPU Direct Storage"));
+	assert_non_null(strstr(html, "16K sequential read"));
+	free(html);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -709,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_mixed_splits_are_different_tests),
 		cmocka_unit_test(test_report_per_jobs_charts_and_buffer_memory),
 		cmocka_unit_test(test_report_checkpoints),
+		cmocka_unit_test(test_report_gds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,441 @@
+/* cmd_gds.c - `drivebench gds`: NVIDIA gdsio's sweep through the cufile
+ * engine and the one runner. Picks the transfer type from what gds_probe
+ * finds (CPU_ONLY, said out loud, when no GPU path is there), runs each
+ * point as one job, prints gdsio's line per point and stores the points
+ * with the GPU path they ran on. Sweep logic in workload/gds.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/args.h"
+#include "cmd/commands.h"
+#include "io/cufile.h"
+#include "run/runner.h"
+#include "store/store.h"
+#include "target/target.h"
+#include "util/error.h"
+#include "workload/gds.h"
+#include "workload/job_list.h"
+#include "workload/options.h"
+
+static const char gds_usage[] =
+	"usage: drivebench gds [options] TARGET\n"
+	"       drivebench gds [options] -D DIR -s SIZE\n"
+	"\n"
+	"Runs NVIDIA gdsio's sweep through the cuFile API: every combination of\n"
+	"direction, I/O size and thread count, one synchronous I/O per thread,\n"
+	"each point for -T seconds, printed in gdsio's format and stored. The\n"
+	"default is the review sweep: read and write x 16K,128K,1M x threads\n"
+	"1,4,8,16,32,64,128, 10 s each (42 points, 7 minutes). Without a usable\n"
+	"GPU and libcufile it runs CPU_ONLY and says so. See docs/gds.md.\n"
+	"\n"
+	"sweep:\n"
+	"  --rw LIST                directions: read,write,randread,randwrite\n"
+	"  --bs LIST                I/O sizes, e.g. 16k,128k,1m\n"
+	"  --threads LIST           thread counts, e.g. 1,4,8\n"
+	"gdsio's options:\n"
+	"  -x XFER                  transfer type: 0 GPUD (GPU_DIRECT), 1 CPUONLY,\n"
+	"                           2 CPU_GPU, 5 GPUD_ASYNC (default: 0 when a GPU\n"
+	"                           path is available, else 1)\n"
+	"  -w THREADS               one thread count (as --threads N)\n"
+	"  -i SIZE                  one I/O size (as --bs SIZE)\n"
+	"  -I TYPE                  0 read, 1 write, 2 randread, 3 randwrite\n"
+	"  -s SIZE                  file size: with -D each thread's file, with a\n"
+	"                           file the whole file, split among the threads\n"
+	"                           (default: the file's size)\n"
+	"  -T SECONDS               time per point (default 10)\n"
+	"  -d GPU                   GPU index (default 0)\n"
+	"  -f FILE                  the file or device (as TARGET)\n"
+	"  -D DIR                   a file per thread in DIR (DIR/gdsio.N.0)\n"
+	"storing:\n"
+	"  --db FILE                results database (default $DRIVEBENCH_DB or\n"
+	"                           ./drivebench.db)\n"
+	"  --label LABEL            the drive's name in reports\n"
+	"  --destroy-data ID        allow writing over this device (serial) or\n"
+	"                           existing file; repeatable\n"
+	"  -h, --help               this text\n";
+
+struct gds_args {
+	struct gds_sweep sweep;
+	bool xfer_given;
+	const char *db_path, *label;
+	const char **destroy_ids;
+	unsigned nr_destroy_ids;
+};
+
+static int parse_count(const char *opt, const char *v, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+
+	if (!v[0] || *end || v[0] == '-' || n > max)
+		return err_set("%s: bad number '%s'", opt, v);
+	*out = (unsigned)n;
+	return 0;
+}
+
+static int set_path(const char *opt, const char *v, char *out)
+{
+	if (!v[0] || strlen(v) >= JOB_PATH_MAX)
+		return err_set("%s: bad path '%s'", opt, v);
+	if (out[0])
+		return err_set("%s: the target was already given ('%s')", opt, out);
+	snprintf(out, JOB_PATH_MAX, "%s", v);
+	return 0;
+}
+
+/* One sweep or gdsio option; 1 when argv[*i] was one, -1 on error. */
+static int sweep_option(struct gds_args *a, int argc, char **argv, int *i)
+{
+	struct gds_sweep *s = &a->sweep;
+	const char *v;
+	unsigned n;
+
+	if ((v = cmd_option("--rw", argc, argv, i)))
+		return err_msg()[0] || gds_parse_rw_list(v, s) ? -1 : 1;
+	if ((v = cmd_option("--bs", argc, argv, i)) || (v = cmd_option("-i", argc, argv, i)))
+		return err_msg()[0] || gds_parse_bs_list(v, s) ? -1 : 1;
+	if ((v = cmd_option("--threads", argc, argv, i)) || (v = cmd_option("-w", argc, argv, i)))
+		return err_msg()[0] || gds_parse_threads_list(v, s) ? -1 : 1;
+	if ((v = cmd_option("-I", argc, argv, i)))
+		return err_msg()[0] || gds_parse_io_type(v, s) ? -1 : 1;
+	if ((v = cmd_option("-x", argc, argv, i))) {
+		if (err_msg()[0] || parse_count("-x", v, 99, &n))
+			return -1;
+		if (!gds_xfer_valid((int)n))
+			return err_set("-x: transfer type %u not supported (0 GPUD, 1 CPUONLY, 2 CPU_GPU, 5 GPUD_ASYNC)", n);
+		s->xfer = (int)n;
+		a->xfer_given = true;
+		return 1;
+	}
+	if ((v = cmd_option("-s", argc, argv, i))) {
+		if (err_msg()[0])
+			return -1;
+		if (parse_size(v, 1024, &s->file_size) || !s->file_size)
+			return err_set("-s: bad size '%s'", v);
+		return 1;
+	}
+	if ((v = cmd_option("-T", argc, argv, i))) {
+		uint64_t ns;
+
+		if (err_msg()[0])
+			return -1;
+		if (parse_time_ns(v, 1000000000ull, &ns) || ns < 1000000)
+			return err_set("-T: bad time '%s'", v);
+		s->runtime_ns = ns;
+		return 1;
+	}
+	if ((v = cmd_option("-d", argc, argv, i)))
+		return err_msg()[0] || parse_count("-d", v, 1024, &s->gpu) ? -1 : 1;
+	if ((v = cmd_option("-f", argc, argv, i)))
+		return err_msg()[0] || set_path("-f", v, s->filename) ? -1 : 1;
+	if ((v = cmd_option("-D", argc, argv, i)))
+		return err_msg()[0] || set_path("-D", v, s->directory) ? -1 : 1;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct gds_args *a)
+{
+	gds_sweep_defaults(&a->sweep);
+	a->db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
+	a->label = "";
+	a->destroy_ids = calloc((size_t)argc + 1, sizeof(char *));
+	if (!a->destroy_ids)
+		return err_set("out of memory");
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		int rc;
+
+		err_clear();
+		if ((rc = sweep_option(a, argc, argv, &i)) < 0)
+			return -1;
+		if (rc)
+			continue;
+		if ((v = cmd_option("--db", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			if (!v[0])
+				return err_set("--db needs a file name");
+			a->db_path = v;
+		} else if ((v = cmd_option("--label", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			a->label = v;
+		} else if ((v = cmd_option("--destroy-data", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			if (!v[0])
+				return err_set("--destroy-data needs a device ID or a file path");
+			a->destroy_ids[a->nr_destroy_ids++] = v;
+		} else if (argv[i][0] == '-') {
+			return err_set("unknown option '%s' (see 'drivebench gds --help')", argv[i]);
+		} else if (set_path("TARGET", argv[i], a->sweep.filename)) {
+			return -1;
+		}
+	}
+	if (a->sweep.filename[0] && a->sweep.directory[0])
+		return err_set("give a file (TARGET or -f) or a directory (-D), not both");
+	if (!a->sweep.filename[0] && !a->sweep.directory[0])
+		return err_set("give the file or device to test (TARGET or -f), or -D DIR");
+	if (a->sweep.directory[0] && !a->sweep.file_size)
+		return err_set("-D needs -s SIZE (each thread's file)");
+	return 0;
+}
+
+/* The shared file's size when -s is not given. */
+static int file_size_default(struct gds_sweep *s)
+{
+	struct target t;
+
+	if (s->file_size || s->directory[0])
+		return 0;
+	if (target_probe(s->filename, &t))
+		return -1;
+	if (!t.exists || !t.size)
+		return err_set("'%s' does not exist or is empty: give -s SIZE", s->filename);
+	s->file_size = t.size;
+	return 0;
+}
+
+/* Every point fits the file(s), checked before the first one runs. */
+static int check_points(const struct gds_sweep *s)
+{
+	uint64_t region;
+
+	for (unsigned b = 0; b < s->nr_bs; b++)
+		for (unsigned t = 0; t < s->nr_threads; t++)
+			if (gds_thread_region(s, s->bs[b], s->threads[t], &region))
+				return -1;
+	return 0;
+}
+
+/* The transfer type to run, and the path it takes. -1 (exit 2) when the
+ * type asked for cannot run here. */
+static int choose_path(struct gds_args *a, const struct gds_env *env, struct gds_path *path)
+{
+	bool gpu = env->have_cufile && env->have_cuda;
+	const char *why = env->why[0] ? env->why : "unknown reason";
+	int x = a->sweep.xfer;
+
+	path->gpu_model = env->gpu_model;
+	path->no_gpu = "";
+	if (!a->xfer_given) {
+		if (gpu) {
+			a->sweep.xfer = x = GDS_XFER_GPUD;
+		} else {
+			fprintf(stderr, "drivebench gds: no GPU path available: %s; running CPU_ONLY\n", why);
+			path->no_gpu = why;
+		}
+	} else if ((x == GDS_XFER_GPUD || x == GDS_XFER_GPUD_ASYNC) && !gpu) {
+		return err_set("-x %d (%s) needs cuFile and a GPU: %s", x, gds_xfer_label(x), why);
+	} else if (x == GDS_XFER_CPU_GPU && !env->have_cuda) {
+		return err_set("-x %d (%s) needs a GPU: %s", x, gds_xfer_label(x), why);
+	} else if (x == GDS_XFER_GPUD_ASYNC && !env->have_async) {
+		return err_set("-x %d (%s): this libcufile has no stream API (cuFileReadAsync)",
+			       x, gds_xfer_label(x));
+	}
+	if (x == GDS_XFER_GPUD || x == GDS_XFER_GPUD_ASYNC)
+		path->mode = env->compat_mode ? "compat" : "gds";
+	else
+		path->mode = "host";
+	if (x != GDS_XFER_CPUONLY)
+		fprintf(stderr, "drivebench gds: XferType %s on GPU %u%s%s%s\n", gds_xfer_label(x),
+			a->sweep.gpu, env->gpu_model[0] ? " (" : "", env->gpu_model,
+			env->gpu_model[0] ? ")" : "");
+	if (!strcmp(path->mode, "compat"))
+		fprintf(stderr, "drivebench gds: cuFile runs in compatibility mode (no nvidia-fs): "
+			"POSIX I/O underneath, not true GPU Direct Storage\n");
+	return 0;
+}
+
+struct session {
+	const struct gds_args *a;
+	const struct gds_path *path;
+	struct store *db;
+	int64_t run_id;               /* 0 until the first point is stored */
+	struct run_meta meta;
+	bool stopped;
+	int exit_code;
+};
+
+static int store_point(struct session *ss, const struct job_result *entry, unsigned idx,
+		       const char *step_name)
+{
+	struct result_record rec;
+	int64_t step_id;
+	int rc;
+
+	/* the run begins with the first point, so it carries the drive's
+	 * snapshot from before that point */
+	if (!ss->run_id) {
+		ss->meta.drive_json = entry->drive_before;
+		if (store_run_begin(ss->db, &ss->meta, &ss->run_id))
+			return -1;
+	}
+	if (store_step_begin(ss->db, ss->run_id, idx, step_name, "gds", &step_id))
+		return -1;
+	if (record_from_result(entry, &rec))
+		return -1;
+	rec.step_id = step_id;
+	rc = store_result_add(ss->db, ss->run_id, &rec, NULL);
+	record_free(&rec);
+	if (rc)
+		return -1;
+	return store_step_end(ss->db, step_id, entry->partial ? "partial" : "done");
+}
+
+static int one_point(struct session *ss, enum rw_mode rw, uint64_t bs, unsigned threads,
+		     unsigned idx)
+{
+	const struct gds_sweep *s = &ss->a->sweep;
+	struct job_list jobs = { 0 };
+	struct job_spec spec;
+	struct run_output out = { 0 };
+	struct run_options opt = {
+		.stop = &cmd_stop_requested,
+		.destroy_ids = ss->a->destroy_ids,
+		.nr_destroy_ids = ss->a->nr_destroy_ids,
+	};
+	struct job_result *entries = NULL;
+	unsigned nr = 0;
+	enum run_failure why = RUN_FAILED_INPUT;
+	struct gds_line line;
+	char text[512], step[96];
+	int rc = -1;
+
+	if (gds_point_job(s, rw, bs, threads, ss->path, &spec)) {
+		ss->exit_code = EXIT_BAD_INPUT;
+		return -1;
+	}
+	if (job_list_append(&jobs, &spec)) {
+		err_set("out of memory");
+		goto done;
+	}
+	if (run_jobs(&jobs, &opt, &out, &why)) {
+		ss->exit_code = why == RUN_FAILED_UNSAFE ? EXIT_UNSAFE :
+				why == RUN_FAILED_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		goto done;
+	}
+	if (run_output_for_report(&out, &entries, &nr))
+		goto done;
+	if (nr == 0 || out.partial)
+		ss->stopped = true;
+	if (nr == 0) {   /* stopped before the start */
+		rc = 0;
+		goto done;
+	}
+	gds_line_from_result(&entries[0], rw, gds_xfer_label(s->xfer), threads,
+			     gds_dataset_bytes(s, threads), &line);
+	if (gds_format_line(&line, text, sizeof(text)))
+		goto done;
+	printf("%s%s\n", text, out.partial ? " (stopped: partial)" : "");
+	fflush(stdout);
+	snprintf(step, sizeof(step), "%s %lluK x%u %s", line.io_type,
+		 (unsigned long long)(bs / 1024), threads, line.xfer);
+	if (store_point(ss, &entries[0], idx, step))
+		goto done;
+	for (unsigned i = 0; i < out.nr; i++)
+		if (out.results[i].error && !ss->stopped) {
+			err_set("%s: I/O error: %s", step, strerror(-out.results[i].error));
+			goto done;
+		}
+	rc = 0;
+done:
+	if (rc && ss->exit_code == EXIT_OK)
+		ss->exit_code = EXIT_RUN_FAILED;
+	for (unsigned i = 0; i < nr; i++)
+		job_result_free(&entries[i]);
+	free(entries);
+	run_output_free(&out);
+	job_list_free(&jobs);
+	return rc;
+}
+
+static void join_command(int argc, char **argv, char *out, size_t len)
+{
+	size_t used = (size_t)snprintf(out, len, "drivebench");
+
+	for (int i = 0; i < argc && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, " %s", argv[i]);
+}
+
+static int run_sweep(const struct gds_args *a, const struct gds_path *path,
+		     int argc, char **argv)
+{
+	const struct gds_sweep *s = &a->sweep;
+	struct session ss = { .a = a, .path = path, .exit_code = EXIT_OK };
+	char command[1024];
+	unsigned idx = 0;
+
+	/* open the database first: a long sweep must not end unable to store */
+	if (store_open(a->db_path, &ss.db))
+		return EXIT_BAD_INPUT;
+	join_command(argc, argv, command, sizeof(command));
+	ss.meta = (struct run_meta){
+		.label = a->label, .source = "gds", .command = command,
+		.target = s->directory[0] ? s->directory : s->filename,
+		.started_ms = (uint64_t)time(NULL) * 1000,
+	};
+	cmd_catch_stop_signals();
+	for (unsigned r = 0; r < s->nr_rw && !ss.stopped; r++)
+		for (unsigned b = 0; b < s->nr_bs && !ss.stopped; b++)
+			for (unsigned t = 0; t < s->nr_threads && !ss.stopped; t++, idx++) {
+				if (cmd_stop_requested) {
+					ss.stopped = true;
+					break;
+				}
+				if (one_point(&ss, s->rw[r], s->bs[b], s->threads[t], idx))
+					goto end;
+			}
+end:
+	if (ss.run_id) {
+		if (store_run_end(ss.db, ss.run_id, ss.stopped || ss.exit_code != EXIT_OK) &&
+		    ss.exit_code == EXIT_OK)
+			ss.exit_code = EXIT_RUN_FAILED;
+		else if (ss.exit_code == EXIT_OK)
+			fprintf(stderr, "drivebench: results stored in %s as run %lld\n",
+				a->db_path, (long long)ss.run_id);
+	}
+	if (ss.stopped && ss.exit_code == EXIT_OK) {
+		err_set("stopped: the points so far are stored (partial)");
+		ss.exit_code = EXIT_RUN_FAILED;
+	}
+	store_close(ss.db);
+	return ss.exit_code;
+}
+
+int cmd_gds(int argc, char **argv)
+{
+	struct gds_args a;
+	struct gds_env env;
+	struct gds_path path;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(gds_usage, stdout);
+			return EXIT_OK;
+		}
+	if (parse_args(argc, argv, &a) || file_size_default(&a.sweep) ||
+	    check_points(&a.sweep)) {
+		rc = EXIT_BAD_INPUT;
+		goto fail;
+	}
+	memset(&env, 0, sizeof(env));
+	gds_probe(&env);
+	if (choose_path(&a, &env, &path)) {
+		rc = EXIT_BAD_INPUT;
+		goto fail;
+	}
+	err_clear();
+	rc = run_sweep(&a, &path, argc, argv);
+	if (rc == EXIT_OK)
+		goto done;
+fail:
+	fprintf(stderr, "drivebench gds: %s\n", err_msg());
+done:
+	free(a.destroy_ids);
+	return rc;
+}

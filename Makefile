@@ -22,12 +22,12 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_HELPER_SRC := $(sort $(wildcard tests/unit/helpers/*.c))
 TEST_HELPER_OBJ := $(TEST_HELPER_SRC:%.c=$(BUILD)/%.o)
-# Fake libcufile / CUDA runtime for test_cufile (dlopen'd from the test
+# Fake libcufile / CUDA runtime / CUDA driver for test_cufile (dlopen'd from the test
 # binary's fake/ directory). Built without EXTRA_CFLAGS: under `make asan`
 # they run uninstrumented inside the sanitized test, which is fine.
 FAKE_DIR := $(BUILD)/tests/fake
 FAKE_LIBS := $(FAKE_DIR)/libcufile.so.0 $(FAKE_DIR)/libcufile-noasync.so.0 \
-	$(FAKE_DIR)/libcudart.so.12
+	$(FAKE_DIR)/libcudart.so.12 $(FAKE_DIR)/libcuda.so.1
 
 .PHONY: all deps check test demo asan clean bench
 
@@ -62,6 +62,10 @@ $(FAKE_DIR)/libcufile-noasync.so.0: tests/fake/fake_cufile.c
 	$(CC) $(CFLAGS_BASE) -O1 -fPIC -shared -DFAKE_CUFILE_NO_ASYNC -o $@ $<
 
 $(FAKE_DIR)/libcudart.so.12: tests/fake/fake_cudart.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -O1 -fPIC -shared -o $@ $<
+
+$(FAKE_DIR)/libcuda.so.1: tests/fake/fake_cuda_driver.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -O1 -fPIC -shared -o $@ $<
 

@@ -1,13 +1,14 @@
 /* cufile.c - the `cufile` engine (GPU Direct Storage in gdsio's transfer
- * types) and gds_probe. libcufile and the CUDA runtime are loaded with dlopen
- * on first use, so nothing here needs CUDA at build time; the few types and
- * signatures used are declared below from NVIDIA's cufile.h / CUDA runtime
- * API reference. One synchronous I/O per thread, as gdsio issues them. */
+ * types) and gds_probe. libcufile and the CUDA runtime (or, failing that,
+ * the driver API) are loaded with dlopen on first use, so nothing here needs
+ * CUDA at build time; the few types and signatures used are declared below
+ * from NVIDIA's cufile.h / CUDA runtime and driver API reference. One synchronous I/O per thread, as gdsio issues them. */
 #include "io/cufile.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,62 @@ struct cuda_api {
 	int (*stream_destroy)(cuda_stream);
 };
 
+/* The CUDA driver API (cuda.h), the fallback when no runtime loads. */
+typedef int cu_device;
+typedef void *cu_context;
+typedef unsigned long long cu_deviceptr;
+
+struct cuda_driver_api {
+	int (*init)(unsigned);
+	int (*device_get_count)(int *);
+	int (*device_get)(cu_device *, int);
+	int (*device_get_name)(char *, int, cu_device);
+	int (*primary_ctx_retain)(cu_context *, cu_device);
+	int (*primary_ctx_release)(cu_device);        /* optional */
+	int (*ctx_set_current)(cu_context);
+	int (*mem_alloc)(cu_deviceptr *, size_t);
+	int (*mem_free)(cu_deviceptr);
+	int (*memcpy_htod)(cu_deviceptr, const void *, size_t);
+	int (*memcpy_dtoh)(void *, cu_deviceptr, size_t);
+	int (*get_error_string)(int, const char **);  /* optional */
+	int (*stream_create)(cuda_stream *, unsigned); /* optional (type 5) */
+	int (*stream_synchronize)(cuda_stream);
+	int (*stream_destroy)(cuda_stream);
+};
+
+/* What the engine needs from CUDA, filled from the runtime or the driver
+ * (gpu_ops below), so the engine calls one interface. Each op returns 0 or
+ * the library's error code and names the call it made in gpu->call. */
+struct gpu;
+
+struct gpu_ops {
+	const char *library;          /* "CUDA runtime" / "CUDA driver" */
+	int (*device_count)(struct gpu *, int *count);
+	int (*device_name)(struct gpu *, int device, char *name, size_t size);
+	/* makes device current for the calling thread */
+	int (*use_device)(struct gpu *, int device);
+	void (*unuse_device)(struct gpu *);
+	int (*alloc)(struct gpu *, void **ptr, size_t size);
+	int (*free)(struct gpu *, void *ptr);
+	int (*copy_to_gpu)(struct gpu *, void *gpu_dst, const void *src, size_t);
+	int (*copy_from_gpu)(struct gpu *, void *dst, const void *gpu_src, size_t);
+	bool (*has_streams)(const struct gpu *);
+	int (*stream_create)(struct gpu *, cuda_stream *);
+	int (*stream_synchronize)(struct gpu *, cuda_stream);
+	int (*stream_destroy)(struct gpu *, cuda_stream);
+	void (*describe)(const struct gpu *, int code, char *out, size_t size);
+};
+
+struct gpu {
+	const struct gpu_ops *ops;
+	const char *call;             /* the last call made, for messages */
+	struct cuda_api runtime;
+	struct cuda_driver_api driver;
+	cu_device device;             /* driver: the device whose context we hold */
+	cu_context context;
+	bool holds_context;
+};
+
 /* ---- loading ------------------------------------------------------------ */
 
 /* Process-wide: the libraries stay loaded once found (the CUDA runtime is
@@ -99,6 +156,9 @@ static struct {
 	char cuda_path[4096];
 	bool cuda_loaded;
 	struct cuda_api cuda;
+	char driver_path[4096];
+	bool driver_loaded;
+	struct cuda_driver_api driver;
 	char cufile_path[4096];
 	bool cufile_loaded;
 	struct cufile_api cufile;
@@ -109,6 +169,7 @@ static struct {
 static const char *const cudart_names[] = {
 	"libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0", "libcudart.so",
 };
+static const char *const driver_names[] = { "libcuda.so.1" };
 static const char *const cufile_names[] = { "libcufile.so.0", "libcufile.so" };
 
 /* dlopens the override or the first of names that loads; the path tried is
@@ -210,6 +271,67 @@ static int load_cuda(char *why, size_t why_size)
 	return 0;
 }
 
+/* Under lib.lock. The driver API needs cuInit before anything else; a
+ * failing cuInit (no driver, no device) makes the library unusable. */
+static int load_driver(char *why, size_t why_size)
+{
+	const char *override = getenv("DRIVEBENCH_CUDA_LIB");
+	struct cuda_driver_api api = { 0 };
+	char path[4096], reason[256] = "";
+	bool ok = true;
+	void *handle;
+	int rc;
+
+	if (lib.driver_loaded && (same_path(lib.driver_path, override) || lib.driver_users))
+		return 0;
+	handle = open_library(override, driver_names,
+			      sizeof(driver_names) / sizeof(driver_names[0]),
+			      path, sizeof(path), reason, sizeof(reason),
+			      "CUDA driver");
+	if (!handle) {
+		snprintf(why, why_size, "%s", reason);
+		return -1;
+	}
+	BIND(api.init, handle, "cuInit", true, path, &ok, reason);
+	BIND(api.device_get_count, handle, "cuDeviceGetCount", true, path, &ok, reason);
+	BIND(api.device_get, handle, "cuDeviceGet", true, path, &ok, reason);
+	BIND(api.device_get_name, handle, "cuDeviceGetName", true, path, &ok, reason);
+	BIND(api.primary_ctx_retain, handle, "cuDevicePrimaryCtxRetain", true, path, &ok, reason);
+	BIND(api.ctx_set_current, handle, "cuCtxSetCurrent", true, path, &ok, reason);
+	BIND(api.mem_alloc, handle, "cuMemAlloc_v2", true, path, &ok, reason);
+	BIND(api.mem_free, handle, "cuMemFree_v2", true, path, &ok, reason);
+	BIND(api.memcpy_htod, handle, "cuMemcpyHtoD_v2", true, path, &ok, reason);
+	BIND(api.memcpy_dtoh, handle, "cuMemcpyDtoH_v2", true, path, &ok, reason);
+	/* cuda.h maps these to their _v2 symbols since CUDA 11 / 4.0 */
+	BIND(api.primary_ctx_release, handle, "cuDevicePrimaryCtxRelease_v2", false, path, &ok, reason);
+	if (!api.primary_ctx_release)
+		BIND(api.primary_ctx_release, handle, "cuDevicePrimaryCtxRelease", false, path, &ok, reason);
+	BIND(api.get_error_string, handle, "cuGetErrorString", false, path, &ok, reason);
+	BIND(api.stream_create, handle, "cuStreamCreate", false, path, &ok, reason);
+	BIND(api.stream_synchronize, handle, "cuStreamSynchronize", false, path, &ok, reason);
+	BIND(api.stream_destroy, handle, "cuStreamDestroy_v2", false, path, &ok, reason);
+	if (!api.stream_destroy)
+		BIND(api.stream_destroy, handle, "cuStreamDestroy", false, path, &ok, reason);
+	if (!ok) {
+		snprintf(why, why_size, "%s", reason);
+		return -1;
+	}
+	rc = api.init(0);
+	if (rc) {
+		const char *text = NULL;
+
+		if (!api.get_error_string || api.get_error_string(rc, &text))
+			text = NULL;
+		snprintf(why, why_size, "cuInit: CUDA driver error %d (%s)", rc,
+			 text ? text : "unknown");
+		return -1;
+	}
+	lib.driver = api;
+	snprintf(lib.driver_path, sizeof(lib.driver_path), "%s", path);
+	lib.driver_loaded = true;
+	return 0;
+}
+
 /* Under lib.lock. */
 static int load_cufile(char *why, size_t why_size)
 {
@@ -303,18 +425,6 @@ static void describe_cufile_code(int code, char *out, size_t size)
 	snprintf(out, size, "cuFile error %d", code);
 }
 
-static void describe_cuda(const struct cuda_api *cuda, int code, char *out,
-			  size_t size)
-{
-	const char *text = cuda && cuda->get_error_string ?
-			   cuda->get_error_string(code) : NULL;
-
-	if (text && *text)
-		snprintf(out, size, "CUDA error %d (%s)", code, text);
-	else
-		snprintf(out, size, "CUDA error %d", code);
-}
-
 static void describe_cufile_error(cufile_error e, char *out, size_t size)
 {
 	char code[160];
@@ -324,6 +434,271 @@ static void describe_cufile_error(cufile_error e, char *out, size_t size)
 		snprintf(out, size, "%s, CUDA error %d", code, e.cu_err);
 	else
 		snprintf(out, size, "%s", code);
+}
+
+/* ---- gpu ops: the CUDA runtime ----------------------------------------- */
+
+static int runtime_device_count(struct gpu *g, int *count)
+{
+	g->call = "cudaGetDeviceCount";
+	return g->runtime.get_device_count(count);
+}
+
+static int runtime_device_name(struct gpu *g, int device, char *name, size_t size)
+{
+	/* cudaDeviceProp starts with char name[256]; its size varies between
+	 * releases, so give it plenty of room. */
+	char *props;
+	int rc;
+
+	g->call = "cudaGetDeviceProperties";
+	if (!g->runtime.get_device_properties)
+		return -1;
+	props = calloc(1, 64 * 1024);
+	if (!props)
+		return -1;
+	rc = g->runtime.get_device_properties(props, device);
+	if (rc == 0)
+		snprintf(name, size, "%.*s", (int)size - 1, props);
+	free(props);
+	return rc;
+}
+
+static int runtime_use_device(struct gpu *g, int device)
+{
+	g->call = "cudaSetDevice";
+	return g->runtime.set_device(device);
+}
+
+static void runtime_unuse_device(struct gpu *g)
+{
+	(void)g;
+}
+
+static int runtime_alloc(struct gpu *g, void **ptr, size_t size)
+{
+	g->call = "cudaMalloc";
+	return g->runtime.malloc(ptr, size);
+}
+
+static int runtime_free(struct gpu *g, void *ptr)
+{
+	g->call = "cudaFree";
+	return g->runtime.free(ptr);
+}
+
+static int runtime_copy_to_gpu(struct gpu *g, void *dst, const void *src, size_t len)
+{
+	g->call = "cudaMemcpy";
+	return g->runtime.memcpy(dst, src, len, CUDA_MEMCPY_HOST_TO_DEVICE);
+}
+
+static int runtime_copy_from_gpu(struct gpu *g, void *dst, const void *src, size_t len)
+{
+	g->call = "cudaMemcpy";
+	return g->runtime.memcpy(dst, src, len, CUDA_MEMCPY_DEVICE_TO_HOST);
+}
+
+static bool runtime_has_streams(const struct gpu *g)
+{
+	return g->runtime.stream_create && g->runtime.stream_synchronize &&
+	       g->runtime.stream_destroy;
+}
+
+static int runtime_stream_create(struct gpu *g, cuda_stream *stream)
+{
+	g->call = "cudaStreamCreate";
+	return g->runtime.stream_create(stream);
+}
+
+static int runtime_stream_synchronize(struct gpu *g, cuda_stream stream)
+{
+	g->call = "cudaStreamSynchronize";
+	return g->runtime.stream_synchronize(stream);
+}
+
+static int runtime_stream_destroy(struct gpu *g, cuda_stream stream)
+{
+	g->call = "cudaStreamDestroy";
+	return g->runtime.stream_destroy(stream);
+}
+
+static void runtime_describe(const struct gpu *g, int code, char *out, size_t size)
+{
+	const char *text = g->runtime.get_error_string ?
+			   g->runtime.get_error_string(code) : NULL;
+
+	if (text && *text)
+		snprintf(out, size, "CUDA error %d (%s)", code, text);
+	else
+		snprintf(out, size, "CUDA error %d", code);
+}
+
+static const struct gpu_ops runtime_ops = {
+	.library = "CUDA runtime",
+	.device_count = runtime_device_count,
+	.device_name = runtime_device_name,
+	.use_device = runtime_use_device,
+	.unuse_device = runtime_unuse_device,
+	.alloc = runtime_alloc,
+	.free = runtime_free,
+	.copy_to_gpu = runtime_copy_to_gpu,
+	.copy_from_gpu = runtime_copy_from_gpu,
+	.has_streams = runtime_has_streams,
+	.stream_create = runtime_stream_create,
+	.stream_synchronize = runtime_stream_synchronize,
+	.stream_destroy = runtime_stream_destroy,
+	.describe = runtime_describe,
+};
+
+/* ---- gpu ops: the CUDA driver API -------------------------------------- */
+
+/* Device pointers are integers in the driver API; the engine and cuFile
+ * take them as void *. */
+static cu_deviceptr to_deviceptr(const void *p)
+{
+	return (cu_deviceptr)(uintptr_t)p;
+}
+
+static int driver_device_count(struct gpu *g, int *count)
+{
+	g->call = "cuDeviceGetCount";
+	return g->driver.device_get_count(count);
+}
+
+static int driver_device_name(struct gpu *g, int device, char *name, size_t size)
+{
+	cu_device dev;
+	int rc;
+
+	g->call = "cuDeviceGet";
+	rc = g->driver.device_get(&dev, device);
+	if (rc)
+		return rc;
+	g->call = "cuDeviceGetName";
+	rc = g->driver.device_get_name(name, (int)size, dev);
+	if (rc == 0 && size)
+		name[size - 1] = '\0';
+	return rc;
+}
+
+/* The driver has no current device per thread, only a current context:
+ * retain the device's primary context (the one the runtime would use) and
+ * make it current. */
+static int driver_use_device(struct gpu *g, int device)
+{
+	int rc;
+
+	if (!g->holds_context) {
+		g->call = "cuDeviceGet";
+		rc = g->driver.device_get(&g->device, device);
+		if (rc)
+			return rc;
+		g->call = "cuDevicePrimaryCtxRetain";
+		rc = g->driver.primary_ctx_retain(&g->context, g->device);
+		if (rc)
+			return rc;
+		g->holds_context = true;
+	}
+	g->call = "cuCtxSetCurrent";
+	return g->driver.ctx_set_current(g->context);
+}
+
+static void driver_unuse_device(struct gpu *g)
+{
+	if (!g->holds_context)
+		return;
+	g->driver.ctx_set_current(NULL);
+	if (g->driver.primary_ctx_release)
+		g->driver.primary_ctx_release(g->device);
+	g->holds_context = false;
+}
+
+static int driver_alloc(struct gpu *g, void **ptr, size_t size)
+{
+	cu_deviceptr p = 0;
+	int rc;
+
+	g->call = "cuMemAlloc";
+	rc = g->driver.mem_alloc(&p, size);
+	*ptr = rc ? NULL : (void *)(uintptr_t)p;
+	return rc;
+}
+
+static int driver_free(struct gpu *g, void *ptr)
+{
+	g->call = "cuMemFree";
+	return g->driver.mem_free(to_deviceptr(ptr));
+}
+
+static int driver_copy_to_gpu(struct gpu *g, void *dst, const void *src, size_t len)
+{
+	g->call = "cuMemcpyHtoD";
+	return g->driver.memcpy_htod(to_deviceptr(dst), src, len);
+}
+
+static int driver_copy_from_gpu(struct gpu *g, void *dst, const void *src, size_t len)
+{
+	g->call = "cuMemcpyDtoH";
+	return g->driver.memcpy_dtoh(dst, to_deviceptr(src), len);
+}
+
+static bool driver_has_streams(const struct gpu *g)
+{
+	return g->driver.stream_create && g->driver.stream_synchronize &&
+	       g->driver.stream_destroy;
+}
+
+static int driver_stream_create(struct gpu *g, cuda_stream *stream)
+{
+	g->call = "cuStreamCreate";
+	return g->driver.stream_create(stream, 0);
+}
+
+static int driver_stream_synchronize(struct gpu *g, cuda_stream stream)
+{
+	g->call = "cuStreamSynchronize";
+	return g->driver.stream_synchronize(stream);
+}
+
+static int driver_stream_destroy(struct gpu *g, cuda_stream stream)
+{
+	g->call = "cuStreamDestroy";
+	return g->driver.stream_destroy(stream);
+}
+
+static void driver_describe(const struct gpu *g, int code, char *out, size_t size)
+{
+	const char *text = NULL;
+
+	if (g->driver.get_error_string && g->driver.get_error_string(code, &text))
+		text = NULL;
+	if (text && *text)
+		snprintf(out, size, "CUDA driver error %d (%s)", code, text);
+	else
+		snprintf(out, size, "CUDA driver error %d", code);
+}
+
+static const struct gpu_ops driver_ops = {
+	.library = "CUDA driver",
+	.device_count = driver_device_count,
+	.device_name = driver_device_name,
+	.use_device = driver_use_device,
+	.unuse_device = driver_unuse_device,
+	.alloc = driver_alloc,
+	.free = driver_free,
+	.copy_to_gpu = driver_copy_to_gpu,
+	.copy_from_gpu = driver_copy_from_gpu,
+	.has_streams = driver_has_streams,
+	.stream_create = driver_stream_create,
+	.stream_synchronize = driver_stream_synchronize,
+	.stream_destroy = driver_stream_destroy,
+	.describe = driver_describe,
+};
+
+static void describe_gpu(const struct gpu *g, int code, char *out, size_t size)
+{
+	g->ops->describe(g, code, out, size);
 }
 
 /* ---- probe -------------------------------------------------------------- */
@@ -365,31 +740,42 @@ static void driver_release(void)
 	pthread_mutex_unlock(&lib.lock);
 }
 
-static int cuda_acquire(struct cuda_api *api, char *why, size_t why_size)
+/* Fills gpu from the CUDA runtime, or, when no runtime loads, the driver
+ * API; why names both when neither does. */
+static int gpu_acquire(struct gpu *gpu, char *why, size_t why_size)
 {
-	int rc;
+	char runtime_why[256] = "", driver_why[256] = "";
+	int rc = 0;
 
+	memset(gpu, 0, sizeof(*gpu));
 	pthread_mutex_lock(&lib.lock);
-	rc = load_cuda(why, why_size);
-	if (rc == 0)
-		*api = lib.cuda;
+	if (load_cuda(runtime_why, sizeof(runtime_why)) == 0) {
+		gpu->ops = &runtime_ops;
+		gpu->runtime = lib.cuda;
+	} else if (load_driver(driver_why, sizeof(driver_why)) == 0) {
+		gpu->ops = &driver_ops;
+		gpu->driver = lib.driver;
+	} else {
+		snprintf(why, why_size, "%s; %s", runtime_why, driver_why);
+		rc = -1;
+	}
 	pthread_mutex_unlock(&lib.lock);
 	return rc;
 }
 
 static void probe_cuda(struct gds_env *env)
 {
-	struct cuda_api cuda;
+	struct gpu gpu;
 	int count = 0, rc;
 
-	if (cuda_acquire(&cuda, env->why, sizeof(env->why)))
+	if (gpu_acquire(&gpu, env->why, sizeof(env->why)))
 		return;
-	rc = cuda.get_device_count(&count);
+	rc = gpu.ops->device_count(&gpu, &count);
 	if (rc) {
 		char text[160];
 
-		describe_cuda(&cuda, rc, text, sizeof(text));
-		snprintf(env->why, sizeof(env->why), "cudaGetDeviceCount: %s", text);
+		describe_gpu(&gpu, rc, text, sizeof(text));
+		snprintf(env->why, sizeof(env->why), "%s: %s", gpu.call, text);
 		return;
 	}
 	if (count <= 0) {
@@ -398,16 +784,8 @@ static void probe_cuda(struct gds_env *env)
 	}
 	env->devices = count;
 	env->have_cuda = true;
-	if (cuda.get_device_properties) {
-		/* cudaDeviceProp starts with char name[256]; its size varies
-		 * between releases, so give it plenty of room. */
-		char *props = calloc(1, 64 * 1024);
-
-		if (props && cuda.get_device_properties(props, 0) == 0)
-			snprintf(env->gpu_model, sizeof(env->gpu_model), "%.*s",
-				 (int)sizeof(env->gpu_model) - 1, props);
-		free(props);
-	}
+	if (gpu.ops->device_name(&gpu, 0, env->gpu_model, sizeof(env->gpu_model)))
+		env->gpu_model[0] = '\0';
 }
 
 static void probe_cufile(struct gds_env *env)
@@ -466,8 +844,8 @@ struct cufile_state {
 	int device;
 	struct io *queued;            /* prepared, not yet submitted */
 	struct io *done;              /* submitted, not yet reaped */
-	bool uses_cuda, uses_cufile;
-	struct cuda_api cuda;
+	bool uses_gpu, uses_cufile;
+	struct gpu gpu;
 	struct cufile_api cufile;
 	bool holds_driver;
 	cufile_handle handle;
@@ -490,22 +868,24 @@ static void cufile_cleanup(struct engine *e)
 
 	if (!st)
 		return;
-	if (st->uses_cuda)
-		st->cuda.set_device(st->device);
+	if (st->uses_gpu)
+		st->gpu.ops->use_device(&st->gpu, st->device);
 	for (unsigned i = 0; i < st->nr_bufs; i++) {
 		if (st->buf_registered && st->buf_registered[i])
 			st->cufile.buf_deregister(st->gpu_bufs[i]);
 		if (st->gpu_bufs[i])
-			st->cuda.free(st->gpu_bufs[i]);
+			st->gpu.ops->free(&st->gpu, st->gpu_bufs[i]);
 	}
 	if (st->stream_registered && st->cufile.stream_deregister)
 		st->cufile.stream_deregister(st->stream);
 	if (st->stream_created)
-		st->cuda.stream_destroy(st->stream);
+		st->gpu.ops->stream_destroy(&st->gpu, st->stream);
 	if (st->handle_registered)
 		st->cufile.handle_deregister(st->handle);
 	if (st->holds_driver)
 		driver_release();
+	if (st->uses_gpu)
+		st->gpu.ops->unuse_device(&st->gpu);
 	free(st->gpu_bufs);
 	free(st->buf_registered);
 	free(st);
@@ -518,12 +898,13 @@ static int init_fail(struct engine *e)
 	return -1;
 }
 
-static int cuda_fail(struct cufile_state *st, const char *call, int rc)
+/* A gpu op failed with rc; st->gpu.call names the call. */
+static int gpu_fail(struct cufile_state *st, int rc)
 {
 	char text[160];
 
-	describe_cuda(&st->cuda, rc, text, sizeof(text));
-	return err_set("cufile: %s: %s", call, text);
+	describe_gpu(&st->gpu, rc, text, sizeof(text));
+	return err_set("cufile: %s: %s", st->gpu.call, text);
 }
 
 static int cufile_fail(const char *call, cufile_error e)
@@ -566,15 +947,15 @@ static int setup_gpu_buffers(struct engine *e, struct cufile_state *st)
 	st->nr_bufs = e->nr_ios;
 	st->buf_size = e->buf_size;
 	for (unsigned i = 0; i < e->nr_ios; i++) {
-		rc = st->cuda.malloc(&st->gpu_bufs[i], st->buf_size);
+		rc = st->gpu.ops->alloc(&st->gpu, &st->gpu_bufs[i], st->buf_size);
 		if (rc) {
 			st->gpu_bufs[i] = NULL;
-			return cuda_fail(st, "cudaMalloc", rc);
+			return gpu_fail(st, rc);
 		}
-		rc = st->cuda.memcpy(st->gpu_bufs[i], e->ios[i].buf, st->buf_size,
-				     CUDA_MEMCPY_HOST_TO_DEVICE);
+		rc = st->gpu.ops->copy_to_gpu(&st->gpu, st->gpu_bufs[i],
+					      e->ios[i].buf, st->buf_size);
 		if (rc)
-			return cuda_fail(st, "cudaMemcpy", rc);
+			return gpu_fail(st, rc);
 		if (st->uses_cufile) {
 			cufile_error ce = st->cufile.buf_register(st->gpu_bufs[i],
 								  st->buf_size, 0);
@@ -606,12 +987,12 @@ static int setup_cufile(struct engine *e, struct cufile_state *st)
 	if (st->xfer == GDS_XFER_GPUD_ASYNC) {
 		int rc;
 
-		if (!st->cuda.stream_create || !st->cuda.stream_synchronize ||
-		    !st->cuda.stream_destroy)
-			return err_set("cufile: the CUDA runtime has no stream API");
-		rc = st->cuda.stream_create(&st->stream);
+		if (!st->gpu.ops->has_streams(&st->gpu))
+			return err_set("cufile: the %s has no stream API",
+				       st->gpu.ops->library);
+		rc = st->gpu.ops->stream_create(&st->gpu, &st->stream);
 		if (rc)
-			return cuda_fail(st, "cudaStreamCreate", rc);
+			return gpu_fail(st, rc);
 		st->stream_created = true;
 		if (st->cufile.stream_register) {
 			ce = st->cufile.stream_register(st->stream, 0);
@@ -652,14 +1033,14 @@ static int cufile_init(struct engine *e, const struct job_spec *spec)
 		return 0;
 	if (check_gpu_available(spec, st->xfer))
 		return init_fail(e);
-	if (cuda_acquire(&st->cuda, why, sizeof(why))) {
+	if (gpu_acquire(&st->gpu, why, sizeof(why))) {
 		err_set("cufile: %s", why);
 		return init_fail(e);
 	}
-	st->uses_cuda = true;
-	rc = st->cuda.set_device(st->device);
+	st->uses_gpu = true;
+	rc = st->gpu.ops->use_device(&st->gpu, st->device);
 	if (rc) {
-		cuda_fail(st, "cudaSetDevice", rc);
+		gpu_fail(st, rc);
 		return init_fail(e);
 	}
 	st->uses_cufile = st->xfer == GDS_XFER_GPUD || st->xfer == GDS_XFER_GPUD_ASYNC;
@@ -756,9 +1137,9 @@ static int submit_async(struct cufile_state *st, struct io *io)
 					    &st->async_bytes, st->stream);
 	if (ce.err)
 		return cufile_fail(call, ce);
-	rc = st->cuda.stream_synchronize(st->stream);
+	rc = st->gpu.ops->stream_synchronize(&st->gpu, st->stream);
 	if (rc)
-		return cuda_fail(st, "cudaStreamSynchronize", rc);
+		return gpu_fail(st, rc);
 	return cufile_result(io, st->async_bytes, 0, call);
 }
 
@@ -768,18 +1149,18 @@ static int submit_cpu_gpu(struct engine *e, struct cufile_state *st, struct io *
 	int rc;
 
 	if (io->dir == DIR_WRITE) {
-		rc = st->cuda.memcpy(io->buf, gpu, io->len, CUDA_MEMCPY_DEVICE_TO_HOST);
+		rc = st->gpu.ops->copy_from_gpu(&st->gpu, io->buf, gpu, io->len);
 		if (rc)
-			return cuda_fail(st, "cudaMemcpy", rc);
+			return gpu_fail(st, rc);
 		io->result = posix_io(e->fd, io);
 		return 0;
 	}
 	io->result = posix_io(e->fd, io);
 	if (io->result > 0) {
-		rc = st->cuda.memcpy(gpu, io->buf, (size_t)io->result,
-				     CUDA_MEMCPY_HOST_TO_DEVICE);
+		rc = st->gpu.ops->copy_to_gpu(&st->gpu, gpu, io->buf,
+					      (size_t)io->result);
 		if (rc)
-			return cuda_fail(st, "cudaMemcpy", rc);
+			return gpu_fail(st, rc);
 	}
 	return 0;
 }

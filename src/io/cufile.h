@@ -26,8 +26,9 @@ struct gds_env {
 	char why[256];            /* why a GPU path is unavailable ("" when it is) */
 };
 
-/* Loads the libraries (paths may be overridden by $DRIVEBENCH_CUFILE_LIB and
- * $DRIVEBENCH_CUDART_LIB, which the tests use for their fakes) and fills env.
+/* Loads the libraries (paths may be overridden by $DRIVEBENCH_CUFILE_LIB,
+ * $DRIVEBENCH_CUDART_LIB and $DRIVEBENCH_CUDA_LIB (the driver, tried only when
+ * no runtime loads), which the tests use for their fakes) and fills env.
  * Never fails: what is missing is described in env->why. */
 void gds_probe(struct gds_env *env);
 /* gdsio's XferType label: "GPUD", "CPUONLY", "CPU_GPU", "GPUD_ASYNC". */

@@ -1,5 +1,5 @@
 /* test_cufile.c - the cufile engine and gds_probe against the fake
- * libcufile and CUDA runtime in tests/fake (loaded with dlopen from the
+ * libcufile, CUDA runtime and CUDA driver in tests/fake (loaded with dlopen from the
  * test binary's fake/ directory): probing, registration, reads and writes
  * with their data checked, every error path and its message, and the
  * gds_transfer / gpu_dev_id options. */
@@ -28,7 +28,8 @@
 
 static char fake_dir[PATH_MAX + 16];
 static char cufile_path[PATH_MAX + 64], cufile_noasync_path[PATH_MAX + 64];
-static char cudart_path[PATH_MAX + 64];
+static char cudart_path[PATH_MAX + 64], cuda_driver_path[PATH_MAX + 64];
+static const char *gpu_lib;   /* the fake CUDA library the engine uses */
 
 static void fill(void *buf, size_t len, unsigned seed)
 {
@@ -65,7 +66,7 @@ static int fake_count(const char *path, const char *name)
 static void *gpu_allocation(int index)
 {
 	void *(*fn)(int);
-	void *p = fake_symbol(cudart_path, "fake_cuda_allocation");
+	void *p = fake_symbol(gpu_lib, "fake_cuda_allocation");
 
 	assert_non_null(p);
 	memcpy(&fn, &p, sizeof(p));
@@ -86,6 +87,9 @@ static void assert_all_released(void)
 	assert_int_equal(fake_count(cufile_path, "fake_cufile_streams"), 0);
 	assert_int_equal(fake_count(cudart_path, "fake_cuda_live_allocations"), 0);
 	assert_int_equal(fake_count(cudart_path, "fake_cuda_live_streams"), 0);
+	assert_int_equal(fake_count(cuda_driver_path, "fake_cuda_live_allocations"), 0);
+	assert_int_equal(fake_count(cuda_driver_path, "fake_cuda_live_streams"), 0);
+	assert_int_equal(fake_count(cuda_driver_path, "fake_cuda_live_contexts"), 0);
 }
 
 static int reset_env(void **state)
@@ -97,6 +101,9 @@ static int reset_env(void **state)
 	unsetenv("FAKE_CUDA_DEVICES");
 	setenv("DRIVEBENCH_CUFILE_LIB", cufile_path, 1);
 	setenv("DRIVEBENCH_CUDART_LIB", cudart_path, 1);
+	/* no system libcuda.so.1 behind the runtime's back */
+	setenv("DRIVEBENCH_CUDA_LIB", "/nonexistent/libcuda.so.1", 1);
+	gpu_lib = cudart_path;
 	err_clear();
 	return 0;
 }
@@ -388,14 +395,16 @@ static void check_gpu_path(int xfer)
 	memcpy(host_copy, h.buf, BUF_SIZE);
 	assert_int_equal(harness_init(&h), 0);
 	/* registered while the engine lives */
-	assert_int_equal(fake_count(cudart_path, "fake_cuda_live_allocations"), 1);
+	assert_int_equal(fake_count(gpu_lib, "fake_cuda_live_allocations"), 1);
 	assert_int_equal(fake_count(cufile_path, "fake_cufile_driver_opens"), cufile);
 	assert_int_equal(fake_count(cufile_path, "fake_cufile_handles"), cufile);
 	assert_int_equal(fake_count(cufile_path, "fake_cufile_buffers"), cufile);
 	assert_int_equal(fake_count(cufile_path, "fake_cufile_streams"),
 			 xfer == GDS_XFER_GPUD_ASYNC);
-	assert_int_equal(fake_count(cudart_path, "fake_cuda_live_streams"),
+	assert_int_equal(fake_count(gpu_lib, "fake_cuda_live_streams"),
 			 xfer == GDS_XFER_GPUD_ASYNC);
+	assert_int_equal(fake_count(cuda_driver_path, "fake_cuda_live_contexts"),
+			 gpu_lib == cuda_driver_path);
 
 	/* the GPU buffer starts with the runner's data, so a write carries it */
 	assert_memory_equal(gpu_allocation(0), host_copy, BUF_SIZE);
@@ -684,6 +693,158 @@ static void test_io_errors(void **state)
 	assert_all_released();
 }
 
+/* ---- the CUDA driver API when no runtime loads ---- */
+
+static void use_driver(void)
+{
+	setenv("DRIVEBENCH_CUDART_LIB", "/nonexistent/libcudart.so.12", 1);
+	setenv("DRIVEBENCH_CUDA_LIB", cuda_driver_path, 1);
+	gpu_lib = cuda_driver_path;
+}
+
+static void test_driver_probe(void **state)
+{
+	struct gds_env env;
+
+	(void)state;
+	use_driver();
+	gds_probe(&env);
+	assert_true(env.have_cuda);
+	assert_true(env.have_cufile);
+	assert_int_equal(env.devices, 1);
+	assert_string_equal(env.gpu_model, "Fake Driver GPU 141GB");
+	assert_string_equal(env.why, "");
+	setenv("FAKE_CUDA_DEVICES", "3", 1);
+	gds_probe(&env);
+	assert_int_equal(env.devices, 3);
+	setenv("FAKE_CUDA_DEVICES", "0", 1);
+	gds_probe(&env);
+	assert_false(env.have_cuda);
+	assert_string_equal(env.why, "no CUDA device");
+	unsetenv("FAKE_CUDA_DEVICES");
+	setenv("FAKE_CUDA_FAIL", "count", 1);
+	gds_probe(&env);
+	assert_false(env.have_cuda);
+	assert_string_equal(env.why, "cuDeviceGetCount: CUDA driver error 999 "
+			    "(unknown error)");
+	assert_all_released();
+	/* the runtime stays preferred when both load */
+	reset_env(NULL);
+	setenv("DRIVEBENCH_CUDA_LIB", cuda_driver_path, 1);
+	gds_probe(&env);
+	assert_string_equal(env.gpu_model, "Fake GPU 80GB");
+}
+
+static void test_driver_init_fails(void **state)
+{
+	char other_path[PATH_MAX + 80];
+	struct gds_env env;
+
+	(void)state;
+	use_driver();
+	/* the same library by another name, so that it is loaded afresh and
+	 * cuInit runs again */
+	snprintf(other_path, sizeof(other_path), "%s/./libcuda.so.1", fake_dir);
+	setenv("DRIVEBENCH_CUDA_LIB", other_path, 1);
+	setenv("FAKE_CUDA_FAIL", "init", 1);
+	gds_probe(&env);
+	assert_false(env.have_cuda);
+	assert_contains(env.why, "CUDA runtime not found");
+	assert_contains(env.why, "cuInit: CUDA driver error 100 (no CUDA-capable "
+			"device is detected)");
+	expect_init_error(GDS_XFER_CPU_GPU, "needs a GPU path: CUDA runtime not "
+			  "found");
+}
+
+static void test_driver_wrong_library(void **state)
+{
+	struct gds_env env;
+
+	(void)state;
+	use_driver();
+	setenv("DRIVEBENCH_CUDA_LIB", cufile_path, 1);
+	gds_probe(&env);
+	assert_false(env.have_cuda);
+	assert_contains(env.why, "has no cuInit");
+}
+
+static void test_driver_gpud(void **state)
+{
+	(void)state;
+	use_driver();
+	check_gpu_path(GDS_XFER_GPUD);
+}
+
+static void test_driver_cpu_gpu(void **state)
+{
+	(void)state;
+	use_driver();
+	check_gpu_path(GDS_XFER_CPU_GPU);
+}
+
+static void test_driver_gpud_async(void **state)
+{
+	(void)state;
+	use_driver();
+	check_gpu_path(GDS_XFER_GPUD_ASYNC);
+}
+
+static void test_driver_failures(void **state)
+{
+	struct harness h;
+
+	(void)state;
+	use_driver();
+	setenv("FAKE_CUDA_FAIL", "malloc", 1);
+	expect_init_error(GDS_XFER_GPUD, "cufile: cuMemAlloc: CUDA driver error 2 "
+			  "(out of memory)");
+	setenv("FAKE_CUDA_FAIL", "ctx", 1);
+	expect_init_error(GDS_XFER_CPU_GPU, "cufile: cuDevicePrimaryCtxRetain: CUDA "
+			  "driver error 201 (invalid device context)");
+	setenv("FAKE_CUDA_FAIL", "memcpy", 1);
+	expect_init_error(GDS_XFER_GPUD, "cufile: cuMemcpyHtoD: CUDA driver error "
+			  "700 (an illegal memory access was encountered)");
+	setenv("FAKE_CUDA_FAIL", "stream", 1);
+	expect_init_error(GDS_XFER_GPUD_ASYNC, "cufile: cuStreamCreate: CUDA driver "
+			  "error 999 (unknown error)");
+	unsetenv("FAKE_CUDA_FAIL");
+	harness_open(&h, GDS_XFER_GPUD);
+	h.spec.gpu_device = 1;
+	assert_int_equal(harness_init(&h), -1);
+	assert_string_equal(err_msg(), "cufile: gpu_dev_id=1, but there is 1 CUDA device");
+	harness_close(&h);
+	/* during I/O */
+	start_failing(&h, GDS_XFER_CPU_GPU, "FAKE_CUDA_FAIL", "memcpy");
+	assert_int_equal(run_io(&h, DIR_WRITE, 0, 4096), INT_MIN);
+	assert_string_equal(err_msg(), "cufile: cuMemcpyDtoH: CUDA driver error 700 "
+			    "(an illegal memory access was encountered)");
+	err_clear();
+	assert_int_equal(run_io(&h, DIR_READ, 0, 4096), INT_MIN);
+	assert_contains(err_msg(), "cufile: cuMemcpyHtoD: CUDA driver error 700");
+	harness_close(&h);
+	unsetenv("FAKE_CUDA_FAIL");
+	start_failing(&h, GDS_XFER_GPUD_ASYNC, "FAKE_CUDA_FAIL", "sync");
+	assert_int_equal(run_io(&h, DIR_READ, 0, 4096), INT_MIN);
+	assert_string_equal(err_msg(), "cufile: cuStreamSynchronize: CUDA driver "
+			    "error 700 (an illegal memory access was encountered)");
+	harness_close(&h);
+	assert_all_released();
+}
+
+static void test_no_runtime_no_driver(void **state)
+{
+	struct gds_env env;
+
+	(void)state;
+	setenv("DRIVEBENCH_CUDART_LIB", "/nonexistent/libcudart.so.12", 1);
+	setenv("DRIVEBENCH_CUDA_LIB", "/nonexistent/libcuda.so.1", 1);
+	gds_probe(&env);
+	assert_false(env.have_cuda);
+	assert_contains(env.why, "CUDA runtime not found: /nonexistent/libcudart.so.12");
+	assert_contains(env.why, "; CUDA driver not found: /nonexistent/libcuda.so.1");
+	expect_init_error(GDS_XFER_GPUD, "CUDA driver not found");
+}
+
 #define TEST(f) cmocka_unit_test_setup(f, reset_env)
 
 int main(void)
@@ -711,6 +872,14 @@ int main(void)
 		TEST(test_init_gpu_dev_id),
 		TEST(test_init_library_failures),
 		TEST(test_io_errors),
+		TEST(test_driver_probe),
+		TEST(test_driver_init_fails),
+		TEST(test_driver_wrong_library),
+		TEST(test_driver_gpud),
+		TEST(test_driver_cpu_gpu),
+		TEST(test_driver_gpud_async),
+		TEST(test_driver_failures),
+		TEST(test_no_runtime_no_driver),
 	};
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -728,5 +897,6 @@ int main(void)
 	snprintf(cufile_noasync_path, sizeof(cufile_noasync_path),
 		 "%s/libcufile-noasync.so.0", fake_dir);
 	snprintf(cudart_path, sizeof(cudart_path), "%s/libcudart.so.12", fake_dir);
+	snprintf(cuda_driver_path, sizeof(cuda_driver_path), "%s/libcuda.so.1", fake_dir);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,227 @@
+/* fake_cuda_driver.c - a stand-in for the CUDA driver API (libcuda.so.1) for
+ * the cufile engine's tests, used when no runtime loads: "device memory" is
+ * aligned host memory behind integer CUdeviceptrs, copies are memcpy,
+ * contexts and streams are counted tokens. Steered by environment variables:
+ * FAKE_CUDA_DEVICES=N (default 1), FAKE_CUDA_FAIL=init|count|ctx|malloc|
+ * memcpy|stream|sync. Built as a shared library for tests only. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+enum {
+	CUDA_SUCCESS = 0,
+	CUDA_ERROR_INVALID_VALUE = 1,
+	CUDA_ERROR_OUT_OF_MEMORY = 2,
+	CUDA_ERROR_NOT_INITIALIZED = 3,
+	CUDA_ERROR_NO_DEVICE = 100,
+	CUDA_ERROR_INVALID_DEVICE = 101,
+	CUDA_ERROR_INVALID_CONTEXT = 201,
+	CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+	CUDA_ERROR_UNKNOWN = 999,
+};
+
+#define MAX_ALLOCATIONS 64
+
+static void *allocations[MAX_ALLOCATIONS];
+static int initialised, contexts_retained, streams_live;
+static int primary_context;   /* its address is the context handle */
+
+static int failing(const char *what)
+{
+	const char *fail = getenv("FAKE_CUDA_FAIL");
+
+	return fail && !strcmp(fail, what);
+}
+
+static int device_count(void)
+{
+	const char *text = getenv("FAKE_CUDA_DEVICES");
+
+	return text ? atoi(text) : 1;
+}
+
+EXPORT int cuInit(unsigned flags)
+{
+	if (flags != 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (failing("init"))
+		return CUDA_ERROR_NO_DEVICE;
+	initialised = 1;
+	return CUDA_SUCCESS;
+}
+
+EXPORT int cuGetErrorString(int code, const char **text)
+{
+	switch (code) {
+	case CUDA_SUCCESS: *text = "no error"; break;
+	case CUDA_ERROR_INVALID_VALUE: *text = "invalid argument"; break;
+	case CUDA_ERROR_OUT_OF_MEMORY: *text = "out of memory"; break;
+	case CUDA_ERROR_NOT_INITIALIZED: *text = "initialization error"; break;
+	case CUDA_ERROR_NO_DEVICE: *text = "no CUDA-capable device is detected"; break;
+	case CUDA_ERROR_INVALID_DEVICE: *text = "invalid device ordinal"; break;
+	case CUDA_ERROR_INVALID_CONTEXT: *text = "invalid device context"; break;
+	case CUDA_ERROR_ILLEGAL_ADDRESS: *text = "an illegal memory access was encountered"; break;
+	case CUDA_ERROR_UNKNOWN: *text = "unknown error"; break;
+	default: *text = NULL; return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+EXPORT int cuDeviceGetCount(int *count)
+{
+	if (!initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (failing("count"))
+		return CUDA_ERROR_UNKNOWN;
+	*count = device_count();
+	return CUDA_SUCCESS;
+}
+
+EXPORT int cuDeviceGet(int *device, int ordinal)
+{
+	if (!initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (ordinal < 0 || ordinal >= device_count())
+		return CUDA_ERROR_INVALID_DEVICE;
+	*device = ordinal;
+	return CUDA_SUCCESS;
+}
+
+EXPORT int cuDeviceGetName(char *name, int len, int device)
+{
+	if (device < 0 || device >= device_count() || len <= 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	strncpy(name, "Fake Driver GPU 141GB", (size_t)len);
+	return CUDA_SUCCESS;
+}
+
+EXPORT int cuDevicePrimaryCtxRetain(void **ctx, int device)
+{
+	if (failing("ctx"))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (device < 0 || device >= device_count())
+		return CUDA_ERROR_INVALID_DEVICE;
+	*ctx = &primary_context;
+	contexts_retained++;
+	return CUDA_SUCCESS;
+}
+
+EXPORT int cuDevicePrimaryCtxRelease_v2(int device)
+{
+	if (device < 0 || device >= device_count() || contexts_retained == 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	contexts_retained--;
+	return CUDA_SUCCESS;
+}
+
+EXPORT int cuCtxSetCurrent(void *ctx)
+{
+	if (ctx && (ctx != &primary_context || contexts_retained == 0))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	return CUDA_SUCCESS;
+}
+
+EXPORT int cuMemAlloc_v2(unsigned long long *ptr, size_t size)
+{
+	void *p;
+	int slot;
+
+	if (failing("malloc"))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (contexts_retained == 0)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	for (slot = 0; slot < MAX_ALLOCATIONS && allocations[slot]; slot++)
+		;
+	if (slot == MAX_ALLOCATIONS)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (posix_memalign(&p, 4096, size ? size : 1))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	allocations[slot] = p;
+	*ptr = (unsigned long long)(uintptr_t)p;
+	return CUDA_SUCCESS;
+}
+
+EXPORT int cuMemFree_v2(unsigned long long ptr)
+{
+	void *p = (void *)(uintptr_t)ptr;
+
+	for (int i = 0; i < MAX_ALLOCATIONS; i++)
+		if (p && allocations[i] == p) {
+			allocations[i] = NULL;
+			free(p);
+			return CUDA_SUCCESS;
+		}
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+EXPORT int cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t count)
+{
+	if (failing("memcpy"))
+		return CUDA_ERROR_ILLEGAL_ADDRESS;
+	memcpy((void *)(uintptr_t)dst, src, count);
+	return CUDA_SUCCESS;
+}
+
+EXPORT int cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t count)
+{
+	if (failing("memcpy"))
+		return CUDA_ERROR_ILLEGAL_ADDRESS;
+	memcpy(dst, (const void *)(uintptr_t)src, count);
+	return CUDA_SUCCESS;
+}
+
+EXPORT int cuStreamCreate(void **stream, unsigned flags)
+{
+	(void)flags;
+	if (failing("stream"))
+		return CUDA_ERROR_UNKNOWN;
+	*stream = &streams_live;
+	streams_live++;
+	return CUDA_SUCCESS;
+}
+
+EXPORT int cuStreamSynchronize(void *stream)
+{
+	(void)stream;
+	return failing("sync") ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS;
+}
+
+EXPORT int cuStreamDestroy_v2(void *stream)
+{
+	if (stream != &streams_live || streams_live == 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	streams_live--;
+	return CUDA_SUCCESS;
+}
+
+/* ---- for the tests: what is live ---- */
+
+EXPORT int fake_cuda_live_allocations(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < MAX_ALLOCATIONS; i++)
+		n += allocations[i] != NULL;
+	return n;
+}
+
+/* The i-th live allocation (in slot order), NULL when there is none. */
+EXPORT void *fake_cuda_allocation(int index)
+{
+	for (int i = 0; i < MAX_ALLOCATIONS; i++)
+		if (allocations[i] && index-- == 0)
+			return allocations[i];
+	return NULL;
+}
+
+EXPORT int fake_cuda_live_streams(void)
+{
+	return streams_live;
+}
+
+EXPORT int fake_cuda_live_contexts(void)
+{
+	return contexts_retained;
+}

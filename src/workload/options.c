@@ -310,55 +310,52 @@ static int set_name(struct job_spec *spec, const char *value)
 	return copy_string(spec->name, sizeof(spec->name), value);
 }
 
-static int set_size(struct job_spec *spec, const char *value)
+/* A size, or "NN%" of the target within [lo, hi] (an end excluded when
+ * its open flag is set). Returns 1 for a percentage (*pct), 0 for a size
+ * (*bytes), -1 with err_msg naming what for anything else. */
+static int size_or_percent(const struct job_spec *spec, const char *value,
+			   const char *what, bool lo_open, bool hi_open,
+			   uint64_t *bytes, double *pct)
 {
 	size_t len = strlen(value);
-	uint64_t bytes;
+	char number[64];
 
-	if (len > 1 && value[len - 1] == '%') {
-		char number[64];
-		double pct;
+	if (len <= 1 || value[len - 1] != '%')
+		return parse_size(value, spec->kb_base, bytes) ? -1 : 0;
+	if (len >= sizeof(number))
+		return err_set("bad %s '%s'", what, value);
+	memcpy(number, value, len - 1);
+	number[len - 1] = '\0';
+	if (parse_double_plain(number, pct) ||
+	    !(lo_open ? *pct > 0 : *pct >= 0) || !(hi_open ? *pct < 100 : *pct <= 100))
+		return err_set("bad percentage '%s' (0 %s NN%% %s 100)", value,
+			       lo_open ? "<" : "<=", hi_open ? "<" : "<=");
+	return 1;
+}
 
-		if (len >= sizeof(number))
-			return err_set("bad size '%s'", value);
-		memcpy(number, value, len - 1);
-		number[len - 1] = '\0';
-		if (parse_double_plain(number, &pct) || !(pct > 0 && pct <= 100))
-			return err_set("bad percentage '%s' (0 < NN%% <= 100)", value);
-		spec->size = 0;
-		spec->size_pct = pct;
-		return 0;
-	}
-	if (parse_size(value, spec->kb_base, &bytes))
+static int set_size(struct job_spec *spec, const char *value)
+{
+	uint64_t bytes = 0;
+	double pct = 0;
+	int kind = size_or_percent(spec, value, "size", true, false, &bytes, &pct);
+
+	if (kind < 0)
 		return -1;
 	spec->size = bytes;
-	spec->size_pct = 0;
+	spec->size_pct = kind ? pct : 0;
 	return 0;
 }
 
 static int set_offset(struct job_spec *spec, const char *value)
 {
-	size_t len = strlen(value);
-	uint64_t bytes;
+	uint64_t bytes = 0;
+	double pct = 0;
+	int kind = size_or_percent(spec, value, "offset", false, true, &bytes, &pct);
 
-	if (len > 1 && value[len - 1] == '%') {
-		char number[64];
-		double pct;
-
-		if (len >= sizeof(number))
-			return err_set("bad offset '%s'", value);
-		memcpy(number, value, len - 1);
-		number[len - 1] = '\0';
-		if (parse_double_plain(number, &pct) || !(pct >= 0 && pct < 100))
-			return err_set("bad percentage '%s' (0 <= NN%% < 100)", value);
-		spec->offset = 0;
-		spec->offset_pct = pct;
-		return 0;
-	}
-	if (parse_size(value, spec->kb_base, &bytes))
+	if (kind < 0)
 		return -1;
 	spec->offset = bytes;
-	spec->offset_pct = 0;
+	spec->offset_pct = kind ? pct : 0;
 	return 0;
 }
 
@@ -569,27 +566,15 @@ static int set_bssplit(struct job_spec *spec, const char *value)
  * starts at offset + i x increment, e.g. 4 jobs each on its quarter. */
 static int set_offset_increment(struct job_spec *spec, const char *value)
 {
-	size_t len = strlen(value);
-	uint64_t bytes;
+	uint64_t bytes = 0;
+	double pct = 0;
+	int kind = size_or_percent(spec, value, "offset increment", false, false,
+				   &bytes, &pct);
 
-	if (len > 1 && value[len - 1] == '%') {
-		char number[64];
-		double pct;
-
-		if (len >= sizeof(number))
-			return err_set("bad offset increment '%s'", value);
-		memcpy(number, value, len - 1);
-		number[len - 1] = '\0';
-		if (parse_double_plain(number, &pct) || !(pct >= 0 && pct <= 100))
-			return err_set("bad percentage '%s' (0 <= NN%% <= 100)", value);
-		spec->offset_increment = 0;
-		spec->offset_increment_pct = pct;
-		return 0;
-	}
-	if (parse_size(value, spec->kb_base, &bytes))
+	if (kind < 0)
 		return -1;
 	spec->offset_increment = bytes;
-	spec->offset_increment_pct = 0;
+	spec->offset_increment_pct = kind ? pct : 0;
 	return 0;
 }
 

@@ -3,8 +3,10 @@
 #include "cmd/args.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "store/store.h"
 #include "util/error.h"
 
 const char *cmd_option(const char *name, int argc, char **argv, int *i)
@@ -40,4 +42,53 @@ void cmd_catch_stop_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+int store_args_init(struct store_args *a, int argc)
+{
+	a->db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
+	a->label = "";
+	a->nr_destroy_ids = 0;
+	a->destroy_ids = calloc((size_t)argc + 1, sizeof(char *));
+	return a->destroy_ids ? 0 : err_set("out of memory");
+}
+
+void store_args_free(struct store_args *a)
+{
+	free(a->destroy_ids);
+	a->destroy_ids = NULL;
+}
+
+int store_args_option(struct store_args *a, bool allow_no_db, int argc,
+		      char **argv, int *i)
+{
+	const char *v;
+
+	if (allow_no_db && !strcmp(argv[*i], "--no-db")) {
+		a->db_path = NULL;
+		return 1;
+	}
+	if ((v = cmd_option("--db", argc, argv, i))) {
+		if (err_msg()[0])
+			return -1;
+		if (!v[0])
+			return err_set("--db needs a file name");
+		a->db_path = v;
+		return 1;
+	}
+	if ((v = cmd_option("--label", argc, argv, i))) {
+		if (err_msg()[0])
+			return -1;
+		a->label = v;
+		return 1;
+	}
+	if ((v = cmd_option("--destroy-data", argc, argv, i))) {
+		if (err_msg()[0])
+			return -1;
+		if (!v[0])
+			return err_set("--destroy-data needs a device ID or a file path");
+		a->destroy_ids[a->nr_destroy_ids++] = v;
+		return 1;
+	}
+	return 0;
 }

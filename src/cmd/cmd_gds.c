@@ -59,9 +59,7 @@ static const char gds_usage[] =
 struct gds_args {
 	struct gds_sweep sweep;
 	bool xfer_given;
-	const char *db_path, *label;
-	const char **destroy_ids;
-	unsigned nr_destroy_ids;
+	struct store_args store;      /* --db, --label, --destroy-data */
 };
 
 static int parse_count(const char *opt, const char *v, unsigned max, unsigned *out)
@@ -138,13 +136,9 @@ static int sweep_option(struct gds_args *a, int argc, char **argv, int *i)
 static int parse_args(int argc, char **argv, struct gds_args *a)
 {
 	gds_sweep_defaults(&a->sweep);
-	a->db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
-	a->label = "";
-	a->destroy_ids = calloc((size_t)argc + 1, sizeof(char *));
-	if (!a->destroy_ids)
-		return err_set("out of memory");
+	if (store_args_init(&a->store, argc))
+		return -1;
 	for (int i = 1; i < argc; i++) {
-		const char *v;
 		int rc;
 
 		err_clear();
@@ -152,22 +146,9 @@ static int parse_args(int argc, char **argv, struct gds_args *a)
 			return -1;
 		if (rc)
 			continue;
-		if ((v = cmd_option("--db", argc, argv, &i))) {
-			if (err_msg()[0])
+		if ((rc = store_args_option(&a->store, false, argc, argv, &i))) {
+			if (rc < 0)
 				return -1;
-			if (!v[0])
-				return err_set("--db needs a file name");
-			a->db_path = v;
-		} else if ((v = cmd_option("--label", argc, argv, &i))) {
-			if (err_msg()[0])
-				return -1;
-			a->label = v;
-		} else if ((v = cmd_option("--destroy-data", argc, argv, &i))) {
-			if (err_msg()[0])
-				return -1;
-			if (!v[0])
-				return err_set("--destroy-data needs a device ID or a file path");
-			a->destroy_ids[a->nr_destroy_ids++] = v;
 		} else if (argv[i][0] == '-') {
 			return err_set("unknown option '%s' (see 'drivebench gds --help')", argv[i]);
 		} else if (set_path("TARGET", argv[i], a->sweep.filename)) {
@@ -294,8 +275,8 @@ static int one_point(struct session *ss, enum rw_mode rw, uint64_t bs, unsigned 
 	struct run_output out = { 0 };
 	struct run_options opt = {
 		.stop = &cmd_stop_requested,
-		.destroy_ids = ss->a->destroy_ids,
-		.nr_destroy_ids = ss->a->nr_destroy_ids,
+		.destroy_ids = ss->a->store.destroy_ids,
+		.nr_destroy_ids = ss->a->store.nr_destroy_ids,
 	};
 	struct job_result *entries = NULL;
 	unsigned nr = 0;
@@ -369,11 +350,11 @@ static int run_sweep(const struct gds_args *a, const struct gds_path *path,
 	unsigned idx = 0;
 
 	/* open the database first: a long sweep must not end unable to store */
-	if (store_open(a->db_path, &ss.db))
+	if (store_open(a->store.db_path, &ss.db))
 		return EXIT_BAD_INPUT;
 	join_command(argc, argv, command, sizeof(command));
 	ss.meta = (struct run_meta){
-		.label = a->label, .source = "gds", .command = command,
+		.label = a->store.label, .source = "gds", .command = command,
 		.target = s->directory[0] ? s->directory : s->filename,
 		.started_ms = (uint64_t)time(NULL) * 1000,
 	};
@@ -395,7 +376,7 @@ end:
 			ss.exit_code = EXIT_RUN_FAILED;
 		else if (ss.exit_code == EXIT_OK)
 			fprintf(stderr, "drivebench: results stored in %s as run %lld\n",
-				a->db_path, (long long)ss.run_id);
+				a->store.db_path, (long long)ss.run_id);
 	}
 	if (ss.stopped && ss.exit_code == EXIT_OK) {
 		err_set("stopped: the points so far are stored (partial)");
@@ -436,6 +417,6 @@ int cmd_gds(int argc, char **argv)
 fail:
 	fprintf(stderr, "drivebench gds: %s\n", err_msg());
 done:
-	free(a.destroy_ids);
+	store_args_free(&a.store);
 	return rc;
 }

@@ -55,10 +55,7 @@ struct run_args {
 	const char *format;
 	const char *output;
 	uint64_t max_buffer_mem;
-	const char **destroy_ids;
-	unsigned nr_destroy_ids;
-	const char *db_path;         /* NULL with --no-db */
-	const char *label;
+	struct store_args store;      /* --db, --no-db, --label, --destroy-data */
 	int argc;
 	char **argv;
 };
@@ -67,16 +64,14 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	a->fio_args = calloc((size_t)argc + 1, sizeof(char *));
 	a->sets = calloc((size_t)argc + 1, sizeof(char *));
-	a->destroy_ids = calloc((size_t)argc + 1, sizeof(char *));
 	a->format = "normal";
-	a->db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
-	a->label = "";
 	a->argc = argc;
 	a->argv = argv;
-	if (!a->fio_args || !a->sets || !a->destroy_ids)
+	if (!a->fio_args || !a->sets || store_args_init(&a->store, argc))
 		return err_set("out of memory");
 	for (int i = 1; i < argc; i++) {
 		const char *v;
+		int rc;
 
 		err_clear();
 		if ((v = cmd_option("--set", argc, argv, &i))) {
@@ -98,24 +93,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				return -1;
 			if (parse_size(v, 1024, &a->max_buffer_mem) || !a->max_buffer_mem)
 				return err_set("--max-buffer-mem: bad size '%s'", v);
-		} else if (!strcmp(argv[i], "--no-db")) {
-			a->db_path = NULL;
-		} else if ((v = cmd_option("--db", argc, argv, &i))) {
-			if (err_msg()[0])
+		} else if ((rc = store_args_option(&a->store, true, argc, argv, &i))) {
+			if (rc < 0)
 				return -1;
-			if (!v[0])
-				return err_set("--db needs a file name");
-			a->db_path = v;
-		} else if ((v = cmd_option("--label", argc, argv, &i))) {
-			if (err_msg()[0])
-				return -1;
-			a->label = v;
-		} else if ((v = cmd_option("--destroy-data", argc, argv, &i))) {
-			if (err_msg()[0])
-				return -1;
-			if (!v[0])
-				return err_set("--destroy-data needs a device ID or a file path");
-			a->destroy_ids[a->nr_destroy_ids++] = v;
 		} else if (!strncmp(argv[i], "--", 2)) {
 			a->fio_args[a->nr_fio_args++] = argv[i];
 		} else if (!a->jobfile) {
@@ -238,7 +218,7 @@ static int store_results(struct store *db, const struct run_args *a,
 	unsigned nr = 0;
 	char command[1024];
 	struct run_meta meta = {
-		.label = a->label, .source = "run", .command = command,
+		.label = a->store.label, .source = "run", .command = command,
 		.target = jobs->nr ? jobs->jobs[0].filename : "",
 		.started_ms = (uint64_t)started * 1000,
 	};
@@ -283,7 +263,7 @@ static int store_results(struct store *db, const struct run_args *a,
 	free(entries);
 	if (rc == 0)
 		fprintf(stderr, "drivebench: results stored in %s as run %lld\n",
-			a->db_path, (long long)run_id);
+			a->store.db_path, (long long)run_id);
 	return rc;
 }
 
@@ -316,11 +296,11 @@ int cmd_run(int argc, char **argv)
 	    use_default_target(&jobs, note, sizeof(note)) < 0)
 		goto fail;
 	/* open the database first: a long run must not end unable to store */
-	if (a.db_path && store_open(a.db_path, &db))
+	if (a.store.db_path && store_open(a.store.db_path, &db))
 		goto fail;
 	opt.max_buffer_mem = a.max_buffer_mem;
-	opt.destroy_ids = a.destroy_ids;
-	opt.nr_destroy_ids = a.nr_destroy_ids;
+	opt.destroy_ids = a.store.destroy_ids;
+	opt.nr_destroy_ids = a.store.nr_destroy_ids;
 	cmd_catch_stop_signals();
 	if (run_jobs(&jobs, &opt, &out, &why)) {
 		rc = why == RUN_FAILED_UNSAFE ? EXIT_UNSAFE :
@@ -346,6 +326,6 @@ done:
 	job_list_free(&jobs);
 	free(a.fio_args);
 	free(a.sets);
-	free(a.destroy_ids);
+	store_args_free(&a.store);
 	return rc;
 }

@@ -49,14 +49,11 @@ static const char suite_usage[] =
 struct suite_args {
 	const char *suite;
 	const char *target;
-	const char *db_path;
-	const char *label;
+	struct store_args store;      /* --db, --label, --destroy-data */
 	bool resume;
 	uint64_t max_buffer_mem;
 	char **only, **skip;           /* NULL-terminated, strdup'd names */
 	unsigned nr_only, nr_skip;
-	const char **destroy_ids;
-	unsigned nr_destroy_ids;
 };
 
 /* Splits "a,b" into names appended to list (room for argc entries). */
@@ -92,13 +89,11 @@ static int parse_args(int argc, char **argv, struct suite_args *a)
 		room += strlen(argv[i]) + 1;
 	a->only = calloc(room, sizeof(char *));
 	a->skip = calloc(room, sizeof(char *));
-	a->destroy_ids = calloc((size_t)argc + 1, sizeof(char *));
-	a->db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
-	a->label = "";
-	if (!a->only || !a->skip || !a->destroy_ids)
+	if (!a->only || !a->skip || store_args_init(&a->store, argc))
 		return err_set("out of memory");
 	for (int i = 1; i < argc; i++) {
 		const char *v;
+		int rc;
 
 		err_clear();
 		if (!strcmp(argv[i], "--resume")) {
@@ -113,22 +108,9 @@ static int parse_args(int argc, char **argv, struct suite_args *a)
 		} else if ((v = cmd_option("--skip", argc, argv, &i))) {
 			if (err_msg()[0] || add_names("--skip", v, a->skip, &a->nr_skip))
 				return -1;
-		} else if ((v = cmd_option("--db", argc, argv, &i))) {
-			if (err_msg()[0])
+		} else if ((rc = store_args_option(&a->store, false, argc, argv, &i))) {
+			if (rc < 0)
 				return -1;
-			if (!v[0])
-				return err_set("--db needs a file name");
-			a->db_path = v;
-		} else if ((v = cmd_option("--label", argc, argv, &i))) {
-			if (err_msg()[0])
-				return -1;
-			a->label = v;
-		} else if ((v = cmd_option("--destroy-data", argc, argv, &i))) {
-			if (err_msg()[0])
-				return -1;
-			if (!v[0])
-				return err_set("--destroy-data needs a device ID or a file path");
-			a->destroy_ids[a->nr_destroy_ids++] = v;
 		} else if ((v = cmd_option("--max-buffer-mem", argc, argv, &i))) {
 			if (err_msg()[0])
 				return -1;
@@ -198,7 +180,7 @@ int cmd_suite(int argc, char **argv)
 	if (!a.target && default_target(&a.target))
 		goto fail;
 	if (!a.suite && a.resume) {
-		if (suite_resume_lookup(a.db_path, a.target, recorded, sizeof(recorded)))
+		if (suite_resume_lookup(a.store.db_path, a.target, recorded, sizeof(recorded)))
 			goto fail;
 		a.suite = recorded;
 	}
@@ -207,26 +189,26 @@ int cmd_suite(int argc, char **argv)
 	loaded = true;
 	join_command(argc, argv, command, sizeof(command));
 	opt.target = a.target;
-	opt.db_path = a.db_path;
-	opt.label = a.label;
+	opt.db_path = a.store.db_path;
+	opt.label = a.store.label;
 	opt.resume = a.resume;
 	opt.only = a.nr_only ? (const char *const *)a.only : NULL;
 	opt.skip = a.nr_skip ? (const char *const *)a.skip : NULL;
-	opt.destroy_ids = a.destroy_ids;
-	opt.nr_destroy_ids = a.nr_destroy_ids;
+	opt.destroy_ids = a.store.destroy_ids;
+	opt.nr_destroy_ids = a.store.nr_destroy_ids;
 	opt.max_buffer_mem = a.max_buffer_mem;
 	opt.stop = &cmd_stop_requested;
 	opt.progress_tty = isatty(STDERR_FILENO) == 1;
 	opt.command = command;
 	cmd_catch_stop_signals();
 	if (suite_run(&s, &opt, &rc) == 0) {
-		fprintf(stderr, "drivebench: suite '%s' complete; results in %s\n", s.name, a.db_path);
+		fprintf(stderr, "drivebench: suite '%s' complete; results in %s\n", s.name, a.store.db_path);
 		goto done;
 	}
 	if (cmd_stop_requested || strstr(err_msg(), "interrupted")) {
 		fprintf(stderr, "drivebench suite: %s\n", err_msg());
 		fprintf(stderr, "interrupted: resume with drivebench suite --resume --db %s %s\n",
-			a.db_path, a.target);
+			a.store.db_path, a.target);
 		goto done;
 	}
 fail:
@@ -236,6 +218,6 @@ done:
 		suite_free(&s);
 	free_names(a.only);
 	free_names(a.skip);
-	free(a.destroy_ids);
+	store_args_free(&a.store);
 	return rc;
 }

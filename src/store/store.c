@@ -65,6 +65,15 @@ static int step_done(struct store *s, sqlite3_stmt *st, const char *what)
 	return 0;
 }
 
+/* Runs a one-shot statement and finalizes it, whatever the outcome. */
+static int step_once(struct store *s, sqlite3_stmt *st, const char *what)
+{
+	int rc = step_done(s, st, what);
+
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* uint64 values go in as their int64 bit pattern and come back the same */
 static void bind_u64(sqlite3_stmt *st, int at, uint64_t v)
 {
@@ -385,11 +394,8 @@ int store_run_begin(struct store *s, const struct run_meta *meta, int64_t *run_i
 	bind_u64(st, 7, meta->started_ms);
 	bind_text_or_null(st, 8, meta->drive_json);
 	sqlite3_bind_text(st, 9, meta->suite ? meta->suite : "", -1, SQLITE_STATIC);
-	if (step_done(s, st, "recording the run")) {
-		sqlite3_finalize(st);
+	if (step_once(s, st, "recording the run"))
 		goto fail;
-	}
-	sqlite3_finalize(st);
 	*run_id = sqlite3_last_insert_rowid(s->db);
 	return exec_sql(s, "COMMIT", "committing the run");
 fail:
@@ -410,8 +416,7 @@ int store_run_end(struct store *s, int64_t run_id, bool partial)
 	bind_u64(st, 1, (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u);
 	sqlite3_bind_int(st, 2, partial);
 	sqlite3_bind_int64(st, 3, run_id);
-	rc = step_done(s, st, "ending the run");
-	sqlite3_finalize(st);
+	rc = step_once(s, st, "ending the run");
 	if (rc == 0 && sqlite3_changes(s->db) == 0)
 		return err_set("%s: no run %lld", s->path, (long long)run_id);
 	return rc;
@@ -439,8 +444,7 @@ int store_step_begin(struct store *s, int64_t run_id, unsigned idx,
 	sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, kind, -1, SQLITE_STATIC);
 	bind_u64(st, 5, now_ms());
-	rc = step_done(s, st, "starting a step");
-	sqlite3_finalize(st);
+	rc = step_once(s, st, "starting a step");
 	if (rc == 0)
 		*step_id = sqlite3_last_insert_rowid(s->db);
 	return rc;
@@ -456,8 +460,7 @@ int store_step_end(struct store *s, int64_t step_id, const char *status)
 	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
 	bind_u64(st, 2, now_ms());
 	sqlite3_bind_int64(st, 3, step_id);
-	rc = step_done(s, st, "ending a step");
-	sqlite3_finalize(st);
+	rc = step_once(s, st, "ending a step");
 	if (rc == 0 && sqlite3_changes(s->db) == 0)
 		return err_set("%s: no step %lld", s->path, (long long)step_id);
 	return rc;
@@ -579,8 +582,7 @@ int store_step_discard(struct store *s, int64_t step_id)
 		if (prepare(s, sql[i], &st))
 			goto fail;
 		sqlite3_bind_int64(st, 1, step_id);
-		rc = step_done(s, st, "discarding a step");
-		sqlite3_finalize(st);
+		rc = step_once(s, st, "discarding a step");
 		if (rc)
 			goto fail;
 	}
@@ -601,8 +603,7 @@ int store_step_detail_set(struct store *s, int64_t step_id, const char *json)
 		return -1;
 	bind_text_or_null(st, 1, json);
 	sqlite3_bind_int64(st, 2, step_id);
-	rc = step_done(s, st, "recording a step's detail");
-	sqlite3_finalize(st);
+	rc = step_once(s, st, "recording a step's detail");
 	if (rc == 0 && sqlite3_changes(s->db) == 0)
 		return err_set("%s: no step %lld", s->path, (long long)step_id);
 	return rc;
@@ -1121,20 +1122,14 @@ int store_spec_set(struct store *s, const char *label, const char *ini_text)
 		    " (SELECT 1 FROM drives WHERE label = ?1)", &st))
 		goto fail;
 	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
-	if (step_done(s, st, "recording the drive")) {
-		sqlite3_finalize(st);
+	if (step_once(s, st, "recording the drive"))
 		goto fail;
-	}
-	sqlite3_finalize(st);
 	if (prepare(s, "UPDATE drives SET spec_ini = ? WHERE label = ?", &st))
 		goto fail;
 	bind_text_or_null(st, 1, ini_text);
 	sqlite3_bind_text(st, 2, label, -1, SQLITE_STATIC);
-	if (step_done(s, st, "recording the spec sheet")) {
-		sqlite3_finalize(st);
+	if (step_once(s, st, "recording the spec sheet"))
 		goto fail;
-	}
-	sqlite3_finalize(st);
 	return exec_sql(s, "COMMIT", "committing the spec sheet");
 fail:
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);

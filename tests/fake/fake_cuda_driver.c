@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_alloc.h"
+
 #define EXPORT __attribute__((visibility("default")))
 
 enum {
@@ -22,10 +24,9 @@ enum {
 	CUDA_ERROR_UNKNOWN = 999,
 };
 
-#define MAX_ALLOCATIONS 64
 
-static void *allocations[MAX_ALLOCATIONS];
-static int initialised, contexts_retained, streams_live;
+/* atomic: engine threads retain and release at the same time */
+static _Atomic int initialised, contexts_retained, streams_live;
 static int primary_context;   /* its address is the context handle */
 
 static int failing(const char *what)
@@ -126,19 +127,13 @@ EXPORT int cuCtxSetCurrent(void *ctx)
 EXPORT int cuMemAlloc_v2(unsigned long long *ptr, size_t size)
 {
 	void *p;
-	int slot;
 
 	if (failing("malloc"))
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	if (contexts_retained == 0)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	for (slot = 0; slot < MAX_ALLOCATIONS && allocations[slot]; slot++)
-		;
-	if (slot == MAX_ALLOCATIONS)
+	if (!(p = fake_alloc(size)))
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	if (posix_memalign(&p, 4096, size ? size : 1))
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	allocations[slot] = p;
 	*ptr = (unsigned long long)(uintptr_t)p;
 	return CUDA_SUCCESS;
 }
@@ -147,13 +142,7 @@ EXPORT int cuMemFree_v2(unsigned long long ptr)
 {
 	void *p = (void *)(uintptr_t)ptr;
 
-	for (int i = 0; i < MAX_ALLOCATIONS; i++)
-		if (p && allocations[i] == p) {
-			allocations[i] = NULL;
-			free(p);
-			return CUDA_SUCCESS;
-		}
-	return CUDA_ERROR_INVALID_VALUE;
+	return fake_free(p) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
 EXPORT int cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t count)
@@ -200,20 +189,13 @@ EXPORT int cuStreamDestroy_v2(void *stream)
 
 EXPORT int fake_cuda_live_allocations(void)
 {
-	int n = 0;
-
-	for (int i = 0; i < MAX_ALLOCATIONS; i++)
-		n += allocations[i] != NULL;
-	return n;
+	return fake_live_allocations();
 }
 
 /* The i-th live allocation (in slot order), NULL when there is none. */
 EXPORT void *fake_cuda_allocation(int index)
 {
-	for (int i = 0; i < MAX_ALLOCATIONS; i++)
-		if (allocations[i] && index-- == 0)
-			return allocations[i];
-	return NULL;
+	return fake_allocation(index);
 }
 
 EXPORT int fake_cuda_live_streams(void)

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_alloc.h"
+
 #define EXPORT __attribute__((visibility("default")))
 
 enum {
@@ -17,10 +19,8 @@ enum {
 	CUDA_ERROR_UNKNOWN = 999,
 };
 
-#define MAX_ALLOCATIONS 64
 
-static void *allocations[MAX_ALLOCATIONS];
-static int streams_live;
+static _Atomic int streams_live;   /* atomic: several engine threads */
 
 static int failing(const char *what)
 {
@@ -72,29 +72,15 @@ EXPORT const char *cudaGetErrorString(int code)
 
 EXPORT int cudaMalloc(void **ptr, size_t size)
 {
-	int slot;
-
 	if (failing("malloc"))
 		return CUDA_ERROR_MEMORY_ALLOCATION;
-	for (slot = 0; slot < MAX_ALLOCATIONS && allocations[slot]; slot++)
-		;
-	if (slot == MAX_ALLOCATIONS)
-		return CUDA_ERROR_MEMORY_ALLOCATION;
-	if (posix_memalign(ptr, 4096, size ? size : 1))
-		return CUDA_ERROR_MEMORY_ALLOCATION;
-	allocations[slot] = *ptr;
-	return CUDA_SUCCESS;
+	*ptr = fake_alloc(size);
+	return *ptr ? CUDA_SUCCESS : CUDA_ERROR_MEMORY_ALLOCATION;
 }
 
 EXPORT int cudaFree(void *ptr)
 {
-	for (int i = 0; i < MAX_ALLOCATIONS; i++)
-		if (ptr && allocations[i] == ptr) {
-			allocations[i] = NULL;
-			free(ptr);
-			return CUDA_SUCCESS;
-		}
-	return CUDA_ERROR_INVALID_VALUE;
+	return fake_free(ptr) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
 EXPORT int cudaMemcpy(void *dst, const void *src, size_t count, int kind)
@@ -133,20 +119,13 @@ EXPORT int cudaStreamDestroy(void *stream)
 
 EXPORT int fake_cuda_live_allocations(void)
 {
-	int n = 0;
-
-	for (int i = 0; i < MAX_ALLOCATIONS; i++)
-		n += allocations[i] != NULL;
-	return n;
+	return fake_live_allocations();
 }
 
 /* The i-th live allocation (in slot order), NULL when there is none. */
 EXPORT void *fake_cuda_allocation(int index)
 {
-	for (int i = 0; i < MAX_ALLOCATIONS; i++)
-		if (allocations[i] && index-- == 0)
-			return allocations[i];
-	return NULL;
+	return fake_allocation(index);
 }
 
 EXPORT int fake_cuda_live_streams(void)

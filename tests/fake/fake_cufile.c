@@ -43,7 +43,8 @@ struct fake_handle {
 	int fd;
 };
 
-static int driver_opens, handles_live, buffers_live, streams_live;
+/* atomic: engine threads register and release at the same time */
+static _Atomic int driver_opens, handles_live, buffers_live, streams_live;
 
 static bool failing(const char *what)
 {

@@ -34,12 +34,19 @@ assert c.execute("select ios from result_dirs where dir = \"read\"").fetchone()[
 '
 
 # --- crash during a batch of stores ------------------------------------------
+# time one whole run first, so the kills spread over it however fast this
+# build is (a sanitizer build is several times slower)
+t0=$(date +%s%N)
+"$DB" run --db "$db" "$TMP/many.fio" >/dev/null 2>&1
+span=$((($(date +%s%N) - t0) / 1000000))
+[ "$span" -ge 20 ] || span=20
 killed=0
 for i in $(seq 1 20); do
 	"$DB" run --db "$db" "$TMP/many.fio" >/dev/null 2>&1 &
 	pid=$!
-	# 5 .. 150 ms: from before the first store to the last ones
-	sleep "0.$(printf '%03d' $((5 + RANDOM % 146)))"
+	# 5% .. 95% of a run: from before the first store to the last ones
+	ms=$((span * (5 + RANDOM % 91) / 100))
+	sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
 	if kill -9 "$pid" 2>/dev/null; then killed=$((killed + 1)); fi
 	wait "$pid" 2>/dev/null
 done

@@ -29,9 +29,18 @@ FAKE_DIR := $(BUILD)/tests/fake
 FAKE_LIBS := $(FAKE_DIR)/libcufile.so.0 $(FAKE_DIR)/libcufile-noasync.so.0 \
 	$(FAKE_DIR)/libcudart.so.12 $(FAKE_DIR)/libcuda.so.1
 
-.PHONY: all deps check test demo asan clean bench
+.PHONY: all deps check test demo asan clean bench fuzz fuzz-build
 
-all: $(BUILD)/drivebench $(TEST_BIN) $(FAKE_LIBS)
+# libFuzzer targets (tests/fuzz/fuzz_NAME.c); `make fuzz` builds them with
+# clang into build-fuzz/ and runs each FUZZ_SECONDS. The same harnesses are
+# built with $(CC) as corpus replays (BUILD/fuzz/replay_NAME) for the tests.
+FUZZ_TARGETS := jobfile suite options fio_import
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
+
+all: $(BUILD)/drivebench $(TEST_BIN) $(FAKE_LIBS) $(FUZZ_REPLAY)
 
 deps:
 	@sh scripts/deps.sh
@@ -90,7 +99,26 @@ demo: deps
 bench: $(BUILD)/drivebench
 	@sh bench/vs-fio.sh $(BUILD)/drivebench
 
+$(BUILD)/fuzz/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h \
+		$(BUILD)/libdrivebench.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ tests/fuzz/replay.c tests/fuzz/fuzz_$*.c \
+		$(BUILD)/libdrivebench.a $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(BUILD)/libdrivebench.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/libdrivebench.a \
+		$(LDFLAGS) $(LDLIBS)
+
+fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%) $(FUZZ_REPLAY)
+
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) OPT=-O1 \
+		EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+		EXTRA_LDFLAGS="$(FUZZ_SAN)" fuzz-build
+	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

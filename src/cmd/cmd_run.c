@@ -16,6 +16,7 @@
 #include "store/store.h"
 #include "target/target.h"
 #include "util/error.h"
+#include "verify/verify.h"
 #include "workload/job_list.h"
 #include "workload/options.h"
 
@@ -128,9 +129,13 @@ static int build_jobs(const struct run_args *a, struct job_list *jobs)
 		if (job_list_set_all(jobs, set))
 			return -1;
 	}
-	for (unsigned j = 0; j < jobs->nr; j++)
+	for (unsigned j = 0; j < jobs->nr; j++) {
 		if (job_spec_validate(&jobs->jobs[j]))
 			return -1;
+		/* verify_only (drivebench verify): read and check, never write */
+		if (jobs->jobs[j].verify_only && verify_only_convert(&jobs->jobs[j]))
+			return -1;
+	}
 	return 0;
 }
 
@@ -158,7 +163,7 @@ static int use_default_target(struct job_list *jobs, char *note, size_t len)
 		return -1;
 	if (!t.exists || t.size < SCRATCH_DEFAULT_SIZE) {
 		fprintf(stderr, "drivebench: creating the default target %s (1 GiB)\n", path);
-		if (target_layout_file(path, SCRATCH_DEFAULT_SIZE) < 0)
+		if (target_layout_file(path, SCRATCH_DEFAULT_SIZE, &cmd_stop_requested) < 0)
 			return -1;
 	}
 	snprintf(note, len, "default target: %s (scratch file; set --filename or %s to change)",
@@ -270,7 +275,7 @@ static int store_results(struct store *db, const struct run_args *a,
 static bool any_io_error(const struct run_output *out)
 {
 	for (unsigned i = 0; i < out->nr; i++)
-		if (out->results[i].error)
+		if (out->results[i].error || out->results[i].verify_failed)
 			return true;
 	return false;
 }
@@ -292,6 +297,7 @@ int cmd_run(int argc, char **argv)
 			fputs(run_usage, stdout);
 			return EXIT_OK;
 		}
+	cmd_catch_stop_signals();   /* before the scratch layout, which may take a while */
 	if (parse_args(argc, argv, &a) || build_jobs(&a, &jobs) ||
 	    use_default_target(&jobs, note, sizeof(note)) < 0)
 		goto fail;
@@ -301,7 +307,6 @@ int cmd_run(int argc, char **argv)
 	opt.max_buffer_mem = a.max_buffer_mem;
 	opt.destroy_ids = a.store.destroy_ids;
 	opt.nr_destroy_ids = a.store.nr_destroy_ids;
-	cmd_catch_stop_signals();
 	if (run_jobs(&jobs, &opt, &out, &why)) {
 		rc = why == RUN_FAILED_UNSAFE ? EXIT_UNSAFE :
 		     why == RUN_FAILED_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;

@@ -139,7 +139,7 @@ static int default_target(const char **target)
 		return -1;
 	if (!t.exists || t.size < SCRATCH_DEFAULT_SIZE) {
 		fprintf(stderr, "drivebench: creating the default target %s (1 GiB)\n", path);
-		if (target_layout_file(path, SCRATCH_DEFAULT_SIZE) < 0)
+		if (target_layout_file(path, SCRATCH_DEFAULT_SIZE, &cmd_stop_requested) < 0)
 			return -1;
 	}
 	*target = path;
@@ -177,6 +177,7 @@ int cmd_suite(int argc, char **argv)
 		}
 	if (parse_args(argc, argv, &a))
 		goto fail;
+	cmd_catch_stop_signals();   /* before the scratch layout, which may take a while */
 	if (!a.target && default_target(&a.target))
 		goto fail;
 	if (!a.suite && a.resume) {
@@ -200,7 +201,6 @@ int cmd_suite(int argc, char **argv)
 	opt.stop = &cmd_stop_requested;
 	opt.progress_tty = isatty(STDERR_FILENO) == 1;
 	opt.command = command;
-	cmd_catch_stop_signals();
 	if (suite_run(&s, &opt, &rc) == 0) {
 		fprintf(stderr, "drivebench: suite '%s' complete; results in %s\n", s.name, a.store.db_path);
 		goto done;

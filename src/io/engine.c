@@ -1,10 +1,12 @@
 /* engine.c - the table of I/O engines and lookup by fio's ioengine= name.
- * The engines themselves live in io_uring.c, libaio.c, psync.c, null.c and cufile.c. */
+ * The engines themselves live in io_uring.c, libaio.c, psync.c, null.c and cufile.c;
+ * "fault:<engine>" wraps one of them in the fault engine (fault.c). */
 #include "io/engine.h"
 
 #include <stddef.h>
 #include <string.h>
 
+#include "io/fault.h"
 #include "util/error.h"
 
 static const struct engine_ops *const engines[] = {
@@ -15,10 +17,30 @@ static const struct engine_ops *const engines[] = {
 	&engine_cufile,
 };
 
+static const struct engine_ops *find_fault_engine(const char *name)
+{
+	const char *inner_name = name + strlen(FAULT_ENGINE_PREFIX);
+	size_t i;
+
+	if (!*inner_name) {
+		err_set("ioengine '%s' names no engine to wrap (e.g. fault:io_uring, fault:psync, fault:null)",
+			name);
+		return NULL;
+	}
+	for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
+		if (strcmp(engines[i]->name, inner_name) == 0)
+			return fault_engine_wrap(engines[i]);
+	err_set("unknown ioengine '%s' in '%s' (known: io_uring, libaio, psync, null)",
+		inner_name, name);
+	return NULL;
+}
+
 const struct engine_ops *engine_find(const char *name)
 {
 	size_t i;
 
+	if (name && !strncmp(name, FAULT_ENGINE_PREFIX, strlen(FAULT_ENGINE_PREFIX)))
+		return find_fault_engine(name);
 	if (name) {
 		for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
 			if (strcmp(engines[i]->name, name) == 0)
@@ -31,5 +53,9 @@ const struct engine_ops *engine_find(const char *name)
 
 int engine_needs_fd(const struct engine_ops *ops)
 {
+	const struct engine_ops *inner = fault_engine_inner(ops);
+
+	if (inner)
+		ops = inner;
 	return ops != &engine_null;
 }

@@ -51,8 +51,8 @@ struct engine {
 };
 
 /* Finds an engine by fio name ("io_uring", "libaio", "psync", "null",
- * "cufile");
- * NULL with err_msg "unknown ioengine 'x'" otherwise. */
+ * "cufile"), or "fault:<one of them>" for the fault engine wrapping it
+ * (io/fault.h); NULL with err_msg "unknown ioengine 'x'" otherwise. */
 const struct engine_ops *engine_find(const char *name);
 
 /* Engines that run without a file descriptor (null). */

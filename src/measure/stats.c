@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "verify/verify.h"
 
 #define DEFAULT_SERIES_INTERVAL_NS 1000000000ull
 
@@ -160,9 +161,16 @@ static void dir_stats_merge(struct dir_stats *dst, const struct dir_stats *src)
 
 int job_result_merge(struct job_result *dst, const struct job_result *src)
 {
-	/* The only step that can fail goes first, so dst stays whole. */
-	if (series_merge(&dst->series, &src->series) < 0)
+	unsigned kept_failures = dst->nr_verify_failures;
+
+	/* The steps that can fail go first, so dst stays whole (appended
+	 * verify failures are dropped again if the series cannot merge). */
+	if (verify_result_copy(dst, src) < 0)
 		return err_prefix("merging results of '%s'", src->name);
+	if (series_merge(&dst->series, &src->series) < 0) {
+		dst->nr_verify_failures = kept_failures;
+		return err_prefix("merging results of '%s'", src->name);
+	}
 
 	if (job_result_copy_drive(dst, src) < 0)
 		return -1;
@@ -184,7 +192,13 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 	dst->sys_cpu_s += src->sys_cpu_s;
 	dst->ctx_switches += src->ctx_switches;
 	dst->max_buffer_bytes += src->max_buffer_bytes;
+	dst->verify_checked += src->verify_checked;
+	dst->verify_failed += src->verify_failed;
+	if (!dst->verify_seed)
+		dst->verify_seed = src->verify_seed;
 	dst->nr_merged += src->nr_merged;
+	for (int k = 0; k < FAULT_KINDS; k++)
+		dst->faults_injected[k] += src->faults_injected[k];
 	return 0;
 }
 
@@ -195,6 +209,9 @@ void job_result_free(struct job_result *r)
 	free(r->drive_after);
 	free(r->drive_delta);
 	r->drive_before = r->drive_after = r->drive_delta = NULL;
+	free(r->verify_failures);
+	r->verify_failures = NULL;
+	r->nr_verify_failures = 0;
 }
 
 int job_result_copy_drive(struct job_result *dst, const struct job_result *src)

@@ -84,6 +84,14 @@ struct job_result {
 	 * before and after the job's phase, and what changed in between;
 	 * NULL when there is none (null engine, later clones of a job) */
 	char *drive_before, *drive_after, *drive_delta;
+	/* verification (verify/verify.h): blocks checked and failed, and the
+	 * first failures with offset and verdict (owned, freed with the result) */
+	uint64_t verify_checked, verify_failed;
+	struct verify_failure *verify_failures;
+	unsigned nr_verify_failures;
+	uint64_t verify_seed;    /* the seed the headers carry (verify on) */
+	/* what the fault engine injected, by enum fault_kind */
+	uint64_t faults_injected[FAULT_KINDS];
 };
 
 void job_result_init(struct job_result *r, const struct job_spec *spec);

@@ -13,7 +13,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "io/fault.h"
 #include "util/error.h"
+#include "verify/verify.h"
 
 /* fio's default percentile_list */
 static const double default_percentiles[] = {
@@ -432,6 +434,34 @@ static void add_series(struct json_builder *b, cJSON *parent,
 	}
 }
 
+/* "verify": counts, seed, and every kept failure with its verdict. */
+static void add_verify(struct json_builder *b, cJSON *extra, const struct job_result *r)
+{
+	cJSON *verify = add_object(b, extra, "verify");
+	cJSON *list;
+
+	add_string(b, verify, "method", "crc32c");
+	add_u64(b, verify, "seed", r->verify_seed);
+	add_u64(b, verify, "checked", r->verify_checked);
+	add_u64(b, verify, "failed", r->verify_failed);
+	list = add_array(b, verify, "failures");
+	for (unsigned i = 0; i < r->nr_verify_failures && list; i++) {
+		const struct verify_failure *v = &r->verify_failures[i];
+		cJSON *item = add_object(b, list, NULL);
+
+		add_u64(b, item, "offset", v->offset);
+		add_u64(b, item, "len", v->len);
+		add_string(b, item, "verdict", verify_verdict_name(v->verdict));
+		add_u64(b, item, "expected_seq", v->expected_seq);
+		add_u64(b, item, "found_seq", v->found_seq);
+		add_u64(b, item, "found_offset", v->found_offset);
+		add_u64(b, item, "found_seed", v->found_seed);
+		add_u64(b, item, "bad_offset", v->bad_offset);
+		add_int(b, item, "expected_byte", v->expected_byte);
+		add_int(b, item, "found_byte", v->found_byte);
+	}
+}
+
 static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 				  const struct job_result *r)
 {
@@ -458,6 +488,17 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 			add_u64(b, e, "offset", ds->first_error_offset);
 		}
 	}
+	if (r->spec && !strncmp(r->spec->ioengine, FAULT_ENGINE_PREFIX,
+				strlen(FAULT_ENGINE_PREFIX))) {
+		cJSON *faults = add_object(b, extra, "faults_injected");
+
+		for (int k = 0; k < FAULT_KINDS; k++)
+			add_u64(b, faults, fault_kind_name((enum fault_kind)k),
+				r->faults_injected[k]);
+	}
+	if ((r->spec && r->spec->verify != VERIFY_NONE) || r->verify_checked ||
+	    r->verify_failed)
+		add_verify(b, extra, r);
 	add_double(b, extra, "series_interval_ms", (double)r->series.interval_ns / 1e6);
 	add_series(b, extra, &r->series);
 	if (r->drive_before)
@@ -514,6 +555,15 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 	add_u64(b, job, "latency_window", 0);
 	if (spec && spec->description[0])
 		add_string(b, job, "desc", spec->description);
+	if (spec && spec->continue_on_error) {
+		/* fio adds these two only for continue_on_error jobs */
+		uint64_t total_err = 0;
+
+		for (int d = 0; d < DIR_COUNT; d++)
+			total_err += r->dir[d].errors;
+		add_u64(b, job, "total_err", total_err);
+		add_int(b, job, "first_error", positive_errno(r->error));
+	}
 	add_drivebench_extras(b, job, r);
 }
 

@@ -8,7 +8,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "io/fault.h"
 #include "util/error.h"
+#include "verify/verify.h"
 
 #define PARTIAL_BANNER \
 	"*** PARTIAL RESULTS: interrupted - figures cover only the time run ***"
@@ -184,6 +186,79 @@ static void print_latency(FILE *f, const struct dir_stats *ds)
 	}
 }
 
+/* fio's totals line for a continue_on_error job, and what the fault
+ * engine injected, by kind. */
+static void print_error_totals(FILE *f, const struct job_result *r)
+{
+	const struct job_spec *spec = r->spec;
+	uint64_t total = 0;
+
+	if (spec && spec->continue_on_error) {
+		for (int d = 0; d < DIR_COUNT; d++)
+			total += r->dir[d].errors;
+		fprintf(f, "  errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", total,
+			positive_errno(r->error), strerror(positive_errno(r->error)));
+	}
+	if (spec && !strncmp(spec->ioengine, FAULT_ENGINE_PREFIX,
+			     strlen(FAULT_ENGINE_PREFIX))) {
+		fprintf(f, "  faults injected:");
+		for (int k = 0; k < FAULT_KINDS; k++)
+			fprintf(f, "%s %s=%" PRIu64, k ? "," : "",
+				fault_kind_name((enum fault_kind)k), r->faults_injected[k]);
+		fputc('\n', f);
+	}
+}
+
+#define VERIFY_FAILURES_SHOWN 10
+
+/* One failed unit in words: the verdict, where, and what was found. */
+static void print_verify_failure(FILE *f, const struct verify_failure *v)
+{
+	fprintf(f, "    %s at offset %" PRIu64, verify_verdict_name(v->verdict), v->offset);
+	switch (v->verdict) {
+	case VERIFY_STALE:
+		fprintf(f, ": written by another run (seed %" PRIu64 ", seq %" PRIu64 ")",
+			v->found_seed, v->found_seq);
+		break;
+	case VERIFY_MISDIRECTED:
+		fprintf(f, ": holds the block written for offset %" PRIu64 " (seq %" PRIu64 ")",
+			v->found_offset, v->found_seq);
+		break;
+	case VERIFY_LOST_WRITE:
+		fprintf(f, ": holds write %" PRIu64 ", last written %" PRIu64,
+			v->found_seq, v->expected_seq);
+		break;
+	case VERIFY_TORN:
+		fprintf(f, ": right up to offset %" PRIu64 ", wrong from that sector to the end",
+			v->bad_offset);
+		break;
+	case VERIFY_CORRUPT:
+		if (v->found_byte >= 0)
+			fprintf(f, ": first bad byte at offset %" PRIu64 " (expected 0x%02x, found 0x%02x)",
+				v->bad_offset, v->expected_byte, v->found_byte);
+		else
+			fprintf(f, ": payload checksum does not match");
+		break;
+	default:
+		break;
+	}
+	fputc('\n', f);
+}
+
+/* "verify: ..." with the counts, the seed and the first failures. */
+static void print_verify(FILE *f, const struct job_result *r)
+{
+	if (!(r->spec && r->spec->verify != VERIFY_NONE) && !r->verify_checked &&
+	    !r->verify_failed)
+		return;
+	fprintf(f, "  verify: crc32c, seed %" PRIu64 ", %" PRIu64 " blocks checked, %" PRIu64
+		" failed\n", r->verify_seed, r->verify_checked, r->verify_failed);
+	for (unsigned i = 0; i < r->nr_verify_failures && i < VERIFY_FAILURES_SHOWN; i++)
+		print_verify_failure(f, &r->verify_failures[i]);
+	if (r->verify_failed > VERIFY_FAILURES_SHOWN)
+		fprintf(f, "    ... %" PRIu64 " more\n", r->verify_failed - VERIFY_FAILURES_SHOWN);
+}
+
 static void print_entry(FILE *f, const struct job_result *r)
 {
 	char decimal[32], binary[32], iops[32], io[32];
@@ -212,6 +287,8 @@ static void print_entry(FILE *f, const struct job_result *r)
 			fputc('\n', f);
 		}
 	}
+	print_error_totals(f, r);
+	print_verify(f, r);
 }
 
 /* fio's show_group_stats: aggregate bandwidth is all bytes over the

@@ -6,6 +6,7 @@
 
 #include "run/runner.h"
 #include "util/error.h"
+#include "verify/verify.h"
 
 static int copy_result(struct job_result *dst, const struct job_result *src)
 {
@@ -13,7 +14,9 @@ static int copy_result(struct job_result *dst, const struct job_result *src)
 	memset(&dst->series, 0, sizeof(dst->series));
 	dst->series.interval_ns = src->series.interval_ns;
 	dst->drive_before = dst->drive_after = dst->drive_delta = NULL;
-	if (job_result_copy_drive(dst, src))
+	dst->verify_failures = NULL;
+	dst->nr_verify_failures = 0;
+	if (job_result_copy_drive(dst, src) || verify_result_copy(dst, src))
 		return -1;
 	return series_merge(&dst->series, &src->series);
 }

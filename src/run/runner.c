@@ -14,6 +14,7 @@
 #include "run/worker.h"
 #include "target/safety.h"
 #include "target/snapshot.h"
+#include "verify/verify.h"
 
 #include <cjson/cJSON.h>
 #include "util/error.h"
@@ -62,13 +63,14 @@ static void format_bytes(uint64_t b, char *out, size_t len)
  * that run at the same time), so a job that cannot fit is refused with the
  * arithmetic rather than dying of OOM half-way. */
 static int check_buffer_memory(const struct job_list *jobs, unsigned first,
-			       unsigned last, uint64_t limit)
+			       unsigned last, uint64_t limit, const uint64_t *verify_bytes)
 {
 	uint64_t total = 0;
 	char want[32], have[32];
 
 	for (unsigned j = first; j < last; j++)
-		total += worker_buffer_bytes(&jobs->jobs[j]) * jobs->jobs[j].numjobs;
+		total += worker_buffer_bytes(&jobs->jobs[j]) * jobs->jobs[j].numjobs +
+			 verify_bytes[j];
 	if (total <= limit)
 		return 0;
 	format_bytes(total, want, sizeof(want));
@@ -77,12 +79,58 @@ static int check_buffer_memory(const struct job_list *jobs, unsigned first,
 		const struct job_spec *s = &jobs->jobs[first];
 		uint64_t per_io = worker_buffer_bytes(s) / s->iodepth;
 
+		if (verify_bytes[first]) {
+			char buffers[32], map[32];
+
+			format_bytes(worker_buffer_bytes(s) * s->numjobs, buffers, sizeof(buffers));
+			format_bytes(verify_bytes[first], map, sizeof(map));
+			return err_set("job '%s': I/O buffers (%u jobs x iodepth %u x %llu bytes = %s) and the verify map (4 bytes per %llu-byte unit written, plus verify_backlog: %s) need %s, over the limit of %s (--max-buffer-mem); lower size, numjobs or iodepth, or raise the verify unit (verify_interval)",
+				       s->name, s->numjobs, s->iodepth,
+				       (unsigned long long)per_io, buffers,
+				       (unsigned long long)verify_unit(s), map, want, have);
+		}
+
 		return err_set("job '%s': I/O buffers need %u jobs x iodepth %u x %llu bytes = %s, over the limit of %s (--max-buffer-mem); lower numjobs, iodepth or chunk_size",
 			       s->name, s->numjobs, s->iodepth,
 			       (unsigned long long)per_io, want, have);
 	}
 	return err_set("jobs %u..%u running together need %s of I/O buffers, over the limit of %s (--max-buffer-mem)",
 		       first + 1, last, want, have);
+}
+
+/* Verification of one clone: the run's seed (drawn once per run unless the
+ * job gives verify_seed) and the map's memory for the check above. Clones
+ * of a job sharing one file must not overlap: one clone's writes would
+ * fail the other's checks. */
+struct verify_setup {
+	uint64_t run_seed;
+	bool have_seed;
+	uint64_t prev_end;           /* end of the job's previous clone */
+};
+
+static int setup_verify(struct worker *w, const struct target *t,
+			struct verify_setup *vs, uint64_t *bytes)
+{
+	const struct job_spec *s = w->spec;
+	uint64_t start, len;
+
+	if (s->verify == VERIFY_NONE)
+		return 0;
+	if (!s->verify_seed_set && !vs->have_seed) {
+		if (verify_random_seed(&vs->run_seed))
+			return -1;
+		vs->have_seed = true;
+	}
+	w->verify_seed = s->verify_seed_set ? s->verify_seed : vs->run_seed;
+	if (target_job_range(t, s, w->clone, &start, &len))
+		return -1;
+	if (w->clone > 0 && s->filename[0] && start < vs->prev_end)
+		return err_set("verify with numjobs=%u needs clone ranges that do not overlap: clone %u starts at %llu, inside clone %u's range ending at %llu; set offset_increment to at least size",
+			       s->numjobs, w->clone, (unsigned long long)start,
+			       w->clone - 1, (unsigned long long)vs->prev_end);
+	vs->prev_end = start + len;
+	*bytes += verify_memory_bytes(s, len);
+	return 0;
 }
 
 /* Lays out regular files that are missing or too short, as fio does, so
@@ -98,7 +146,7 @@ static int prepare_target(struct worker *w, struct target *t)
 		return -1;
 	if (t->exists && t->size >= start + len)
 		return 0;
-	if (target_layout_file(t->path, start + len) < 0)
+	if (target_layout_file(t->path, start + len, w->stop) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s", t->path);
 	return target_probe(path, t);
@@ -286,12 +334,14 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	struct worker *workers = calloc(nr ? nr : 1, sizeof(*workers));
 	struct target *targets = calloc(nr ? nr : 1, sizeof(*targets));
 	struct drive_snapshot **snapshots = calloc(nr ? nr : 1, sizeof(*snapshots));
+	uint64_t *verify_bytes = calloc(jobs->nr ? jobs->nr : 1, sizeof(*verify_bytes));
+	struct verify_setup vs = { 0 };
 	uint64_t limit = opt->max_buffer_mem ? opt->max_buffer_mem : run_default_buffer_limit();
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	*why = RUN_FAILED_INPUT;
-	if (!workers || !targets || !snapshots) {
+	if (!workers || !targets || !snapshots || !verify_bytes) {
 		rc = err_set("out of memory");
 		goto done;
 	}
@@ -301,6 +351,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 
 		if (j > 0 && (s->stonewall || s->new_group))
 			groupid++;
+		vs.prev_end = 0;
 		for (unsigned c = 0; c < s->numjobs; c++, k++) {
 			struct worker *w = &workers[k];
 			char path[JOB_PATH_MAX];
@@ -330,10 +381,18 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 				goto done;
 			} else if (target_probe(path, &targets[k]) ||
 				   prepare_target(w, &targets[k])) {
+				if (*opt->stop)   /* a signal, not bad input: exit 1 */
+					*why = RUN_FAILED_RUNTIME;
+				rc = err_prefix("job '%s'", s->name);
+				goto done;
+			}
+			if (setup_verify(w, &targets[k], &vs, &verify_bytes[j])) {
 				rc = err_prefix("job '%s'", s->name);
 				goto done;
 			}
 			job_result_init(&w->result, s);
+			if (s->verify != VERIFY_NONE)
+				w->result.verify_seed = w->verify_seed;
 			w->result.groupid = groupid;
 			w->result.clone = c;
 			snprintf(w->result.name, sizeof(w->result.name), "%s", s->name);
@@ -347,7 +406,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 
 		while (last < jobs->nr && !jobs->jobs[last].stonewall)
 			last++;
-		if (check_buffer_memory(jobs, j, last, limit)) {
+		if (check_buffer_memory(jobs, j, last, limit, verify_bytes)) {
 			rc = -1;
 			goto done;
 		}
@@ -388,6 +447,8 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		workers[i].result.drive_before = NULL;
 		workers[i].result.drive_after = NULL;
 		workers[i].result.drive_delta = NULL;
+		workers[i].result.verify_failures = NULL;
+		workers[i].result.nr_verify_failures = 0;
 	}
 done:
 	if (workers)
@@ -401,6 +462,7 @@ done:
 	free(workers);
 	free(targets);
 	free(snapshots);
+	free(verify_bytes);
 	return rc;
 }
 

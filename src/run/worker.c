@@ -13,11 +13,23 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "io/fault.h"
 #include "run/runner.h"
 #include "util/error.h"
 #include "workload/options.h"
 
 #define BUFFER_ALIGN 4096
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
 
 uint64_t worker_buffer_bytes(const struct job_spec *spec)
 {
@@ -25,6 +37,22 @@ uint64_t worker_buffer_bytes(const struct job_spec *spec)
 
 	if (per_io > spec->chunk_size)
 		per_io = spec->chunk_size;
+	if (spec->verify != VERIFY_NONE) {
+		/* the verify pass reads in slot-sized pieces: about 4 MiB in
+		 * flight, 1 MiB a read at most; slots hold whole units, so
+		 * chunks of a large request start on a unit */
+		uint64_t unit = verify_unit(spec), step, want;
+
+		want = VERIFY_READ_BYTES * 4ull / spec->iodepth;
+		if (want > VERIFY_READ_BYTES)
+			want = VERIFY_READ_BYTES;
+		if (per_io < want)
+			per_io = want;
+		if (unit) {
+			step = unit / gcd64(unit, BUFFER_ALIGN) * BUFFER_ALIGN;
+			return (per_io + step - 1) / step * step * spec->iodepth;
+		}
+	}
 	per_io = (per_io + BUFFER_ALIGN - 1) & ~(uint64_t)(BUFFER_ALIGN - 1);
 	return per_io * spec->iodepth;
 }
@@ -136,6 +164,13 @@ int worker_setup(struct worker *w)
 	}
 	if (setup_buffers(w) || setup_generators(w))
 		return fail(w);
+	if (s->verify != VERIFY_NONE) {
+		if (verify_ctx_init(&w->verify, s, w->verify_seed, w->range_start,
+				    w->range_len))
+			return fail(w);
+		w->verifying = true;
+		w->result.verify_seed = w->verify_seed;
+	}
 	w->engine.ops = w->ops;
 	w->engine.fd = w->fd;
 	w->engine.depth = w->depth;
@@ -159,6 +194,8 @@ void worker_teardown(struct worker *w)
 	free(w->ios);
 	free(w->requests);
 	free(w->free_ios);
+	verify_ctx_free(&w->verify);
+	w->verifying = false;
 	w->buffers = w->ios = NULL;
 	w->requests = NULL;
 	w->free_ios = NULL;
@@ -185,6 +222,12 @@ struct loop {
 	bool abandon;                 /* stop, deadline or error: do not finish
 				       * large requests still in flight */
 	struct rusage ru_start;
+	/* verify: a picked I/O held back (it overlaps I/O in flight, or the
+	 * verify_backlog is full) until verify_resume; a failure stopped it */
+	bool verify_wait, verify_stopped;
+	bool held;
+	int held_dir;
+	uint64_t held_len, held_offset;
 };
 
 static inline uint64_t pick_offset(struct loop *l, int dir, uint64_t len)
@@ -235,18 +278,107 @@ static int guard_violation(struct worker *w, uint64_t off, uint64_t len)
 		       (unsigned long long)(w->range_start + w->range_len));
 }
 
-/* Prepares one new request on a free slot. Returns 0, or -1 on error. */
+/* ---- verification in the loop (verify/verify.h) ------------------------ */
+
+/* Whether [off, off + len) overlaps a request in flight in a way that
+ * makes the data read back undefined: a write against anything, or a read
+ * against a write. */
+static bool verify_overlaps(const struct worker *w, int dir, uint64_t off, uint64_t len)
+{
+	for (unsigned i = 0; i < w->depth; i++) {
+		const struct request *rq = &w->requests[i];
+
+		if (rq->busy && (dir == DIR_WRITE || rq->dir == DIR_WRITE) &&
+		    off < rq->span_offset + rq->span_len && rq->span_offset < off + len)
+			return true;
+	}
+	return false;
+}
+
+/* Claims [off, off + len) for a new request, or holds the pick back
+ * (returns 1) while it overlaps I/O in flight or the backlog is full. */
+static int verify_claim(struct loop *l, struct request *rq, int dir,
+			uint64_t off, uint64_t len)
+{
+	struct worker *w = l->w;
+	struct verify_ctx *v = &w->verify;
+
+	if ((dir == DIR_WRITE && v->backlog_cap && v->backlog_nr >= v->backlog_cap) ||
+	    verify_overlaps(w, dir, off, len)) {
+		l->held = true;
+		l->held_dir = dir;
+		l->held_len = len;
+		l->held_offset = off;
+		l->verify_wait = true;
+		return 1;
+	}
+	rq->busy = true;
+	rq->dir = (uint8_t)dir;
+	rq->span_offset = off;
+	rq->span_len = len;
+	if (dir == DIR_WRITE) {
+		rq->verify_seq = verify_next_seq(v);
+		if (v->backlog_cap) {
+			v->backlog_offset[v->backlog_nr] = off;
+			v->backlog_len[v->backlog_nr++] = len;
+		}
+	}
+	return 0;
+}
+
+/* A completed transfer: a write marks its units in the map; a read has
+ * its whole units checked. A failure stops the job unless
+ * continue_on_error covers verify. */
+static int verify_completed(struct loop *l, struct io *io)
+{
+	struct worker *w = l->w;
+	struct request *rq = io->owner;
+	int failures;
+
+	if (io->dir == DIR_WRITE) {
+		verify_mark_written(&w->verify, io->offset, (uint64_t)io->result, rq->verify_seq);
+		return 0;
+	}
+	failures = verify_check_read(&w->verify, io->buf, io->offset,
+				     (uint64_t)io->result, &w->result);
+	if (failures < 0)
+		return -1;
+	if (failures && !(w->spec->continue_on_error & ERROR_CLASS_VERIFY)) {
+		if (!w->result.error)
+			w->result.error = -EILSEQ;   /* fio's verify error */
+		l->issuing = false;
+		l->abandon = true;
+		l->verify_stopped = true;
+	}
+	return 0;
+}
+
+/* Prepares one new request on a free slot. Returns 0, 1 when verify held
+ * the pick back (the slot stays free), or -1 on error. */
 static int prep_new(struct loop *l, uint64_t now)
 {
 	struct worker *w = l->w;
 	struct io *io = w->free_ios[--w->nr_free];
 	struct request *rq = io->owner;
-	int dir = pick_dir(w);
-	uint64_t len = bs_picker_next(&w->bs[dir], &w->rng_bs);
-	uint64_t off = pick_offset(l, dir, len) + w->test_offset_skew;
+	int dir;
+	uint64_t len, off;
 
+	if (l->held) {
+		l->held = false;
+		dir = l->held_dir;
+		len = l->held_len;
+		off = l->held_offset;
+	} else {
+		dir = pick_dir(w);
+		len = bs_picker_next(&w->bs[dir], &w->rng_bs);
+		off = pick_offset(l, dir, len) + w->test_offset_skew;
+	}
 	if (!in_range(w, off, len))
 		return guard_violation(w, off, len);
+	if (w->verifying && verify_claim(l, rq, dir, off, len)) {
+		w->nr_free++;
+		return 1;
+	}
 	io->dir = (uint8_t)dir;
 	io->offset = off;
 	io->start_ns = now;
@@ -266,6 +398,9 @@ static int prep_new(struct loop *l, uint64_t now)
 		l->bytes_issued += len;
 	if (dir == DIR_WRITE)
 		l->writes_since_sync++;
+	if (w->verifying && dir == DIR_WRITE)
+		verify_fill_range(io->buf, io->offset, io->len, w->verify.base,
+				  w->verify.unit, w->verify.seed, rq->verify_seq);
 	return w->ops->prep(&w->engine, io);
 }
 
@@ -283,6 +418,9 @@ static int prep_continue(struct worker *w, struct io *io, uint64_t now)
 	io->complete_ns = 0;
 	rq->next_offset += len;
 	rq->remaining -= len;
+	if (w->verifying && io->dir == DIR_WRITE)
+		verify_fill_range(io->buf, io->offset, io->len, w->verify.base,
+				  w->verify.unit, w->verify.seed, rq->verify_seq);
 	return w->ops->prep(&w->engine, io);
 }
 
@@ -319,14 +457,34 @@ static void record_error(struct loop *l, struct io *io, int err)
 	}
 	if (!l->w->result.error)
 		l->w->result.error = err;
+	/* continue_on_error covers this direction: the failed request is
+	 * dropped (never counted as done, its slot freed) and the job goes on */
+	if (l->w->spec->continue_on_error &
+	    (io->dir == DIR_READ ? ERROR_CLASS_READ : ERROR_CLASS_WRITE))
+		return;
 	l->issuing = false;   /* fio's default continue_on_error=none */
 	l->abandon = true;
+}
+
+/* The fault engine's counts over the measured part: the ramp's faults are
+ * left out like the ramp's errors. Until the end result.faults_injected
+ * holds the counts at the start of measurement. */
+static void report_faults(struct loop *l)
+{
+	struct worker *w = l->w;
+	uint64_t counts[FAULT_KINDS];
+
+	fault_engine_counts(&w->engine, counts);
+	for (int k = 0; k < FAULT_KINDS; k++)
+		w->result.faults_injected[k] = l->measuring ?
+			counts[k] - w->result.faults_injected[k] : 0;
 }
 
 static void reset_measurement(struct loop *l, uint64_t now)
 {
 	struct worker *w = l->w;
 
+	fault_engine_counts(&w->engine, w->result.faults_injected);
 	for (int d = 0; d < DIR_COUNT; d++) {
 		memset(&w->result.dir[d], 0, sizeof(w->result.dir[d]));
 		lat_stat_init(&w->result.dir[d].slat);
@@ -382,6 +540,8 @@ static int complete_one(struct loop *l, struct io *io, uint64_t now)
 	struct worker *w = l->w;
 	struct request *rq = io->owner;
 
+	if (w->verifying && io->result > 0 && verify_completed(l, io))
+		return -1;
 	if (io->result != (int32_t)io->len) {
 		if (io->result <= 0) {
 			record_error(l, io, io->result < 0 ? io->result : -EIO);
@@ -438,6 +598,7 @@ static int reap_some(struct loop *l, unsigned min, unsigned max)
 			continue;
 		}
 		l->inflight--;
+		((struct request *)done[i]->owner)->busy = false;
 		w->free_ios[w->nr_free++] = done[i];
 	}
 	if (nr_again) {
@@ -458,6 +619,122 @@ static int drain(struct loop *l)
 	while (l->inflight)
 		if (reap_some(l, 1, l->inflight))
 			return -1;
+	return 0;
+}
+
+/* Reads [off, off + len) back in slot-sized pieces (whole units), up to
+ * iodepth at once; the completions are checked in complete_one and
+ * counted as reads. */
+static int verify_read_range(struct loop *l, uint64_t off, uint64_t len)
+{
+	struct worker *w = l->w;
+	uint64_t piece_max = w->buf_size / w->verify.unit * w->verify.unit;
+
+	while (len) {
+		struct io *io;
+		struct request *rq;
+		uint64_t piece = len < piece_max ? len : piece_max;
+
+		while (!w->nr_free && !l->abandon)
+			if (reap_some(l, 1, l->inflight))
+				return -1;
+		if (*w->stop)
+			w->result.partial = true;
+		if (l->abandon || *w->stop)
+			return 0;
+		io = w->free_ios[--w->nr_free];
+		rq = io->owner;
+		rq->active = false;
+		io->dir = DIR_READ;
+		io->offset = off;
+		io->len = (uint32_t)piece;
+		io->start_ns = clock_now_ns();
+		io->complete_ns = 0;
+		if (w->ops->prep(&w->engine, io) || w->ops->submit(&w->engine) < 0)
+			return -1;
+		io->issue_ns = clock_now_ns();
+		l->inflight++;
+		off += piece;
+		len -= piece;
+		if (l->measuring)
+			tick(l, l->now);
+	}
+	return 0;
+}
+
+/* The verify phase after the writes: every unit this run wrote (runs of
+ * consecutive written units as one read each), or, for drivebench verify
+ * (no map), the whole range. */
+static int verify_pass(struct loop *l)
+{
+	struct verify_ctx *v = &l->w->verify;
+	uint64_t k = 0;
+
+	while (k < v->nr_units) {
+		uint64_t first;
+
+		while (v->map && k < v->nr_units && !v->map[k])
+			k++;
+		first = k;
+		while (k < v->nr_units && (!v->map || v->map[k]))
+			k++;
+		if (k > first &&
+		    verify_read_range(l, v->base + first * v->unit, (k - first) * v->unit))
+			return -1;
+	}
+	return drain(l);
+}
+
+/* verify_backlog: waits for the logged writes, then reads them back. */
+static int verify_backlog_pass(struct loop *l)
+{
+	struct verify_ctx *v = &l->w->verify;
+
+	if (drain(l))
+		return -1;
+	for (unsigned i = 0; i < v->backlog_nr; i++)
+		if (verify_read_range(l, v->backlog_offset[i], v->backlog_len[i]))
+			return -1;
+	v->backlog_nr = 0;
+	return drain(l);
+}
+
+/* A pick was held back: run the full backlog, or wait for a completion
+ * (the overlapping I/O) before the pick is tried again. */
+static int verify_resume(struct loop *l)
+{
+	struct verify_ctx *v = &l->w->verify;
+
+	l->verify_wait = false;
+	if (v->backlog_cap && v->backlog_nr >= v->backlog_cap)
+		return verify_backlog_pass(l);
+	if (!l->inflight) {   /* nothing to wait for: drop the pick */
+		l->held = false;
+		return 0;
+	}
+	if (reap_some(l, 1, l->inflight))
+		return -1;
+	if (l->measuring)
+		tick(l, l->now);
+	return 0;
+}
+
+/* After the loop: what is left of the backlog, or the verify phase
+ * (do_verify) of a job that wrote; skipped after a stop, a verify failure
+ * or an I/O error that stopped the job. */
+static int verify_finish(struct loop *l)
+{
+	struct worker *w = l->w;
+	const struct job_spec *s = w->spec;
+
+	if (*w->stop || l->verify_stopped ||
+	    (w->result.error && !(s->continue_on_error & ERROR_CLASS_IO)))
+		return 0;
+	l->abandon = false;   /* a deadline ended the writes, not the check */
+	if (w->verify.backlog_cap)
+		return verify_backlog_pass(l);
+	if (s->do_verify && w->verify.map)
+		return verify_pass(l);
 	return 0;
 }
 
@@ -509,8 +786,12 @@ static int issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *i
 	unsigned nb = 0;
 
 	while (nb < max && may_issue(l)) {
-		if (prep_new(l, start))
+		int rc = prep_new(l, start);
+
+		if (rc < 0)
 			return -1;
+		if (rc > 0)
+			break;   /* verify holds the pick: see verify_resume */
 		batch[nb++] = w->free_ios[w->nr_free];
 	}
 	if (!nb)
@@ -572,6 +853,11 @@ static int run_loop(struct loop *l)
 			cost_per_io_ns += ((int64_t)((issued - start) / (unsigned)nb) - cost_per_io_ns) / 8;
 			start = issued;
 		}
+		if (l->verify_wait) {
+			if (verify_resume(l))
+				return -1;
+			continue;
+		}
 		if (!l->inflight)
 			break;
 		/* block only when no slot is free or nothing more will be issued */
@@ -585,6 +871,8 @@ static int run_loop(struct loop *l)
 	if (l->measuring && s->end_fsync && w->fd >= 0 && job_spec_writes(s))
 		if (fsync(w->fd))
 			return err_set("job '%s': end_fsync: %s", s->name, strerror(errno));
+	if (w->verifying && verify_finish(l))
+		return -1;
 	return 0;
 }
 
@@ -619,13 +907,14 @@ void *worker_main(void *arg)
 	else
 		l.deadline = UINT64_MAX;
 	clock_gettime(CLOCK_REALTIME, &wall);
-	if (run_loop(&l)) {
+	if (s->verify_only ? verify_pass(&l) : run_loop(&l)) {
 		w->run_failed = true;
 		snprintf(w->error_text, sizeof(w->error_text), "%s", err_msg());
 		l.issuing = false;
 		drain(&l);
 	}
 	end = clock_now_ns();
+	report_faults(&l);
 	if (!l.measuring) {   /* stopped during the ramp: nothing measured */
 		w->result.ramp_ns = end - l.measure_start;
 		w->result.partial = true;

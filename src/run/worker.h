@@ -11,6 +11,7 @@
 #include "io/engine.h"
 #include "measure/stats.h"
 #include "target/target.h"
+#include "verify/verify.h"
 #include "workload/offsets.h"
 #include "workload/random.h"
 
@@ -23,6 +24,13 @@ struct request {
 	uint64_t remaining;           /* bytes not yet submitted */
 	uint64_t total;               /* the request's size */
 	bool active;                  /* a multi-chunk request is in progress */
+	/* verify on: the whole request's range and direction while its slot
+	 * is in use (writes never overlap I/O in flight), and its write
+	 * sequence number */
+	bool busy;
+	uint8_t dir;
+	uint64_t span_offset, span_len;
+	uint64_t verify_seq;
 };
 
 struct worker {
@@ -54,6 +62,12 @@ struct worker {
 	/* fault hook for tests of the range guard: added to every new
 	 * offset; nothing but tests sets it */
 	uint64_t test_offset_skew;
+
+	/* data verification (verify/verify.h); verifying is the one branch
+	 * the hot path takes when it is off */
+	bool verifying;
+	uint64_t verify_seed;         /* set by the runner before setup */
+	struct verify_ctx verify;
 
 	struct job_result result;
 	bool setup_failed;            /* before the loop: bad input or target */

@@ -422,6 +422,21 @@ int store_run_end(struct store *s, int64_t run_id, bool partial)
 	return rc;
 }
 
+int store_run_mark_partial(struct store *s, int64_t run_id, bool partial)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(s, "UPDATE runs SET partial = ? WHERE id = ?", &st))
+		return -1;
+	sqlite3_bind_int(st, 1, partial);
+	sqlite3_bind_int64(st, 2, run_id);
+	rc = step_once(s, st, "marking the run");
+	if (rc == 0 && sqlite3_changes(s->db) == 0)
+		return err_set("%s: no run %lld", s->path, (long long)run_id);
+	return rc;
+}
+
 static uint64_t now_ms(void)
 {
 	struct timespec now;

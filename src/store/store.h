@@ -48,6 +48,9 @@ int store_run_begin(struct store *s, const struct run_meta *meta, int64_t *run_i
 int store_result_add(struct store *s, int64_t run_id,
 		     const struct result_record *rec, int64_t *result_id);
 int store_run_end(struct store *s, int64_t run_id, bool partial);
+/* Marks a run partial (interrupted) or not, leaving it unfinished: an
+ * interrupted suite stays resumable, its finish clears the mark. */
+int store_run_mark_partial(struct store *s, int64_t run_id, bool partial);
 
 /* Steps of a run: a job file's reporting groups, a suite's steps. Results
  * name theirs in result_record.step_id. status: "done", "partial",

@@ -926,6 +926,7 @@ static int run_steps(struct suite_ctx *c, const bool *done)
 		if (*c->o->stop) {
 			c->interrupted = true;
 			c->exit_code = EXIT_RUN_FAILED;
+			store_run_mark_partial(c->db, c->run_id, true);
 			return err_set("interrupted before step %u/%u '%s'",
 				       c->position + 1, c->nr_selected, c->step->name);
 		}
@@ -950,9 +951,11 @@ static int run_steps(struct suite_ctx *c, const bool *done)
 
 			snprintf(message, sizeof(message), "%s", err_msg());
 			store_step_end(c->db, step_id, c->interrupted ? "partial" : "failed");
-			if (c->interrupted)
+			if (c->interrupted) {
+				store_run_mark_partial(c->db, c->run_id, true);
 				return err_set("interrupted at step %u/%u '%s'", c->position + 1,
 					       c->nr_selected, c->step->name);
+			}
 			return err_set("step %u/%u '%s': %s", c->position + 1, c->nr_selected,
 				       c->step->name, message);
 		}

@@ -229,7 +229,7 @@ static int layout_failed(int fd, const char *path, uint64_t from,
 	return err_set("cannot lay out '%s': %s", path, strerror(saved));
 }
 
-int target_layout_file(const char *path, uint64_t size)
+int target_layout_file(const char *path, uint64_t size, const volatile sig_atomic_t *stop)
 {
 	struct stat st;
 	unsigned char *buf;
@@ -277,6 +277,13 @@ int target_layout_file(const char *path, uint64_t size)
 		uint64_t left = size - at;
 		size_t chunk = left < LAYOUT_CHUNK ? (size_t)left : LAYOUT_CHUNK;
 
+		if (stop && *stop) {
+			free(buf);
+			close(fd);
+			return err_set("interrupted while laying out '%s' (%llu of %llu "
+				       "bytes written)", path, (unsigned long long)at,
+				       (unsigned long long)size);
+		}
 		fill_random(buf, LAYOUT_CHUNK, &seed);
 		if (write_all(fd, buf, chunk, (off_t)at) < 0) {
 			int saved = errno;

@@ -3,6 +3,8 @@
 #ifndef DRIVEBENCH_TARGET_H
 #define DRIVEBENCH_TARGET_H
 
+#include <signal.h>
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -31,8 +33,11 @@ const char *target_scratch_path(void);
 
 /* Makes sure a regular file is at least size bytes of written data (fio's
  * "laying out IO file"): creates or extends it by writing, so reads never
- * hit unwritten extents. Returns 1 if it wrote, 0 if nothing was needed. */
-int target_layout_file(const char *path, uint64_t size);
+ * hit unwritten extents. Returns 1 if it wrote, 0 if nothing was needed.
+ * Stops between 1 MiB writes once *stop is set (stop may be NULL): -1 with
+ * "interrupted", and the file keeps what was written (the next layout
+ * extends it from there). */
+int target_layout_file(const char *path, uint64_t size, const volatile sig_atomic_t *stop);
 
 /* Resolves a job's byte range on the target: size / size% / offset /
  * offset% / offset_increment for clone. Checks size 0, range beyond a

@@ -7,7 +7,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "io/fault.h"
 #include "util/error.h"
+#include "verify/verify.h"
 
 /* fio's default percentile list, plus 99.9999 for drivebench's tail views. */
 static const double default_percentiles[] = {
@@ -42,6 +44,7 @@ void job_spec_defaults(struct job_spec *spec)
 	spec->chunk_size = 8ull << 20;
 	spec->kb_base = 1024;
 	spec->gds_transfer = 1;   /* GDS_XFER_CPUONLY: needs no GPU */
+	spec->do_verify = true;
 }
 
 static bool rw_is_mixed(enum rw_mode rw)
@@ -186,6 +189,19 @@ static int check_distribution(const struct distribution *d)
 	return 0;
 }
 
+/* fault_* options only mean something to the fault engine: given with
+ * another engine they would be silently ignored. */
+static int check_fault_options(const struct job_spec *spec)
+{
+	const char *option;
+
+	if (strncmp(spec->ioengine, FAULT_ENGINE_PREFIX, strlen(FAULT_ENGINE_PREFIX)) &&
+	    fault_spec_used(&spec->fault, &option))
+		return err_set("option '%s': needs ioengine=fault:<engine> (e.g. fault:%s)",
+			       option, spec->ioengine);
+	return 0;
+}
+
 static int check_spec(const struct job_spec *spec)
 {
 	if (spec->iodepth < 1)
@@ -233,6 +249,10 @@ static int check_spec(const struct job_spec *spec)
 		return err_set("option 'kb_base': must be 1000 or 1024");
 	if (!spec->ioengine[0])
 		return err_set("option 'ioengine': empty");
+	if (verify_spec_check(spec))
+		return -1;
+	if (check_fault_options(spec))
+		return -1;
 	return check_distribution(&spec->distribution);
 }
 

@@ -48,6 +48,44 @@ struct distribution {
 	unsigned nr_zones;
 };
 
+/* verify= : how each written block is checked (verify/verify.h) */
+enum verify_kind { VERIFY_NONE = 0, VERIFY_CRC32C };
+
+/* continue_on_error= : fio's classes of error a job keeps going after */
+enum error_class {
+	ERROR_CLASS_READ = 1, ERROR_CLASS_WRITE = 2, ERROR_CLASS_VERIFY = 4,
+	ERROR_CLASS_IO = ERROR_CLASS_READ | ERROR_CLASS_WRITE,
+	ERROR_CLASS_ALL = ERROR_CLASS_IO | ERROR_CLASS_VERIFY,
+};
+
+/* Faults the fault engine (ioengine=fault:<engine>, io/fault.c) injects. */
+enum fault_kind {
+	FAULT_EIO,       /* the I/O fails with -EIO, nothing transferred */
+	FAULT_SHORT,     /* a short transfer is reported */
+	FAULT_DELAY,     /* the completion is held back by fault.delay_ns */
+	FAULT_DROP,      /* a write reports success but is not written */
+	FAULT_FLIP,      /* one bit of the data flips (written or read) */
+	FAULT_KINDS
+};
+
+#define FAULT_OFFSETS_MAX 64
+
+/* One fault kind: injected into rate_pct percent of eligible I/Os, and into
+ * every I/O whose byte range covers one of offsets[]. */
+struct fault_rule {
+	double rate_pct;
+	uint64_t offsets[FAULT_OFFSETS_MAX];
+	unsigned nr_offsets;
+};
+
+struct fault_spec {
+	struct fault_rule rule[FAULT_KINDS];
+	uint64_t delay_ns;     /* FAULT_DELAY's added latency */
+	uint64_t skip_ios;     /* no fault in the first skip_ios I/Os */
+	uint64_t seed;         /* of the rate draws; 0 = from the job's seed */
+	unsigned dirs;         /* mask of 1 << enum io_dir; 0 = both */
+};
+
 struct bssplit_entry {
 	uint64_t bs;
 	double pct;          /* honoured with its fraction (fio truncates: atoi) */
@@ -123,6 +161,19 @@ struct job_spec {
 	/* cufile engine (io/cufile.h): gdsio transfer type and GPU */
 	int gds_transfer;              /* enum gds_xfer, default 1 (CPUONLY) */
 	unsigned gpu_device;           /* CUDA device index (gdsio -d) */
+
+	/* data verification (verify/): fio's verify, do_verify, verify_backlog */
+	enum verify_kind verify;
+	bool do_verify;                /* default true: read back after writing */
+	unsigned verify_backlog;       /* verify every N writes; 0 = at the end */
+	uint64_t verify_seed;          /* the run's seed written in each header */
+	bool verify_seed_set;          /* false: a fresh random seed per run */
+	bool verify_only;              /* drivebench verify: read and check only */
+	uint64_t verify_interval;      /* verify unit; 0 = the smallest bs */
+	unsigned continue_on_error;    /* mask of enum error_class; 0 = none */
+
+	/* fault injection: ioengine=fault:<engine> (io/fault.c) */
+	struct fault_spec fault;
 
 	/* drivebench extensions */
 	uint64_t chunk_size;           /* requests above this go out as chunks */

@@ -957,6 +957,140 @@ static int set_gds_transfer(struct job_spec *spec, const char *value)
 	return 0;
 }
 
+/* ---- data verification (verify/verify.c) ------------------------------ */
+
+/* verify=crc32c (fio's crc32c-intel is the same checksum); 0 or none = off */
+static int set_verify(struct job_spec *spec, const char *value)
+{
+	if (!strcmp(value, "crc32c") || !strcmp(value, "crc32c-intel"))
+		spec->verify = VERIFY_CRC32C;
+	else if (!strcmp(value, "0") || !strcmp(value, "none"))
+		spec->verify = VERIFY_NONE;
+	else
+		return err_set("verify=%s: not supported (only crc32c)", value);
+	return 0;
+}
+
+static int set_verify_seed(struct job_spec *spec, const char *value)
+{
+	uint64_t seed;
+
+	if (parse_u64_plain(value, &seed))
+		return err_set("bad number '%s'", value);
+	spec->verify_seed = seed;
+	spec->verify_seed_set = true;
+	return 0;
+}
+
+/* ---- fault injection and continue_on_error (io/fault.c) -------------- */
+
+/* fault_<kind>_rate=PCT: 0..100, fraction allowed, an optional '%'. */
+static int set_fault_rate(struct job_spec *spec, enum fault_kind kind, const char *value)
+{
+	char number[64];
+	size_t len = strlen(value);
+	double pct;
+
+	if (len && value[len - 1] == '%')
+		len--;
+	if (len == 0 || len >= sizeof(number))
+		return err_set("bad rate '%s' (a percentage from 0 to 100, e.g. 0.5)", value);
+	memcpy(number, value, len);
+	number[len] = '\0';
+	if (parse_double_plain(number, &pct) || !(pct >= 0 && pct <= 100))
+		return err_set("bad rate '%s' (a percentage from 0 to 100, e.g. 0.5)", value);
+	spec->fault.rule[kind].rate_pct = pct;
+	return 0;
+}
+
+/* fault_<kind>_offsets=O1:O2:...: byte offsets (sizes with k/m/g). */
+static int set_fault_offsets(struct job_spec *spec, enum fault_kind kind, const char *value)
+{
+	struct fault_rule *rule = &spec->fault.rule[kind];
+	uint64_t offsets[FAULT_OFFSETS_MAX];
+	unsigned count = 0;
+	const char *start = value;
+
+	for (;;) {
+		const char *end = strchr(start, ':');
+		size_t len = end ? (size_t)(end - start) : strlen(start);
+		char text[64];
+
+		if (count == FAULT_OFFSETS_MAX)
+			return err_set("more than %d offsets", FAULT_OFFSETS_MAX);
+		if (len == 0 || len >= sizeof(text))
+			return err_set("bad offset list '%s' (want O1:O2:..., e.g. 4k:1m)", value);
+		memcpy(text, start, len);
+		text[len] = '\0';
+		if (parse_size(text, spec->kb_base, &offsets[count]))
+			return -1;
+		count++;
+		if (!end)
+			break;
+		start = end + 1;
+	}
+	memcpy(rule->offsets, offsets, count * sizeof(offsets[0]));
+	rule->nr_offsets = count;
+	return 0;
+}
+
+#define FAULT_RULE_SETTERS(kind, word)                                              \
+	static int set_fault_##word##_rate(struct job_spec *spec, const char *value)    \
+	{ return set_fault_rate(spec, kind, value); }                                   \
+	static int set_fault_##word##_offsets(struct job_spec *spec, const char *value) \
+	{ return set_fault_offsets(spec, kind, value); }
+FAULT_RULE_SETTERS(FAULT_EIO, eio)
+FAULT_RULE_SETTERS(FAULT_SHORT, short)
+FAULT_RULE_SETTERS(FAULT_DELAY, delay)
+FAULT_RULE_SETTERS(FAULT_DROP, drop)
+FAULT_RULE_SETTERS(FAULT_FLIP, flip)
+#undef FAULT_RULE_SETTERS
+
+static int set_fault_skip(struct job_spec *spec, const char *value)
+{
+	if (parse_u64_plain(value, &spec->fault.skip_ios))
+		return err_set("bad number '%s'", value);
+	return 0;
+}
+
+static int set_fault_seed(struct job_spec *spec, const char *value)
+{
+	if (parse_u64_plain(value, &spec->fault.seed))
+		return err_set("bad number '%s'", value);
+	return 0;
+}
+
+static int set_fault_dir(struct job_spec *spec, const char *value)
+{
+	if (!strcmp(value, "read"))
+		spec->fault.dirs = 1u << DIR_READ;
+	else if (!strcmp(value, "write"))
+		spec->fault.dirs = 1u << DIR_WRITE;
+	else if (!strcmp(value, "rw") || !strcmp(value, "readwrite"))
+		spec->fault.dirs = (1u << DIR_READ) | (1u << DIR_WRITE);
+	else
+		return err_set("bad direction '%s' (read, write or rw)", value);
+	return 0;
+}
+
+/* fio's continue_on_error: none, read, write, io, verify, all, 0, 1. */
+static int set_continue_on_error(struct job_spec *spec, const char *value)
+{
+	static const struct { const char *name; unsigned mask; } classes[] = {
+		{ "none", 0 }, { "0", 0 },
+		{ "read", ERROR_CLASS_READ }, { "write", ERROR_CLASS_WRITE },
+		{ "io", ERROR_CLASS_IO }, { "verify", ERROR_CLASS_VERIFY },
+		{ "all", ERROR_CLASS_ALL }, { "1", ERROR_CLASS_ALL },
+	};
+
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (!strcmp(value, classes[i].name)) {
+			spec->continue_on_error = classes[i].mask;
+			return 0;
+		}
+	return err_set("bad value '%s' (none, read, write, io, verify, all, 0 or 1)", value);
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 enum option_type {
@@ -1041,12 +1175,33 @@ static const struct option_def option_table[] = {
 	FUNC("null_latency", NULL, set_null_latency),
 	FUNC("gds_transfer", NULL, set_gds_transfer),
 	UINT("gpu_dev_id", NULL, gpu_device, 0, 1023),
+	FUNC("verify", NULL, set_verify),
+	BOOL("do_verify", do_verify),
+	UINT("verify_backlog", NULL, verify_backlog, 0, 1u << 24),
+	FUNC("verify_seed", NULL, set_verify_seed),
+	SIZE("verify_interval", NULL, verify_interval, 1),
+	BOOL("verify_only", verify_only),
+	FUNC("continue_on_error", NULL, set_continue_on_error),
+	FUNC("fault_eio_rate", NULL, set_fault_eio_rate),
+	FUNC("fault_eio_offsets", NULL, set_fault_eio_offsets),
+	FUNC("fault_short_rate", NULL, set_fault_short_rate),
+	FUNC("fault_short_offsets", NULL, set_fault_short_offsets),
+	FUNC("fault_delay_rate", NULL, set_fault_delay_rate),
+	FUNC("fault_delay_offsets", NULL, set_fault_delay_offsets),
+	FUNC("fault_drop_rate", NULL, set_fault_drop_rate),
+	FUNC("fault_drop_offsets", NULL, set_fault_drop_offsets),
+	FUNC("fault_flip_rate", NULL, set_fault_flip_rate),
+	FUNC("fault_flip_offsets", NULL, set_fault_flip_offsets),
+	TIME("fault_delay", NULL, fault.delay_ns, NS_PER_US, 1),
+	FUNC("fault_skip", NULL, set_fault_skip),
+	FUNC("fault_seed", NULL, set_fault_seed),
+	FUNC("fault_dir", NULL, set_fault_dir),
 };
 
 /* fio options people often carry in job files; named explicitly so the
  * error says "not supported" rather than "unknown". */
 static const char *const unsupported_options[] = {
-	"verify", "do_verify", "verify_pattern", "rate", "rate_iops", "rate_min",
+	"verify_pattern", "rate", "rate_iops", "rate_min",
 	"rate_iops_min", "rate_process", "bsrange", "bs_unaligned", "zonemode",
 	"zonesize", "loops", "nrfiles", "filesize", "thinktime", "number_ios",
 	"rw_sequencer", "write_bw_log", "write_lat_log", "write_iops_log",
@@ -1055,7 +1210,7 @@ static const char *const unsupported_options[] = {
 	"buffer_compress_percentage", "dedupe_percentage", "refill_buffers",
 	"scramble_buffers", "zero_buffers", "startdelay", "trim_percentage",
 	"lat_percentiles", "clat_percentiles", "slat_percentiles", "latency_target",
-	"continue_on_error", "iodepth_low", "flow", "rate_cycle", "steadystate",
+	"iodepth_low", "flow", "rate_cycle", "steadystate",
 	"ss", "ss_dur", "ss_ramp", "unified_rw_reporting", "cpumask",
 };
 

@@ -49,7 +49,7 @@ static void run_skewed(const char *engine, uint64_t skew, const char *offset)
 	assert_true(fd >= 0);
 	close(fd);
 	unlink(path);
-	assert_true(target_layout_file(path, 3u << 20) == 1);
+	assert_true(target_layout_file(path, 3u << 20, NULL) == 1);
 	before = file_hash(path);
 	snprintf(fname, sizeof(fname), "--filename=%s", path);
 	assert_int_equal(cmdline_jobs(8, (char *const *)args, &jobs), 0);

@@ -634,6 +634,14 @@ static void test_runs_hosts_drives_labels(void **state)
 	assert_non_null(strstr(err_msg(), "no run 999"));
 	assert_int_equal(store_run_end(s, 999, false), -1);
 	assert_non_null(strstr(err_msg(), "no run 999"));
+	/* an interrupted suite's run: partial, still unfinished (resumable) */
+	assert_int_equal(store_run_mark_partial(s, third, true), 0);
+	assert_int_equal(store_run_get(s, third, &run), 0);
+	assert_true(run.partial);
+	assert_int_equal(run.finished_ms, 0);
+	assert_int_equal(store_run_mark_partial(s, third, false), 0);
+	assert_int_equal(store_run_mark_partial(s, 999, true), -1);
+	assert_non_null(strstr(err_msg(), "no run 999"));
 
 	meta = sample_meta;
 	meta.drive_json = "{not json";

@@ -115,7 +115,7 @@ static int setup(void **state)
 		return -1;
 	snprintf(f->target, sizeof(f->target), "%s/target.dat", f->dir);
 	snprintf(f->db, sizeof(f->db), "%s/results.db", f->dir);
-	if (target_layout_file(f->target, TARGET_SIZE) < 0)
+	if (target_layout_file(f->target, TARGET_SIZE, NULL) < 0)
 		return -1;
 	build_suite(f);
 	/* consent by path: tmpfs may lack user xattrs to mark the file */

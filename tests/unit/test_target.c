@@ -351,7 +351,7 @@ static void test_layout_creates(void **state)
 
 	(void)state;
 	path_in_workdir(path, sizeof(path), "layout-new.dat");
-	assert_int_equal(target_layout_file(path, size), 1);
+	assert_int_equal(target_layout_file(path, size, NULL), 1);
 	assert_int_equal(file_size(path), size);
 	assert_written_data(path, 0);
 }
@@ -367,7 +367,7 @@ static void test_layout_extends(void **state)
 		head[i] = (unsigned char)(i * 7);
 	path_in_workdir(path, sizeof(path), "layout-grow.dat");
 	write_file(path, head, sizeof(head));
-	assert_int_equal(target_layout_file(path, 2 * MIB), 1);
+	assert_int_equal(target_layout_file(path, 2 * MIB, NULL), 1);
 	assert_int_equal(file_size(path), 2 * MIB);
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
@@ -375,6 +375,24 @@ static void test_layout_extends(void **state)
 	assert_int_equal(close(fd), 0);
 	assert_memory_equal(head, again, sizeof(head));
 	assert_written_data(path, 4096);
+}
+
+/* A stop request ends a layout between writes: -1 "interrupted", and the
+ * file keeps its whole written chunks, so the next layout extends it. */
+static void test_layout_interrupted(void **state)
+{
+	char path[600];
+	volatile sig_atomic_t stop = 1;
+
+	(void)state;
+	path_in_workdir(path, sizeof(path), "layout-stop.dat");
+	assert_int_equal(target_layout_file(path, 4 * MIB, &stop), -1);
+	assert_error_has("interrupted while laying out");
+	assert_error_has("(0 of 4194304 bytes written)");
+	assert_int_equal(file_size(path), 0);
+	stop = 0;
+	assert_int_equal(target_layout_file(path, 4 * MIB, &stop), 1);
+	assert_int_equal(file_size(path), 4 * MIB);
 }
 
 static void test_layout_leaves_big_file(void **state)
@@ -387,8 +405,8 @@ static void test_layout_leaves_big_file(void **state)
 	memset(data, 0x5a, sizeof(data));
 	path_in_workdir(path, sizeof(path), "layout-big.dat");
 	write_file(path, data, sizeof(data));
-	assert_int_equal(target_layout_file(path, 8192), 0);
-	assert_int_equal(target_layout_file(path, 4096), 0);
+	assert_int_equal(target_layout_file(path, 8192, NULL), 0);
+	assert_int_equal(target_layout_file(path, 4096, NULL), 0);
 	assert_int_equal(file_size(path), 8192);
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
@@ -402,17 +420,17 @@ static void test_layout_errors(void **state)
 	char path[512], expected[JOB_PATH_MAX + 200];
 
 	(void)state;
-	assert_int_equal(target_layout_file(workdir, MIB), -1);
+	assert_int_equal(target_layout_file(workdir, MIB, NULL), -1);
 	snprintf(expected, sizeof(expected), "cannot lay out '%s': it is a "
 		 "directory, not a regular file", workdir);
 	assert_error_is(expected);
 
-	assert_int_equal(target_layout_file("/dev/null", MIB), -1);
+	assert_int_equal(target_layout_file("/dev/null", MIB, NULL), -1);
 	assert_error_is("cannot lay out '/dev/null': it is a character device, "
 			"not a regular file");
 
 	path_in_workdir(path, sizeof(path), "no-dir/file.dat");
-	assert_int_equal(target_layout_file(path, MIB), -1);
+	assert_int_equal(target_layout_file(path, MIB, NULL), -1);
 	snprintf(expected, sizeof(expected), "cannot lay out '%s': No such "
 		 "file or directory", path);
 	assert_error_is(expected);
@@ -430,7 +448,7 @@ static void test_layout_write_error(void **state)
 	assert_true(signal(SIGXFSZ, SIG_IGN) != SIG_ERR);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
 	path_in_workdir(path, sizeof(path), "layout-efbig.dat");
-	int rc = target_layout_file(path, 4 * MIB);
+	int rc = target_layout_file(path, 4 * MIB, NULL);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 	assert_true(signal(SIGXFSZ, SIG_DFL) != SIG_ERR);
 	assert_int_equal(rc, -1);
@@ -470,7 +488,7 @@ static void test_layout_no_space(void **state)
 	}
 	snprintf(path, sizeof(path), "%s/full.dat", small_mount);
 	write_file(path, "abc", 3);
-	assert_int_equal(target_layout_file(path, 4 * MIB), -1);
+	assert_int_equal(target_layout_file(path, 4 * MIB, NULL), -1);
 	assert_error_has("No space left on device: the filesystem ran out of "
 			 "space after ");
 	assert_error_has("of the 4194301 bytes needed (the file is back to "
@@ -887,6 +905,7 @@ int main(void)
 		cmocka_unit_test(test_layout_creates),
 		cmocka_unit_test(test_layout_extends),
 		cmocka_unit_test(test_layout_leaves_big_file),
+		cmocka_unit_test(test_layout_interrupted),
 		cmocka_unit_test(test_layout_errors),
 		cmocka_unit_test(test_layout_write_error),
 		cmocka_unit_test_teardown(test_layout_no_space,

@@ -1,0 +1,490 @@
+/* fault.c - the fault-injection engine (ioengine=fault:<engine>). It owns
+ * an inner engine on the same fd, I/O pool and buffers, forwards every
+ * call to it, and injects the faults of spec->fault: EIO and dropped
+ * writes never reach the inner engine, short transfers and read bit flips
+ * are applied on completion, write bit flips before the I/O goes out, and
+ * delays hold a completion back in reap. Every injected fault is counted. */
+#include "io/fault.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/error.h"
+#include "workload/random.h"
+
+#define DEFAULT_DELAY_NS 10000000ull   /* fault_delay's default, 10 ms */
+#define SHORT_UNIT 512u                /* short transfers are multiples */
+#define FLIP_SKIP 64u                  /* keep a verify header readable */
+/* While a delayed completion waits and the inner engine still has I/O in
+ * flight, reap sleeps in slices this long so those completions are not
+ * held back much longer than they really took. */
+#define WAIT_SLICE_NS 50000ull
+/* The fault draws' stream of job_seed, apart from enum rng_stream's. */
+#define FAULT_RNG_STREAM 16u
+
+/* The faults planned for one I/O slot, by bit (1u << enum fault_kind). */
+struct plan {
+	unsigned kinds;
+	uint32_t flip_byte;     /* byte of the I/O's buffer whose bit flips */
+	uint8_t flip_bit;
+	bool flipped;           /* a write's bit is flipped in the buffer now */
+};
+
+struct held {
+	struct io *io;
+	uint64_t release_ns;
+};
+
+struct fault_state {
+	struct engine inner;
+	struct fault_spec spec;
+	uint64_t delay_ns;
+	struct rng rng;
+	uint64_t seen;                  /* I/Os prepared (fault_skip) */
+	uint64_t injected[FAULT_KINDS];
+	struct plan *plans;             /* one per slot of e->ios */
+	struct io **ready;              /* completed here (eio, drop): FIFO */
+	unsigned ready_head, ready_tail;
+	unsigned ready_new;             /* of those, queued since the last submit */
+	struct held *held;              /* delayed completions */
+	unsigned nr_held;
+	bool delays;                    /* a delay rule is set: reap reads the clock */
+	struct io **scratch;            /* what the inner reap returns */
+	unsigned slots;                 /* e->nr_ios */
+	unsigned inner_outstanding;     /* prepared to the inner engine, not reaped */
+};
+
+static const char *const kind_names[FAULT_KINDS] = {
+	[FAULT_EIO] = "eio", [FAULT_SHORT] = "short", [FAULT_DELAY] = "delay",
+	[FAULT_DROP] = "drop", [FAULT_FLIP] = "flip",
+};
+
+const char *fault_kind_name(enum fault_kind kind)
+{
+	return (unsigned)kind < FAULT_KINDS ? kind_names[kind] : "unknown";
+}
+
+bool fault_spec_used(const struct fault_spec *spec, const char **option)
+{
+	static const char *const rate_option[FAULT_KINDS] = {
+		"fault_eio_rate", "fault_short_rate", "fault_delay_rate",
+		"fault_drop_rate", "fault_flip_rate",
+	};
+	static const char *const offsets_option[FAULT_KINDS] = {
+		"fault_eio_offsets", "fault_short_offsets", "fault_delay_offsets",
+		"fault_drop_offsets", "fault_flip_offsets",
+	};
+	const char *name = NULL;
+
+	for (int k = 0; k < FAULT_KINDS && !name; k++) {
+		if (spec->rule[k].rate_pct > 0)
+			name = rate_option[k];
+		else if (spec->rule[k].nr_offsets)
+			name = offsets_option[k];
+	}
+	if (!name && spec->delay_ns)
+		name = "fault_delay";
+	if (!name && spec->skip_ios)
+		name = "fault_skip";
+	if (!name && spec->seed)
+		name = "fault_seed";
+	if (!name && spec->dirs)
+		name = "fault_dir";
+	if (option)
+		*option = name;
+	return name != NULL;
+}
+
+/* ---- the wrapper tables: one per inner engine ------------------------- */
+
+static int fault_init(struct engine *e, const struct job_spec *spec);
+static int fault_prep(struct engine *e, struct io *io);
+static int fault_submit(struct engine *e);
+static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned max);
+static void fault_cleanup(struct engine *e);
+
+#define FAULT_OPS(inner_name) {                                  \
+	.name = FAULT_ENGINE_PREFIX inner_name, .init = fault_init, \
+	.prep = fault_prep, .submit = fault_submit,                 \
+	.reap = fault_reap, .cleanup = fault_cleanup }
+
+/* Parallel arrays: fault_tables[i] wraps inner_engines[i]. */
+static const struct engine_ops *const inner_engines[] = {
+	&engine_io_uring, &engine_libaio, &engine_psync, &engine_null, &engine_cufile,
+};
+static const struct engine_ops fault_tables[] = {
+	FAULT_OPS("io_uring"), FAULT_OPS("libaio"), FAULT_OPS("psync"),
+	FAULT_OPS("null"), FAULT_OPS("cufile"),
+};
+_Static_assert(sizeof(inner_engines) / sizeof(inner_engines[0]) ==
+	       sizeof(fault_tables) / sizeof(fault_tables[0]),
+	       "one fault table per inner engine");
+#define NR_TABLES (sizeof(fault_tables) / sizeof(fault_tables[0]))
+
+const struct engine_ops *fault_engine_wrap(const struct engine_ops *inner)
+{
+	for (size_t i = 0; i < NR_TABLES; i++)
+		if (inner_engines[i] == inner)
+			return &fault_tables[i];
+	err_set("ioengine: '%s' cannot be wrapped by the fault engine",
+		inner && inner->name ? inner->name : "");
+	return NULL;
+}
+
+const struct engine_ops *fault_engine_inner(const struct engine_ops *ops)
+{
+	if (ops >= fault_tables && ops < fault_tables + NR_TABLES)
+		return inner_engines[ops - fault_tables];
+	return NULL;
+}
+
+void fault_engine_counts(const struct engine *e, uint64_t out[FAULT_KINDS])
+{
+	const struct fault_state *st = e ? e->priv : NULL;
+
+	for (int k = 0; k < FAULT_KINDS; k++)
+		out[k] = st && fault_engine_inner(e->ops) ? st->injected[k] : 0;
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+static void free_state(struct fault_state *st)
+{
+	free(st->plans);
+	free(st->ready);
+	free(st->held);
+	free(st->scratch);
+	free(st);
+}
+
+static int fault_init(struct engine *e, const struct job_spec *spec)
+{
+	const struct engine_ops *inner = fault_engine_inner(e->ops);
+	struct fault_state *st;
+
+	if (!inner)
+		return err_set("fault: engine table is not a fault engine");
+	if (!e->ios || e->nr_ios == 0)
+		return err_set("fault: no I/O pool");
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return err_set("fault: out of memory");
+	st->slots = e->nr_ios;
+	st->plans = calloc(st->slots, sizeof(*st->plans));
+	st->ready = calloc(st->slots, sizeof(*st->ready));
+	st->held = calloc(st->slots, sizeof(*st->held));
+	st->scratch = calloc(st->slots, sizeof(*st->scratch));
+	if (!st->plans || !st->ready || !st->held || !st->scratch) {
+		free_state(st);
+		return err_set("fault: out of memory");
+	}
+	st->spec = spec->fault;
+	st->delay_ns = spec->fault.delay_ns ? spec->fault.delay_ns : DEFAULT_DELAY_NS;
+	st->delays = spec->fault.rule[FAULT_DELAY].rate_pct > 0 ||
+		     spec->fault.rule[FAULT_DELAY].nr_offsets > 0;
+	rng_seed(&st->rng, spec->fault.seed ? spec->fault.seed :
+		 job_seed(spec, 0, FAULT_RNG_STREAM));
+	st->inner = *e;
+	st->inner.ops = inner;
+	st->inner.priv = NULL;
+	if (inner->init(&st->inner, spec)) {
+		free_state(st);
+		return err_prefix("fault:%s", inner->name);
+	}
+	e->priv = st;
+	return 0;
+}
+
+static void fault_cleanup(struct engine *e)
+{
+	struct fault_state *st = e->priv;
+
+	if (!st)
+		return;
+	if (st->inner.priv && st->inner.ops->cleanup)
+		st->inner.ops->cleanup(&st->inner);
+	free_state(st);
+	e->priv = NULL;
+}
+
+/* ---- deciding ------------------------------------------------------------ */
+
+static bool covers_offset(const struct fault_rule *rule, const struct io *io)
+{
+	for (unsigned i = 0; i < rule->nr_offsets; i++)
+		if (rule->offsets[i] >= io->offset &&
+		    rule->offsets[i] - io->offset < io->len)
+			return true;
+	return false;
+}
+
+static bool kind_applies(enum fault_kind kind, const struct io *io)
+{
+	switch (kind) {
+	case FAULT_SHORT:
+		return io->len > SHORT_UNIT;
+	case FAULT_DROP:
+		return io->dir == DIR_WRITE;
+	case FAULT_FLIP:
+		return io->len > FLIP_SKIP;
+	default:
+		return true;
+	}
+}
+
+/* Which faults hit this I/O. Every kind with a rate draws for every
+ * eligible I/O, so one kind's rate does not shift another's sequence.
+ * At most one of eio, drop, short and flip (in that precedence); a delay
+ * can come with any of them. */
+static unsigned plan_faults(struct fault_state *st, const struct io *io)
+{
+	static const enum fault_kind precedence[] = {
+		FAULT_EIO, FAULT_DROP, FAULT_SHORT, FAULT_FLIP,
+	};
+	unsigned hits = 0, kinds = 0;
+
+	st->seen++;
+	if (st->seen <= st->spec.skip_ios)
+		return 0;
+	if (st->spec.dirs && !(st->spec.dirs & (1u << io->dir)))
+		return 0;
+	for (int k = 0; k < FAULT_KINDS; k++) {
+		const struct fault_rule *rule = &st->spec.rule[k];
+		bool hit = false;
+
+		if (rule->rate_pct > 0)
+			hit = rng_unit(&st->rng) * 100.0 < rule->rate_pct;
+		if (!hit && rule->nr_offsets)
+			hit = covers_offset(rule, io);
+		if (hit && kind_applies((enum fault_kind)k, io))
+			hits |= 1u << k;
+	}
+	for (size_t i = 0; i < sizeof(precedence) / sizeof(precedence[0]); i++)
+		if (hits & (1u << precedence[i])) {
+			kinds = 1u << precedence[i];
+			break;
+		}
+	return kinds | (hits & (1u << FAULT_DELAY));
+}
+
+static void flip_bit(struct io *io, const struct plan *p)
+{
+	((unsigned char *)io->buf)[p->flip_byte] ^= (unsigned char)(1u << p->flip_bit);
+}
+
+static struct plan *plan_of(struct fault_state *st, struct engine *e,
+			    const struct io *io)
+{
+	if (io < e->ios || io >= e->ios + st->slots)
+		return NULL;
+	return &st->plans[io - e->ios];
+}
+
+/* ---- the engine --------------------------------------------------------- */
+
+static int fault_prep(struct engine *e, struct io *io)
+{
+	struct fault_state *st = e->priv;
+	struct plan *p = plan_of(st, e, io);
+
+	if (!p)
+		return err_set("fault: I/O is not from the engine's pool");
+	memset(p, 0, sizeof(*p));
+	p->kinds = plan_faults(st, io);
+	if (p->kinds & ((1u << FAULT_EIO) | (1u << FAULT_DROP))) {
+		/* completes here; the inner engine never sees it */
+		if (st->ready_tail - st->ready_head >= st->slots)
+			return err_set("fault: queue full (%u I/Os)", st->slots);
+		if (p->kinds & (1u << FAULT_EIO)) {
+			io->result = -EIO;
+			st->injected[FAULT_EIO]++;
+		} else {
+			io->result = (int32_t)io->len;
+			st->injected[FAULT_DROP]++;
+		}
+		st->ready[st->ready_tail++ % st->slots] = io;
+		st->ready_new++;
+		return 0;
+	}
+	if (p->kinds & (1u << FAULT_FLIP)) {
+		p->flip_byte = FLIP_SKIP + (uint32_t)rng_below(&st->rng, io->len - FLIP_SKIP);
+		p->flip_bit = (uint8_t)rng_below(&st->rng, 8);
+		if (io->dir == DIR_WRITE) {
+			flip_bit(io, p);   /* the device gets the flipped data */
+			p->flipped = true;
+		}
+	}
+	if (st->inner.ops->prep(&st->inner, io)) {
+		if (p->flipped)
+			flip_bit(io, p);
+		p->kinds = 0;
+		return -1;
+	}
+	if (p->flipped)
+		st->injected[FAULT_FLIP]++;
+	st->inner_outstanding++;
+	return 0;
+}
+
+static int fault_submit(struct engine *e)
+{
+	struct fault_state *st = e->priv;
+	int n = st->inner.ops->submit(&st->inner);
+
+	if (n < 0)
+		return -1;
+	n += (int)st->ready_new;
+	st->ready_new = 0;
+	return n;
+}
+
+/* What happens when the inner engine hands an I/O back. */
+static void inner_completed(struct fault_state *st, struct plan *p, struct io *io)
+{
+	if (p->flipped) {
+		flip_bit(io, p);   /* the caller's buffer is restored */
+		p->flipped = false;
+	}
+	if ((p->kinds & (1u << FAULT_SHORT)) && io->result == (int32_t)io->len) {
+		uint32_t part = io->len / 2 / SHORT_UNIT * SHORT_UNIT;
+
+		io->result = (int32_t)(part ? part : SHORT_UNIT);
+		st->injected[FAULT_SHORT]++;
+	}
+	if ((p->kinds & (1u << FAULT_FLIP)) && io->dir == DIR_READ &&
+	    io->result > (int32_t)p->flip_byte) {
+		flip_bit(io, p);
+		st->injected[FAULT_FLIP]++;
+	}
+}
+
+/* Passes a completion on, or holds it back when it is to be delayed.
+ * Returns true when it goes to the caller now. */
+static bool pass_or_hold(struct fault_state *st, struct plan *p, struct io *io,
+			 uint64_t now)
+{
+	if (!(p->kinds & (1u << FAULT_DELAY)))
+		return true;
+	p->kinds &= ~(1u << FAULT_DELAY);
+	st->injected[FAULT_DELAY]++;
+	if (io->complete_ns) {
+		/* the inner engine programs latency (null_latency): add to it */
+		io->complete_ns += st->delay_ns;
+		return true;
+	}
+	st->held[st->nr_held].io = io;
+	st->held[st->nr_held].release_ns = now + st->delay_ns;
+	st->nr_held++;
+	return false;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Moves held completions due by now to out; returns how many. */
+static unsigned take_released(struct fault_state *st, uint64_t now,
+			      struct io **out, unsigned room)
+{
+	unsigned n = 0, i = 0;
+
+	while (i < st->nr_held && n < room) {
+		if (st->held[i].release_ns <= now) {
+			out[n++] = st->held[i].io;
+			st->held[i] = st->held[--st->nr_held];
+		} else {
+			i++;
+		}
+	}
+	return n;
+}
+
+static uint64_t earliest_release(const struct fault_state *st)
+{
+	uint64_t first = UINT64_MAX;
+
+	for (unsigned i = 0; i < st->nr_held; i++)
+		if (st->held[i].release_ns < first)
+			first = st->held[i].release_ns;
+	return first;
+}
+
+static int sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+
+	if (nanosleep(&ts, NULL) && errno != EINTR)
+		return err_set("fault: nanosleep: %s", strerror(errno));
+	return 0;
+}
+
+static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned max)
+{
+	struct fault_state *st = e->priv;
+	unsigned n = 0;
+
+	if (min > max)
+		min = max;
+	for (;;) {
+		/* the clock only matters when something is or may be delayed */
+		uint64_t now = st->delays || st->nr_held ? monotonic_ns() : 0, first;
+
+		if (st->nr_held)
+			n += take_released(st, now, out + n, max - n);
+		while (n < max && st->ready_head != st->ready_tail) {
+			struct io *io = st->ready[st->ready_head++ % st->slots];
+
+			if (pass_or_hold(st, plan_of(st, e, io), io, now))
+				out[n++] = io;
+		}
+		if (n < max && st->inner_outstanding) {
+			unsigned room = max - n < st->slots ? max - n : st->slots;
+			/* block in the inner engine only when nothing held back
+			 * could become due meanwhile */
+			unsigned want = n < min && st->nr_held == 0 ? min - n : 0;
+			int got;
+
+			if (want > room)
+				want = room;
+			got = st->inner.ops->reap(&st->inner, st->scratch, want, room);
+			if (got < 0)
+				return -1;
+			st->inner_outstanding -= (unsigned)got;
+			if (st->delays)
+				now = monotonic_ns();
+			for (int i = 0; i < got; i++) {
+				struct io *io = st->scratch[i];
+				struct plan *p = plan_of(st, e, io);
+
+				if (!p)
+					return err_set("fault: inner engine returned a foreign I/O");
+				inner_completed(st, p, io);
+				if (pass_or_hold(st, p, io, now))
+					out[n++] = io;
+			}
+		}
+		if (n >= min || n >= max)
+			return (int)n;
+		if (st->nr_held == 0) {
+			if (!st->inner_outstanding)
+				return (int)n;   /* nothing left to wait for */
+			continue;            /* the next pass blocks in the inner reap */
+		}
+		now = monotonic_ns();
+		first = earliest_release(st);
+		if (first > now) {
+			uint64_t wait = first - now;
+
+			if (st->inner_outstanding && wait > WAIT_SLICE_NS)
+				wait = WAIT_SLICE_NS;
+			if (sleep_ns(wait))
+				return -1;
+		}
+	}
+}

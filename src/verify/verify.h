@@ -1,0 +1,157 @@
+/* verify.h - data verification (fio's verify=crc32c): the header every
+ * verify unit of a written block carries, the payload made from (seed,
+ * offset, sequence), the verdict of reading a unit back, the map of what
+ * this run wrote where, and the failures kept in a job's result. The
+ * format and the verdicts are described in docs/verify.md. */
+#ifndef DRIVEBENCH_VERIFY_H
+#define DRIVEBENCH_VERIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "workload/job_spec.h"
+
+#define VERIFY_MAGIC 0x46564244u        /* "DBVF" as little-endian bytes */
+#define VERIFY_HEADER_VERSION 1
+#define VERIFY_HEADER_BYTES 48
+#define VERIFY_UNIT_MIN 64              /* header plus some payload */
+#define VERIFY_SECTOR 512               /* granularity of a torn write */
+#define VERIFY_FAILURES_KEPT 1000       /* per job result; all are counted */
+#define VERIFY_READ_BYTES (1u << 20)    /* verify-pass reads, at most */
+
+/* The start of every unit, stored little-endian (the host order on x86-64
+ * and arm64). header_crc covers the bytes before it. */
+struct verify_header {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t header_len;     /* VERIFY_HEADER_BYTES */
+	uint32_t unit_len;       /* bytes of the unit, header included */
+	uint32_t payload_crc;    /* crc32c of the unit's bytes after the header */
+	uint64_t offset;         /* the unit's byte offset on the target */
+	uint64_t seed;           /* the run's verify seed */
+	uint64_t seq;            /* write sequence number (per job clone) */
+	uint32_t reserved;       /* 0 */
+	uint32_t header_crc;     /* crc32c of the 44 bytes above */
+};
+
+_Static_assert(sizeof(struct verify_header) == VERIFY_HEADER_BYTES,
+	       "verify header layout");
+
+enum verify_verdict {
+	VERIFY_OK,
+	VERIFY_NEVER_WRITTEN,    /* no magic: never written by drivebench */
+	VERIFY_HEADER_CORRUPT,   /* magic, but the header checksum is wrong */
+	VERIFY_STALE,            /* valid header of another run (other seed) */
+	VERIFY_MISDIRECTED,      /* our seed, but written for another offset */
+	VERIFY_LOST_WRITE,       /* our seed and offset, an older sequence */
+	VERIFY_TORN,             /* payload right up to a sector, wrong after */
+	VERIFY_CORRUPT,          /* payload wrong from bad_offset on */
+	VERIFY_VERDICTS
+};
+
+/* One unit that failed. Fields from the header are 0 when no valid header
+ * was found; expected_seq is 0 when unknown (drivebench verify). */
+struct verify_failure {
+	uint64_t offset;             /* the unit's byte offset on the target */
+	uint32_t len;                /* unit length */
+	enum verify_verdict verdict;
+	uint64_t expected_seq, found_seq;
+	uint64_t found_offset, found_seed;
+	uint64_t bad_offset;         /* first wrong byte (torn: the sector) */
+	int expected_byte, found_byte;   /* at bad_offset; -1 when none */
+};
+
+/* "ok", "never written", "header corrupt", "stale", "misdirected",
+ * "lost write", "torn", "corrupt"; parse returns -1 for anything else. */
+const char *verify_verdict_name(enum verify_verdict v);
+int verify_verdict_parse(const char *name);
+
+/* The unit of a job: verify_interval, or the job's smallest block size. */
+uint64_t verify_unit(const struct job_spec *spec);
+
+/* Cross-checks of the verify options against the rest of the job (unit
+ * size, block sizes and blockalign multiples of the unit, a seed for jobs
+ * that only read). 0 when verify is off. Errors name the option. */
+int verify_spec_check(const struct job_spec *spec);
+
+/* Turns a job into its standalone verification (drivebench verify, fio's
+ * verify_only): sequential reads of the job's region in units of the
+ * original job's unit, never writing. Needs verify_seed. */
+int verify_only_convert(struct job_spec *spec);
+
+/* --- units ------------------------------------------------------------- */
+
+/* Writes one whole unit image (header and payload) into buf. */
+void verify_fill_unit(void *buf, uint32_t unit, uint64_t offset,
+		      uint64_t seed, uint64_t seq);
+
+/* Fills buf with the bytes that belong at target offsets [offset,
+ * offset + len) when every unit of the grid base + k * unit there is
+ * written with (seed, seq). Whole units are built in place; a unit cut by
+ * the range (a short transfer's rest) gets just its slice. */
+void verify_fill_range(void *buf, uint64_t offset, uint64_t len, uint64_t base,
+		       uint32_t unit, uint64_t seed, uint64_t seq);
+
+/* Checks one unit read from offset. expected_seq 0 = any sequence. Fills
+ * *f (always) and returns its verdict. */
+enum verify_verdict verify_check_unit(const void *buf, uint32_t unit,
+				      uint64_t offset, uint64_t seed,
+				      uint64_t expected_seq, struct verify_failure *f);
+
+/* --- per job clone ------------------------------------------------------ */
+
+/* What a worker keeps for verification. map[k] holds the low 32 bits of
+ * the sequence of the last write of unit k that completed (0 = not written
+ * in this run); the full number is recovered from the current one. */
+struct verify_ctx {
+	uint32_t unit;
+	uint64_t seed;
+	uint64_t seq;                /* last sequence number handed out */
+	uint64_t base, nr_units;     /* unit k starts at base + k * unit */
+	uint32_t *map;               /* NULL: check every unit read */
+	uint64_t *backlog_offset;    /* verify_backlog: writes to read back */
+	uint64_t *backlog_len;
+	unsigned backlog_nr, backlog_cap;
+};
+
+/* Bytes verify_ctx_init allocates for a clone with this range: the map
+ * (4 bytes per unit, jobs that write) and the backlog (16 per entry). */
+uint64_t verify_memory_bytes(const struct job_spec *spec, uint64_t range_len);
+
+int verify_ctx_init(struct verify_ctx *v, const struct job_spec *spec,
+		    uint64_t seed, uint64_t range_start, uint64_t range_len);
+void verify_ctx_free(struct verify_ctx *v);
+
+/* The next write sequence number (never 0 in its low 32 bits). */
+uint64_t verify_next_seq(struct verify_ctx *v);
+
+/* A write of [offset, offset + len) with seq completed: every unit it
+ * touches now holds seq. */
+void verify_mark_written(struct verify_ctx *v, uint64_t offset, uint64_t len,
+			 uint64_t seq);
+
+/* The sequence unit k was last written with in this run, 0 if none. */
+uint64_t verify_expected_seq(const struct verify_ctx *v, uint64_t k);
+
+struct job_result;
+
+/* Checks the whole units inside a completed read of [offset, offset + len)
+ * held in buf (units this run wrote, or all of them without a map); counts
+ * them in r->verify_checked and records failures. Returns the number of
+ * failures, or -1 (err_msg) when out of memory. */
+int verify_check_read(struct verify_ctx *v, const void *buf, uint64_t offset,
+		      uint64_t len, struct job_result *r);
+
+/* Counts a failure in r and keeps it among the first VERIFY_FAILURES_KEPT.
+ * -1 (err_msg) when out of memory. */
+int verify_result_add(struct job_result *r, const struct verify_failure *f);
+
+/* Appends src's kept failures to dst's (up to the limit); counts are the
+ * caller's. -1 when out of memory, dst unchanged. */
+int verify_result_copy(struct job_result *dst, const struct job_result *src);
+
+/* A fresh random seed (getrandom). -1 with err_msg on failure. */
+int verify_random_seed(uint64_t *seed);
+
+#endif

@@ -1,0 +1,910 @@
+/* test_fault.c - the fault engine (ioengine=fault:<engine>): lookup and
+ * errors, each fault kind around the null engine and around psync on a
+ * temp file (the file really was or was not changed), the fault_* and
+ * continue_on_error options, and whole runs through the runner: reported
+ * errors equal injected EIOs, failed I/Os are never counted as done,
+ * continue_on_error=none stops at the first error, delays show in clat. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "io/fault.h"
+#include "run/runner.h"
+#include "util/error.h"
+#include "workload/job_list.h"
+#include "workload/options.h"
+
+#define BS 4096u
+#define DEPTH 8u
+
+struct pool {
+	struct io ios[DEPTH];
+	unsigned char *mem;
+};
+
+static void pool_init(struct pool *p)
+{
+	void *mem;
+
+	memset(p, 0, sizeof(*p));
+	assert_int_equal(posix_memalign(&mem, 4096, (size_t)DEPTH * BS), 0);
+	p->mem = mem;
+	memset(p->mem, 0, (size_t)DEPTH * BS);
+	for (unsigned i = 0; i < DEPTH; i++) {
+		p->ios[i].buf = p->mem + (size_t)i * BS;
+		p->ios[i].len = BS;
+		p->ios[i].buf_index = (uint16_t)i;
+	}
+}
+
+static struct job_spec *new_spec(void)
+{
+	struct job_spec *spec = calloc(1, sizeof(*spec));
+
+	assert_non_null(spec);
+	job_spec_defaults(spec);
+	return spec;
+}
+
+static void set(struct job_spec *spec, const char *key, const char *value)
+{
+	if (job_option_set(spec, key, value))
+		fail_msg("%s=%s: %s", key, value, err_msg());
+}
+
+static int start(struct engine *e, const char *name, int fd, struct pool *p,
+		 const struct job_spec *spec)
+{
+	const struct engine_ops *ops = engine_find(name);
+
+	assert_non_null(ops);
+	memset(e, 0, sizeof(*e));
+	e->ops = ops;
+	e->fd = fd;
+	e->depth = DEPTH;
+	e->ios = p->ios;
+	e->nr_ios = DEPTH;
+	e->buf_size = BS;
+	return ops->init(e, spec);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	assert_int_equal(clock_gettime(CLOCK_MONOTONIC, &ts), 0);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Issues one I/O per slot at offsets first, first + BS, ... and reaps all. */
+static void run_one_batch(struct engine *e, struct pool *p, unsigned n, int dir,
+			  uint64_t first)
+{
+	struct io *out[DEPTH];
+
+	for (unsigned i = 0; i < n; i++) {
+		p->ios[i].dir = (uint8_t)dir;
+		p->ios[i].offset = first + (uint64_t)i * BS;
+		p->ios[i].len = BS;
+		p->ios[i].result = 0;
+		p->ios[i].complete_ns = 0;
+		assert_int_equal(e->ops->prep(e, &p->ios[i]), 0);
+	}
+	assert_int_equal(e->ops->submit(e), (int)n);
+	assert_int_equal(e->ops->reap(e, out, n, DEPTH), (int)n);
+	assert_int_equal(e->ops->reap(e, out, 0, DEPTH), 0);
+}
+
+static uint64_t count_of(const struct engine *e, enum fault_kind kind)
+{
+	uint64_t counts[FAULT_KINDS];
+
+	fault_engine_counts(e, counts);
+	return counts[kind];
+}
+
+static int temp_file(char *path, size_t size, size_t bytes, unsigned char fill)
+{
+	unsigned char block[BS];
+	int fd;
+
+	snprintf(path, size, "/tmp/drivebench-fault-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	memset(block, fill, sizeof(block));
+	for (size_t done = 0; done < bytes; done += BS)
+		assert_int_equal(pwrite(fd, block, BS, (off_t)done), BS);
+	return fd;
+}
+
+static unsigned bits_differ(const unsigned char *a, const unsigned char *b,
+			    size_t len, size_t *first_byte)
+{
+	unsigned bits = 0;
+
+	*first_byte = len;
+	for (size_t i = 0; i < len; i++) {
+		if (a[i] != b[i] && *first_byte == len)
+			*first_byte = i;
+		bits += (unsigned)__builtin_popcount((unsigned)(a[i] ^ b[i]));
+	}
+	return bits;
+}
+
+/* ---- lookup ------------------------------------------------------------- */
+
+static void lookup_wraps_known_engines(void **state)
+{
+	const struct engine_ops *ops;
+
+	(void)state;
+	ops = engine_find("fault:null");
+	assert_non_null(ops);
+	assert_string_equal(ops->name, "fault:null");
+	assert_ptr_equal(fault_engine_inner(ops), &engine_null);
+	assert_false(engine_needs_fd(ops));
+	ops = engine_find("fault:psync");
+	assert_non_null(ops);
+	assert_ptr_equal(fault_engine_inner(ops), &engine_psync);
+	assert_true(engine_needs_fd(ops));
+	assert_non_null(engine_find("fault:io_uring"));
+	assert_non_null(engine_find("fault:libaio"));
+	assert_null(fault_engine_inner(&engine_null));
+	assert_ptr_equal(fault_engine_wrap(&engine_psync), ops);
+	assert_null(fault_engine_wrap(ops));   /* no fault:fault: */
+	assert_non_null(strstr(err_msg(), "cannot be wrapped"));
+}
+
+static void lookup_errors_name_the_inner_engine(void **state)
+{
+	(void)state;
+	assert_null(engine_find("fault:bogus"));
+	assert_non_null(strstr(err_msg(), "'bogus'"));
+	assert_non_null(strstr(err_msg(), "fault:bogus"));
+	assert_null(engine_find("fault:"));
+	assert_non_null(strstr(err_msg(), "names no engine"));
+	assert_null(engine_find("fault:fault:null"));
+	assert_non_null(strstr(err_msg(), "'fault:null'"));
+	assert_string_equal(fault_kind_name(FAULT_FLIP), "flip");
+	assert_string_equal(fault_kind_name(FAULT_KINDS), "unknown");
+}
+
+static void counts_of_other_engines_are_zero(void **state)
+{
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+	uint64_t counts[FAULT_KINDS];
+
+	(void)state;
+	pool_init(&p);
+	assert_int_equal(start(&e, "null", -1, &p, spec), 0);
+	memset(counts, 0xff, sizeof(counts));
+	fault_engine_counts(&e, counts);
+	for (int k = 0; k < FAULT_KINDS; k++)
+		assert_int_equal(counts[k], 0);
+	e.ops->cleanup(&e);
+	fault_engine_counts(NULL, counts);
+	assert_int_equal(counts[FAULT_EIO], 0);
+	free(p.mem);
+	free(spec);
+}
+
+static void inner_init_failure_is_reported(void **state)
+{
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+
+	(void)state;
+	pool_init(&p);
+	assert_int_equal(start(&e, "fault:psync", -1, &p, spec), -1);
+	assert_non_null(strstr(err_msg(), "fault:psync"));
+	assert_non_null(strstr(err_msg(), "no file descriptor"));
+	assert_null(e.priv);
+	/* an engine table that is not a fault table is refused */
+	e.ops = &engine_null;
+	assert_int_equal(engine_find("fault:null")->init(&e, spec), -1);
+	assert_non_null(strstr(err_msg(), "not a fault engine"));
+	free(p.mem);
+	free(spec);
+}
+
+/* ---- each fault kind around the null engine ----------------------------- */
+
+static void no_faults_pass_through(void **state)
+{
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+
+	(void)state;
+	pool_init(&p);
+	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
+	run_one_batch(&e, &p, DEPTH, DIR_READ, 0);
+	for (unsigned i = 0; i < DEPTH; i++)
+		assert_int_equal(p.ios[i].result, BS);
+	for (int k = 0; k < FAULT_KINDS; k++)
+		assert_int_equal(count_of(&e, (enum fault_kind)k), 0);
+	e.ops->cleanup(&e);
+	assert_null(e.priv);
+	e.ops->cleanup(&e);   /* twice is harmless */
+	free(p.mem);
+	free(spec);
+}
+
+static void eio_at_offsets_hits_covering_ios(void **state)
+{
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+
+	(void)state;
+	pool_init(&p);
+	/* 4097 lies inside the second I/O, 5*4096 starts the sixth, 1g none */
+	set(spec, "fault_eio_offsets", "4097:20k:1g");
+	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
+	run_one_batch(&e, &p, DEPTH, DIR_WRITE, 0);
+	for (unsigned i = 0; i < DEPTH; i++)
+		assert_int_equal(p.ios[i].result, i == 1 || i == 5 ? -EIO : (int)BS);
+	assert_int_equal(count_of(&e, FAULT_EIO), 2);
+	e.ops->cleanup(&e);
+	free(p.mem);
+	free(spec);
+}
+
+/* Results of 800 I/Os at rate: the count of -EIO equals the injected count,
+ * the share is near the rate, and the same seed repeats the sequence. */
+static uint64_t eio_pattern(const char *seed, uint64_t *pattern_out)
+{
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+	uint64_t failed = 0, pattern = 0;
+
+	pool_init(&p);
+	set(spec, "fault_eio_rate", "25");
+	set(spec, "fault_seed", seed);
+	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
+	for (unsigned round = 0; round < 100; round++) {
+		run_one_batch(&e, &p, DEPTH, DIR_READ, 0);
+		for (unsigned i = 0; i < DEPTH; i++) {
+			assert_true(p.ios[i].result == -EIO || p.ios[i].result == (int)BS);
+			if (p.ios[i].result == -EIO) {
+				failed++;
+				if (round < 8)
+					pattern |= 1ull << (round * DEPTH + i);
+			}
+		}
+	}
+	assert_int_equal(count_of(&e, FAULT_EIO), failed);
+	e.ops->cleanup(&e);
+	free(p.mem);
+	free(spec);
+	*pattern_out = pattern;
+	return failed;
+}
+
+static void eio_rate_is_seeded_and_counted(void **state)
+{
+	uint64_t a, b, c, pa, pb, pc;
+
+	(void)state;
+	a = eio_pattern("7", &pa);
+	b = eio_pattern("7", &pb);
+	c = eio_pattern("8", &pc);
+	assert_int_equal(a, b);
+	assert_int_equal(pa, pb);
+	assert_true(pa != pc || a != c);
+	assert_in_range(a, 140, 260);   /* 25% of 800 = 200 */
+	assert_in_range(c, 140, 260);
+}
+
+static void skip_and_direction_limit_faults(void **state)
+{
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+
+	(void)state;
+	pool_init(&p);
+	set(spec, "fault_eio_rate", "100");
+	set(spec, "fault_skip", "3");
+	set(spec, "fault_dir", "read");
+	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
+	run_one_batch(&e, &p, DEPTH, DIR_READ, 0);
+	for (unsigned i = 0; i < DEPTH; i++)
+		assert_int_equal(p.ios[i].result, i < 3 ? (int)BS : -EIO);
+	run_one_batch(&e, &p, DEPTH, DIR_WRITE, 0);
+	for (unsigned i = 0; i < DEPTH; i++)
+		assert_int_equal(p.ios[i].result, BS);
+	assert_int_equal(count_of(&e, FAULT_EIO), DEPTH - 3);
+	e.ops->cleanup(&e);
+	free(p.mem);
+	free(spec);
+}
+
+static void short_transfers_report_half(void **state)
+{
+	static const uint32_t lens[] = { 4096, 1536, 512, 1024, 4000 };
+	static const int32_t want[] = { 2048, 512, 512, 512, 1536 };
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+	struct io *out[DEPTH];
+
+	(void)state;
+	pool_init(&p);
+	set(spec, "fault_short_rate", "100");
+	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
+	for (unsigned i = 0; i < 5; i++) {
+		p.ios[i].dir = DIR_READ;
+		p.ios[i].offset = (uint64_t)i * BS;
+		p.ios[i].len = lens[i];
+		assert_int_equal(e.ops->prep(&e, &p.ios[i]), 0);
+	}
+	assert_int_equal(e.ops->submit(&e), 5);
+	assert_int_equal(e.ops->reap(&e, out, 5, DEPTH), 5);
+	for (unsigned i = 0; i < 5; i++)
+		assert_int_equal(p.ios[i].result, want[i]);
+	/* a 512-byte I/O cannot be shorter: not injected, not counted */
+	assert_int_equal(count_of(&e, FAULT_SHORT), 4);
+	e.ops->cleanup(&e);
+	free(p.mem);
+	free(spec);
+}
+
+static void delay_holds_completion_back(void **state)
+{
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+	struct io *out[DEPTH];
+	uint64_t t0, waited;
+	int n;
+
+	(void)state;
+	pool_init(&p);
+	set(spec, "fault_delay_offsets", "8k");
+	set(spec, "fault_delay", "20ms");
+	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
+	for (unsigned i = 0; i < 4; i++) {
+		p.ios[i].dir = DIR_READ;
+		p.ios[i].offset = (uint64_t)i * BS;
+		p.ios[i].len = BS;
+		assert_int_equal(e.ops->prep(&e, &p.ios[i]), 0);
+	}
+	t0 = now_ns();
+	assert_int_equal(e.ops->submit(&e), 4);
+	/* min 0 never waits: the three others now, the delayed one later */
+	n = e.ops->reap(&e, out, 0, DEPTH);
+	assert_int_equal(n, 3);
+	for (int i = 0; i < n; i++)
+		assert_ptr_not_equal(out[i], &p.ios[2]);
+	/* nothing is due yet, and min 0 does not wait for it */
+	assert_int_equal(e.ops->reap(&e, out, 0, DEPTH), 0);
+	n = e.ops->reap(&e, out, 1, 1);
+	waited = now_ns() - t0;
+	assert_int_equal(n, 1);
+	assert_ptr_equal(out[0], &p.ios[2]);
+	assert_int_equal(p.ios[2].result, BS);
+	assert_true(waited >= 20000000u);
+	assert_true(waited < 500000000u);
+	assert_int_equal(count_of(&e, FAULT_DELAY), 1);
+	e.ops->cleanup(&e);
+	free(p.mem);
+	free(spec);
+}
+
+static void reap_honours_max_and_min(void **state)
+{
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+	struct io *out[DEPTH];
+
+	(void)state;
+	pool_init(&p);
+	set(spec, "fault_eio_offsets", "0:4k");   /* two complete in the engine */
+	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
+	for (unsigned i = 0; i < DEPTH; i++) {
+		p.ios[i].dir = DIR_READ;
+		p.ios[i].offset = (uint64_t)i * BS;
+		p.ios[i].len = BS;
+		assert_int_equal(e.ops->prep(&e, &p.ios[i]), 0);
+	}
+	assert_int_equal(e.ops->submit(&e), DEPTH);
+	assert_int_equal(e.ops->reap(&e, out, 5, 3), 3);   /* min above max */
+	assert_int_equal(e.ops->reap(&e, out, 1, 3), 3);
+	assert_int_equal(e.ops->reap(&e, out, 8, 8), 2);   /* only 2 left */
+	assert_int_equal(e.ops->reap(&e, out, 1, 8), 0);
+	e.ops->cleanup(&e);
+	free(p.mem);
+	free(spec);
+}
+
+static void delay_adds_to_programmed_latency(void **state)
+{
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+	struct io *out[DEPTH];
+
+	(void)state;
+	pool_init(&p);
+	set(spec, "null_latency", "100us");
+	set(spec, "fault_delay_rate", "100");
+	set(spec, "fault_delay", "3ms");
+	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
+	p.ios[0].dir = DIR_READ;
+	p.ios[0].issue_ns = 1000;
+	assert_int_equal(e.ops->prep(&e, &p.ios[0]), 0);
+	assert_int_equal(e.ops->submit(&e), 1);
+	assert_int_equal(e.ops->reap(&e, out, 1, 1), 1);
+	assert_int_equal(p.ios[0].complete_ns, 1000 + 100000 + 3000000);
+	assert_int_equal(count_of(&e, FAULT_DELAY), 1);
+	e.ops->cleanup(&e);
+	free(p.mem);
+	free(spec);
+}
+
+static void prep_refuses_foreign_io(void **state)
+{
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+	struct io stray = { .buf = NULL, .len = BS };
+
+	(void)state;
+	pool_init(&p);
+	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
+	assert_int_equal(e.ops->prep(&e, &stray), -1);
+	assert_non_null(strstr(err_msg(), "pool"));
+	e.ops->cleanup(&e);
+	free(p.mem);
+	free(spec);
+}
+
+/* ---- drop and flip against a real file (psync) -------------------------- */
+
+static void drop_leaves_the_file_unchanged(void **state)
+{
+	char path[64];
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+	unsigned char block[BS];
+	int fd;
+
+	(void)state;
+	pool_init(&p);
+	fd = temp_file(path, sizeof(path), 4 * BS, 0);
+	memset(p.mem, 0xab, (size_t)DEPTH * BS);
+	set(spec, "fault_drop_offsets", "4k:12k");
+	assert_int_equal(start(&e, "fault:psync", fd, &p, spec), 0);
+	run_one_batch(&e, &p, 4, DIR_WRITE, 0);
+	for (unsigned i = 0; i < 4; i++) {
+		assert_int_equal(p.ios[i].result, BS);   /* all report success */
+		assert_int_equal(pread(fd, block, BS, (off_t)i * BS), BS);
+		assert_int_equal(block[0], i == 1 || i == 3 ? 0 : 0xab);
+		assert_int_equal(block[BS - 1], i == 1 || i == 3 ? 0 : 0xab);
+	}
+	assert_int_equal(count_of(&e, FAULT_DROP), 2);
+	/* reads are never dropped */
+	run_one_batch(&e, &p, 4, DIR_READ, 0);
+	assert_int_equal(p.ios[1].result, BS);
+	assert_int_equal(count_of(&e, FAULT_DROP), 2);
+	e.ops->cleanup(&e);
+	close(fd);
+	unlink(path);
+	free(p.mem);
+	free(spec);
+}
+
+static void flip_write_changes_one_device_bit(void **state)
+{
+	char path[64];
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+	unsigned char block[BS], sent[BS];
+	size_t at;
+	int fd;
+
+	(void)state;
+	pool_init(&p);
+	fd = temp_file(path, sizeof(path), 2 * BS, 0);
+	for (size_t i = 0; i < (size_t)DEPTH * BS; i++)
+		p.mem[i] = (unsigned char)(i * 7 + 3);
+	memcpy(sent, p.ios[1].buf, BS);
+	set(spec, "fault_flip_offsets", "4k");
+	assert_int_equal(start(&e, "fault:psync", fd, &p, spec), 0);
+	run_one_batch(&e, &p, 2, DIR_WRITE, 0);
+	assert_int_equal(p.ios[1].result, BS);
+	/* the caller's buffer is restored; the device got one bit flipped,
+	 * past the first 64 bytes */
+	assert_memory_equal(p.ios[1].buf, sent, BS);
+	assert_int_equal(pread(fd, block, BS, BS), BS);
+	assert_int_equal(bits_differ(block, sent, BS, &at), 1);
+	assert_true(at >= 64);
+	assert_int_equal(pread(fd, block, BS, 0), BS);
+	assert_memory_equal(block, p.ios[0].buf, BS);
+	assert_int_equal(count_of(&e, FAULT_FLIP), 1);
+	e.ops->cleanup(&e);
+	close(fd);
+	unlink(path);
+	free(p.mem);
+	free(spec);
+}
+
+static void flip_read_changes_one_buffer_bit(void **state)
+{
+	char path[64];
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+	unsigned char block[BS];
+	size_t at;
+	int fd;
+
+	(void)state;
+	pool_init(&p);
+	fd = temp_file(path, sizeof(path), 2 * BS, 0x5a);
+	set(spec, "fault_flip_rate", "100");
+	set(spec, "fault_dir", "read");
+	assert_int_equal(start(&e, "fault:psync", fd, &p, spec), 0);
+	run_one_batch(&e, &p, 2, DIR_READ, 0);
+	for (unsigned i = 0; i < 2; i++) {
+		assert_int_equal(p.ios[i].result, BS);
+		assert_int_equal(pread(fd, block, BS, (off_t)i * BS), BS);
+		assert_int_equal(bits_differ(block, p.ios[i].buf, BS, &at), 1);
+		assert_true(at >= 64);
+	}
+	assert_int_equal(count_of(&e, FAULT_FLIP), 2);
+	/* fault_dir=read: writes go out unchanged */
+	memset(p.mem, 0x11, BS);
+	run_one_batch(&e, &p, 1, DIR_WRITE, 0);
+	assert_int_equal(pread(fd, block, BS, 0), BS);
+	assert_int_equal(bits_differ(block, p.ios[0].buf, BS, &at), 0);
+	assert_int_equal(count_of(&e, FAULT_FLIP), 2);
+	e.ops->cleanup(&e);
+	close(fd);
+	unlink(path);
+	free(p.mem);
+	free(spec);
+}
+
+static void eio_never_reaches_the_file(void **state)
+{
+	char path[64];
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+	unsigned char block[BS];
+	int fd;
+
+	(void)state;
+	pool_init(&p);
+	fd = temp_file(path, sizeof(path), BS, 0);
+	memset(p.mem, 0xcd, BS);
+	set(spec, "fault_eio_rate", "100");
+	assert_int_equal(start(&e, "fault:psync", fd, &p, spec), 0);
+	run_one_batch(&e, &p, 1, DIR_WRITE, 0);
+	assert_int_equal(p.ios[0].result, -EIO);
+	assert_int_equal(pread(fd, block, BS, 0), BS);
+	assert_int_equal(block[100], 0);
+	e.ops->cleanup(&e);
+	close(fd);
+	unlink(path);
+	free(p.mem);
+	free(spec);
+}
+
+/* ---- options -------------------------------------------------------------- */
+
+static void options_parse_and_reject(void **state)
+{
+	struct job_spec *spec = new_spec();
+
+	(void)state;
+	set(spec, "fault_eio_rate", "0.5");
+	assert_true(spec->fault.rule[FAULT_EIO].rate_pct == 0.5);
+	set(spec, "fault_flip_rate", "12.5%");
+	assert_true(spec->fault.rule[FAULT_FLIP].rate_pct == 12.5);
+	set(spec, "fault_short_offsets", "4k:1m:0x10");
+	assert_int_equal(spec->fault.rule[FAULT_SHORT].nr_offsets, 3);
+	assert_int_equal(spec->fault.rule[FAULT_SHORT].offsets[1], 1u << 20);
+	assert_int_equal(spec->fault.rule[FAULT_SHORT].offsets[2], 16);
+	set(spec, "fault_delay", "250");   /* bare number: microseconds */
+	assert_int_equal(spec->fault.delay_ns, 250000);
+	set(spec, "fault_skip", "10");
+	assert_int_equal(spec->fault.skip_ios, 10);
+	set(spec, "fault_seed", "42");
+	assert_int_equal(spec->fault.seed, 42);
+	set(spec, "fault_dir", "write");
+	assert_int_equal(spec->fault.dirs, 1u << DIR_WRITE);
+	set(spec, "fault_dir", "rw");
+	assert_int_equal(spec->fault.dirs, 3);
+
+	assert_int_equal(job_option_set(spec, "fault_eio_rate", "101"), -1);
+	assert_non_null(strstr(err_msg(), "option 'fault_eio_rate'"));
+	assert_int_equal(job_option_set(spec, "fault_eio_rate", "-1"), -1);
+	assert_int_equal(job_option_set(spec, "fault_eio_rate", "abc"), -1);
+	assert_int_equal(job_option_set(spec, "fault_eio_rate", "%"), -1);
+	assert_int_equal(job_option_set(spec, "fault_eio_rate", NULL), -1);
+	assert_int_equal(job_option_set(spec, "fault_drop_offsets", "4k::8k"), -1);
+	assert_non_null(strstr(err_msg(), "option 'fault_drop_offsets'"));
+	assert_int_equal(job_option_set(spec, "fault_drop_offsets", "4x"), -1);
+	assert_int_equal(job_option_set(spec, "fault_delay", "0"), -1);
+	assert_int_equal(job_option_set(spec, "fault_delay", "soon"), -1);
+	assert_int_equal(job_option_set(spec, "fault_skip", "-3"), -1);
+	assert_int_equal(job_option_set(spec, "fault_seed", "x"), -1);
+	assert_int_equal(job_option_set(spec, "fault_dir", "trim"), -1);
+	assert_non_null(strstr(err_msg(), "option 'fault_dir'"));
+	free(spec);
+}
+
+static void too_many_offsets_are_refused(void **state)
+{
+	struct job_spec *spec = new_spec();
+	char list[FAULT_OFFSETS_MAX * 8 + 16] = "";
+
+	(void)state;
+	for (int i = 0; i < FAULT_OFFSETS_MAX; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%dk",
+			 i ? ":" : "", i);
+	set(spec, "fault_eio_offsets", list);
+	assert_int_equal(spec->fault.rule[FAULT_EIO].nr_offsets, FAULT_OFFSETS_MAX);
+	strcat(list, ":999k");
+	assert_int_equal(job_option_set(spec, "fault_eio_offsets", list), -1);
+	assert_non_null(strstr(err_msg(), "more than 64 offsets"));
+	/* the earlier list is kept whole */
+	assert_int_equal(spec->fault.rule[FAULT_EIO].nr_offsets, FAULT_OFFSETS_MAX);
+	free(spec);
+}
+
+static void continue_on_error_values(void **state)
+{
+	static const struct { const char *value; unsigned mask; } cases[] = {
+		{ "none", 0 }, { "0", 0 }, { "read", ERROR_CLASS_READ },
+		{ "write", ERROR_CLASS_WRITE }, { "io", ERROR_CLASS_IO },
+		{ "verify", ERROR_CLASS_VERIFY }, { "all", ERROR_CLASS_ALL },
+		{ "1", ERROR_CLASS_ALL },
+	};
+	struct job_spec *spec = new_spec();
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		spec->continue_on_error = 99;
+		set(spec, "continue_on_error", cases[i].value);
+		assert_int_equal(spec->continue_on_error, cases[i].mask);
+	}
+	assert_int_equal(job_option_set(spec, "continue_on_error", "sometimes"), -1);
+	assert_non_null(strstr(err_msg(), "option 'continue_on_error'"));
+	free(spec);
+}
+
+static void fault_options_need_the_fault_engine(void **state)
+{
+	static const char *const options[][2] = {
+		{ "fault_eio_rate", "1" }, { "fault_flip_offsets", "4k" },
+		{ "fault_delay", "1ms" }, { "fault_skip", "5" },
+		{ "fault_seed", "3" }, { "fault_dir", "read" },
+	};
+	struct job_spec *spec;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		spec = new_spec();
+		set(spec, "name", "j");
+		set(spec, options[i][0], options[i][1]);
+		assert_int_equal(job_spec_validate(spec), -1);
+		assert_non_null(strstr(err_msg(), options[i][0]));
+		assert_non_null(strstr(err_msg(), "needs ioengine=fault:<engine>"));
+		set(spec, "ioengine", "fault:null");
+		assert_int_equal(job_spec_validate(spec), 0);
+		free(spec);
+	}
+}
+
+/* ---- whole runs ----------------------------------------------------------- */
+
+static volatile sig_atomic_t no_stop;
+
+static void run_args(const char *const *args, int n, struct run_output *out)
+{
+	struct job_list jobs;
+	struct run_options opt = { .stop = &no_stop };
+	enum run_failure why;
+
+	memset(&jobs, 0, sizeof(jobs));
+	if (cmdline_jobs(n, (char *const *)args, &jobs))
+		fail_msg("cmdline_jobs: %s", err_msg());
+	if (run_jobs(&jobs, &opt, out, &why))
+		fail_msg("run_jobs: %s", err_msg());
+	job_list_free(&jobs);
+}
+
+static void continue_on_error_counts_every_eio(void **state)
+{
+	const char *args[] = { "--name=c", "--ioengine=fault:null", "--rw=randrw",
+		"--bs=4k", "--iodepth=4", "--size=4m", "--fault_eio_rate=5",
+		"--continue_on_error=io" };
+	struct run_output out;
+	const struct job_result *r;
+
+	(void)state;
+	run_args(args, 8, &out);
+	r = &out.results[0];
+	assert_true(r->faults_injected[FAULT_EIO] > 10);
+	assert_int_equal(r->dir[DIR_READ].errors + r->dir[DIR_WRITE].errors,
+			 r->faults_injected[FAULT_EIO]);
+	assert_true(r->dir[DIR_READ].errors > 0 && r->dir[DIR_WRITE].errors > 0);
+	/* every request was issued; the failed ones are not counted as done */
+	assert_int_equal(r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios +
+			 r->faults_injected[FAULT_EIO], 1024);
+	assert_int_equal(r->dir[DIR_READ].bytes + r->dir[DIR_WRITE].bytes,
+			 (r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios) * 4096);
+	assert_int_equal(r->error, -EIO);
+	assert_int_equal(r->dir[DIR_READ].first_error, -EIO);
+	assert_int_equal(r->dir[DIR_READ].first_error_offset % 4096, 0);
+	run_output_free(&out);
+}
+
+static void errors_are_counted_per_direction(void **state)
+{
+	const char *args[] = { "--name=w", "--ioengine=fault:null", "--rw=randrw",
+		"--bs=4k", "--iodepth=2", "--size=2m", "--fault_eio_rate=10",
+		"--fault_dir=write", "--continue_on_error=write" };
+	struct run_output out;
+	const struct job_result *r;
+
+	(void)state;
+	run_args(args, 9, &out);
+	r = &out.results[0];
+	assert_int_equal(r->dir[DIR_READ].errors, 0);
+	assert_true(r->dir[DIR_WRITE].errors > 0);
+	assert_int_equal(r->dir[DIR_WRITE].errors, r->faults_injected[FAULT_EIO]);
+	assert_int_equal(r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios +
+			 r->dir[DIR_WRITE].errors, 512);
+	run_output_free(&out);
+}
+
+static void none_stops_at_the_first_error(void **state)
+{
+	const char *args[] = { "--name=n", "--ioengine=fault:null", "--rw=read",
+		"--bs=4k", "--iodepth=1", "--size=1m", "--fault_eio_offsets=41000" };
+	struct run_output out;
+	const struct job_result *r;
+
+	(void)state;
+	run_args(args, 7, &out);
+	r = &out.results[0];
+	assert_int_equal(r->dir[DIR_READ].ios, 10);
+	assert_int_equal(r->dir[DIR_READ].errors, 1);
+	assert_int_equal(r->dir[DIR_READ].first_error, -EIO);
+	assert_int_equal(r->dir[DIR_READ].first_error_offset, 40960);
+	assert_int_equal(r->faults_injected[FAULT_EIO], 1);
+	assert_int_equal(r->error, -EIO);
+	run_output_free(&out);
+}
+
+/* continue_on_error=read does not cover a write error: the job stops. */
+static void other_direction_still_stops(void **state)
+{
+	const char *args[] = { "--name=o", "--ioengine=fault:null", "--rw=write",
+		"--bs=4k", "--iodepth=1", "--size=1m", "--fault_eio_offsets=8k",
+		"--continue_on_error=read" };
+	struct run_output out;
+
+	(void)state;
+	run_args(args, 8, &out);
+	assert_int_equal(out.results[0].dir[DIR_WRITE].ios, 2);
+	assert_int_equal(out.results[0].dir[DIR_WRITE].errors, 1);
+	run_output_free(&out);
+}
+
+static void delays_show_in_clat(void **state)
+{
+	const char *args[] = { "--name=d", "--ioengine=fault:null", "--rw=read",
+		"--bs=4k", "--iodepth=4", "--size=1m", "--fault_delay=20ms",
+		"--fault_delay_offsets=100k:400k:900k" };
+	struct run_output out;
+	const struct job_result *r;
+	uint64_t slow = 0;
+
+	(void)state;
+	run_args(args, 8, &out);
+	r = &out.results[0];
+	assert_int_equal(r->dir[DIR_READ].ios, 256);
+	assert_int_equal(r->faults_injected[FAULT_DELAY], 3);
+	assert_true(r->dir[DIR_READ].clat.max >= 20000000);
+	for (unsigned i = hist_index(20000000); i < HIST_BUCKETS; i++)
+		slow += r->dir[DIR_READ].clat.hist.bucket[i];
+	assert_int_equal(slow, 3);
+	run_output_free(&out);
+}
+
+static void short_transfers_complete_the_request(void **state)
+{
+	const char *args[] = { "--name=s", "--ioengine=fault:null", "--rw=write",
+		"--bs=4k", "--iodepth=2", "--size=64k", "--fault_short_rate=100" };
+	struct run_output out;
+	const struct job_result *r;
+
+	(void)state;
+	run_args(args, 7, &out);
+	r = &out.results[0];
+	assert_int_equal(r->dir[DIR_WRITE].ios, 16);
+	assert_int_equal(r->dir[DIR_WRITE].bytes, 65536);
+	assert_int_equal(r->dir[DIR_WRITE].errors, 0);
+	/* 4096 -> 2048 done, 2048 -> 1024, 1024 -> 512, the last 512 whole */
+	assert_int_equal(r->faults_injected[FAULT_SHORT], 16 * 3);
+	assert_int_equal(r->error, 0);
+	run_output_free(&out);
+}
+
+static void ramp_faults_are_not_reported(void **state)
+{
+	const char *args[] = { "--name=r", "--ioengine=fault:null", "--rw=randread",
+		"--bs=4k", "--iodepth=4", "--size=64m", "--time_based", "--runtime=150ms",
+		"--ramp_time=100ms", "--fault_eio_rate=1", "--continue_on_error=all" };
+	struct run_output out;
+	const struct job_result *r;
+
+	(void)state;
+	run_args(args, 11, &out);
+	r = &out.results[0];
+	assert_true(r->faults_injected[FAULT_EIO] > 0);
+	/* an EIO injected just before the ramp ended may complete after it */
+	assert_in_range(r->dir[DIR_READ].errors, r->faults_injected[FAULT_EIO],
+			r->faults_injected[FAULT_EIO] + 4);
+	run_output_free(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(lookup_wraps_known_engines),
+		cmocka_unit_test(lookup_errors_name_the_inner_engine),
+		cmocka_unit_test(counts_of_other_engines_are_zero),
+		cmocka_unit_test(inner_init_failure_is_reported),
+		cmocka_unit_test(no_faults_pass_through),
+		cmocka_unit_test(eio_at_offsets_hits_covering_ios),
+		cmocka_unit_test(eio_rate_is_seeded_and_counted),
+		cmocka_unit_test(skip_and_direction_limit_faults),
+		cmocka_unit_test(short_transfers_report_half),
+		cmocka_unit_test(delay_holds_completion_back),
+		cmocka_unit_test(reap_honours_max_and_min),
+		cmocka_unit_test(delay_adds_to_programmed_latency),
+		cmocka_unit_test(prep_refuses_foreign_io),
+		cmocka_unit_test(drop_leaves_the_file_unchanged),
+		cmocka_unit_test(flip_write_changes_one_device_bit),
+		cmocka_unit_test(flip_read_changes_one_buffer_bit),
+		cmocka_unit_test(eio_never_reaches_the_file),
+		cmocka_unit_test(options_parse_and_reject),
+		cmocka_unit_test(too_many_offsets_are_refused),
+		cmocka_unit_test(continue_on_error_values),
+		cmocka_unit_test(fault_options_need_the_fault_engine),
+		cmocka_unit_test(continue_on_error_counts_every_eio),
+		cmocka_unit_test(errors_are_counted_per_direction),
+		cmocka_unit_test(none_stops_at_the_first_error),
+		cmocka_unit_test(other_direction_still_stops),
+		cmocka_unit_test(delays_show_in_clat),
+		cmocka_unit_test(short_transfers_complete_the_request),
+		cmocka_unit_test(ramp_faults_are_not_reported),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -323,7 +323,7 @@ int cmd_run(int argc, char **argv)
 	rc = (out.partial || any_io_error(&out)) ? EXIT_RUN_FAILED : EXIT_OK;
 	goto done;
 fail:
-	fprintf(stderr, "drivebench run: %s\n", err_msg());
+	fprintf(stderr, "drivebench %s: %s\n", argv[0], err_msg());   /* run, verify */
 done:
 	if (db)
 		store_close(db);

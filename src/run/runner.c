@@ -146,6 +146,10 @@ static int prepare_target(struct worker *w, struct target *t)
 		return -1;
 	if (t->exists && t->size >= start + len)
 		return 0;
+	if (w->spec->verify_only)   /* drivebench verify never writes */
+		return err_set("'%s' holds %llu bytes, not the %llu the job wrote: nothing to verify there",
+			       t->path, (unsigned long long)(t->exists ? t->size : 0),
+			       (unsigned long long)(start + len));
 	if (target_layout_file(t->path, start + len, w->stop) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s", t->path);

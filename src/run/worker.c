@@ -353,32 +353,14 @@ static int verify_completed(struct loop *l, struct io *io)
 	return 0;
 }
 
-/* Prepares one new request on a free slot. Returns 0, 1 when verify held
- * the pick back (the slot stays free), or -1 on error. */
-static int prep_new(struct loop *l, uint64_t now)
+/* Sets up io (and its request when it is larger than a slot) for a new
+ * request of len bytes at off. */
+static inline void start_request(struct loop *l, struct io *io, int dir,
+				 uint64_t off, uint64_t len, uint64_t now)
 {
 	struct worker *w = l->w;
-	struct io *io = w->free_ios[--w->nr_free];
 	struct request *rq = io->owner;
-	int dir;
-	uint64_t len, off;
 
-	if (l->held) {
-		l->held = false;
-		dir = l->held_dir;
-		len = l->held_len;
-		off = l->held_offset;
-	} else {
-		dir = pick_dir(w);
-		len = bs_picker_next(&w->bs[dir], &w->rng_bs);
-		off = pick_offset(l, dir, len) + w->test_offset_skew;
-	}
-	if (!in_range(w, off, len))
-		return guard_violation(w, off, len);
-	if (w->verifying && verify_claim(l, rq, dir, off, len)) {
-		w->nr_free++;
-		return 1;
-	}
 	io->dir = (uint8_t)dir;
 	io->offset = off;
 	io->start_ns = now;
@@ -398,9 +380,58 @@ static int prep_new(struct loop *l, uint64_t now)
 		l->bytes_issued += len;
 	if (dir == DIR_WRITE)
 		l->writes_since_sync++;
-	if (w->verifying && dir == DIR_WRITE)
+}
+
+/* prep_new with verify on: a held pick goes first, overlaps wait, and
+ * writes carry their units' headers and payloads. */
+static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
+{
+	struct worker *w = l->w;
+	struct request *rq = io->owner;
+	int dir;
+	uint64_t len, off;
+
+	if (l->held) {
+		l->held = false;
+		dir = l->held_dir;
+		len = l->held_len;
+		off = l->held_offset;
+	} else {
+		dir = pick_dir(w);
+		len = bs_picker_next(&w->bs[dir], &w->rng_bs);
+		off = pick_offset(l, dir, len) + w->test_offset_skew;
+	}
+	if (!in_range(w, off, len))
+		return guard_violation(w, off, len);
+	if (verify_claim(l, rq, dir, off, len)) {
+		w->nr_free++;
+		return 1;
+	}
+	start_request(l, io, dir, off, len, now);
+	if (dir == DIR_WRITE)
 		verify_fill_range(io->buf, io->offset, io->len, w->verify.base,
 				  w->verify.unit, w->verify.seed, rq->verify_seq);
+	return w->ops->prep(&w->engine, io);
+}
+
+/* Prepares one new request on a free slot. Returns 0, 1 when verify held
+ * the pick back (the slot stays free), or -1 on error. With verify off
+ * the only cost of verification here is the one branch on verifying. */
+static int prep_new(struct loop *l, uint64_t now)
+{
+	struct worker *w = l->w;
+	struct io *io = w->free_ios[--w->nr_free];
+	int dir;
+	uint64_t len, off;
+
+	if (w->verifying)
+		return prep_new_verified(l, io, now);
+	dir = pick_dir(w);
+	len = bs_picker_next(&w->bs[dir], &w->rng_bs);
+	off = pick_offset(l, dir, len) + w->test_offset_skew;
+	if (!in_range(w, off, len))
+		return guard_violation(w, off, len);
+	start_request(l, io, dir, off, len, now);
 	return w->ops->prep(&w->engine, io);
 }
 
@@ -788,10 +819,11 @@ static int issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *i
 	while (nb < max && may_issue(l)) {
 		int rc = prep_new(l, start);
 
-		if (rc < 0)
-			return -1;
-		if (rc > 0)
+		if (rc) {
+			if (rc < 0)
+				return -1;
 			break;   /* verify holds the pick: see verify_resume */
+		}
 		batch[nb++] = w->free_ios[w->nr_free];
 	}
 	if (!nb)

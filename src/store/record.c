@@ -2,7 +2,7 @@
  * database stores: per direction figures with fio's definitions, latency
  * summaries, percentiles from the spec's list, the non-empty clat histogram
  * buckets, the per-interval series, the job options as JSON and the drive
- * snapshots. */
+ * snapshots, and the verification counts and failures. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +154,8 @@ int record_from_result(const struct job_result *r, struct result_record *rec)
 		out->ios = in->ios;
 		out->bytes = in->bytes;
 		out->errors = in->errors;
+		out->first_error = in->first_error < 0 ? -in->first_error : in->first_error;
+		out->first_error_offset = in->first_error_offset;
 		out->runtime_ms = in->ios ? r->runtime_ns / 1000000u : 0;
 		out->iops = result_iops(r, (enum io_dir)d);
 		out->bw_bytes = result_bw_bytes(r, (enum io_dir)d);
@@ -203,6 +205,20 @@ int record_from_result(const struct job_result *r, struct result_record *rec)
 		err_set("out of memory");
 		goto fail;
 	}
+	rec->verify = spec->verify != VERIFY_NONE;
+	rec->verify_seed = r->verify_seed;
+	rec->verify_checked = r->verify_checked;
+	rec->verify_failed = r->verify_failed;
+	if (r->nr_verify_failures) {
+		rec->verify_failures = malloc(r->nr_verify_failures * sizeof(*rec->verify_failures));
+		if (!rec->verify_failures) {
+			err_set("out of memory");
+			goto fail;
+		}
+		memcpy(rec->verify_failures, r->verify_failures,
+		       r->nr_verify_failures * sizeof(*rec->verify_failures));
+		rec->nr_verify_failures = r->nr_verify_failures;
+	}
 	return 0;
 fail:
 	record_free(rec);
@@ -223,6 +239,9 @@ void record_free(struct result_record *rec)
 	free(rec->drive_before);
 	free(rec->drive_after);
 	free(rec->drive_delta);
+	free(rec->verify_failures);
+	rec->verify_failures = NULL;
+	rec->nr_verify_failures = 0;
 	rec->options_json = NULL;
 	rec->series = NULL;
 	rec->nr_series = 0;

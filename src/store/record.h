@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "measure/stats.h"
+#include "verify/verify.h"
 
 #define RECORD_PCT_MAX 64
 
@@ -30,6 +31,8 @@ struct bin {
 
 struct dir_record {
 	uint64_t ios, bytes, errors;
+	int first_error;               /* (v6) positive errno of the first, 0 = none */
+	uint64_t first_error_offset;
 	uint64_t runtime_ms;           /* fio's per-direction runtime */
 	double iops, bw_bytes;         /* fio's definitions */
 	struct lat_summary slat, clat, lat;
@@ -65,6 +68,11 @@ struct result_record {
 	uint64_t series_interval_ms;
 	uint64_t max_buffer_bytes;     /* I/O buffers the job held (all clones) */
 	char *drive_before, *drive_after, *drive_delta;  /* JSON text or NULL */
+	/* (v6) verification: on or off, the seed, counts, the kept failures */
+	bool verify;
+	uint64_t verify_seed, verify_checked, verify_failed;
+	struct verify_failure *verify_failures;   /* malloc'd */
+	unsigned nr_verify_failures;
 };
 
 /* Builds a record from a measured result (percentiles from the spec's

@@ -94,6 +94,26 @@ static const char schema_v4[] =
 static const char schema_v5[] =
 	"ALTER TABLE results ADD COLUMN max_buffer_bytes INTEGER NOT NULL DEFAULT 0;";
 
+/* v6: data verification (docs/verify.md): the seed a result's blocks carry
+ * (NULL when verify was off), blocks checked and failed, the first
+ * failures with their verdicts; and the first I/O error per direction. */
+static const char schema_v6[] =
+	"ALTER TABLE results ADD COLUMN verify_seed INTEGER;"
+	"ALTER TABLE results ADD COLUMN verify_checked INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE results ADD COLUMN verify_failed INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE result_dirs ADD COLUMN first_error INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE result_dirs ADD COLUMN first_error_offset INTEGER NOT NULL DEFAULT 0;"
+	"CREATE TABLE verify_failures ("
+	" result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL, offset INTEGER NOT NULL, len INTEGER NOT NULL,"
+	" verdict TEXT NOT NULL CHECK (verdict IN ('never written', 'header corrupt',"
+	"  'stale', 'misdirected', 'lost write', 'torn', 'corrupt')),"
+	" expected_seq INTEGER NOT NULL, found_seq INTEGER NOT NULL,"
+	" found_offset INTEGER NOT NULL, found_seed INTEGER NOT NULL,"
+	" bad_offset INTEGER NOT NULL, expected_byte INTEGER NOT NULL,"
+	" found_byte INTEGER NOT NULL,"
+	" PRIMARY KEY (result_id, idx));";
+
 const char *const schema_migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4,
-					  schema_v5 };
+					  schema_v5, schema_v6 };
 const unsigned schema_version = sizeof(schema_migrations) / sizeof(schema_migrations[0]);

@@ -626,21 +626,26 @@ int store_step_detail_set(struct store *s, int64_t step_id, const char *json)
 
 /* --- writing a result ---------------------------------------------------- */
 
-enum { ST_RESULT, ST_DIR, ST_PCT, ST_BIN, ST_SERIES, ST_COUNT };
+enum { ST_RESULT, ST_DIR, ST_PCT, ST_BIN, ST_SERIES, ST_VERIFY, ST_COUNT };
 
 static const char *const insert_sql[ST_COUNT] = {
 	"INSERT INTO results (run_id, job_name, groupid, error, partial, options_json,"
 	" rw, bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
-	" drive_after, drive_delta, step_id, max_buffer_bytes)"
-	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	" drive_after, drive_delta, step_id, max_buffer_bytes, verify_seed,"
+	" verify_checked, verify_failed)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO result_dirs (result_id, dir, ios, bytes, errors, runtime_ms, iops,"
 	" bw_bytes, slat_min, slat_max, slat_mean, slat_stddev, slat_n, clat_min,"
 	" clat_max, clat_mean, clat_stddev, clat_n, lat_min, lat_max, lat_mean,"
-	" lat_stddev, lat_n) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	" lat_stddev, lat_n, first_error, first_error_offset)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO percentiles (result_id, dir, kind, pct, value_ns) VALUES (?,?,?,?,?)",
 	"INSERT INTO bins (result_id, dir, value_ns, count) VALUES (?,?,?,?)",
 	("INSERT INTO series (result_id, idx, t_ms, dir, ios, bytes, lat_mean_ns)"
 	 " VALUES (?,?,?,?,?,?,?)"),
+	("INSERT INTO verify_failures (result_id, idx, offset, len, verdict,"
+	 " expected_seq, found_seq, found_offset, found_seed, bad_offset,"
+	 " expected_byte, found_byte) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"),
 };
 
 static void bind_summary(sqlite3_stmt *st, int at, const struct lat_summary *l)
@@ -683,6 +688,8 @@ static int insert_dir(struct store *s, sqlite3_stmt **st, int64_t id, int d,
 	bind_summary(q, 9, &r->slat);
 	bind_summary(q, 14, &r->clat);
 	bind_summary(q, 19, &r->lat);
+	sqlite3_bind_int(q, 24, r->first_error);
+	bind_u64(q, 25, r->first_error_offset);
 	if (step_done(s, q, "writing a direction"))
 		return -1;
 	if (insert_pcts(s, st[ST_PCT], id, d, "clat", r->clat_pct,
@@ -697,6 +704,32 @@ static int insert_dir(struct store *s, sqlite3_stmt **st, int64_t id, int d,
 		bind_u64(q, 3, r->bins[i].value_ns);
 		bind_u64(q, 4, r->bins[i].count);
 		if (step_done(s, q, "writing histogram bins"))
+			return -1;
+	}
+	return 0;
+}
+
+static int insert_verify_failures(struct store *s, sqlite3_stmt *q, int64_t id,
+				  const struct result_record *rec)
+{
+	for (unsigned i = 0; i < rec->nr_verify_failures; i++) {
+		const struct verify_failure *f = &rec->verify_failures[i];
+
+		if (f->verdict == VERIFY_OK || (unsigned)f->verdict >= VERIFY_VERDICTS)
+			return err_set("%s: verify failure %u has no verdict", s->path, i);
+		sqlite3_bind_int64(q, 1, id);
+		sqlite3_bind_int64(q, 2, i);
+		bind_u64(q, 3, f->offset);
+		bind_u64(q, 4, f->len);
+		sqlite3_bind_text(q, 5, verify_verdict_name(f->verdict), -1, SQLITE_STATIC);
+		bind_u64(q, 6, f->expected_seq);
+		bind_u64(q, 7, f->found_seq);
+		bind_u64(q, 8, f->found_offset);
+		bind_u64(q, 9, f->found_seed);
+		bind_u64(q, 10, f->bad_offset);
+		sqlite3_bind_int(q, 11, f->expected_byte);
+		sqlite3_bind_int(q, 12, f->found_byte);
+		if (step_done(s, q, "writing verify failures"))
 			return -1;
 	}
 	return 0;
@@ -728,6 +761,12 @@ static int insert_result(struct store *s, sqlite3_stmt **st, int64_t run_id,
 	else
 		sqlite3_bind_null(q, 16);
 	bind_u64(q, 17, rec->max_buffer_bytes);
+	if (rec->verify)
+		bind_u64(q, 18, rec->verify_seed);
+	else
+		sqlite3_bind_null(q, 18);
+	bind_u64(q, 19, rec->verify_checked);
+	bind_u64(q, 20, rec->verify_failed);
 	if (step_done(s, q, "writing the result"))
 		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);
@@ -750,7 +789,7 @@ static int insert_result(struct store *s, sqlite3_stmt **st, int64_t run_id,
 				return -1;
 		}
 	}
-	return 0;
+	return insert_verify_failures(s, st[ST_VERIFY], *id, rec);
 }
 
 int store_result_add(struct store *s, int64_t run_id,
@@ -924,7 +963,8 @@ static int load_dirs(struct store *s, int64_t id, struct result_record *rec)
 	if (prepare(s, "SELECT dir, ios, bytes, errors, runtime_ms, iops, bw_bytes,"
 		    " slat_min, slat_max, slat_mean, slat_stddev, slat_n,"
 		    " clat_min, clat_max, clat_mean, clat_stddev, clat_n,"
-		    " lat_min, lat_max, lat_mean, lat_stddev, lat_n"
+		    " lat_min, lat_max, lat_mean, lat_stddev, lat_n,"
+		    " first_error, first_error_offset"
 		    " FROM result_dirs WHERE result_id = ?", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -944,6 +984,8 @@ static int load_dirs(struct store *s, int64_t id, struct result_record *rec)
 		summary_from_row(st, 7, &r->slat);
 		summary_from_row(st, 12, &r->clat);
 		summary_from_row(st, 17, &r->lat);
+		r->first_error = sqlite3_column_int(st, 22);
+		r->first_error_offset = column_u64(st, 23);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : db_error(s, "reading directions");
@@ -1047,6 +1089,44 @@ static int load_series(struct store *s, int64_t id, struct result_record *rec)
 	return rc == SQLITE_DONE ? 0 : db_error(s, "reading the series");
 }
 
+static int load_verify_failures(struct store *s, int64_t id, struct result_record *rec)
+{
+	unsigned cap = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(s, "SELECT offset, len, verdict, expected_seq, found_seq, found_offset,"
+		    " found_seed, bad_offset, expected_byte, found_byte FROM verify_failures"
+		    " WHERE result_id = ? ORDER BY idx", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int verdict = verify_verdict_parse((const char *)sqlite3_column_text(st, 2));
+		struct verify_failure *f;
+
+		if (verdict <= VERIFY_OK)
+			continue;
+		if (grow((void **)&rec->verify_failures, rec->nr_verify_failures, &cap,
+			 sizeof(*rec->verify_failures))) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		f = &rec->verify_failures[rec->nr_verify_failures++];
+		f->offset = column_u64(st, 0);
+		f->len = (uint32_t)column_u64(st, 1);
+		f->verdict = (enum verify_verdict)verdict;
+		f->expected_seq = column_u64(st, 3);
+		f->found_seq = column_u64(st, 4);
+		f->found_offset = column_u64(st, 5);
+		f->found_seed = column_u64(st, 6);
+		f->bad_offset = column_u64(st, 7);
+		f->expected_byte = sqlite3_column_int(st, 8);
+		f->found_byte = sqlite3_column_int(st, 9);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, "reading verify failures");
+}
+
 static int result_from_row(struct store *s, sqlite3_stmt *st, struct result_record *rec)
 {
 	int64_t id = sqlite3_column_int64(st, 0);
@@ -1069,8 +1149,13 @@ static int result_from_row(struct store *s, sqlite3_stmt *st, struct result_reco
 		return -1;
 	rec->step_id = sqlite3_column_int64(st, 15);
 	rec->max_buffer_bytes = column_u64(st, 16);
+	rec->verify = sqlite3_column_type(st, 17) != SQLITE_NULL;
+	rec->verify_seed = column_u64(st, 17);
+	rec->verify_checked = column_u64(st, 18);
+	rec->verify_failed = column_u64(st, 19);
 	return load_dirs(s, id, rec) || load_pcts(s, id, rec) ||
-	       load_bins(s, id, rec) || load_series(s, id, rec) ? -1 : 0;
+	       load_bins(s, id, rec) || load_series(s, id, rec) ||
+	       load_verify_failures(s, id, rec) ? -1 : 0;
 }
 
 int store_results_load(struct store *s, int64_t run_id,
@@ -1088,7 +1173,8 @@ int store_results_load(struct store *s, int64_t run_id,
 		return -1;
 	if (prepare(s, "SELECT id, job_name, groupid, error, partial, options_json, rw,"
 		    " bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
-		    " drive_after, drive_delta, coalesce(step_id, 0), max_buffer_bytes FROM results"
+		    " drive_after, drive_delta, coalesce(step_id, 0), max_buffer_bytes,"
+		    " verify_seed, verify_checked, verify_failed FROM results"
 		    " WHERE run_id = ? ORDER BY id", &st))
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);

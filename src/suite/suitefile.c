@@ -169,10 +169,35 @@ static int parse_bool(const char *text, bool *out)
 	return err_set("not a boolean: '%s' (0 or 1)", text);
 }
 
+/* A point sets the job's iodepth and numjobs, so those options' limits
+ * apply (found by fuzzing: points = 4294967295/4294967295 passed). */
+static int check_point_limits(unsigned iodepth, unsigned numjobs)
+{
+	struct job_spec *probe = malloc(sizeof(*probe));
+	char value[16];
+	int rc = 0;
+
+	if (!probe)
+		return err_set("out of memory");
+	job_spec_defaults(probe);
+	snprintf(value, sizeof(value), "%u", iodepth);
+	if (job_option_set(probe, "iodepth", value)) {
+		rc = err_prefix("point %u/%u", iodepth, numjobs);
+	} else {
+		snprintf(value, sizeof(value), "%u", numjobs);
+		if (job_option_set(probe, "numjobs", value))
+			rc = err_prefix("point %u/%u", iodepth, numjobs);
+	}
+	free(probe);
+	return rc;
+}
+
 static int add_point(struct suite_step *step, unsigned iodepth, unsigned numjobs)
 {
 	if (step->nr_points == SUITE_POINTS_MAX)
 		return err_set("more than %d points", SUITE_POINTS_MAX);
+	if (check_point_limits(iodepth, numjobs))
+		return -1;
 	step->points[step->nr_points].iodepth = iodepth;
 	step->points[step->nr_points].numjobs = numjobs;
 	step->nr_points++;

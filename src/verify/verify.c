@@ -290,6 +290,8 @@ int verify_spec_check(const struct job_spec *spec)
 
 	if (spec->verify == VERIFY_NONE)
 		return 0;
+	if (!strcmp(spec->ioengine, "null") || !strcmp(spec->ioengine, "fault:null"))
+		return err_set("option 'verify': the null engine keeps no data to verify");
 	if (unit < VERIFY_UNIT_MIN)
 		return err_set("option 'verify': the verify unit of %llu bytes is below the minimum of %d (header %d bytes)",
 			       (unsigned long long)unit, VERIFY_UNIT_MIN, VERIFY_HEADER_BYTES);

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "workload/job_spec.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The scratch directory, made once per process and removed at exit (a
@@ -108,6 +110,43 @@ static inline bool fuzz_names_outside_file(const uint8_t *data, size_t size)
 		start = end + 1;
 	}
 	return false;
+}
+
+/* An unkept promise of a parser: abort, which libFuzzer reports as a crash. */
+static inline void must_hold(bool condition, const char *what, const char *input)
+{
+	if (!condition) {
+		fprintf(stderr, "fuzz: broken promise: %s (input '%s')\n", what, input);
+		abort();
+	}
+}
+
+/* What job_spec_validate's success promises the runner. */
+static inline void check_valid_job(const struct job_spec *spec, const char *input)
+{
+	must_hold(spec->iodepth >= 1 && spec->numjobs >= 1, "iodepth/numjobs below 1", input);
+	must_hold(spec->rwmixread <= 100, "rwmixread above 100", input);
+	must_hold(spec->nr_percentiles <= PERCENTILE_MAX, "too many percentiles", input);
+	for (unsigned i = 0; i < spec->nr_percentiles; i++)
+		must_hold(spec->percentiles[i] > 0 && spec->percentiles[i] <= 100 &&
+			  (i == 0 || spec->percentiles[i - 1] < spec->percentiles[i]),
+			  "percentiles not ascending in (0, 100]", input);
+	must_hold(spec->distribution.nr_zones <= ZONES_MAX, "too many zones", input);
+	for (int dir = 0; dir < DIR_COUNT; dir++) {
+		must_hold(spec->bssplit_nr[dir] <= BSSPLIT_MAX, "too many bssplit entries", input);
+		if (spec->bssplit_nr[dir] == 0)
+			must_hold(spec->bs[dir] >= 1, "block size 0", input);
+		for (unsigned i = 0; i < spec->bssplit_nr[dir]; i++)
+			must_hold(spec->bssplit[dir][i].bs >= 1, "bssplit block size 0", input);
+	}
+	must_hold(spec->kb_base == 1000 || spec->kb_base == 1024, "kb_base", input);
+	must_hold(memchr(spec->name, '\0', sizeof(spec->name)) &&
+		  memchr(spec->filename, '\0', sizeof(spec->filename)) &&
+		  memchr(spec->ioengine, '\0', sizeof(spec->ioengine)) &&
+		  memchr(spec->cpus_allowed, '\0', sizeof(spec->cpus_allowed)) &&
+		  memchr(spec->options_text, '\0', sizeof(spec->options_text)),
+		  "a string field is not terminated", input);
+	must_hold(job_spec_rw_name(spec->rw) != NULL, "rw has no name", input);
 }
 
 #endif

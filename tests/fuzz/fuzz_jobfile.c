@@ -38,6 +38,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_write_file("job.fio", data, size);
 	snprintf(path, sizeof(path), "%s/job.fio", fuzz_scratch_dir());
 	if (jobfile_load(path, &jobs) == 0) {
+		must_hold(jobs.nr >= 1, "jobfile_load made no job", "job.fio");
+		for (unsigned i = 0; i < jobs.nr; i++)
+			check_valid_job(&jobs.jobs[i], jobs.jobs[i].name);
 		/* a loaded list takes --set overrides like the run command's */
 		job_list_set_all(&jobs, "iodepth=4");
 		job_list_set_all(&jobs, "bs");

@@ -31,8 +31,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_write_file("fuzz.suite", data, size);
 	snprintf(path, sizeof(path), "%s/fuzz.suite", fuzz_scratch_dir());
 	if (suite_load(path, &suite) == 0) {
-		for (unsigned i = 0; i < suite.nr_steps; i++)
-			(void)step_kind_name(suite.steps[i].kind);
+		/* what a loaded suite promises the planner and the runner */
+		if (suite.nr_steps == 0 || !memchr(suite.name, '\0', sizeof(suite.name)) ||
+		    !suite.name[0])
+			abort();
+		for (unsigned i = 0; i < suite.nr_steps; i++) {
+			const struct suite_step *step = &suite.steps[i];
+
+			check_valid_job(&step->spec, step->name);
+			if (!strcmp(step_kind_name(step->kind), "unknown") ||
+			    step->nr_points > SUITE_POINTS_MAX ||
+			    !memchr(step->name, '\0', sizeof(step->name)))
+				abort();
+			/* a point is a job's iodepth and numjobs: their option limits */
+			for (unsigned j = 0; j < step->nr_points; j++)
+				if (step->points[j].iodepth < 1 || step->points[j].iodepth > 65536 ||
+				    step->points[j].numjobs < 1 || step->points[j].numjobs > 4096)
+					abort();
+		}
 		suite_free(&suite);
 	}
 	return 0;

@@ -659,10 +659,12 @@ static void test_unknown_and_text(void **state)
 
 	(void)state;
 	set_fails(s, "foo", "1", "unknown option 'foo'");
-	set_fails(s, "verify", "md5", "option 'verify': not supported by drivebench");
+	set_fails(s, "verify_pattern", "0xff", "option 'verify_pattern': not supported by drivebench");
+	set_fails(s, "verify", "md5", "option 'verify': verify=md5: not supported (only crc32c)");
 	set_fails(s, "", "1", "empty option name");
 	assert_false(job_option_known("foo"));
-	assert_false(job_option_known("verify"));
+	assert_false(job_option_known("verify_pattern"));
+	assert_true(job_option_known("verify"));
 	assert_false(job_option_known(NULL));
 	assert_true(job_option_known("bs"));
 	assert_true(job_option_known("io_limit"));

@@ -453,6 +453,7 @@ static void test_options(void **state)
 	const char *odd[] = { "rw=write", "bssplit=4k/50:6k/50", "verify=crc32c" };
 	const char *small[] = { "rw=write", "bs=32", "verify=crc32c" };
 	const char *align[] = { "rw=randwrite", "bs=8k", "blockalign=4k", "verify=crc32c" };
+	const char *null[] = { "rw=write", "ioengine=null", "verify=crc32c" };
 	const char *reads[] = { "rw=randread", "verify=crc32c" };
 	const char *reads_seed[] = { "rw=randread", "verify=crc32c", "verify_seed=0x10" };
 	const char *interval[] = { "rw=write", "bs=16k", "verify=crc32c", "verify_interval=4k" };
@@ -479,6 +480,8 @@ static void test_options(void **state)
 	assert_non_null(strstr(err_msg(), "minimum of 64"));
 	assert_int_equal(spec_with(&s, align, 4), -1);
 	assert_non_null(strstr(err_msg(), "'blockalign'"));
+	assert_int_equal(spec_with(&s, null, 3), -1);
+	assert_non_null(strstr(err_msg(), "null engine"));
 	assert_int_equal(spec_with(&s, reads, 2), -1);
 	assert_non_null(strstr(err_msg(), "verify_seed"));
 	assert_int_equal(spec_with(&s, reads_seed, 3), 0);

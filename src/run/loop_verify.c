@@ -1,0 +1,171 @@
+/* loop_verify.c - data verification inside a clone's submit/reap loop,
+ * entered only when the job has verify on: claiming a request's range (or
+ * holding the pick back while it overlaps I/O in flight), the verify_backlog
+ * and the verify phase after the writes. Completions are checked in loop.c
+ * (verify_completed); the data format is verify/verify.c's. */
+#include "run/loop.h"
+
+#include "run/runner.h"
+#include "workload/job_spec.h"
+
+/* Whether [off, off + len) overlaps a request in flight in a way that
+ * makes the data read back undefined: a write against anything, or a read
+ * against a write. */
+static bool verify_overlaps(const struct worker *w, int dir, uint64_t off, uint64_t len)
+{
+	for (unsigned i = 0; i < w->depth; i++) {
+		const struct request *rq = &w->requests[i];
+
+		if (rq->busy && (dir == DIR_WRITE || rq->dir == DIR_WRITE) &&
+		    off < rq->span_offset + rq->span_len && rq->span_offset < off + len)
+			return true;
+	}
+	return false;
+}
+
+/* Claims [off, off + len) for a new request, or holds the pick back
+ * (returns 1) while it overlaps I/O in flight or the backlog is full. */
+int loop_verify_claim(struct loop *l, struct request *rq, int dir,
+		      uint64_t off, uint64_t len)
+{
+	struct worker *w = l->w;
+	struct verify_ctx *v = &w->verify;
+
+	if ((dir == DIR_WRITE && v->backlog_cap && v->backlog_nr >= v->backlog_cap) ||
+	    verify_overlaps(w, dir, off, len)) {
+		l->held = true;
+		l->held_dir = dir;
+		l->held_len = len;
+		l->held_offset = off;
+		l->verify_wait = true;
+		return 1;
+	}
+	rq->busy = true;
+	rq->dir = (uint8_t)dir;
+	rq->span_offset = off;
+	rq->span_len = len;
+	if (dir == DIR_WRITE) {
+		rq->verify_seq = verify_next_seq(v);
+		if (v->backlog_cap) {
+			v->backlog_offset[v->backlog_nr] = off;
+			v->backlog_len[v->backlog_nr++] = len;
+		}
+	}
+	return 0;
+}
+
+/* Reads [off, off + len) back in slot-sized pieces (whole units), up to
+ * iodepth at once; the completions are checked in loop.c (complete_one) and
+ * counted as reads. */
+static int verify_read_range(struct loop *l, uint64_t off, uint64_t len)
+{
+	struct worker *w = l->w;
+	uint64_t piece_max = w->buf_size / w->verify.unit * w->verify.unit;
+
+	while (len) {
+		struct io *io;
+		struct request *rq;
+		uint64_t piece = len < piece_max ? len : piece_max;
+
+		while (!w->nr_free && !l->abandon)
+			if (loop_reap(l, 1, l->inflight))
+				return -1;
+		if (*w->stop)
+			w->result.partial = true;
+		if (l->abandon || *w->stop)
+			return 0;
+		io = w->free_ios[--w->nr_free];
+		rq = io->owner;
+		rq->active = false;
+		io->dir = DIR_READ;
+		io->offset = off;
+		io->len = (uint32_t)piece;
+		io->start_ns = clock_now_ns();
+		io->complete_ns = 0;
+		if (w->ops->prep(&w->engine, io) || w->ops->submit(&w->engine) < 0)
+			return -1;
+		io->issue_ns = clock_now_ns();
+		l->inflight++;
+		off += piece;
+		len -= piece;
+		if (l->measuring)
+			loop_tick(l, l->now);
+	}
+	return 0;
+}
+
+/* The verify phase after the writes: every unit this run wrote (runs of
+ * consecutive written units as one read each), or, for drivebench verify
+ * (no map), the whole range. */
+int loop_verify_pass(struct loop *l)
+{
+	struct verify_ctx *v = &l->w->verify;
+	uint64_t k = 0;
+
+	while (k < v->nr_units) {
+		uint64_t first;
+
+		while (v->map && k < v->nr_units && !v->map[k])
+			k++;
+		first = k;
+		while (k < v->nr_units && (!v->map || v->map[k]))
+			k++;
+		if (k > first &&
+		    verify_read_range(l, v->base + first * v->unit, (k - first) * v->unit))
+			return -1;
+	}
+	return loop_drain(l);
+}
+
+/* verify_backlog: waits for the logged writes, then reads them back. */
+static int verify_backlog_pass(struct loop *l)
+{
+	struct verify_ctx *v = &l->w->verify;
+
+	if (loop_drain(l))
+		return -1;
+	for (unsigned i = 0; i < v->backlog_nr; i++)
+		if (verify_read_range(l, v->backlog_offset[i], v->backlog_len[i]))
+			return -1;
+	v->backlog_nr = 0;
+	return loop_drain(l);
+}
+
+/* A pick was held back: run the full backlog, or wait for a completion
+ * (the overlapping I/O) before the pick is tried again. */
+int loop_verify_resume(struct loop *l)
+{
+	struct verify_ctx *v = &l->w->verify;
+
+	l->verify_wait = false;
+	if (v->backlog_cap && v->backlog_nr >= v->backlog_cap)
+		return verify_backlog_pass(l);
+	if (!l->inflight) {   /* nothing to wait for: drop the pick */
+		l->held = false;
+		return 0;
+	}
+	if (loop_reap(l, 1, l->inflight))
+		return -1;
+	if (l->measuring)
+		loop_tick(l, l->now);
+	return 0;
+}
+
+/* After the loop: what is left of the backlog, or the verify phase
+ * (do_verify) of a job that wrote; skipped after a stop, a verify failure
+ * or an I/O error that stopped the job. */
+int loop_verify_finish(struct loop *l)
+{
+	struct worker *w = l->w;
+	const struct job_spec *s = w->spec;
+
+	if (*w->stop || l->verify_stopped ||
+	    (w->result.error && !(s->continue_on_error & ERROR_CLASS_IO)))
+		return 0;
+	l->abandon = false;   /* a deadline ended the writes, not the check */
+	if (w->verify.backlog_cap)
+		return verify_backlog_pass(l);
+	if (s->do_verify && w->verify.map)
+		return loop_verify_pass(l);
+	return 0;
+}

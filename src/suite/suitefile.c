@@ -546,6 +546,10 @@ static int validate_step(const struct parser *p, struct suite_step *step)
 	}
 	if (job_spec_validate(spec))
 		return -1;
+	/* run and verify turn verify_only jobs into reads; a suite step would
+	 * run the job as written, so it is refused rather than ignored */
+	if (spec->verify_only)
+		return err_set("option 'verify_only': not in a suite (use drivebench verify)");
 	return 0;
 }
 

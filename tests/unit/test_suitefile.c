@@ -304,6 +304,8 @@ static void test_errors(void **state)
 	expect_error("[s]\nstep = measure\nwindow = 5\n", 3, "key 'window' does not apply to a measure step");
 	expect_error("[s]\nstep = sweep\npoints = 1/1\nop = 7%\n", 4, "key 'op'");
 	expect_error("[s]\nrw = read\n", 1, "needs step =");
+	expect_error("[s]\nstep = measure\nrw = write\nverify = crc32c\nverify_only = 1\n", 1,
+		     "option 'verify_only': not in a suite");
 	expect_error("[s]\nstep = dance\n", 2, "key 'step': unknown step kind 'dance'");
 	expect_error("[s]\nstep = sweep\n", 1, "a sweep step needs points");
 	expect_error("[s]\nstep = sweep\npoints = 1/1 4\n", 3, "key 'points': bad point '4'");

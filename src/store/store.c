@@ -74,6 +74,18 @@ static int step_once(struct store *s, sqlite3_stmt *st, const char *what)
 	return rc;
 }
 
+/* Runs a one-shot UPDATE of one row (a run or a step by id); a missing row
+ * is an error naming it. */
+static int update_one_row(struct store *s, sqlite3_stmt *st, const char *what,
+			  const char *row_kind, int64_t id)
+{
+	if (step_once(s, st, what))
+		return -1;
+	if (sqlite3_changes(s->db) == 0)
+		return err_set("%s: no %s %lld", s->path, row_kind, (long long)id);
+	return 0;
+}
+
 /* uint64 values go in as their int64 bit pattern and come back the same */
 static void bind_u64(sqlite3_stmt *st, int at, uint64_t v)
 {
@@ -407,7 +419,6 @@ int store_run_end(struct store *s, int64_t run_id, bool partial)
 {
 	sqlite3_stmt *st;
 	struct timespec now;
-	int rc;
 
 	if (clock_gettime(CLOCK_REALTIME, &now) < 0)
 		return err_set("clock_gettime: %s", strerror(errno));
@@ -416,25 +427,18 @@ int store_run_end(struct store *s, int64_t run_id, bool partial)
 	bind_u64(st, 1, (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u);
 	sqlite3_bind_int(st, 2, partial);
 	sqlite3_bind_int64(st, 3, run_id);
-	rc = step_once(s, st, "ending the run");
-	if (rc == 0 && sqlite3_changes(s->db) == 0)
-		return err_set("%s: no run %lld", s->path, (long long)run_id);
-	return rc;
+	return update_one_row(s, st, "ending the run", "run", run_id);
 }
 
 int store_run_mark_partial(struct store *s, int64_t run_id, bool partial)
 {
 	sqlite3_stmt *st;
-	int rc;
 
 	if (prepare(s, "UPDATE runs SET partial = ? WHERE id = ?", &st))
 		return -1;
 	sqlite3_bind_int(st, 1, partial);
 	sqlite3_bind_int64(st, 2, run_id);
-	rc = step_once(s, st, "marking the run");
-	if (rc == 0 && sqlite3_changes(s->db) == 0)
-		return err_set("%s: no run %lld", s->path, (long long)run_id);
-	return rc;
+	return update_one_row(s, st, "marking the run", "run", run_id);
 }
 
 static uint64_t now_ms(void)
@@ -468,17 +472,13 @@ int store_step_begin(struct store *s, int64_t run_id, unsigned idx,
 int store_step_end(struct store *s, int64_t step_id, const char *status)
 {
 	sqlite3_stmt *st;
-	int rc;
 
 	if (prepare(s, "UPDATE steps SET status = ?, finished_ms = ? WHERE id = ?", &st))
 		return -1;
 	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
 	bind_u64(st, 2, now_ms());
 	sqlite3_bind_int64(st, 3, step_id);
-	rc = step_once(s, st, "ending a step");
-	if (rc == 0 && sqlite3_changes(s->db) == 0)
-		return err_set("%s: no step %lld", s->path, (long long)step_id);
-	return rc;
+	return update_one_row(s, st, "ending a step", "step", step_id);
 }
 
 /* --- suites and resume -------------------------------------------------- */
@@ -612,16 +612,12 @@ fail:
 int store_step_detail_set(struct store *s, int64_t step_id, const char *json)
 {
 	sqlite3_stmt *st;
-	int rc;
 
 	if (prepare(s, "UPDATE steps SET detail = ? WHERE id = ?", &st))
 		return -1;
 	bind_text_or_null(st, 1, json);
 	sqlite3_bind_int64(st, 2, step_id);
-	rc = step_once(s, st, "recording a step's detail");
-	if (rc == 0 && sqlite3_changes(s->db) == 0)
-		return err_set("%s: no step %lld", s->path, (long long)step_id);
-	return rc;
+	return update_one_row(s, st, "recording a step's detail", "step", step_id);
 }
 
 /* --- writing a result ---------------------------------------------------- */

@@ -36,3 +36,33 @@ check() {
 	what=$1; shift
 	if "$@"; then ok "$what"; else not_ok "$what"; fi
 }
+
+# sql DB PYTHON: runs PYTHON with c = a sqlite3 connection to DB; a failed
+# assert makes it exit non-zero (use it with check)
+sql() {
+	python3 - "$1" "$2" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+exec(sys.argv[2])
+PY
+}
+
+# whole_results DB: PRAGMA integrity_check ok, no orphan rows, every result
+# with its directions and histogram bins adding up to its completions (what
+# a kill -9 must leave behind)
+whole_results() {
+	sql "$1" '
+assert c.execute("pragma integrity_check").fetchone()[0] == "ok"
+assert c.execute("pragma foreign_key_check").fetchall() == []
+bad = c.execute("""select count(*) from results r where
+    (select count(*) from result_dirs d where d.result_id = r.id) = 0""").fetchone()[0]
+assert bad == 0, "results without directions: %d" % bad
+bad = c.execute("""select count(*) from result_dirs d where d.clat_n !=
+    coalesce((select sum(count) from bins b where b.result_id = d.result_id
+              and b.dir = d.dir), 0)""").fetchone()[0]
+assert bad == 0, "directions whose bins are incomplete: %d" % bad
+for t in ("result_dirs", "percentiles", "bins", "series"):
+    n = c.execute("select count(*) from %s where result_id not in (select id from results)" % t).fetchone()[0]
+    assert n == 0, t
+'
+}

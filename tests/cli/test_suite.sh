@@ -6,15 +6,6 @@
 # database passes PRAGMA integrity_check.
 . "$(dirname "$0")/lib.sh"
 
-# sql DB PYTHON: runs PYTHON with c = a sqlite3 connection to DB
-sql() {
-	python3 - "$1" "$2" <<'EOF'
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-exec(sys.argv[2])
-EOF
-}
-
 target="$TMP/target.dat"
 dd if=/dev/zero of="$target" bs=1M count=64 status=none
 cat > "$TMP/tiny.suite" <<'EOF'

@@ -7,14 +7,6 @@
 # report draws one chart per jobs count and states the buffer memory.
 . "$(dirname "$0")/lib.sh"
 
-sql() {
-	python3 - "$1" "$2" <<'PY'
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-exec(sys.argv[2])
-PY
-}
-
 suite="$(pwd)/suites/quick.suite"
 db="$TMP/workloads.db"
 steps=cdn-fill,cdn-saturate,cdn-rand-read,cdn-rand-write

@@ -33,6 +33,17 @@ struct pool {
 	unsigned char *mem;
 };
 
+/* What an engine test needs: a buffer pool, a spec to set options on, the
+ * engine, and (for psync) a temp file; the teardown frees whatever is open. */
+struct fault_fixture {
+	struct pool pool;
+	struct job_spec *spec;
+	struct engine engine;
+	bool engine_open;
+	int fd;
+	char path[64];
+};
+
 static void pool_init(struct pool *p)
 {
 	void *mem;
@@ -57,26 +68,66 @@ static struct job_spec *new_spec(void)
 	return spec;
 }
 
+static int fixture_setup(void **state)
+{
+	struct fault_fixture *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	pool_init(&f->pool);
+	f->spec = new_spec();
+	f->fd = -1;
+	*state = f;
+	return 0;
+}
+
+static void close_engine(struct fault_fixture *f)
+{
+	if (f->engine_open)
+		f->engine.ops->cleanup(&f->engine);
+	f->engine_open = false;
+}
+
+static int fixture_teardown(void **state)
+{
+	struct fault_fixture *f = *state;
+
+	close_engine(f);
+	if (f->fd >= 0) {
+		close(f->fd);
+		unlink(f->path);
+	}
+	free(f->pool.mem);
+	free(f->spec);
+	free(f);
+	*state = NULL;
+	return 0;
+}
+
 static void set(struct job_spec *spec, const char *key, const char *value)
 {
 	if (job_option_set(spec, key, value))
 		fail_msg("%s=%s: %s", key, value, err_msg());
 }
 
-static int start(struct engine *e, const char *name, int fd, struct pool *p,
-		 const struct job_spec *spec)
+/* Initialises engine `name` over the fixture's pool, spec and fd (-1 unless
+ * temp_file made one); returns what init returned. */
+static int open_engine(struct fault_fixture *f, const char *name)
 {
 	const struct engine_ops *ops = engine_find(name);
+	struct engine *e = &f->engine;
+	int rc;
 
 	assert_non_null(ops);
 	memset(e, 0, sizeof(*e));
 	e->ops = ops;
-	e->fd = fd;
+	e->fd = f->fd;
 	e->depth = DEPTH;
-	e->ios = p->ios;
+	e->ios = f->pool.ios;
 	e->nr_ios = DEPTH;
 	e->buf_size = BS;
-	return ops->init(e, spec);
+	rc = ops->init(e, f->spec);
+	f->engine_open = rc == 0;
+	return rc;
 }
 
 static uint64_t now_ns(void)
@@ -87,20 +138,31 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Issues one I/O per slot at offsets first, first + BS, ... and reaps all. */
-static void run_one_batch(struct engine *e, struct pool *p, unsigned n, int dir,
-			  uint64_t first)
+/* Preps n I/Os of direction dir at offsets first, first + BS, ...; each BS
+ * long unless lens gives the lengths. */
+static void prep_ios(struct fault_fixture *f, unsigned n, int dir, uint64_t first,
+		     const uint32_t *lens)
 {
-	struct io *out[DEPTH];
+	struct io *ios = f->pool.ios;
 
 	for (unsigned i = 0; i < n; i++) {
-		p->ios[i].dir = (uint8_t)dir;
-		p->ios[i].offset = first + (uint64_t)i * BS;
-		p->ios[i].len = BS;
-		p->ios[i].result = 0;
-		p->ios[i].complete_ns = 0;
-		assert_int_equal(e->ops->prep(e, &p->ios[i]), 0);
+		ios[i].dir = (uint8_t)dir;
+		ios[i].offset = first + (uint64_t)i * BS;
+		ios[i].len = lens ? lens[i] : BS;
+		ios[i].result = 0;
+		ios[i].complete_ns = 0;
+		assert_int_equal(f->engine.ops->prep(&f->engine, &ios[i]), 0);
 	}
+}
+
+/* Issues one I/O per slot at offsets first, first + BS, ... and reaps all. */
+static void run_one_batch(struct fault_fixture *f, unsigned n, int dir,
+			  uint64_t first)
+{
+	struct engine *e = &f->engine;
+	struct io *out[DEPTH];
+
+	prep_ios(f, n, dir, first, NULL);
 	assert_int_equal(e->ops->submit(e), (int)n);
 	assert_int_equal(e->ops->reap(e, out, n, DEPTH), (int)n);
 	assert_int_equal(e->ops->reap(e, out, 0, DEPTH), 0);
@@ -114,18 +176,18 @@ static uint64_t count_of(const struct engine *e, enum fault_kind kind)
 	return counts[kind];
 }
 
-static int temp_file(char *path, size_t size, size_t bytes, unsigned char fill)
+/* Makes the fixture's temp file, `blocks` blocks of `fill`; returns its fd. */
+static int temp_file(struct fault_fixture *f, size_t blocks, unsigned char fill)
 {
 	unsigned char block[BS];
-	int fd;
 
-	snprintf(path, size, "/tmp/drivebench-fault-XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
+	snprintf(f->path, sizeof(f->path), "/tmp/drivebench-fault-XXXXXX");
+	f->fd = mkstemp(f->path);
+	assert_true(f->fd >= 0);
 	memset(block, fill, sizeof(block));
-	for (size_t done = 0; done < bytes; done += BS)
-		assert_int_equal(pwrite(fd, block, BS, (off_t)done), BS);
-	return fd;
+	for (size_t i = 0; i < blocks; i++)
+		assert_int_equal(pwrite(f->fd, block, BS, (off_t)(i * BS)), BS);
+	return f->fd;
 }
 
 static unsigned bits_differ(const unsigned char *a, const unsigned char *b,
@@ -182,116 +244,92 @@ static void lookup_errors_name_the_inner_engine(void **state)
 
 static void counts_of_other_engines_are_zero(void **state)
 {
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
 	uint64_t counts[FAULT_KINDS];
 
-	(void)state;
-	pool_init(&p);
-	assert_int_equal(start(&e, "null", -1, &p, spec), 0);
+	assert_int_equal(open_engine(f, "null"), 0);
 	memset(counts, 0xff, sizeof(counts));
-	fault_engine_counts(&e, counts);
+	fault_engine_counts(&f->engine, counts);
 	for (int k = 0; k < FAULT_KINDS; k++)
 		assert_int_equal(counts[k], 0);
-	e.ops->cleanup(&e);
+	close_engine(f);
 	fault_engine_counts(NULL, counts);
 	assert_int_equal(counts[FAULT_EIO], 0);
-	free(p.mem);
-	free(spec);
 }
 
 static void inner_init_failure_is_reported(void **state)
 {
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
 
-	(void)state;
-	pool_init(&p);
-	assert_int_equal(start(&e, "fault:psync", -1, &p, spec), -1);
+	assert_int_equal(open_engine(f, "fault:psync"), -1);
 	assert_non_null(strstr(err_msg(), "fault:psync"));
 	assert_non_null(strstr(err_msg(), "no file descriptor"));
-	assert_null(e.priv);
+	assert_null(f->engine.priv);
 	/* an engine table that is not a fault table is refused */
-	e.ops = &engine_null;
-	assert_int_equal(engine_find("fault:null")->init(&e, spec), -1);
+	f->engine.ops = &engine_null;
+	assert_int_equal(engine_find("fault:null")->init(&f->engine, f->spec), -1);
 	assert_non_null(strstr(err_msg(), "not a fault engine"));
-	free(p.mem);
-	free(spec);
 }
 
 /* ---- each fault kind around the null engine ----------------------------- */
 
 static void no_faults_pass_through(void **state)
 {
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
 
-	(void)state;
-	pool_init(&p);
-	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
-	run_one_batch(&e, &p, DEPTH, DIR_READ, 0);
+	assert_int_equal(open_engine(f, "fault:null"), 0);
+	run_one_batch(f, DEPTH, DIR_READ, 0);
 	for (unsigned i = 0; i < DEPTH; i++)
-		assert_int_equal(p.ios[i].result, BS);
+		assert_int_equal(f->pool.ios[i].result, BS);
 	for (int k = 0; k < FAULT_KINDS; k++)
-		assert_int_equal(count_of(&e, (enum fault_kind)k), 0);
-	e.ops->cleanup(&e);
-	assert_null(e.priv);
-	e.ops->cleanup(&e);   /* twice is harmless */
-	free(p.mem);
-	free(spec);
+		assert_int_equal(count_of(&f->engine, (enum fault_kind)k), 0);
+	close_engine(f);
+	assert_null(f->engine.priv);
+	f->engine.ops->cleanup(&f->engine);   /* twice is harmless */
 }
 
 static void eio_at_offsets_hits_covering_ios(void **state)
 {
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
 
-	(void)state;
-	pool_init(&p);
 	/* 4097 lies inside the second I/O, 5*4096 starts the sixth, 1g none */
-	set(spec, "fault_eio_offsets", "4097:20k:1g");
-	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
-	run_one_batch(&e, &p, DEPTH, DIR_WRITE, 0);
+	set(f->spec, "fault_eio_offsets", "4097:20k:1g");
+	assert_int_equal(open_engine(f, "fault:null"), 0);
+	run_one_batch(f, DEPTH, DIR_WRITE, 0);
 	for (unsigned i = 0; i < DEPTH; i++)
-		assert_int_equal(p.ios[i].result, i == 1 || i == 5 ? -EIO : (int)BS);
-	assert_int_equal(count_of(&e, FAULT_EIO), 2);
-	e.ops->cleanup(&e);
-	free(p.mem);
-	free(spec);
+		assert_int_equal(f->pool.ios[i].result,
+				 i == 1 || i == 5 ? -EIO : (int)BS);
+	assert_int_equal(count_of(&f->engine, FAULT_EIO), 2);
 }
 
 /* Results of 800 I/Os at rate: the count of -EIO equals the injected count,
  * the share is near the rate, and the same seed repeats the sequence. */
 static uint64_t eio_pattern(const char *seed, uint64_t *pattern_out)
 {
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	void *state;
+	struct fault_fixture *f;
 	uint64_t failed = 0, pattern = 0;
 
-	pool_init(&p);
-	set(spec, "fault_eio_rate", "25");
-	set(spec, "fault_seed", seed);
-	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
+	fixture_setup(&state);
+	f = state;
+	set(f->spec, "fault_eio_rate", "25");
+	set(f->spec, "fault_seed", seed);
+	assert_int_equal(open_engine(f, "fault:null"), 0);
 	for (unsigned round = 0; round < 100; round++) {
-		run_one_batch(&e, &p, DEPTH, DIR_READ, 0);
+		run_one_batch(f, DEPTH, DIR_READ, 0);
 		for (unsigned i = 0; i < DEPTH; i++) {
-			assert_true(p.ios[i].result == -EIO || p.ios[i].result == (int)BS);
-			if (p.ios[i].result == -EIO) {
+			int result = f->pool.ios[i].result;
+
+			assert_true(result == -EIO || result == (int)BS);
+			if (result == -EIO) {
 				failed++;
 				if (round < 8)
 					pattern |= 1ull << (round * DEPTH + i);
 			}
 		}
 	}
-	assert_int_equal(count_of(&e, FAULT_EIO), failed);
-	e.ops->cleanup(&e);
-	free(p.mem);
-	free(spec);
+	assert_int_equal(count_of(&f->engine, FAULT_EIO), failed);
+	fixture_teardown(&state);
 	*pattern_out = pattern;
 	return failed;
 }
@@ -313,302 +351,210 @@ static void eio_rate_is_seeded_and_counted(void **state)
 
 static void skip_and_direction_limit_faults(void **state)
 {
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
 
-	(void)state;
-	pool_init(&p);
-	set(spec, "fault_eio_rate", "100");
-	set(spec, "fault_skip", "3");
-	set(spec, "fault_dir", "read");
-	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
-	run_one_batch(&e, &p, DEPTH, DIR_READ, 0);
+	set(f->spec, "fault_eio_rate", "100");
+	set(f->spec, "fault_skip", "3");
+	set(f->spec, "fault_dir", "read");
+	assert_int_equal(open_engine(f, "fault:null"), 0);
+	run_one_batch(f, DEPTH, DIR_READ, 0);
 	for (unsigned i = 0; i < DEPTH; i++)
-		assert_int_equal(p.ios[i].result, i < 3 ? (int)BS : -EIO);
-	run_one_batch(&e, &p, DEPTH, DIR_WRITE, 0);
+		assert_int_equal(f->pool.ios[i].result, i < 3 ? (int)BS : -EIO);
+	run_one_batch(f, DEPTH, DIR_WRITE, 0);
 	for (unsigned i = 0; i < DEPTH; i++)
-		assert_int_equal(p.ios[i].result, BS);
-	assert_int_equal(count_of(&e, FAULT_EIO), DEPTH - 3);
-	e.ops->cleanup(&e);
-	free(p.mem);
-	free(spec);
+		assert_int_equal(f->pool.ios[i].result, BS);
+	assert_int_equal(count_of(&f->engine, FAULT_EIO), DEPTH - 3);
 }
 
 static void short_transfers_report_half(void **state)
 {
 	static const uint32_t lens[] = { 4096, 1536, 512, 1024, 4000 };
 	static const int32_t want[] = { 2048, 512, 512, 512, 1536 };
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
+	struct engine *e = &f->engine;
 	struct io *out[DEPTH];
 
-	(void)state;
-	pool_init(&p);
-	set(spec, "fault_short_rate", "100");
-	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
-	for (unsigned i = 0; i < 5; i++) {
-		p.ios[i].dir = DIR_READ;
-		p.ios[i].offset = (uint64_t)i * BS;
-		p.ios[i].len = lens[i];
-		assert_int_equal(e.ops->prep(&e, &p.ios[i]), 0);
-	}
-	assert_int_equal(e.ops->submit(&e), 5);
-	assert_int_equal(e.ops->reap(&e, out, 5, DEPTH), 5);
+	set(f->spec, "fault_short_rate", "100");
+	assert_int_equal(open_engine(f, "fault:null"), 0);
+	prep_ios(f, 5, DIR_READ, 0, lens);
+	assert_int_equal(e->ops->submit(e), 5);
+	assert_int_equal(e->ops->reap(e, out, 5, DEPTH), 5);
 	for (unsigned i = 0; i < 5; i++)
-		assert_int_equal(p.ios[i].result, want[i]);
+		assert_int_equal(f->pool.ios[i].result, want[i]);
 	/* a 512-byte I/O cannot be shorter: not injected, not counted */
-	assert_int_equal(count_of(&e, FAULT_SHORT), 4);
-	e.ops->cleanup(&e);
-	free(p.mem);
-	free(spec);
+	assert_int_equal(count_of(e, FAULT_SHORT), 4);
 }
 
 static void delay_holds_completion_back(void **state)
 {
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
+	struct engine *e = &f->engine;
+	struct io *delayed = &f->pool.ios[2];
 	struct io *out[DEPTH];
 	uint64_t t0, waited;
 	int n;
 
-	(void)state;
-	pool_init(&p);
-	set(spec, "fault_delay_offsets", "8k");
-	set(spec, "fault_delay", "20ms");
-	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
-	for (unsigned i = 0; i < 4; i++) {
-		p.ios[i].dir = DIR_READ;
-		p.ios[i].offset = (uint64_t)i * BS;
-		p.ios[i].len = BS;
-		assert_int_equal(e.ops->prep(&e, &p.ios[i]), 0);
-	}
+	set(f->spec, "fault_delay_offsets", "8k");
+	set(f->spec, "fault_delay", "20ms");
+	assert_int_equal(open_engine(f, "fault:null"), 0);
+	prep_ios(f, 4, DIR_READ, 0, NULL);
 	t0 = now_ns();
-	assert_int_equal(e.ops->submit(&e), 4);
+	assert_int_equal(e->ops->submit(e), 4);
 	/* min 0 never waits: the three others now, the delayed one later */
-	n = e.ops->reap(&e, out, 0, DEPTH);
+	n = e->ops->reap(e, out, 0, DEPTH);
 	assert_int_equal(n, 3);
 	for (int i = 0; i < n; i++)
-		assert_ptr_not_equal(out[i], &p.ios[2]);
+		assert_ptr_not_equal(out[i], delayed);
 	/* nothing is due yet, and min 0 does not wait for it */
-	assert_int_equal(e.ops->reap(&e, out, 0, DEPTH), 0);
-	n = e.ops->reap(&e, out, 1, 1);
+	assert_int_equal(e->ops->reap(e, out, 0, DEPTH), 0);
+	n = e->ops->reap(e, out, 1, 1);
 	waited = now_ns() - t0;
 	assert_int_equal(n, 1);
-	assert_ptr_equal(out[0], &p.ios[2]);
-	assert_int_equal(p.ios[2].result, BS);
+	assert_ptr_equal(out[0], delayed);
+	assert_int_equal(delayed->result, BS);
 	assert_true(waited >= 20000000u);
 	assert_true(waited < 500000000u);
-	assert_int_equal(count_of(&e, FAULT_DELAY), 1);
-	e.ops->cleanup(&e);
-	free(p.mem);
-	free(spec);
+	assert_int_equal(count_of(e, FAULT_DELAY), 1);
 }
 
 static void reap_honours_max_and_min(void **state)
 {
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
+	struct engine *e = &f->engine;
 	struct io *out[DEPTH];
 
-	(void)state;
-	pool_init(&p);
-	set(spec, "fault_eio_offsets", "0:4k");   /* two complete in the engine */
-	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
-	for (unsigned i = 0; i < DEPTH; i++) {
-		p.ios[i].dir = DIR_READ;
-		p.ios[i].offset = (uint64_t)i * BS;
-		p.ios[i].len = BS;
-		assert_int_equal(e.ops->prep(&e, &p.ios[i]), 0);
-	}
-	assert_int_equal(e.ops->submit(&e), DEPTH);
-	assert_int_equal(e.ops->reap(&e, out, 5, 3), 3);   /* min above max */
-	assert_int_equal(e.ops->reap(&e, out, 1, 3), 3);
-	assert_int_equal(e.ops->reap(&e, out, 8, 8), 2);   /* only 2 left */
-	assert_int_equal(e.ops->reap(&e, out, 1, 8), 0);
-	e.ops->cleanup(&e);
-	free(p.mem);
-	free(spec);
+	set(f->spec, "fault_eio_offsets", "0:4k");   /* two complete in the engine */
+	assert_int_equal(open_engine(f, "fault:null"), 0);
+	prep_ios(f, DEPTH, DIR_READ, 0, NULL);
+	assert_int_equal(e->ops->submit(e), DEPTH);
+	assert_int_equal(e->ops->reap(e, out, 5, 3), 3);   /* min above max */
+	assert_int_equal(e->ops->reap(e, out, 1, 3), 3);
+	assert_int_equal(e->ops->reap(e, out, 8, 8), 2);   /* only 2 left */
+	assert_int_equal(e->ops->reap(e, out, 1, 8), 0);
 }
 
 static void delay_adds_to_programmed_latency(void **state)
 {
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
+	struct engine *e = &f->engine;
+	struct io *io = &f->pool.ios[0];
 	struct io *out[DEPTH];
 
-	(void)state;
-	pool_init(&p);
-	set(spec, "null_latency", "100us");
-	set(spec, "fault_delay_rate", "100");
-	set(spec, "fault_delay", "3ms");
-	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
-	p.ios[0].dir = DIR_READ;
-	p.ios[0].issue_ns = 1000;
-	assert_int_equal(e.ops->prep(&e, &p.ios[0]), 0);
-	assert_int_equal(e.ops->submit(&e), 1);
-	assert_int_equal(e.ops->reap(&e, out, 1, 1), 1);
-	assert_int_equal(p.ios[0].complete_ns, 1000 + 100000 + 3000000);
-	assert_int_equal(count_of(&e, FAULT_DELAY), 1);
-	e.ops->cleanup(&e);
-	free(p.mem);
-	free(spec);
+	set(f->spec, "null_latency", "100us");
+	set(f->spec, "fault_delay_rate", "100");
+	set(f->spec, "fault_delay", "3ms");
+	assert_int_equal(open_engine(f, "fault:null"), 0);
+	io->dir = DIR_READ;
+	io->issue_ns = 1000;
+	assert_int_equal(e->ops->prep(e, io), 0);
+	assert_int_equal(e->ops->submit(e), 1);
+	assert_int_equal(e->ops->reap(e, out, 1, 1), 1);
+	assert_int_equal(io->complete_ns, 1000 + 100000 + 3000000);
+	assert_int_equal(count_of(e, FAULT_DELAY), 1);
 }
 
 static void prep_refuses_foreign_io(void **state)
 {
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
 	struct io stray = { .buf = NULL, .len = BS };
 
-	(void)state;
-	pool_init(&p);
-	assert_int_equal(start(&e, "fault:null", -1, &p, spec), 0);
-	assert_int_equal(e.ops->prep(&e, &stray), -1);
+	assert_int_equal(open_engine(f, "fault:null"), 0);
+	assert_int_equal(f->engine.ops->prep(&f->engine, &stray), -1);
 	assert_non_null(strstr(err_msg(), "pool"));
-	e.ops->cleanup(&e);
-	free(p.mem);
-	free(spec);
 }
 
 /* ---- drop and flip against a real file (psync) -------------------------- */
 
 static void drop_leaves_the_file_unchanged(void **state)
 {
-	char path[64];
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
+	struct pool *p = &f->pool;
 	unsigned char block[BS];
-	int fd;
+	int fd = temp_file(f, 4, 0);
 
-	(void)state;
-	pool_init(&p);
-	fd = temp_file(path, sizeof(path), 4 * BS, 0);
-	memset(p.mem, 0xab, (size_t)DEPTH * BS);
-	set(spec, "fault_drop_offsets", "4k:12k");
-	assert_int_equal(start(&e, "fault:psync", fd, &p, spec), 0);
-	run_one_batch(&e, &p, 4, DIR_WRITE, 0);
+	memset(p->mem, 0xab, (size_t)DEPTH * BS);
+	set(f->spec, "fault_drop_offsets", "4k:12k");
+	assert_int_equal(open_engine(f, "fault:psync"), 0);
+	run_one_batch(f, 4, DIR_WRITE, 0);
 	for (unsigned i = 0; i < 4; i++) {
-		assert_int_equal(p.ios[i].result, BS);   /* all report success */
+		assert_int_equal(p->ios[i].result, BS);   /* all report success */
 		assert_int_equal(pread(fd, block, BS, (off_t)i * BS), BS);
 		assert_int_equal(block[0], i == 1 || i == 3 ? 0 : 0xab);
 		assert_int_equal(block[BS - 1], i == 1 || i == 3 ? 0 : 0xab);
 	}
-	assert_int_equal(count_of(&e, FAULT_DROP), 2);
+	assert_int_equal(count_of(&f->engine, FAULT_DROP), 2);
 	/* reads are never dropped */
-	run_one_batch(&e, &p, 4, DIR_READ, 0);
-	assert_int_equal(p.ios[1].result, BS);
-	assert_int_equal(count_of(&e, FAULT_DROP), 2);
-	e.ops->cleanup(&e);
-	close(fd);
-	unlink(path);
-	free(p.mem);
-	free(spec);
+	run_one_batch(f, 4, DIR_READ, 0);
+	assert_int_equal(p->ios[1].result, BS);
+	assert_int_equal(count_of(&f->engine, FAULT_DROP), 2);
 }
 
 static void flip_write_changes_one_device_bit(void **state)
 {
-	char path[64];
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
+	struct pool *p = &f->pool;
 	unsigned char block[BS], sent[BS];
 	size_t at;
-	int fd;
+	int fd = temp_file(f, 2, 0);
 
-	(void)state;
-	pool_init(&p);
-	fd = temp_file(path, sizeof(path), 2 * BS, 0);
 	for (size_t i = 0; i < (size_t)DEPTH * BS; i++)
-		p.mem[i] = (unsigned char)(i * 7 + 3);
-	memcpy(sent, p.ios[1].buf, BS);
-	set(spec, "fault_flip_offsets", "4k");
-	assert_int_equal(start(&e, "fault:psync", fd, &p, spec), 0);
-	run_one_batch(&e, &p, 2, DIR_WRITE, 0);
-	assert_int_equal(p.ios[1].result, BS);
+		p->mem[i] = (unsigned char)(i * 7 + 3);
+	memcpy(sent, p->ios[1].buf, BS);
+	set(f->spec, "fault_flip_offsets", "4k");
+	assert_int_equal(open_engine(f, "fault:psync"), 0);
+	run_one_batch(f, 2, DIR_WRITE, 0);
+	assert_int_equal(p->ios[1].result, BS);
 	/* the caller's buffer is restored; the device got one bit flipped,
 	 * past the first 64 bytes */
-	assert_memory_equal(p.ios[1].buf, sent, BS);
+	assert_memory_equal(p->ios[1].buf, sent, BS);
 	assert_int_equal(pread(fd, block, BS, BS), BS);
 	assert_int_equal(bits_differ(block, sent, BS, &at), 1);
 	assert_true(at >= 64);
 	assert_int_equal(pread(fd, block, BS, 0), BS);
-	assert_memory_equal(block, p.ios[0].buf, BS);
-	assert_int_equal(count_of(&e, FAULT_FLIP), 1);
-	e.ops->cleanup(&e);
-	close(fd);
-	unlink(path);
-	free(p.mem);
-	free(spec);
+	assert_memory_equal(block, p->ios[0].buf, BS);
+	assert_int_equal(count_of(&f->engine, FAULT_FLIP), 1);
 }
 
 static void flip_read_changes_one_buffer_bit(void **state)
 {
-	char path[64];
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
+	struct pool *p = &f->pool;
 	unsigned char block[BS];
 	size_t at;
-	int fd;
+	int fd = temp_file(f, 2, 0x5a);
 
-	(void)state;
-	pool_init(&p);
-	fd = temp_file(path, sizeof(path), 2 * BS, 0x5a);
-	set(spec, "fault_flip_rate", "100");
-	set(spec, "fault_dir", "read");
-	assert_int_equal(start(&e, "fault:psync", fd, &p, spec), 0);
-	run_one_batch(&e, &p, 2, DIR_READ, 0);
+	set(f->spec, "fault_flip_rate", "100");
+	set(f->spec, "fault_dir", "read");
+	assert_int_equal(open_engine(f, "fault:psync"), 0);
+	run_one_batch(f, 2, DIR_READ, 0);
 	for (unsigned i = 0; i < 2; i++) {
-		assert_int_equal(p.ios[i].result, BS);
+		assert_int_equal(p->ios[i].result, BS);
 		assert_int_equal(pread(fd, block, BS, (off_t)i * BS), BS);
-		assert_int_equal(bits_differ(block, p.ios[i].buf, BS, &at), 1);
+		assert_int_equal(bits_differ(block, p->ios[i].buf, BS, &at), 1);
 		assert_true(at >= 64);
 	}
-	assert_int_equal(count_of(&e, FAULT_FLIP), 2);
+	assert_int_equal(count_of(&f->engine, FAULT_FLIP), 2);
 	/* fault_dir=read: writes go out unchanged */
-	memset(p.mem, 0x11, BS);
-	run_one_batch(&e, &p, 1, DIR_WRITE, 0);
+	memset(p->mem, 0x11, BS);
+	run_one_batch(f, 1, DIR_WRITE, 0);
 	assert_int_equal(pread(fd, block, BS, 0), BS);
-	assert_int_equal(bits_differ(block, p.ios[0].buf, BS, &at), 0);
-	assert_int_equal(count_of(&e, FAULT_FLIP), 2);
-	e.ops->cleanup(&e);
-	close(fd);
-	unlink(path);
-	free(p.mem);
-	free(spec);
+	assert_int_equal(bits_differ(block, p->ios[0].buf, BS, &at), 0);
+	assert_int_equal(count_of(&f->engine, FAULT_FLIP), 2);
 }
 
 static void eio_never_reaches_the_file(void **state)
 {
-	char path[64];
-	struct pool p;
-	struct engine e;
-	struct job_spec *spec = new_spec();
+	struct fault_fixture *f = *state;
 	unsigned char block[BS];
-	int fd;
+	int fd = temp_file(f, 1, 0);
 
-	(void)state;
-	pool_init(&p);
-	fd = temp_file(path, sizeof(path), BS, 0);
-	memset(p.mem, 0xcd, BS);
-	set(spec, "fault_eio_rate", "100");
-	assert_int_equal(start(&e, "fault:psync", fd, &p, spec), 0);
-	run_one_batch(&e, &p, 1, DIR_WRITE, 0);
-	assert_int_equal(p.ios[0].result, -EIO);
+	memset(f->pool.mem, 0xcd, BS);
+	set(f->spec, "fault_eio_rate", "100");
+	assert_int_equal(open_engine(f, "fault:psync"), 0);
+	run_one_batch(f, 1, DIR_WRITE, 0);
+	assert_int_equal(f->pool.ios[0].result, -EIO);
 	assert_int_equal(pread(fd, block, BS, 0), BS);
 	assert_int_equal(block[100], 0);
-	e.ops->cleanup(&e);
-	close(fd);
-	unlink(path);
-	free(p.mem);
-	free(spec);
 }
 
 /* ---- options -------------------------------------------------------------- */
@@ -722,7 +668,24 @@ static void fault_options_need_the_fault_engine(void **state)
 
 static volatile sig_atomic_t no_stop;
 
-static void run_args(const char *const *args, int n, struct run_output *out)
+/* The whole-run tests' state: the run's output, freed after the test. */
+static int run_setup(void **state)
+{
+	*state = calloc(1, sizeof(struct run_output));
+	return *state ? 0 : -1;
+}
+
+static int run_teardown(void **state)
+{
+	run_output_free(*state);
+	free(*state);
+	*state = NULL;
+	return 0;
+}
+
+/* Runs the one job that args describes into out; returns its result. */
+static const struct job_result *run_job(struct run_output *out,
+					const char *const *args, int n)
 {
 	struct job_list jobs;
 	struct run_options opt = { .stop = &no_stop };
@@ -734,19 +697,20 @@ static void run_args(const char *const *args, int n, struct run_output *out)
 	if (run_jobs(&jobs, &opt, out, &why))
 		fail_msg("run_jobs: %s", err_msg());
 	job_list_free(&jobs);
+	assert_true(out->nr > 0);
+	return &out->results[0];
 }
+
+#define RUN_JOB(state, args) \
+	run_job(*(state), (args), (int)(sizeof(args) / sizeof((args)[0])))
 
 static void continue_on_error_counts_every_eio(void **state)
 {
 	const char *args[] = { "--name=c", "--ioengine=fault:null", "--rw=randrw",
 		"--bs=4k", "--iodepth=4", "--size=4m", "--fault_eio_rate=5",
 		"--continue_on_error=io" };
-	struct run_output out;
-	const struct job_result *r;
+	const struct job_result *r = RUN_JOB(state, args);
 
-	(void)state;
-	run_args(args, 8, &out);
-	r = &out.results[0];
 	assert_true(r->faults_injected[FAULT_EIO] > 10);
 	assert_int_equal(r->dir[DIR_READ].errors + r->dir[DIR_WRITE].errors,
 			 r->faults_injected[FAULT_EIO]);
@@ -759,7 +723,6 @@ static void continue_on_error_counts_every_eio(void **state)
 	assert_int_equal(r->error, -EIO);
 	assert_int_equal(r->dir[DIR_READ].first_error, -EIO);
 	assert_int_equal(r->dir[DIR_READ].first_error_offset % 4096, 0);
-	run_output_free(&out);
 }
 
 static void errors_are_counted_per_direction(void **state)
@@ -767,37 +730,27 @@ static void errors_are_counted_per_direction(void **state)
 	const char *args[] = { "--name=w", "--ioengine=fault:null", "--rw=randrw",
 		"--bs=4k", "--iodepth=2", "--size=2m", "--fault_eio_rate=10",
 		"--fault_dir=write", "--continue_on_error=write" };
-	struct run_output out;
-	const struct job_result *r;
+	const struct job_result *r = RUN_JOB(state, args);
 
-	(void)state;
-	run_args(args, 9, &out);
-	r = &out.results[0];
 	assert_int_equal(r->dir[DIR_READ].errors, 0);
 	assert_true(r->dir[DIR_WRITE].errors > 0);
 	assert_int_equal(r->dir[DIR_WRITE].errors, r->faults_injected[FAULT_EIO]);
 	assert_int_equal(r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios +
 			 r->dir[DIR_WRITE].errors, 512);
-	run_output_free(&out);
 }
 
 static void none_stops_at_the_first_error(void **state)
 {
 	const char *args[] = { "--name=n", "--ioengine=fault:null", "--rw=read",
 		"--bs=4k", "--iodepth=1", "--size=1m", "--fault_eio_offsets=41000" };
-	struct run_output out;
-	const struct job_result *r;
+	const struct job_result *r = RUN_JOB(state, args);
 
-	(void)state;
-	run_args(args, 7, &out);
-	r = &out.results[0];
 	assert_int_equal(r->dir[DIR_READ].ios, 10);
 	assert_int_equal(r->dir[DIR_READ].errors, 1);
 	assert_int_equal(r->dir[DIR_READ].first_error, -EIO);
 	assert_int_equal(r->dir[DIR_READ].first_error_offset, 40960);
 	assert_int_equal(r->faults_injected[FAULT_EIO], 1);
 	assert_int_equal(r->error, -EIO);
-	run_output_free(&out);
 }
 
 /* continue_on_error=read does not cover a write error: the job stops. */
@@ -806,13 +759,10 @@ static void other_direction_still_stops(void **state)
 	const char *args[] = { "--name=o", "--ioengine=fault:null", "--rw=write",
 		"--bs=4k", "--iodepth=1", "--size=1m", "--fault_eio_offsets=8k",
 		"--continue_on_error=read" };
-	struct run_output out;
+	const struct job_result *r = RUN_JOB(state, args);
 
-	(void)state;
-	run_args(args, 8, &out);
-	assert_int_equal(out.results[0].dir[DIR_WRITE].ios, 2);
-	assert_int_equal(out.results[0].dir[DIR_WRITE].errors, 1);
-	run_output_free(&out);
+	assert_int_equal(r->dir[DIR_WRITE].ios, 2);
+	assert_int_equal(r->dir[DIR_WRITE].errors, 1);
 }
 
 static void delays_show_in_clat(void **state)
@@ -820,39 +770,29 @@ static void delays_show_in_clat(void **state)
 	const char *args[] = { "--name=d", "--ioengine=fault:null", "--rw=read",
 		"--bs=4k", "--iodepth=4", "--size=1m", "--fault_delay=20ms",
 		"--fault_delay_offsets=100k:400k:900k" };
-	struct run_output out;
-	const struct job_result *r;
 	uint64_t slow = 0;
+	const struct job_result *r = RUN_JOB(state, args);
 
-	(void)state;
-	run_args(args, 8, &out);
-	r = &out.results[0];
 	assert_int_equal(r->dir[DIR_READ].ios, 256);
 	assert_int_equal(r->faults_injected[FAULT_DELAY], 3);
 	assert_true(r->dir[DIR_READ].clat.max >= 20000000);
 	for (unsigned i = hist_index(20000000); i < HIST_BUCKETS; i++)
 		slow += r->dir[DIR_READ].clat.hist.bucket[i];
 	assert_int_equal(slow, 3);
-	run_output_free(&out);
 }
 
 static void short_transfers_complete_the_request(void **state)
 {
 	const char *args[] = { "--name=s", "--ioengine=fault:null", "--rw=write",
 		"--bs=4k", "--iodepth=2", "--size=64k", "--fault_short_rate=100" };
-	struct run_output out;
-	const struct job_result *r;
+	const struct job_result *r = RUN_JOB(state, args);
 
-	(void)state;
-	run_args(args, 7, &out);
-	r = &out.results[0];
 	assert_int_equal(r->dir[DIR_WRITE].ios, 16);
 	assert_int_equal(r->dir[DIR_WRITE].bytes, 65536);
 	assert_int_equal(r->dir[DIR_WRITE].errors, 0);
 	/* 4096 -> 2048 done, 2048 -> 1024, 1024 -> 512, the last 512 whole */
 	assert_int_equal(r->faults_injected[FAULT_SHORT], 16 * 3);
 	assert_int_equal(r->error, 0);
-	run_output_free(&out);
 }
 
 static void ramp_faults_are_not_reported(void **state)
@@ -860,50 +800,51 @@ static void ramp_faults_are_not_reported(void **state)
 	const char *args[] = { "--name=r", "--ioengine=fault:null", "--rw=randread",
 		"--bs=4k", "--iodepth=4", "--size=64m", "--time_based", "--runtime=150ms",
 		"--ramp_time=100ms", "--fault_eio_rate=1", "--continue_on_error=all" };
-	struct run_output out;
-	const struct job_result *r;
+	const struct job_result *r = RUN_JOB(state, args);
 
-	(void)state;
-	run_args(args, 11, &out);
-	r = &out.results[0];
 	assert_true(r->faults_injected[FAULT_EIO] > 0);
 	/* an EIO injected just before the ramp ended may complete after it */
 	assert_in_range(r->dir[DIR_READ].errors, r->faults_injected[FAULT_EIO],
 			r->faults_injected[FAULT_EIO] + 4);
-	run_output_free(&out);
 }
+
+/* An engine test: a fresh pool and spec before, everything closed after. */
+#define WITH_FIXTURE(test) \
+	cmocka_unit_test_setup_teardown(test, fixture_setup, fixture_teardown)
+/* A whole-run test: its run output is freed after. */
+#define WITH_RUN(test) cmocka_unit_test_setup_teardown(test, run_setup, run_teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lookup_wraps_known_engines),
 		cmocka_unit_test(lookup_errors_name_the_inner_engine),
-		cmocka_unit_test(counts_of_other_engines_are_zero),
-		cmocka_unit_test(inner_init_failure_is_reported),
-		cmocka_unit_test(no_faults_pass_through),
-		cmocka_unit_test(eio_at_offsets_hits_covering_ios),
+		WITH_FIXTURE(counts_of_other_engines_are_zero),
+		WITH_FIXTURE(inner_init_failure_is_reported),
+		WITH_FIXTURE(no_faults_pass_through),
+		WITH_FIXTURE(eio_at_offsets_hits_covering_ios),
 		cmocka_unit_test(eio_rate_is_seeded_and_counted),
-		cmocka_unit_test(skip_and_direction_limit_faults),
-		cmocka_unit_test(short_transfers_report_half),
-		cmocka_unit_test(delay_holds_completion_back),
-		cmocka_unit_test(reap_honours_max_and_min),
-		cmocka_unit_test(delay_adds_to_programmed_latency),
-		cmocka_unit_test(prep_refuses_foreign_io),
-		cmocka_unit_test(drop_leaves_the_file_unchanged),
-		cmocka_unit_test(flip_write_changes_one_device_bit),
-		cmocka_unit_test(flip_read_changes_one_buffer_bit),
-		cmocka_unit_test(eio_never_reaches_the_file),
+		WITH_FIXTURE(skip_and_direction_limit_faults),
+		WITH_FIXTURE(short_transfers_report_half),
+		WITH_FIXTURE(delay_holds_completion_back),
+		WITH_FIXTURE(reap_honours_max_and_min),
+		WITH_FIXTURE(delay_adds_to_programmed_latency),
+		WITH_FIXTURE(prep_refuses_foreign_io),
+		WITH_FIXTURE(drop_leaves_the_file_unchanged),
+		WITH_FIXTURE(flip_write_changes_one_device_bit),
+		WITH_FIXTURE(flip_read_changes_one_buffer_bit),
+		WITH_FIXTURE(eio_never_reaches_the_file),
 		cmocka_unit_test(options_parse_and_reject),
 		cmocka_unit_test(too_many_offsets_are_refused),
 		cmocka_unit_test(continue_on_error_values),
 		cmocka_unit_test(fault_options_need_the_fault_engine),
-		cmocka_unit_test(continue_on_error_counts_every_eio),
-		cmocka_unit_test(errors_are_counted_per_direction),
-		cmocka_unit_test(none_stops_at_the_first_error),
-		cmocka_unit_test(other_direction_still_stops),
-		cmocka_unit_test(delays_show_in_clat),
-		cmocka_unit_test(short_transfers_complete_the_request),
-		cmocka_unit_test(ramp_faults_are_not_reported),
+		WITH_RUN(continue_on_error_counts_every_eio),
+		WITH_RUN(errors_are_counted_per_direction),
+		WITH_RUN(none_stops_at_the_first_error),
+		WITH_RUN(other_direction_still_stops),
+		WITH_RUN(delays_show_in_clat),
+		WITH_RUN(short_transfers_complete_the_request),
+		WITH_RUN(ramp_faults_are_not_reported),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -113,6 +113,7 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(BUILD)/libd
 fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%) $(FUZZ_REPLAY)
 
 fuzz:
+	@sh scripts/deps.sh clang libclang-rt-dev
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) OPT=-O1 \
 		EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
 		EXTRA_LDFLAGS="$(FUZZ_SAN)" fuzz-build

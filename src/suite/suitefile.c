@@ -170,7 +170,7 @@ static int parse_bool(const char *text, bool *out)
 }
 
 /* A point sets the job's iodepth and numjobs, so those options' limits
- * apply (found by fuzzing: points = 4294967295/4294967295 passed). */
+ * apply (points = 4294967295/4294967295 used to pass; see docs/fuzzing.md). */
 static int check_point_limits(unsigned iodepth, unsigned numjobs)
 {
 	struct job_spec *probe = malloc(sizeof(*probe));

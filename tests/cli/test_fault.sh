@@ -63,6 +63,15 @@ expect_output "errors    : total=2, first_error=5/<Input/output error>" "fio's e
 expect_output "errors: 2, first: Input/output error \(errno 5\) at offset 8192" \
 	"per-direction errors with the first offset"
 expect_output "faults injected: eio=2, short=0, delay=0, drop=0, flip=0" "injected faults line"
+expect_exit 1 "the same run stored" \
+	run --db "$TMP/f.db" --name=e --ioengine=fault:null --rw=read --bs=4k --size=256k \
+	--fault_eio_offsets=8k:100k --continue_on_error=read
+expect_exit 0 "its export" export --db "$TMP/f.db" --format json 1
+check "stored and exported: errors, first errno and its offset" python3 -c "
+import json, sys
+r = json.loads(sys.argv[1])[0]['results'][0]['read']
+assert (r['errors'], r['first_error'], r['first_error_offset']) == (2, 5, 8192), r
+" "$OUT"
 
 # --- EIO without continue_on_error: the job stops --------------------------
 expect_exit 1 "EIO without continue_on_error stops the job" \

@@ -98,6 +98,15 @@ import sqlite3
 c = sqlite3.connect('$TMP/v.db')
 rows = c.execute('SELECT offset, verdict, len FROM verify_failures').fetchall()
 assert rows == [(36864, 'never written', 4096)], rows"
+expect_exit 0 "export of the failed verify" export --db "$TMP/v.db" --format json 3
+check "export carries the verify: seed, counts and the failure" python3 -c "
+import json, sqlite3, sys
+r = json.loads(sys.argv[1])[0]['results'][0]
+seed = sqlite3.connect('$TMP/v.db').execute('SELECT verify_seed FROM results WHERE run_id = 3').fetchone()[0]
+v = r['verify']
+assert v['seed'] == seed % 2**64 and v['checked'] == 64 and v['failed'] == 1, v
+assert [(f['verdict'], f['offset']) for f in v['failures']] == [('never written', 36864)], v
+" "$OUT"
 expect_exit 2 "--run and --seed together are refused" verify --db "$TMP/v.db" --run 1 --seed 3
 
 # --- faults in the run: a dropped and a flipped write ----------------------------

@@ -83,6 +83,23 @@ assert e['read'] == 1 and j['error'] == 5
 assert j['drivebench']['first_error']['read']['offset'] == 40960
 assert 'total_err' not in j"
 
+# --- every continue_on_error value against read and write errors ----------
+# 64 sequential 4k I/Os with EIO at the 11th and 41st: a covered direction
+# counts both and completes the other 62; an uncovered one stops at the first
+for setting in none:- 0:- read:read write:write io:read,write verify:- all:read,write 1:read,write; do
+	value=${setting%%:*}
+	covered=${setting#*:}
+	for dir in read write; do
+		case ",$covered," in *",$dir,"*) want="2 62" ;; *) want="1 10" ;; esac
+		expect_exit 1 "continue_on_error=$value, $dir errors: exit 1" \
+			run --no-db --name=c --ioengine=fault:null --rw=$dir --bs=4k --size=256k \
+			--fault_eio_offsets=40k:160k --continue_on_error=$value --output-format=json
+		json_check "continue_on_error=$value, $dir errors: errors and done I/Os are $want" "
+assert (e['$dir'], j['$dir']['total_ios']) == tuple(int(x) for x in '$want'.split()), (e, j['$dir']['total_ios'])
+assert f['eio'] == e['$dir'] and j['error'] == 5"
+	done
+done
+
 # --- short transfers: completed by resubmitting the rest -----------------
 expect_exit 0 "short transfers complete" \
 	run --no-db --name=s --ioengine=fault:null --rw=write --bs=4k --size=128k \

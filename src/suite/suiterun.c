@@ -28,6 +28,7 @@
 #include "target/snapshot.h"
 #include "target/target.h"
 #include "util/error.h"
+#include "verify/verify.h"
 #include "workload/checkpoint.h"
 #include "workload/job_list.h"
 
@@ -266,7 +267,9 @@ static int run_and_store(struct suite_ctx *c, const struct job_list *jobs,
 	struct job_result *entries = NULL;
 	enum run_failure why;
 	unsigned nr = 0;
-	int rc = 0, io_error = 0;
+	int rc = 0;
+	bool failed = false;
+	char failure[1024] = "";
 
 	/* the first sample's rate counts from here */
 	c->phase_bytes = c->sample_bytes = 0;
@@ -301,16 +304,18 @@ static int run_and_store(struct suite_ctx *c, const struct job_list *jobs,
 		record_free(&rec);
 		for (int d = 0; d < DIR_COUNT; d++)
 			c->step_bytes += entries[i].dir[d].bytes;
-		if (entries[i].error && !io_error)
-			io_error = entries[i].error;
+		if (!failed && verify_result_failure(&entries[i])) {
+			failed = true;   /* the first failing job names the step's failure */
+			snprintf(failure, sizeof(failure), "%s", err_msg());
+		}
 	}
 	for (unsigned i = 0; i < nr; i++)
 		job_result_free(&entries[i]);
 	free(entries);
 	run_output_free(&out);
 	c->phase_bytes = 0;
-	if (rc == 0 && io_error)
-		rc = err_set("I/O error: %s", strerror(io_error < 0 ? -io_error : io_error));
+	if (rc == 0 && failed)
+		rc = err_set("%s", failure);
 	if (rc)
 		c->exit_code = EXIT_RUN_FAILED;
 	return rc;
@@ -715,8 +720,8 @@ static int do_checkpoint(struct suite_ctx *c, int64_t step_id)
 				c->step_bytes += bytes;
 				log_line(c, "pass %u checkpoint %u/%u: %.3f GB in %.3f s", p, i, count,
 					 (double)bytes / 1e9, (double)one.merged.runtime_ns / 1e9);
-				if (rc == 0 && one.merged.error)
-					rc = err_set("I/O error: %s", strerror(-one.merged.error));
+				if (rc == 0 && verify_result_failure(&one.merged))
+					rc = -1;
 				if (rc)
 					c->exit_code = EXIT_RUN_FAILED;
 			}

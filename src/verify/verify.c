@@ -524,3 +524,23 @@ int verify_random_seed(uint64_t *seed)
 		return err_set("getrandom: %s", got < 0 ? strerror(errno) : "short read");
 	return 0;
 }
+
+int verify_result_failure(const struct job_result *r)
+{
+	int error = r->error < 0 ? -r->error : r->error;
+
+	if (r->verify_failed && r->nr_verify_failures)
+		return err_set("verify failed: %llu of %llu blocks, the first %s at offset %llu",
+			       (unsigned long long)r->verify_failed,
+			       (unsigned long long)r->verify_checked,
+			       verify_verdict_name(r->verify_failures[0].verdict),
+			       (unsigned long long)r->verify_failures[0].offset);
+	if (!error)
+		return 0;
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (r->dir[d].errors)
+			return err_set("I/O error: %s (%s at offset %llu)", strerror(error),
+				       d == DIR_READ ? "read" : "write",
+				       (unsigned long long)r->dir[d].first_error_offset);
+	return err_set("I/O error: %s", strerror(error));
+}

@@ -151,6 +151,12 @@ int verify_result_add(struct job_result *r, const struct verify_failure *f);
  * caller's. -1 when out of memory, dst unchanged. */
 int verify_result_copy(struct job_result *dst, const struct job_result *src);
 
+/* Why a result failed, in err_msg, for callers that report one line (suite
+ * steps): "verify failed: 3 of 256 blocks, the first corrupt at offset
+ * 8192", else "I/O error: <strerror> (read at offset N)". Returns -1 when r
+ * failed, 0 (err_msg untouched) when it did not. */
+int verify_result_failure(const struct job_result *r);
+
 /* A fresh random seed (getrandom). -1 with err_msg on failure. */
 int verify_random_seed(uint64_t *seed);
 

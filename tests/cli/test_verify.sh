@@ -135,3 +135,22 @@ expect_output "blocks checked, 0 failed" "mixed I/O checks what it wrote"
 expect_exit 2 "overlapping clones are refused" run --no-db --name=w --rw=write --bs=4k \
 	--size=64k --numjobs=2 --offset_increment=32k --verify=crc32c --filename="$TMP/g.dat"
 expect_output "clone ranges that do not overlap" "the error says why"
+
+# --- a suite step that verifies: the failure names the verdict and offset ------
+dd if=/dev/zero of="$TMP/suite.dat" bs=1M count=8 status=none
+printf '[suite]\nname = v\n[global]\nioengine = fault:psync\nsize = 4m\n[w]\nstep = measure\nrw = write\nbs = 4k\nverify = crc32c\nfault_flip_offsets = 8192\nfault_dir = write\n' \
+	> "$TMP/v.suite"
+expect_exit 1 "a suite step with a corrupted block fails" suite --suite "$TMP/v.suite" \
+	--db "$TMP/s.db" --destroy-data "$TMP/suite.dat" "$TMP/suite.dat"
+expect_output "step 1/1 'w': verify failed: 1 of [0-9]+ blocks, the first corrupt at offset 8192" \
+	"the step's error names the verdict and offset"
+check "the step's result and failure are stored, the step failed" python3 -c "
+import sqlite3
+c = sqlite3.connect('$TMP/s.db')
+assert c.execute('SELECT verify_failed FROM results').fetchall() == [(1,)]
+assert c.execute('SELECT offset, verdict FROM verify_failures').fetchall() == [(8192, 'corrupt')]
+assert c.execute('SELECT status FROM steps').fetchall() == [('failed',)]"
+printf '[suite]\nname = v\n[w]\nstep = measure\nrw = write\nverify = crc32c\nverify_only = 1\n' > "$TMP/vo.suite"
+expect_exit 2 "verify_only in a suite step is refused" suite --suite "$TMP/vo.suite" \
+	--db "$TMP/s.db" "$TMP/suite.dat"
+expect_output "option 'verify_only': not in a suite" "the error names the option"

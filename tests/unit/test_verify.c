@@ -516,6 +516,34 @@ static void test_verify_only_convert(void **state)
 	assert_int_equal(job_spec_validate(&s), 0);
 }
 
+/* The one-line failure of a result, as a suite step reports it. */
+static void test_result_failure(void **state)
+{
+	struct job_spec spec;
+	struct job_result r;
+	struct verify_failure f = { .offset = 8192, .len = 4096, .verdict = VERIFY_TORN };
+
+	(void)state;
+	job_spec_defaults(&spec);
+	job_result_init(&r, &spec);
+	err_set("untouched");
+	assert_int_equal(verify_result_failure(&r), 0);
+	assert_string_equal(err_msg(), "untouched");
+
+	r.error = -5;
+	r.dir[DIR_WRITE].errors = 2;
+	r.dir[DIR_WRITE].first_error = -5;
+	r.dir[DIR_WRITE].first_error_offset = 40960;
+	assert_int_equal(verify_result_failure(&r), -1);
+	assert_string_equal(err_msg(), "I/O error: Input/output error (write at offset 40960)");
+
+	r.verify_checked = 256;
+	assert_int_equal(verify_result_add(&r, &f), 0);
+	assert_int_equal(verify_result_failure(&r), -1);
+	assert_string_equal(err_msg(), "verify failed: 1 of 256 blocks, the first torn at offset 8192");
+	job_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -538,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_failures_kept_and_merged),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_verify_only_convert),
+		cmocka_unit_test(test_result_failure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

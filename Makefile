@@ -70,11 +70,11 @@ $(FAKE_DIR)/libcufile-noasync.so.0: tests/fake/fake_cufile.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -O1 -fPIC -shared -DFAKE_CUFILE_NO_ASYNC -o $@ $<
 
-$(FAKE_DIR)/libcudart.so.12: tests/fake/fake_cudart.c tests/fake/fake_alloc.h
+$(FAKE_DIR)/libcudart.so.12: tests/fake/fake_cudart.c tests/fake/fake_cuda.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -O1 -fPIC -shared -pthread -o $@ $<
 
-$(FAKE_DIR)/libcuda.so.1: tests/fake/fake_cuda_driver.c tests/fake/fake_alloc.h
+$(FAKE_DIR)/libcuda.so.1: tests/fake/fake_cuda_driver.c tests/fake/fake_cuda.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -O1 -fPIC -shared -pthread -o $@ $<
 

@@ -203,24 +203,32 @@ static void *open_library(const char *override, const char *const *names,
 	return NULL;
 }
 
-static void *symbol(void *handle, const char *name, bool required,
-		    const char *path, bool *ok, char *why, size_t why_size)
-{
-	void *p = dlsym(handle, name);
+/* Where load_* bind symbols from: the first required one missing makes ok
+ * false and is named in why. */
+struct binder {
+	void *handle;
+	const char *path;
+	char *why;
+	size_t why_size;
+	bool ok;
+};
 
-	if (!p && required && *ok) {
-		snprintf(why, why_size, "%.200s has no %s", path, name);
-		*ok = false;
+static void *symbol(struct binder *b, const char *name, bool required)
+{
+	void *p = dlsym(b->handle, name);
+
+	if (!p && required && b->ok) {
+		snprintf(b->why, b->why_size, "%.200s has no %s", b->path, name);
+		b->ok = false;
 	}
 	return p;
 }
 
 /* Casting dlsym's void * to a function pointer is what POSIX requires of
  * dlsym; memcpy keeps -Wpedantic quiet about it. */
-#define BIND(dst, handle, name, required, path, ok, why)                     \
+#define BIND(b, dst, name, required)                                          \
 	do {                                                                  \
-		void *p_ = symbol(handle, name, required, path, ok, why,      \
-				  sizeof(why));                               \
+		void *p_ = symbol(b, name, required);                         \
 		memcpy(&(dst), &p_, sizeof(p_));                              \
 	} while (0)
 
@@ -234,37 +242,33 @@ static int load_cuda(char *why, size_t why_size)
 {
 	const char *override = getenv("DRIVEBENCH_CUDART_LIB");
 	struct cuda_api api = { 0 };
-	char path[4096], reason[256] = "";
-	bool ok = true;
-	void *handle;
+	char path[4096];
+	struct binder b = { .path = path, .why = why, .why_size = why_size,
+			    .ok = true };
 
 	if (lib.cuda_loaded && (same_path(lib.cuda_path, override) || lib.driver_users))
 		return 0;
-	handle = open_library(override, cudart_names,
-			      sizeof(cudart_names) / sizeof(cudart_names[0]),
-			      path, sizeof(path), reason, sizeof(reason),
-			      "CUDA runtime");
-	if (!handle) {
-		snprintf(why, why_size, "%s", reason);
+	b.handle = open_library(override, cudart_names,
+				sizeof(cudart_names) / sizeof(cudart_names[0]),
+				path, sizeof(path), why, why_size,
+				"CUDA runtime");
+	if (!b.handle)
 		return -1;
-	}
-	BIND(api.get_device_count, handle, "cudaGetDeviceCount", true, path, &ok, reason);
-	BIND(api.set_device, handle, "cudaSetDevice", true, path, &ok, reason);
-	BIND(api.malloc, handle, "cudaMalloc", true, path, &ok, reason);
-	BIND(api.free, handle, "cudaFree", true, path, &ok, reason);
-	BIND(api.memcpy, handle, "cudaMemcpy", true, path, &ok, reason);
+	BIND(&b, api.get_device_count, "cudaGetDeviceCount", true);
+	BIND(&b, api.set_device, "cudaSetDevice", true);
+	BIND(&b, api.malloc, "cudaMalloc", true);
+	BIND(&b, api.free, "cudaFree", true);
+	BIND(&b, api.memcpy, "cudaMemcpy", true);
 	/* CUDA 12 headers map cudaGetDeviceProperties to the _v2 symbol. */
-	BIND(api.get_device_properties, handle, "cudaGetDeviceProperties_v2", false, path, &ok, reason);
+	BIND(&b, api.get_device_properties, "cudaGetDeviceProperties_v2", false);
 	if (!api.get_device_properties)
-		BIND(api.get_device_properties, handle, "cudaGetDeviceProperties", false, path, &ok, reason);
-	BIND(api.get_error_string, handle, "cudaGetErrorString", false, path, &ok, reason);
-	BIND(api.stream_create, handle, "cudaStreamCreate", false, path, &ok, reason);
-	BIND(api.stream_synchronize, handle, "cudaStreamSynchronize", false, path, &ok, reason);
-	BIND(api.stream_destroy, handle, "cudaStreamDestroy", false, path, &ok, reason);
-	if (!ok) {
-		snprintf(why, why_size, "%s", reason);
+		BIND(&b, api.get_device_properties, "cudaGetDeviceProperties", false);
+	BIND(&b, api.get_error_string, "cudaGetErrorString", false);
+	BIND(&b, api.stream_create, "cudaStreamCreate", false);
+	BIND(&b, api.stream_synchronize, "cudaStreamSynchronize", false);
+	BIND(&b, api.stream_destroy, "cudaStreamDestroy", false);
+	if (!b.ok)
 		return -1;
-	}
 	lib.cuda = api;
 	snprintf(lib.cuda_path, sizeof(lib.cuda_path), "%s", path);
 	lib.cuda_loaded = true;
@@ -277,45 +281,41 @@ static int load_driver(char *why, size_t why_size)
 {
 	const char *override = getenv("DRIVEBENCH_CUDA_LIB");
 	struct cuda_driver_api api = { 0 };
-	char path[4096], reason[256] = "";
-	bool ok = true;
-	void *handle;
+	char path[4096];
+	struct binder b = { .path = path, .why = why, .why_size = why_size,
+			    .ok = true };
 	int rc;
 
 	if (lib.driver_loaded && (same_path(lib.driver_path, override) || lib.driver_users))
 		return 0;
-	handle = open_library(override, driver_names,
-			      sizeof(driver_names) / sizeof(driver_names[0]),
-			      path, sizeof(path), reason, sizeof(reason),
-			      "CUDA driver");
-	if (!handle) {
-		snprintf(why, why_size, "%s", reason);
+	b.handle = open_library(override, driver_names,
+				sizeof(driver_names) / sizeof(driver_names[0]),
+				path, sizeof(path), why, why_size,
+				"CUDA driver");
+	if (!b.handle)
 		return -1;
-	}
-	BIND(api.init, handle, "cuInit", true, path, &ok, reason);
-	BIND(api.device_get_count, handle, "cuDeviceGetCount", true, path, &ok, reason);
-	BIND(api.device_get, handle, "cuDeviceGet", true, path, &ok, reason);
-	BIND(api.device_get_name, handle, "cuDeviceGetName", true, path, &ok, reason);
-	BIND(api.primary_ctx_retain, handle, "cuDevicePrimaryCtxRetain", true, path, &ok, reason);
-	BIND(api.ctx_set_current, handle, "cuCtxSetCurrent", true, path, &ok, reason);
-	BIND(api.mem_alloc, handle, "cuMemAlloc_v2", true, path, &ok, reason);
-	BIND(api.mem_free, handle, "cuMemFree_v2", true, path, &ok, reason);
-	BIND(api.memcpy_htod, handle, "cuMemcpyHtoD_v2", true, path, &ok, reason);
-	BIND(api.memcpy_dtoh, handle, "cuMemcpyDtoH_v2", true, path, &ok, reason);
+	BIND(&b, api.init, "cuInit", true);
+	BIND(&b, api.device_get_count, "cuDeviceGetCount", true);
+	BIND(&b, api.device_get, "cuDeviceGet", true);
+	BIND(&b, api.device_get_name, "cuDeviceGetName", true);
+	BIND(&b, api.primary_ctx_retain, "cuDevicePrimaryCtxRetain", true);
+	BIND(&b, api.ctx_set_current, "cuCtxSetCurrent", true);
+	BIND(&b, api.mem_alloc, "cuMemAlloc_v2", true);
+	BIND(&b, api.mem_free, "cuMemFree_v2", true);
+	BIND(&b, api.memcpy_htod, "cuMemcpyHtoD_v2", true);
+	BIND(&b, api.memcpy_dtoh, "cuMemcpyDtoH_v2", true);
 	/* cuda.h maps these to their _v2 symbols since CUDA 11 / 4.0 */
-	BIND(api.primary_ctx_release, handle, "cuDevicePrimaryCtxRelease_v2", false, path, &ok, reason);
+	BIND(&b, api.primary_ctx_release, "cuDevicePrimaryCtxRelease_v2", false);
 	if (!api.primary_ctx_release)
-		BIND(api.primary_ctx_release, handle, "cuDevicePrimaryCtxRelease", false, path, &ok, reason);
-	BIND(api.get_error_string, handle, "cuGetErrorString", false, path, &ok, reason);
-	BIND(api.stream_create, handle, "cuStreamCreate", false, path, &ok, reason);
-	BIND(api.stream_synchronize, handle, "cuStreamSynchronize", false, path, &ok, reason);
-	BIND(api.stream_destroy, handle, "cuStreamDestroy_v2", false, path, &ok, reason);
+		BIND(&b, api.primary_ctx_release, "cuDevicePrimaryCtxRelease", false);
+	BIND(&b, api.get_error_string, "cuGetErrorString", false);
+	BIND(&b, api.stream_create, "cuStreamCreate", false);
+	BIND(&b, api.stream_synchronize, "cuStreamSynchronize", false);
+	BIND(&b, api.stream_destroy, "cuStreamDestroy_v2", false);
 	if (!api.stream_destroy)
-		BIND(api.stream_destroy, handle, "cuStreamDestroy", false, path, &ok, reason);
-	if (!ok) {
-		snprintf(why, why_size, "%s", reason);
+		BIND(&b, api.stream_destroy, "cuStreamDestroy", false);
+	if (!b.ok)
 		return -1;
-	}
 	rc = api.init(0);
 	if (rc) {
 		const char *text = NULL;
@@ -337,37 +337,33 @@ static int load_cufile(char *why, size_t why_size)
 {
 	const char *override = getenv("DRIVEBENCH_CUFILE_LIB");
 	struct cufile_api api = { 0 };
-	char path[4096], reason[256] = "";
-	bool ok = true;
-	void *handle;
+	char path[4096];
+	struct binder b = { .path = path, .why = why, .why_size = why_size,
+			    .ok = true };
 
 	if (lib.cufile_loaded && (same_path(lib.cufile_path, override) || lib.driver_users))
 		return 0;
-	handle = open_library(override, cufile_names,
-			      sizeof(cufile_names) / sizeof(cufile_names[0]),
-			      path, sizeof(path), reason, sizeof(reason),
-			      "libcufile");
-	if (!handle) {
-		snprintf(why, why_size, "%s", reason);
+	b.handle = open_library(override, cufile_names,
+				sizeof(cufile_names) / sizeof(cufile_names[0]),
+				path, sizeof(path), why, why_size,
+				"libcufile");
+	if (!b.handle)
 		return -1;
-	}
-	BIND(api.driver_open, handle, "cuFileDriverOpen", true, path, &ok, reason);
-	BIND(api.driver_close, handle, "cuFileDriverClose", true, path, &ok, reason);
-	BIND(api.get_properties, handle, "cuFileDriverGetProperties", true, path, &ok, reason);
-	BIND(api.handle_register, handle, "cuFileHandleRegister", true, path, &ok, reason);
-	BIND(api.handle_deregister, handle, "cuFileHandleDeregister", true, path, &ok, reason);
-	BIND(api.buf_register, handle, "cuFileBufRegister", true, path, &ok, reason);
-	BIND(api.buf_deregister, handle, "cuFileBufDeregister", true, path, &ok, reason);
-	BIND(api.read, handle, "cuFileRead", true, path, &ok, reason);
-	BIND(api.write, handle, "cuFileWrite", true, path, &ok, reason);
-	BIND(api.read_async, handle, "cuFileReadAsync", false, path, &ok, reason);
-	BIND(api.write_async, handle, "cuFileWriteAsync", false, path, &ok, reason);
-	BIND(api.stream_register, handle, "cuFileStreamRegister", false, path, &ok, reason);
-	BIND(api.stream_deregister, handle, "cuFileStreamDeregister", false, path, &ok, reason);
-	if (!ok) {
-		snprintf(why, why_size, "%s", reason);
+	BIND(&b, api.driver_open, "cuFileDriverOpen", true);
+	BIND(&b, api.driver_close, "cuFileDriverClose", true);
+	BIND(&b, api.get_properties, "cuFileDriverGetProperties", true);
+	BIND(&b, api.handle_register, "cuFileHandleRegister", true);
+	BIND(&b, api.handle_deregister, "cuFileHandleDeregister", true);
+	BIND(&b, api.buf_register, "cuFileBufRegister", true);
+	BIND(&b, api.buf_deregister, "cuFileBufDeregister", true);
+	BIND(&b, api.read, "cuFileRead", true);
+	BIND(&b, api.write, "cuFileWrite", true);
+	BIND(&b, api.read_async, "cuFileReadAsync", false);
+	BIND(&b, api.write_async, "cuFileWriteAsync", false);
+	BIND(&b, api.stream_register, "cuFileStreamRegister", false);
+	BIND(&b, api.stream_deregister, "cuFileStreamDeregister", false);
+	if (!b.ok)
 		return -1;
-	}
 	lib.cufile = api;
 	snprintf(lib.cufile_path, sizeof(lib.cufile_path), "%s", path);
 	lib.cufile_loaded = true;

@@ -5,43 +5,20 @@
  * FAKE_CUDA_DEVICES=N (default 1), FAKE_CUDA_FAIL=init|count|ctx|malloc|
  * memcpy|stream|sync. Built as a shared library for tests only. */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "fake_alloc.h"
-
-#define EXPORT __attribute__((visibility("default")))
+#include "fake_cuda.h"
 
 enum {
-	CUDA_SUCCESS = 0,
-	CUDA_ERROR_INVALID_VALUE = 1,
 	CUDA_ERROR_OUT_OF_MEMORY = 2,
 	CUDA_ERROR_NOT_INITIALIZED = 3,
 	CUDA_ERROR_NO_DEVICE = 100,
-	CUDA_ERROR_INVALID_DEVICE = 101,
 	CUDA_ERROR_INVALID_CONTEXT = 201,
-	CUDA_ERROR_ILLEGAL_ADDRESS = 700,
-	CUDA_ERROR_UNKNOWN = 999,
 };
 
-
 /* atomic: engine threads retain and release at the same time */
-static _Atomic int initialised, contexts_retained, streams_live;
+static _Atomic int initialised, contexts_retained;
 static int primary_context;   /* its address is the context handle */
-
-static int failing(const char *what)
-{
-	const char *fail = getenv("FAKE_CUDA_FAIL");
-
-	return fail && !strcmp(fail, what);
-}
-
-static int device_count(void)
-{
-	const char *text = getenv("FAKE_CUDA_DEVICES");
-
-	return text ? atoi(text) : 1;
-}
 
 EXPORT int cuInit(unsigned flags)
 {
@@ -164,44 +141,20 @@ EXPORT int cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t count)
 EXPORT int cuStreamCreate(void **stream, unsigned flags)
 {
 	(void)flags;
-	if (failing("stream"))
-		return CUDA_ERROR_UNKNOWN;
-	*stream = &streams_live;
-	streams_live++;
-	return CUDA_SUCCESS;
+	return fake_stream_create(stream);
 }
 
 EXPORT int cuStreamSynchronize(void *stream)
 {
-	(void)stream;
-	return failing("sync") ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS;
+	return fake_stream_synchronize(stream);
 }
 
 EXPORT int cuStreamDestroy_v2(void *stream)
 {
-	if (stream != &streams_live || streams_live == 0)
-		return CUDA_ERROR_INVALID_VALUE;
-	streams_live--;
-	return CUDA_SUCCESS;
+	return fake_stream_destroy(stream);
 }
 
-/* ---- for the tests: what is live ---- */
-
-EXPORT int fake_cuda_live_allocations(void)
-{
-	return fake_live_allocations();
-}
-
-/* The i-th live allocation (in slot order), NULL when there is none. */
-EXPORT void *fake_cuda_allocation(int index)
-{
-	return fake_allocation(index);
-}
-
-EXPORT int fake_cuda_live_streams(void)
-{
-	return streams_live;
-}
+/* ---- for the tests: the rest of what is live is in fake_cuda.h ---- */
 
 EXPORT int fake_cuda_live_contexts(void)
 {

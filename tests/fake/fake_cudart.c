@@ -3,38 +3,11 @@
  * memcpy, streams are tokens. Behaviour is steered by environment variables:
  * FAKE_CUDA_DEVICES=N (default 1), FAKE_CUDA_FAIL=count|set_device|malloc|
  * memcpy|stream|sync. Built as a shared library for tests only. */
-#include <stdlib.h>
 #include <string.h>
 
-#include "fake_alloc.h"
+#include "fake_cuda.h"
 
-#define EXPORT __attribute__((visibility("default")))
-
-enum {
-	CUDA_SUCCESS = 0,
-	CUDA_ERROR_INVALID_VALUE = 1,
-	CUDA_ERROR_MEMORY_ALLOCATION = 2,
-	CUDA_ERROR_INVALID_DEVICE = 101,
-	CUDA_ERROR_ILLEGAL_ADDRESS = 700,
-	CUDA_ERROR_UNKNOWN = 999,
-};
-
-
-static _Atomic int streams_live;   /* atomic: several engine threads */
-
-static int failing(const char *what)
-{
-	const char *fail = getenv("FAKE_CUDA_FAIL");
-
-	return fail && !strcmp(fail, what);
-}
-
-static int device_count(void)
-{
-	const char *text = getenv("FAKE_CUDA_DEVICES");
-
-	return text ? atoi(text) : 1;
-}
+enum { CUDA_ERROR_MEMORY_ALLOCATION = 2 };
 
 EXPORT int cudaGetDeviceCount(int *count)
 {
@@ -94,41 +67,15 @@ EXPORT int cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 
 EXPORT int cudaStreamCreate(void **stream)
 {
-	if (failing("stream"))
-		return CUDA_ERROR_UNKNOWN;
-	*stream = &streams_live;
-	streams_live++;
-	return CUDA_SUCCESS;
+	return fake_stream_create(stream);
 }
 
 EXPORT int cudaStreamSynchronize(void *stream)
 {
-	(void)stream;
-	return failing("sync") ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS;
+	return fake_stream_synchronize(stream);
 }
 
 EXPORT int cudaStreamDestroy(void *stream)
 {
-	if (stream != &streams_live || streams_live == 0)
-		return CUDA_ERROR_INVALID_VALUE;
-	streams_live--;
-	return CUDA_SUCCESS;
-}
-
-/* ---- for the tests: what is live ---- */
-
-EXPORT int fake_cuda_live_allocations(void)
-{
-	return fake_live_allocations();
-}
-
-/* The i-th live allocation (in slot order), NULL when there is none. */
-EXPORT void *fake_cuda_allocation(int index)
-{
-	return fake_allocation(index);
-}
-
-EXPORT int fake_cuda_live_streams(void)
-{
-	return streams_live;
+	return fake_stream_destroy(stream);
 }

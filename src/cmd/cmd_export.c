@@ -45,28 +45,18 @@ enum export_format { FORMAT_NONE, FORMAT_JSON, FORMAT_CSV };
  * the directions that did any I/O. */
 static bool dir_used(const struct result_record *rec, int d)
 {
-	static const char *const reads[] = { "read", "randread", "rw", "readwrite",
-					     "randrw" };
-	static const char *const writes[] = { "write", "randwrite", "rw", "readwrite",
-					      "randrw", "trimwrite" };
-	const char *const *names = d == DIR_READ ? reads : writes;
-	unsigned nr = d == DIR_READ ? 5 : 6;
-	bool known = false;
+	static const char *const names[DIR_COUNT][7] = {
+		{ "read", "randread", "rw", "readwrite", "randrw" },
+		{ "write", "randwrite", "rw", "readwrite", "randrw", "trimwrite" },
+	};
+	bool used[DIR_COUNT] = { false, false };
 
-	for (int other = 0; other < 2; other++) {
-		const char *const *list = other ? writes : reads;
-		unsigned count = other ? 6 : 5;
-
-		for (unsigned i = 0; i < count; i++)
-			if (!strcmp(rec->rw, list[i]))
-				known = true;
-	}
-	if (!known)
+	for (int dir = 0; dir < DIR_COUNT; dir++)
+		for (const char *const *name = names[dir]; *name; name++)
+			used[dir] = used[dir] || !strcmp(rec->rw, *name);
+	if (!used[DIR_READ] && !used[DIR_WRITE])
 		return rec->dir[d].ios || rec->dir[d].errors;
-	for (unsigned i = 0; i < nr; i++)
-		if (!strcmp(rec->rw, names[i]))
-			return true;
-	return false;
+	return used[d];
 }
 
 static const struct pct_value *find_pct(const struct pct_value *list, unsigned nr,
@@ -347,9 +337,9 @@ int cmd_export(int argc, char **argv)
 	unsigned nr_runs = 0;
 	int64_t *ids;
 	unsigned nr_ids = 0;
-	struct store *s;
+	struct store *s = NULL;
 	struct stat st;
-	int rc;
+	int rc = EXIT_BAD_INPUT;
 
 	ids = calloc((size_t)argc + 1, sizeof(*ids));
 	if (!ids) {
@@ -359,8 +349,8 @@ int cmd_export(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(export_usage, stdout);
-			free(ids);
-			return EXIT_OK;
+			rc = EXIT_OK;
+			goto out;
 		}
 		if ((value = cmd_option("--db", argc, argv, &i)) && !err_msg()[0]) {
 			db_path = value;
@@ -373,40 +363,33 @@ int cmd_export(int argc, char **argv)
 			} else {
 				fprintf(stderr, "drivebench export: unknown format '%s' "
 					"(json or csv)\n", value);
-				free(ids);
-				return EXIT_BAD_INPUT;
+				goto out;
 			}
 		} else if (value) {   /* the option's value is missing */
 			fprintf(stderr, "drivebench export: %s\n", err_msg());
-			free(ids);
-			return EXIT_BAD_INPUT;
+			goto out;
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "drivebench export: unknown option '%s'\n%s",
 				argv[i], export_usage);
-			free(ids);
-			return EXIT_BAD_INPUT;
+			goto out;
 		} else if (parse_run_id(argv[i], &ids[nr_ids++])) {
 			fprintf(stderr, "drivebench export: '%s' is not a run id\n", argv[i]);
-			free(ids);
-			return EXIT_BAD_INPUT;
+			goto out;
 		}
 	}
 	if (format == FORMAT_NONE) {
 		fprintf(stderr, "drivebench export: --format json|csv is required\n%s",
 			export_usage);
-		free(ids);
-		return EXIT_BAD_INPUT;
+		goto out;
 	}
 	/* export reads: never create an empty database by mistake */
 	if (stat(db_path, &st) < 0) {
 		fprintf(stderr, "drivebench export: %s: %s\n", db_path, strerror(errno));
-		free(ids);
-		return EXIT_BAD_INPUT;
+		goto out;
 	}
 	if (store_open(db_path, &s)) {
 		fprintf(stderr, "drivebench export: %s\n", err_msg());
-		free(ids);
-		return EXIT_BAD_INPUT;
+		goto out;
 	}
 	if (nr_ids == 0) {
 		rc = store_runs_list(s, &runs, &nr_runs);
@@ -416,10 +399,8 @@ int cmd_export(int argc, char **argv)
 		for (unsigned i = 0; rc == 0 && i < nr_ids; i++, nr_runs++)
 			if (store_run_get(s, ids[i], &runs[i])) {
 				fprintf(stderr, "drivebench export: %s\n", err_msg());
-				free(runs);
-				free(ids);
-				store_close(s);
-				return EXIT_BAD_INPUT;
+				rc = EXIT_BAD_INPUT;
+				goto out;
 			}
 	}
 	if (rc) {
@@ -428,6 +409,7 @@ int cmd_export(int argc, char **argv)
 	} else {
 		rc = export_runs(s, format, runs, nr_runs);
 	}
+out:
 	free(runs);
 	free(ids);
 	store_close(s);

@@ -572,24 +572,12 @@ static int parse_job(struct parse_ctx *c, const cJSON *job, const cJSON *global,
 	return parse_drivebench_extras(c, job, rec);
 }
 
-static void free_record(struct result_record *rec)
-{
-	free(rec->options_json);
-	for (int d = 0; d < DIR_COUNT; d++)
-		free(rec->dir[d].bins);
-	free(rec->series);
-	free(rec->drive_before);
-	free(rec->drive_after);
-	free(rec->drive_delta);
-	memset(rec, 0, sizeof(*rec));
-}
-
 void fio_import_free(struct fio_import *imp)
 {
 	if (!imp)
 		return;
 	for (unsigned i = 0; i < imp->nr_records; i++)
-		free_record(&imp->records[i]);
+		record_free(&imp->records[i]);
 	free(imp->records);
 	free(imp->disk_util_json);
 	memset(imp, 0, sizeof(*imp));

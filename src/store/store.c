@@ -2,7 +2,6 @@
  * forward migration by PRAGMA user_version), hosts / drives / runs, one
  * transaction per result with everything under it, and the reads that
  * rebuild result_records exactly for export, report and compare. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +129,77 @@ static int dir_index(const unsigned char *name)
 		if (name && !strcmp((const char *)name, dir_names[d]))
 			return d;
 	return -1;
+}
+
+/* Grows *array (of size elements) to hold one more; -1 when out of memory. */
+static int grow(void **array, unsigned nr, unsigned *cap, size_t size)
+{
+	void *bigger;
+	unsigned want;
+
+	if (nr < *cap)
+		return 0;
+	want = *cap ? *cap * 2 : 8;
+	bigger = realloc(*array, (size_t)want * size);
+	if (!bigger)
+		return err_set("out of memory");
+	memset((char *)bigger + (size_t)*cap * size, 0, (size_t)(want - *cap) * size);
+	*array = bigger;
+	*cap = want;
+	return 0;
+}
+
+/* Hands each row of st to row (0, or -1 with err_msg), then resets st for
+ * reuse. -1: row's error, or the database's naming what. */
+static int each_row(struct store *s, sqlite3_stmt *st,
+		    int (*row)(sqlite3_stmt *st, void *arg), void *arg, const char *what)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (row(st, arg)) {
+			sqlite3_reset(st);
+			return -1;
+		}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, what);
+}
+
+/* Rows read into a growing array: fill copies a row into the next item. */
+struct row_list {
+	void *items;
+	unsigned nr, cap;
+	size_t size;
+	void (*fill)(sqlite3_stmt *st, void *item);
+};
+
+static int list_row(sqlite3_stmt *st, void *arg)
+{
+	struct row_list *l = arg;
+
+	if (grow(&l->items, l->nr, &l->cap, l->size))
+		return -1;
+	l->fill(st, (char *)l->items + l->size * l->nr++);
+	return 0;
+}
+
+/* Every row of st (finalized here) as a malloc'd array of size-byte items;
+ * on failure *items and *nr are left as they were. */
+static int list_rows(struct store *s, sqlite3_stmt *st, size_t size,
+		     void (*fill)(sqlite3_stmt *st, void *item), const char *what,
+		     void **items, unsigned *nr)
+{
+	struct row_list l = { .size = size, .fill = fill };
+	int rc = each_row(s, st, list_row, &l, what);
+
+	sqlite3_finalize(st);
+	if (rc) {
+		free(l.items);
+		return -1;
+	}
+	*items = l.items;
+	*nr = l.nr;
+	return 0;
 }
 
 static int user_version(struct store *s, unsigned *version)
@@ -415,16 +485,21 @@ fail:
 	return -1;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u;
+}
+
 int store_run_end(struct store *s, int64_t run_id, bool partial)
 {
 	sqlite3_stmt *st;
-	struct timespec now;
 
-	if (clock_gettime(CLOCK_REALTIME, &now) < 0)
-		return err_set("clock_gettime: %s", strerror(errno));
 	if (prepare(s, "UPDATE runs SET finished_ms = ?, partial = ? WHERE id = ?", &st))
 		return -1;
-	bind_u64(st, 1, (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u);
+	bind_u64(st, 1, now_ms());
 	sqlite3_bind_int(st, 2, partial);
 	sqlite3_bind_int64(st, 3, run_id);
 	return update_one_row(s, st, "ending the run", "run", run_id);
@@ -439,14 +514,6 @@ int store_run_mark_partial(struct store *s, int64_t run_id, bool partial)
 	sqlite3_bind_int(st, 1, partial);
 	sqlite3_bind_int64(st, 2, run_id);
 	return update_one_row(s, st, "marking the run", "run", run_id);
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	return (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u;
 }
 
 int store_step_begin(struct store *s, int64_t run_id, unsigned idx,
@@ -482,8 +549,6 @@ int store_step_end(struct store *s, int64_t step_id, const char *status)
 }
 
 /* --- suites and resume -------------------------------------------------- */
-
-static int grow(void **array, unsigned nr, unsigned *cap, size_t size);
 
 int store_run_find_last(struct store *s, const char *source, const char *target,
 			int64_t *run_id)
@@ -539,13 +604,23 @@ int store_step_detail_get(struct store *s, int64_t step_id, char **json)
 	return 0;
 }
 
+static void step_from_row(sqlite3_stmt *st, void *item)
+{
+	struct stored_step *step = item;
+
+	step->id = sqlite3_column_int64(st, 0);
+	step->idx = (unsigned)sqlite3_column_int64(st, 1);
+	column_copy(st, 2, step->name, sizeof(step->name));
+	column_copy(st, 3, step->kind, sizeof(step->kind));
+	column_copy(st, 4, step->status, sizeof(step->status));
+	step->started_ms = column_u64(st, 5);
+	step->finished_ms = column_u64(st, 6);
+}
+
 int store_steps_list(struct store *s, int64_t run_id, struct stored_step **steps,
 		     unsigned *nr)
 {
-	struct stored_step *list = NULL;
-	unsigned count = 0, cap = 0;
 	sqlite3_stmt *st;
-	int rc;
 
 	*steps = NULL;
 	*nr = 0;
@@ -553,31 +628,8 @@ int store_steps_list(struct store *s, int64_t run_id, struct stored_step **steps
 		    " FROM steps WHERE run_id = ? ORDER BY idx", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct stored_step *step;
-
-		if (grow((void **)&list, count, &cap, sizeof(*list))) {
-			sqlite3_finalize(st);
-			free(list);
-			return -1;
-		}
-		step = &list[count++];
-		step->id = sqlite3_column_int64(st, 0);
-		step->idx = (unsigned)sqlite3_column_int64(st, 1);
-		column_copy(st, 2, step->name, sizeof(step->name));
-		column_copy(st, 3, step->kind, sizeof(step->kind));
-		column_copy(st, 4, step->status, sizeof(step->status));
-		step->started_ms = column_u64(st, 5);
-		step->finished_ms = column_u64(st, 6);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(list);
-		return db_error(s, "listing steps");
-	}
-	*steps = list;
-	*nr = count;
-	return 0;
+	return list_rows(s, st, sizeof(**steps), step_from_row, "listing steps",
+			 (void **)steps, nr);
 }
 
 int store_step_discard(struct store *s, int64_t step_id)
@@ -828,8 +880,10 @@ static const char run_select[] =
 	" coalesce(d.model, ''), coalesce(d.serial, '')"
 	" FROM runs r LEFT JOIN drives d ON d.id = r.drive_id";
 
-static void run_from_row(sqlite3_stmt *st, struct stored_run *run)
+static void run_from_row(sqlite3_stmt *st, void *item)
 {
+	struct stored_run *run = item;
+
 	memset(run, 0, sizeof(*run));
 	run->id = sqlite3_column_int64(st, 0);
 	column_copy(st, 1, run->label, sizeof(run->label));
@@ -844,53 +898,18 @@ static void run_from_row(sqlite3_stmt *st, struct stored_run *run)
 	column_copy(st, 10, run->drive_serial, sizeof(run->drive_serial));
 }
 
-/* Grows *array (of size elements) to hold one more; -1 when out of memory. */
-static int grow(void **array, unsigned nr, unsigned *cap, size_t size)
-{
-	void *bigger;
-	unsigned want;
-
-	if (nr < *cap)
-		return 0;
-	want = *cap ? *cap * 2 : 8;
-	bigger = realloc(*array, (size_t)want * size);
-	if (!bigger)
-		return err_set("out of memory");
-	memset((char *)bigger + (size_t)*cap * size, 0, (size_t)(want - *cap) * size);
-	*array = bigger;
-	*cap = want;
-	return 0;
-}
-
 int store_runs_list(struct store *s, struct stored_run **runs, unsigned *nr)
 {
 	char sql[sizeof(run_select) + 32];
-	struct stored_run *list = NULL;
-	unsigned count = 0, cap = 0;
 	sqlite3_stmt *st;
-	int rc;
 
 	*runs = NULL;
 	*nr = 0;
 	snprintf(sql, sizeof(sql), "%s ORDER BY r.id", run_select);
 	if (prepare(s, sql, &st))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (grow((void **)&list, count, &cap, sizeof(*list))) {
-			sqlite3_finalize(st);
-			free(list);
-			return -1;
-		}
-		run_from_row(st, &list[count++]);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(list);
-		return db_error(s, "listing runs");
-	}
-	*runs = list;
-	*nr = count;
-	return 0;
+	return list_rows(s, st, sizeof(**runs), run_from_row, "listing runs",
+			 (void **)runs, nr);
 }
 
 int store_run_get(struct store *s, int64_t run_id, struct stored_run *run)
@@ -912,35 +931,35 @@ int store_run_get(struct store *s, int64_t run_id, struct stored_run *run)
 	return rc == SQLITE_ROW ? 0 : db_error(s, "reading a run");
 }
 
+static void id_from_row(sqlite3_stmt *st, void *item)
+{
+	*(int64_t *)item = sqlite3_column_int64(st, 0);
+}
+
 int store_runs_by_label(struct store *s, const char *label, int64_t **ids, unsigned *nr)
 {
-	int64_t *list = NULL;
-	unsigned count = 0, cap = 0;
 	sqlite3_stmt *st;
-	int rc;
 
 	*ids = NULL;
 	*nr = 0;
 	if (prepare(s, "SELECT id FROM runs WHERE label = ? ORDER BY started_ms, id", &st))
 		return -1;
 	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (grow((void **)&list, count, &cap, sizeof(*list))) {
-			sqlite3_finalize(st);
-			free(list);
-			return -1;
-		}
-		list[count++] = sqlite3_column_int64(st, 0);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(list);
-		return db_error(s, "listing runs by label");
-	}
-	*ids = list;
-	*nr = count;
-	return 0;
+	return list_rows(s, st, sizeof(**ids), id_from_row, "listing runs by label",
+			 (void **)ids, nr);
 }
+
+/* store_results_load's state: the statements reading a result's parts, the
+ * records read so far, and the room the current record's lists have. */
+struct reading {
+	struct store *s;
+	sqlite3_stmt **parts;
+	struct result_record *list, *rec;
+	unsigned nr, cap;
+	struct {
+		unsigned bins[DIR_COUNT], series, verify_failures;
+	} room;
+};
 
 static void summary_from_row(sqlite3_stmt *st, int at, struct lat_summary *l)
 {
@@ -951,182 +970,157 @@ static void summary_from_row(sqlite3_stmt *st, int at, struct lat_summary *l)
 	l->n = column_u64(st, at + 4);
 }
 
-static int load_dirs(struct store *s, int64_t id, struct result_record *rec)
+static int dir_from_row(sqlite3_stmt *st, void *arg)
 {
-	sqlite3_stmt *st;
-	int rc;
+	struct reading *rd = arg;
+	int d = dir_index(sqlite3_column_text(st, 0));
+	struct dir_record *r;
 
-	if (prepare(s, "SELECT dir, ios, bytes, errors, runtime_ms, iops, bw_bytes,"
-		    " slat_min, slat_max, slat_mean, slat_stddev, slat_n,"
-		    " clat_min, clat_max, clat_mean, clat_stddev, clat_n,"
-		    " lat_min, lat_max, lat_mean, lat_stddev, lat_n,"
-		    " first_error, first_error_offset"
-		    " FROM result_dirs WHERE result_id = ?", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int d = dir_index(sqlite3_column_text(st, 0));
-		struct dir_record *r;
-
-		if (d < 0)
-			continue;
-		r = &rec->dir[d];
-		r->ios = column_u64(st, 1);
-		r->bytes = column_u64(st, 2);
-		r->errors = column_u64(st, 3);
-		r->runtime_ms = column_u64(st, 4);
-		r->iops = sqlite3_column_double(st, 5);
-		r->bw_bytes = sqlite3_column_double(st, 6);
-		summary_from_row(st, 7, &r->slat);
-		summary_from_row(st, 12, &r->clat);
-		summary_from_row(st, 17, &r->lat);
-		r->first_error = sqlite3_column_int(st, 22);
-		r->first_error_offset = column_u64(st, 23);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_error(s, "reading directions");
+	if (d < 0)
+		return 0;
+	r = &rd->rec->dir[d];
+	r->ios = column_u64(st, 1);
+	r->bytes = column_u64(st, 2);
+	r->errors = column_u64(st, 3);
+	r->runtime_ms = column_u64(st, 4);
+	r->iops = sqlite3_column_double(st, 5);
+	r->bw_bytes = sqlite3_column_double(st, 6);
+	summary_from_row(st, 7, &r->slat);
+	summary_from_row(st, 12, &r->clat);
+	summary_from_row(st, 17, &r->lat);
+	r->first_error = sqlite3_column_int(st, 22);
+	r->first_error_offset = column_u64(st, 23);
+	return 0;
 }
 
-static int load_pcts(struct store *s, int64_t id, struct result_record *rec)
+static int pct_from_row(sqlite3_stmt *st, void *arg)
 {
-	sqlite3_stmt *st;
-	int rc;
+	struct reading *rd = arg;
+	int d = dir_index(sqlite3_column_text(st, 0));
+	const unsigned char *kind = sqlite3_column_text(st, 1);
+	struct pct_value *list;
+	unsigned *nr;
 
-	if (prepare(s, "SELECT dir, kind, pct, value_ns FROM percentiles"
-		    " WHERE result_id = ? ORDER BY dir, kind, pct", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int d = dir_index(sqlite3_column_text(st, 0));
-		const unsigned char *kind = sqlite3_column_text(st, 1);
-		struct pct_value *list;
-		unsigned *nr;
-
-		if (d < 0 || !kind)
-			continue;
-		if (!strcmp((const char *)kind, "clat")) {
-			list = rec->dir[d].clat_pct;
-			nr = &rec->dir[d].nr_clat_pct;
-		} else {
-			list = rec->dir[d].lat_pct;
-			nr = &rec->dir[d].nr_lat_pct;
-		}
-		if (*nr >= RECORD_PCT_MAX)
-			continue;
-		list[*nr].pct = sqlite3_column_double(st, 2);
-		list[*nr].value_ns = column_u64(st, 3);
-		(*nr)++;
+	if (d < 0 || !kind)
+		return 0;
+	if (!strcmp((const char *)kind, "clat")) {
+		list = rd->rec->dir[d].clat_pct;
+		nr = &rd->rec->dir[d].nr_clat_pct;
+	} else {
+		list = rd->rec->dir[d].lat_pct;
+		nr = &rd->rec->dir[d].nr_lat_pct;
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_error(s, "reading percentiles");
+	if (*nr >= RECORD_PCT_MAX)
+		return 0;
+	list[*nr].pct = sqlite3_column_double(st, 2);
+	list[*nr].value_ns = column_u64(st, 3);
+	(*nr)++;
+	return 0;
 }
 
-static int load_bins(struct store *s, int64_t id, struct result_record *rec)
+static int bin_from_row(sqlite3_stmt *st, void *arg)
 {
-	unsigned cap[DIR_COUNT] = { 0 };
-	sqlite3_stmt *st;
-	int rc;
+	struct reading *rd = arg;
+	int d = dir_index(sqlite3_column_text(st, 0));
+	struct dir_record *r;
 
-	if (prepare(s, "SELECT dir, value_ns, count FROM bins WHERE result_id = ?"
-		    " ORDER BY dir, value_ns", &st))
+	if (d < 0)
+		return 0;
+	r = &rd->rec->dir[d];
+	if (grow((void **)&r->bins, r->nr_bins, &rd->room.bins[d], sizeof(*r->bins)))
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int d = dir_index(sqlite3_column_text(st, 0));
-		struct dir_record *r;
+	r->bins[r->nr_bins].value_ns = column_u64(st, 1);
+	r->bins[r->nr_bins].count = column_u64(st, 2);
+	r->nr_bins++;
+	return 0;
+}
 
-		if (d < 0)
-			continue;
-		r = &rec->dir[d];
-		if (grow((void **)&r->bins, r->nr_bins, &cap[d], sizeof(*r->bins))) {
-			sqlite3_finalize(st);
+static int series_from_row(sqlite3_stmt *st, void *arg)
+{
+	struct reading *rd = arg;
+	struct result_record *rec = rd->rec;
+	int64_t idx = sqlite3_column_int64(st, 0);
+	int d = dir_index(sqlite3_column_text(st, 2));
+	struct series_record *p;
+
+	if (d < 0 || idx < 0 || idx > 100000000)
+		return 0;
+	while (rec->nr_series <= (unsigned)idx) {
+		if (grow((void **)&rec->series, rec->nr_series, &rd->room.series,
+			 sizeof(*rec->series)))
 			return -1;
-		}
-		r->bins[r->nr_bins].value_ns = column_u64(st, 1);
-		r->bins[r->nr_bins].count = column_u64(st, 2);
-		r->nr_bins++;
+		rec->nr_series++;
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_error(s, "reading histogram bins");
+	p = &rec->series[idx];
+	p->t_ms = column_u64(st, 1);
+	p->ios[d] = column_u64(st, 3);
+	p->bytes[d] = column_u64(st, 4);
+	p->lat_mean_ns[d] = sqlite3_column_double(st, 5);
+	return 0;
 }
 
-static int load_series(struct store *s, int64_t id, struct result_record *rec)
+static int verify_failure_from_row(sqlite3_stmt *st, void *arg)
 {
-	unsigned cap = 0;
-	sqlite3_stmt *st;
-	int rc;
+	struct reading *rd = arg;
+	struct result_record *rec = rd->rec;
+	int verdict = verify_verdict_parse((const char *)sqlite3_column_text(st, 2));
+	struct verify_failure *f;
 
-	if (prepare(s, "SELECT idx, t_ms, dir, ios, bytes, lat_mean_ns FROM series"
-		    " WHERE result_id = ? ORDER BY idx, dir", &st))
+	if (verdict <= VERIFY_OK)
+		return 0;
+	if (grow((void **)&rec->verify_failures, rec->nr_verify_failures,
+		 &rd->room.verify_failures, sizeof(*rec->verify_failures)))
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t idx = sqlite3_column_int64(st, 0);
-		int d = dir_index(sqlite3_column_text(st, 2));
-		struct series_record *p;
-
-		if (d < 0 || idx < 0 || idx > 100000000)
-			continue;
-		while (rec->nr_series <= (unsigned)idx) {
-			if (grow((void **)&rec->series, rec->nr_series, &cap,
-				 sizeof(*rec->series))) {
-				sqlite3_finalize(st);
-				return -1;
-			}
-			rec->nr_series++;
-		}
-		p = &rec->series[idx];
-		p->t_ms = column_u64(st, 1);
-		p->ios[d] = column_u64(st, 3);
-		p->bytes[d] = column_u64(st, 4);
-		p->lat_mean_ns[d] = sqlite3_column_double(st, 5);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_error(s, "reading the series");
+	f = &rec->verify_failures[rec->nr_verify_failures++];
+	f->offset = column_u64(st, 0);
+	f->len = (uint32_t)column_u64(st, 1);
+	f->verdict = (enum verify_verdict)verdict;
+	f->expected_seq = column_u64(st, 3);
+	f->found_seq = column_u64(st, 4);
+	f->found_offset = column_u64(st, 5);
+	f->found_seed = column_u64(st, 6);
+	f->bad_offset = column_u64(st, 7);
+	f->expected_byte = sqlite3_column_int(st, 8);
+	f->found_byte = sqlite3_column_int(st, 9);
+	return 0;
 }
 
-static int load_verify_failures(struct store *s, int64_t id, struct result_record *rec)
+/* What a result holds besides its row, read in this order by its id. */
+static const struct {
+	const char *sql;
+	int (*row)(sqlite3_stmt *st, void *reading);
+	const char *what;
+} result_parts[] = {
+	{ "SELECT dir, ios, bytes, errors, runtime_ms, iops, bw_bytes,"
+	  " slat_min, slat_max, slat_mean, slat_stddev, slat_n,"
+	  " clat_min, clat_max, clat_mean, clat_stddev, clat_n,"
+	  " lat_min, lat_max, lat_mean, lat_stddev, lat_n,"
+	  " first_error, first_error_offset"
+	  " FROM result_dirs WHERE result_id = ?", dir_from_row, "reading directions" },
+	{ "SELECT dir, kind, pct, value_ns FROM percentiles"
+	  " WHERE result_id = ? ORDER BY dir, kind, pct", pct_from_row, "reading percentiles" },
+	{ "SELECT dir, value_ns, count FROM bins WHERE result_id = ?"
+	  " ORDER BY dir, value_ns", bin_from_row, "reading histogram bins" },
+	{ "SELECT idx, t_ms, dir, ios, bytes, lat_mean_ns FROM series"
+	  " WHERE result_id = ? ORDER BY idx, dir", series_from_row, "reading the series" },
+	{ "SELECT offset, len, verdict, expected_seq, found_seq, found_offset,"
+	  " found_seed, bad_offset, expected_byte, found_byte FROM verify_failures"
+	  " WHERE result_id = ? ORDER BY idx", verify_failure_from_row,
+	  "reading verify failures" },
+};
+
+#define NR_RESULT_PARTS (sizeof(result_parts) / sizeof(result_parts[0]))
+
+static int result_from_row(sqlite3_stmt *st, void *arg)
 {
-	unsigned cap = 0;
-	sqlite3_stmt *st;
-	int rc;
-
-	if (prepare(s, "SELECT offset, len, verdict, expected_seq, found_seq, found_offset,"
-		    " found_seed, bad_offset, expected_byte, found_byte FROM verify_failures"
-		    " WHERE result_id = ? ORDER BY idx", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int verdict = verify_verdict_parse((const char *)sqlite3_column_text(st, 2));
-		struct verify_failure *f;
-
-		if (verdict <= VERIFY_OK)
-			continue;
-		if (grow((void **)&rec->verify_failures, rec->nr_verify_failures, &cap,
-			 sizeof(*rec->verify_failures))) {
-			sqlite3_finalize(st);
-			return -1;
-		}
-		f = &rec->verify_failures[rec->nr_verify_failures++];
-		f->offset = column_u64(st, 0);
-		f->len = (uint32_t)column_u64(st, 1);
-		f->verdict = (enum verify_verdict)verdict;
-		f->expected_seq = column_u64(st, 3);
-		f->found_seq = column_u64(st, 4);
-		f->found_offset = column_u64(st, 5);
-		f->found_seed = column_u64(st, 6);
-		f->bad_offset = column_u64(st, 7);
-		f->expected_byte = sqlite3_column_int(st, 8);
-		f->found_byte = sqlite3_column_int(st, 9);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_error(s, "reading verify failures");
-}
-
-static int result_from_row(struct store *s, sqlite3_stmt *st, struct result_record *rec)
-{
+	struct reading *rd = arg;
 	int64_t id = sqlite3_column_int64(st, 0);
+	struct result_record *rec;
 
+	if (grow((void **)&rd->list, rd->nr, &rd->cap, sizeof(*rd->list)))
+		return -1;
+	rec = rd->rec = &rd->list[rd->nr++];
+	memset(&rd->room, 0, sizeof(rd->room));
 	column_copy(st, 1, rec->job_name, sizeof(rec->job_name));
 	rec->groupid = (unsigned)sqlite3_column_int64(st, 2);
 	rec->error = sqlite3_column_int(st, 3);
@@ -1149,18 +1143,20 @@ static int result_from_row(struct store *s, sqlite3_stmt *st, struct result_reco
 	rec->verify_seed = column_u64(st, 17);
 	rec->verify_checked = column_u64(st, 18);
 	rec->verify_failed = column_u64(st, 19);
-	return load_dirs(s, id, rec) || load_pcts(s, id, rec) ||
-	       load_bins(s, id, rec) || load_series(s, id, rec) ||
-	       load_verify_failures(s, id, rec) ? -1 : 0;
+	for (unsigned i = 0; i < NR_RESULT_PARTS; i++) {
+		sqlite3_bind_int64(rd->parts[i], 1, id);
+		if (each_row(rd->s, rd->parts[i], result_parts[i].row, rd, result_parts[i].what))
+			return -1;
+	}
+	return 0;
 }
 
 int store_results_load(struct store *s, int64_t run_id,
 		       struct result_record **recs, unsigned *nr)
 {
-	struct result_record *list = NULL;
-	unsigned count = 0, cap = 0;
-	sqlite3_stmt *st;
-	int rc;
+	sqlite3_stmt *st = NULL, *parts[NR_RESULT_PARTS] = { NULL };
+	struct reading rd = { .s = s, .parts = parts };
+	int rc = -1;
 
 	*recs = NULL;
 	*nr = 0;
@@ -1172,28 +1168,26 @@ int store_results_load(struct store *s, int64_t run_id,
 		    " drive_after, drive_delta, coalesce(step_id, 0), max_buffer_bytes,"
 		    " verify_seed, verify_checked, verify_failed FROM results"
 		    " WHERE run_id = ? ORDER BY id", &st))
-		goto fail;
+		goto done;
+	/* prepared once for the whole run, reset after each result */
+	for (unsigned i = 0; i < NR_RESULT_PARTS; i++)
+		if (prepare(s, result_parts[i].sql, &parts[i]))
+			goto done;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (grow((void **)&list, count, &cap, sizeof(*list)) ||
-		    result_from_row(s, st, &list[count++])) {
-			sqlite3_finalize(st);
-			goto fail;
-		}
-	}
+	rc = each_row(s, st, result_from_row, &rd, "reading results");
+done:
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		db_error(s, "reading results");
-		goto fail;
+	for (unsigned i = 0; i < NR_RESULT_PARTS; i++)
+		sqlite3_finalize(parts[i]);
+	if (rc) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		store_results_free(rd.list, rd.nr);
+		return -1;
 	}
 	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
-	*recs = list;
-	*nr = count;
+	*recs = rd.list;
+	*nr = rd.nr;
 	return 0;
-fail:
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	store_results_free(list, count);
-	return -1;
 }
 
 void store_results_free(struct result_record *recs, unsigned nr)

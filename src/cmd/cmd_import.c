@@ -14,6 +14,7 @@
 #include "report/spec.h"
 #include "store/store.h"
 #include "util/error.h"
+#include "util/wallclock.h"
 
 static const char import_usage[] =
 	"usage: drivebench import --label LABEL [--db FILE] [--spec FILE.ini] FILE...\n"
@@ -129,15 +130,6 @@ static int read_text_file(const char *path, char **out)
 	return 0;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_REALTIME, &ts))
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 /* fio's disk_util, when the file has any, goes with the run as its drive
  * JSON: {"disk_util": [...]} (no identity fields: fio does not record them). */
 static char *disk_util_drive_json(const struct fio_import *imp)
@@ -163,7 +155,7 @@ static int import_one(struct store *db, const struct import_args *a,
 		.source = "import",
 		.command = path,
 		.target = "",
-		.started_ms = imp->timestamp_ms ? imp->timestamp_ms : now_ms(),
+		.started_ms = imp->timestamp_ms ? imp->timestamp_ms : wallclock_ms(),
 	};
 	int64_t run_id;
 	char *drive_json = disk_util_drive_json(imp);

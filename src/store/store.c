@@ -15,6 +15,7 @@
 #include "store/schema.h"
 #include "store/store.h"
 #include "util/error.h"
+#include "util/wallclock.h"
 
 #define BUSY_TIMEOUT_MS 10000
 
@@ -485,21 +486,13 @@ fail:
 	return -1;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	return (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u;
-}
-
 int store_run_end(struct store *s, int64_t run_id, bool partial)
 {
 	sqlite3_stmt *st;
 
 	if (prepare(s, "UPDATE runs SET finished_ms = ?, partial = ? WHERE id = ?", &st))
 		return -1;
-	bind_u64(st, 1, now_ms());
+	bind_u64(st, 1, wallclock_ms());
 	sqlite3_bind_int(st, 2, partial);
 	sqlite3_bind_int64(st, 3, run_id);
 	return update_one_row(s, st, "ending the run", "run", run_id);
@@ -529,7 +522,7 @@ int store_step_begin(struct store *s, int64_t run_id, unsigned idx,
 	sqlite3_bind_int64(st, 2, idx);
 	sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, kind, -1, SQLITE_STATIC);
-	bind_u64(st, 5, now_ms());
+	bind_u64(st, 5, wallclock_ms());
 	rc = step_once(s, st, "starting a step");
 	if (rc == 0)
 		*step_id = sqlite3_last_insert_rowid(s->db);
@@ -543,7 +536,7 @@ int store_step_end(struct store *s, int64_t step_id, const char *status)
 	if (prepare(s, "UPDATE steps SET status = ?, finished_ms = ? WHERE id = ?", &st))
 		return -1;
 	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
-	bind_u64(st, 2, now_ms());
+	bind_u64(st, 2, wallclock_ms());
 	sqlite3_bind_int64(st, 3, step_id);
 	return update_one_row(s, st, "ending a step", "step", step_id);
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/wallclock.h"
 
 /* A Health log data unit is 1000 units of 512 bytes. */
 #define DATA_UNIT_BYTES 512000u
@@ -21,15 +22,6 @@ static void add_note(struct drive_snapshot *s, const char *text)
 {
 	if (s->nr_notes < SNAPSHOT_MAX_NOTES)
 		snprintf(s->notes[s->nr_notes++], sizeof(s->notes[0]), "%s", text);
-}
-
-static uint64_t now_unix_ms(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_REALTIME, &ts) < 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 static void take_nvme(const char *path, struct drive_snapshot *s)
@@ -84,7 +76,7 @@ static void take_nvme(const char *path, struct drive_snapshot *s)
 int drive_snapshot_take(const char *path, struct drive_snapshot *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->taken_unix_ms = now_unix_ms();
+	s->taken_unix_ms = wallclock_ms();
 	if (identity_probe(path, &s->id) < 0)
 		return -1;
 	if (s->id.kind == DRIVE_NVME)

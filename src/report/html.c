@@ -179,6 +179,12 @@ static double headline(const struct report_point *p, bool iops)
 	return iops ? p->iops : p->mbs;
 }
 
+/* The three charts of a test section, in values[] order: MB/s, IOPS, mean
+ * latency. */
+static const char *const metric_title[] = { "bandwidth", "IOPS", "mean latency" };
+static const char *const metric_unit[] = { "MB/s (10^6 bytes/s)", "IOPS",
+					   "mean latency (\u00b5s)" };
+
 /* CDN-style sweeps (mixed block sizes over several jobs counts): one MB/s
  * line chart per jobs count with QD on the x axis, as the reviews draw
  * them. Drawn when at least two jobs counts each have two or more QDs.
@@ -334,9 +340,6 @@ static int sweep_section(FILE *out, const struct report_drive *drives,
 			values[(2 * nr + d) * nx + j] = p->lat_mean_us;
 		}
 
-	static const char *const metric_title[] = { "bandwidth", "IOPS", "mean latency" };
-	static const char *const metric_unit[] = { "MB/s (10^6 bytes/s)", "IOPS",
-						   "mean latency (\u00b5s)" };
 	report_test_name(test, tname, sizeof(tname));
 	for (unsigned m = 0; m < 3; m++) {
 		for (unsigned d = 0; d < nr; d++) {
@@ -467,7 +470,7 @@ static int single_section(FILE *out, const struct report_drive *drives,
 	char (*name_buf)[160] = calloc(nr, sizeof(*name_buf));
 	double *values = calloc((size_t)nr * 3, sizeof(*values));
 	unsigned n = 0;
-	bool same_point = true, iops = headline_iops(test);
+	bool same_point = true;
 	char title[200], tname[96];
 	int rc = -1;
 
@@ -496,9 +499,6 @@ static int single_section(FILE *out, const struct report_drive *drives,
 		n++;
 	}
 	report_test_name(test, tname, sizeof(tname));
-	static const char *const metric_title[] = { "bandwidth", "IOPS", "mean latency" };
-	static const char *const metric_unit[] = { "MB/s (10^6 bytes/s)", "IOPS",
-						   "mean latency (\u00b5s)" };
 	for (unsigned m = 0; m < 3; m++) {
 		if (same_point)
 			snprintf(title, sizeof(title), "%s at %u/%u: %s", tname, test->iodepth,
@@ -526,7 +526,6 @@ static int single_section(FILE *out, const struct report_drive *drives,
 			rating_iops ? "IOPS" : "MB/s", measured >= rating ? "above" : "below",
 			r, rating_iops ? "IOPS" : "MB/s", report_pct_diff(measured, rating));
 	}
-	(void)iops;
 	rc = 0;
 out:
 	free(names);

@@ -515,7 +515,8 @@ static int submit_reap_loop(struct loop *l)
 		if (l->issuing && s->fsync_every && l->writes_since_sync >= s->fsync_every)
 			if (sync_target(l))
 				return -1;
-		/* fill every free slot, in batches of batch_max per submit */
+		/* fill every free slot, in batches of batch_max per submit; a
+		 * short batch means nothing more may be issued now */
 		while (may_issue(l)) {
 			if (adaptive)
 				batch_max = adaptive_batch((uint64_t)cost_per_io_ns, cap);
@@ -524,7 +525,11 @@ static int submit_reap_loop(struct loop *l)
 				return -1;
 			if (nb == 0)
 				break;
-			cost_per_io_ns += ((int64_t)((issued - start) / (unsigned)nb) - cost_per_io_ns) / 8;
+			if (adaptive)
+				cost_per_io_ns += ((int64_t)((issued - start) / (unsigned)nb) -
+						   cost_per_io_ns) / 8;
+			if ((unsigned)nb < batch_max)
+				break;
 			start = issued;
 		}
 		if (l->verify_wait) {
@@ -534,9 +539,9 @@ static int submit_reap_loop(struct loop *l)
 		}
 		if (!l->inflight)
 			break;
-		/* block only when no slot is free or nothing more will be issued */
-		if (reap_some(l, may_issue(l) ? 0 : complete_min,
-			      complete_max ? complete_max :
+		/* every free slot is filled, or nothing more will be issued:
+		 * block for complete_min */
+		if (reap_some(l, complete_min, complete_max ? complete_max :
 			      adaptive_batch((uint64_t)cost_per_io_ns, cap)))
 			return -1;
 		if (l->measuring)

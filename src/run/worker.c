@@ -164,7 +164,6 @@ int worker_setup(struct worker *w)
 				    w->range_len))
 			return fail(w);
 		w->verifying = true;
-		w->result.verify_seed = w->verify_seed;
 	}
 	w->engine.ops = w->ops;
 	w->engine.fd = w->fd;

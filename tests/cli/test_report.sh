@@ -13,48 +13,16 @@ if ! command -v fio >/dev/null 2>&1; then
 	exit 1
 fi
 
-cat > "$TMP/sweep.fio" <<'JOBS'
-[global]
-ioengine=null
-size=16m
-group_reporting=1
-stonewall
-[rr-1-1]
-rw=randread
-bs=4k
-iodepth=1
-numjobs=1
-[rr-4-1]
-rw=randread
-bs=4k
-iodepth=4
-numjobs=1
-[rr-32-1]
-rw=randread
-bs=4k
-iodepth=32
-numjobs=1
-[rr-1-4]
-rw=randread
-bs=4k
-iodepth=1
-numjobs=4
-[rr-4-4]
-rw=randread
-bs=4k
-iodepth=4
-numjobs=4
-[rr-32-4]
-rw=randread
-bs=4k
-iodepth=32
-numjobs=4
-[sw-16-1]
-rw=write
-bs=128k
-iodepth=16
-numjobs=1
-JOBS
+# a 4K random-read sweep over QD {1,4,32} x jobs {1,4}, then a 128K write
+{
+	printf '[global]\nioengine=null\nsize=16m\ngroup_reporting=1\nstonewall\n'
+	for j in 1 4; do
+		for q in 1 4 32; do
+			printf '[rr-%s-%s]\nrw=randread\nbs=4k\niodepth=%s\nnumjobs=%s\n' $q $j $q $j
+		done
+	done
+	printf '[sw-16-1]\nrw=write\nbs=128k\niodepth=16\nnumjobs=1\n'
+} > "$TMP/sweep.fio"
 fio "$TMP/sweep.fio" --output-format=json > "$TMP/fio.json" 2>"$TMP/fio.err"
 check "fio wrote JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$TMP/fio.json"
 

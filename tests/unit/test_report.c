@@ -103,13 +103,9 @@ static void test_tick_format(void **state)
 	assert_string_equal(b, "0.01");
 }
 
-struct chart_arg {
-	struct svg_chart chart;
-};
-
 static void draw_chart(FILE *f, void *arg)
 {
-	assert_int_equal(svg_line_chart(f, &((struct chart_arg *)arg)->chart), 0);
+	assert_int_equal(svg_line_chart(f, arg), 0);
 }
 
 static void test_line_chart_axes(void **state)
@@ -117,10 +113,10 @@ static void test_line_chart_axes(void **state)
 	static const char *const x[] = { "1/1", "2/1", "4/1" };
 	double a[] = { 10, 200, 3000 }, b[] = { 20, NAN, 40 };
 	struct svg_series s[] = { { "drive <A>", NULL, a, 3 }, { "B", NULL, b, 3 } };
-	struct chart_arg arg = { { "lat & more", "QD/jobs", "mean latency (us)", x, 3, s, 2 } };
+	struct svg_chart chart = { "lat & more", "QD/jobs", "mean latency (us)", x, 3, s, 2 };
 	(void)state;
 
-	char *svg = render(draw_chart, &arg);
+	char *svg = render(draw_chart, &chart);
 	assert_non_null(strstr(svg, "<svg"));
 	assert_non_null(strstr(svg, "mean latency (us) (log scale)"));
 	assert_non_null(strstr(svg, ">QD/jobs<"));
@@ -545,14 +541,9 @@ static void test_report_steady_state(void **state)
 	free(html);
 }
 
-struct one_drive_page {
-	struct report_drive drive;
-};
-
 static void draw_one_drive(FILE *f, void *arg)
 {
-	struct one_drive_page *p = arg;
-	assert_int_equal(report_html(f, &p->drive, 1, NULL), 0);
+	assert_int_equal(report_html(f, arg, 1, NULL), 0);
 }
 
 /* CDN: a mixed-bs sweep over jobs {1,2,4} x QD {1..32} gets one MB/s chart
@@ -562,7 +553,7 @@ static void test_report_per_jobs_charts_and_buffer_memory(void **state)
 {
 	static const unsigned cdn_jobs[] = { 1, 2, 4 };
 	struct result_record r[18 + 2 + 4];
-	struct one_drive_page page = { { "cdn-drive", r, 24, NULL } };
+	struct report_drive drive = { "cdn-drive", r, 24, NULL };
 	unsigned n = 0;
 	(void)state;
 
@@ -588,7 +579,7 @@ static void test_report_per_jobs_charts_and_buffer_memory(void **state)
 	}
 	assert_int_equal(n, 24);
 
-	char *html = render(draw_one_drive, &page);
+	char *html = render(draw_one_drive, &drive);
 	assert_non_null(strstr(html, "mixed"));
 	/* three charts (each names its title more than once in the SVG) */
 	unsigned per_chart = count(html, ", 1 job: bandwidth by queue depth");
@@ -617,7 +608,7 @@ static void test_report_per_jobs_charts_and_buffer_memory(void **state)
 static void test_report_checkpoints(void **state)
 {
 	struct result_record r[3 * 4 + 1];
-	struct one_drive_page page = { { "ckpt-drive", r, 13, NULL } };
+	struct report_drive drive = { "ckpt-drive", r, 13, NULL };
 	unsigned n = 0;
 	(void)state;
 
@@ -635,7 +626,7 @@ static void test_report_checkpoints(void **state)
 	r[n].runtime_ns = 99000000000ull;
 	r[n].partial = true;
 
-	char *html = render(draw_one_drive, &page);
+	char *html = render(draw_one_drive, &drive);
 	assert_non_null(strstr(html, "<h2>DLIO checkpoints</h2>"));
 	assert_non_null(strstr(html, "Seconds per checkpoint"));
 	assert_true(count(html, ">pass 1<") >= 1 && count(html, ">pass 3<") >= 1);
@@ -648,8 +639,8 @@ static void test_report_checkpoints(void **state)
 	free(html);
 
 	/* no checkpoint results: no section */
-	page.drive.nr = 0;
-	html = render(draw_one_drive, &page);
+	drive.nr = 0;
+	html = render(draw_one_drive, &drive);
 	assert_null(strstr(html, "DLIO checkpoints"));
 	free(html);
 }

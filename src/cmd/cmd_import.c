@@ -14,7 +14,7 @@
 #include "report/spec.h"
 #include "store/store.h"
 #include "util/error.h"
-#include "util/wallclock.h"
+#include "util/clock.h"
 
 static const char import_usage[] =
 	"usage: drivebench import --label LABEL [--db FILE] [--spec FILE.ini] FILE...\n"

@@ -39,7 +39,7 @@ const struct engine_ops *engine_find(const char *name)
 {
 	size_t i;
 
-	if (name && !strncmp(name, FAULT_ENGINE_PREFIX, strlen(FAULT_ENGINE_PREFIX)))
+	if (fault_engine_named(name))
 		return find_fault_engine(name);
 	if (name) {
 		for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)

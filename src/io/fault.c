@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/clock.h"
 #include "util/error.h"
 #include "workload/random.h"
 
@@ -380,14 +381,6 @@ static bool pass_or_hold(struct fault_state *st, struct plan *p, struct io *io,
 	return false;
 }
 
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Moves held completions due by now to out; returns how many. */
 static unsigned take_released(struct fault_state *st, uint64_t now,
 			      struct io **out, unsigned room)
@@ -433,7 +426,7 @@ static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned 
 		min = max;
 	for (;;) {
 		/* the clock only matters when something is or may be delayed */
-		uint64_t now = st->delays || st->nr_held ? monotonic_ns() : 0, first;
+		uint64_t now = st->delays || st->nr_held ? clock_now_ns() : 0, first;
 
 		if (st->nr_held)
 			n += take_released(st, now, out + n, max - n);
@@ -457,7 +450,7 @@ static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned 
 				return -1;
 			st->inner_outstanding -= (unsigned)got;
 			if (st->delays)
-				now = monotonic_ns();
+				now = clock_now_ns();
 			for (int i = 0; i < got; i++) {
 				struct io *io = st->scratch[i];
 				struct plan *p = plan_of(st, e, io);
@@ -476,7 +469,7 @@ static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned 
 				return (int)n;   /* nothing left to wait for */
 			continue;            /* the next pass blocks in the inner reap */
 		}
-		now = monotonic_ns();
+		now = clock_now_ns();
 		first = earliest_release(st);
 		if (first > now) {
 			uint64_t wait = first - now;
@@ -487,4 +480,9 @@ static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned 
 				return -1;
 		}
 	}
+}
+
+bool fault_engine_named(const char *ioengine)
+{
+	return ioengine && !strncmp(ioengine, FAULT_ENGINE_PREFIX, strlen(FAULT_ENGINE_PREFIX));
 }

@@ -12,6 +12,9 @@
 
 #define FAULT_ENGINE_PREFIX "fault:"
 
+/* True when the ioengine option names the fault engine ("fault:..."). */
+bool fault_engine_named(const char *ioengine);
+
 /* The fault engine wrapping inner ("fault:<inner name>"); NULL (err_msg)
  * when inner is itself a fault engine or unknown. */
 const struct engine_ops *fault_engine_wrap(const struct engine_ops *inner);

@@ -488,8 +488,7 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 			add_u64(b, e, "offset", ds->first_error_offset);
 		}
 	}
-	if (r->spec && !strncmp(r->spec->ioengine, FAULT_ENGINE_PREFIX,
-				strlen(FAULT_ENGINE_PREFIX))) {
+	if (r->spec && fault_engine_named(r->spec->ioengine)) {
 		cJSON *faults = add_object(b, extra, "faults_injected");
 
 		for (int k = 0; k < FAULT_KINDS; k++)

@@ -199,8 +199,7 @@ static void print_error_totals(FILE *f, const struct job_result *r)
 		fprintf(f, "  errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", total,
 			positive_errno(r->error), strerror(positive_errno(r->error)));
 	}
-	if (spec && !strncmp(spec->ioengine, FAULT_ENGINE_PREFIX,
-			     strlen(FAULT_ENGINE_PREFIX))) {
+	if (spec && fault_engine_named(spec->ioengine)) {
 		fprintf(f, "  faults injected:");
 		for (int k = 0; k < FAULT_KINDS; k++)
 			fprintf(f, "%s %s=%" PRIu64, k ? "," : "",

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "measure/stats.h"
+#include "util/clock.h"
 #include "workload/job_list.h"
 
 struct run_options {
@@ -57,7 +58,7 @@ int run_output_for_report(const struct run_output *out,
 /* Default for max_buffer_mem: a quarter of physical memory. */
 uint64_t run_default_buffer_limit(void);
 
-/* Monotonic clock in ns: the one clock every timestamp uses. */
-uint64_t clock_now_ns(void);
+/* clock_now_ns(), the one clock every I/O timestamp uses, is in
+ * util/clock.h (included above). */
 
 #endif

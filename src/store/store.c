@@ -15,7 +15,7 @@
 #include "store/schema.h"
 #include "store/store.h"
 #include "util/error.h"
-#include "util/wallclock.h"
+#include "util/clock.h"
 
 #define BUSY_TIMEOUT_MS 10000
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "util/error.h"
+#include "workload/random.h"
 
 double sprandom_model_waf(double op)
 {
@@ -153,17 +154,6 @@ void sprandom_plan_free(struct sprandom_plan *p)
 		return;
 	free(p->regions);
 	*p = (struct sprandom_plan){ 0 };
-}
-
-static uint64_t mix64(uint64_t x)
-{
-	/* splitmix64's finaliser */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
 }
 
 /* A bijection on [0, 2^(2*half_bits)): four Feistel rounds. */

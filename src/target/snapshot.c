@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "util/wallclock.h"
+#include "util/clock.h"
 
 /* A Health log data unit is 1000 units of 512 bytes. */
 #define DATA_UNIT_BYTES 512000u

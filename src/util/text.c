@@ -32,3 +32,15 @@ void text_strip_comment(char *line)
 			return;
 		}
 }
+
+char *text_split_option(char *line, char **value)
+{
+	char *equals = strchr(line, '=');
+
+	*value = NULL;
+	if (equals) {
+		*equals = '\0';
+		*value = text_trim(equals + 1);
+	}
+	return text_trim(line);
+}

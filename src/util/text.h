@@ -11,4 +11,8 @@ char *text_trim(char *s);
  * path is kept. The rule of fio job files and suite files alike. */
 void text_strip_comment(char *line);
 
+/* Splits "key[=value]" in place: returns the trimmed key and sets *value
+ * to the trimmed value, or NULL when there is no '=' (a bare flag). */
+char *text_split_option(char *line, char **value);
+
 #endif

@@ -9,9 +9,11 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "io/engine.h"
 #include "measure/stats.h"
 #include "util/error.h"
 #include "verify/crc32c.h"
+#include "workload/random.h"
 
 #define GOLDEN 0x9E3779B97F4A7C15ull
 #define HEADER_CRC_BYTES offsetof(struct verify_header, header_crc)
@@ -42,12 +44,6 @@ int verify_verdict_parse(const char *name)
 
 /* ---- the payload --------------------------------------------------------- */
 
-static inline uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 /* One key per written unit: a payload written for another seed, offset or
  * write differs from this one everywhere. */
@@ -287,10 +283,16 @@ static int check_multiple(uint64_t size, uint64_t unit, const char *option)
 int verify_spec_check(const struct job_spec *spec)
 {
 	uint64_t unit = verify_unit(spec);
+	const struct engine_ops *ops;
 
 	if (spec->verify == VERIFY_NONE)
 		return 0;
-	if (!strcmp(spec->ioengine, "null") || !strcmp(spec->ioengine, "fault:null"))
+	/* an engine without a file (null, or a fault engine wrapping it) keeps
+	 * no data; an unknown engine is the runner's error to report */
+	ops = engine_find(spec->ioengine);
+	if (!ops)
+		err_clear();
+	else if (!engine_needs_fd(ops))
 		return err_set("option 'verify': the null engine keeps no data to verify");
 	if (unit < VERIFY_UNIT_MIN)
 		return err_set("option 'verify': the verify unit of %llu bytes is below the minimum of %d (header %d bytes)",

@@ -195,8 +195,7 @@ static int check_fault_options(const struct job_spec *spec)
 {
 	const char *option;
 
-	if (strncmp(spec->ioengine, FAULT_ENGINE_PREFIX, strlen(FAULT_ENGINE_PREFIX)) &&
-	    fault_spec_used(&spec->fault, &option))
+	if (!fault_engine_named(spec->ioengine) && fault_spec_used(&spec->fault, &option))
 		return err_set("option '%s': needs ioengine=fault:<engine> (e.g. fault:%s)",
 			       option, spec->ioengine);
 	return 0;

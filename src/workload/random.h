@@ -27,6 +27,15 @@ enum rng_stream {
  * recommend; any seed (0 included) gives a valid state. */
 void rng_seed(struct rng *r, uint64_t seed);
 
+/* splitmix64's finaliser: a bijection of 64-bit values that scatters every
+ * input bit over the output (hashing seeds, offsets and keys). */
+static inline uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
 static inline uint64_t rng_rotl(uint64_t x, int k)
 {
 	return (x << k) | (x >> (64 - k));

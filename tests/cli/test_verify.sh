@@ -154,3 +154,10 @@ printf '[suite]\nname = v\n[w]\nstep = measure\nrw = write\nverify = crc32c\nver
 expect_exit 2 "verify_only in a suite step is refused" suite --suite "$TMP/vo.suite" \
 	--db "$TMP/s.db" "$TMP/suite.dat"
 expect_output "option 'verify_only': not in a suite" "the error names the option"
+
+# --- an engine that keeps no data cannot verify ------------------------------------
+for engine in null fault:null; do
+	expect_exit 2 "verify with ioengine=$engine is refused" run --no-db --name=n \
+		--ioengine=$engine --rw=write --bs=4k --size=64k --verify=crc32c
+	expect_output "option 'verify': the null engine keeps no data to verify" "the error says why ($engine)"
+done

@@ -13,6 +13,7 @@
 
 #include "cmd/args.h"
 #include "cmd/commands.h"
+#include "output/output.h"
 #include "store/store.h"
 #include "util/error.h"
 
@@ -158,43 +159,6 @@ static void add_u64(cJSON *o, const char *name, uint64_t value)
 	cJSON_AddItemToObject(o, name, cJSON_CreateRaw(text));
 }
 
-static cJSON *verify_failure_json(const struct verify_failure *f)
-{
-	cJSON *o = cJSON_CreateObject();
-
-	if (!o)
-		return NULL;
-	add_u64(o, "offset", f->offset);
-	cJSON_AddNumberToObject(o, "len", f->len);
-	cJSON_AddStringToObject(o, "verdict", verify_verdict_name(f->verdict));
-	add_u64(o, "expected_seq", f->expected_seq);
-	add_u64(o, "found_seq", f->found_seq);
-	add_u64(o, "found_offset", f->found_offset);
-	add_u64(o, "found_seed", f->found_seed);
-	add_u64(o, "bad_offset", f->bad_offset);
-	cJSON_AddNumberToObject(o, "expected_byte", f->expected_byte);
-	cJSON_AddNumberToObject(o, "found_byte", f->found_byte);
-	return o;
-}
-
-/* The result's verification, when it verified: as in run's JSON
- * (drivebench.verify), with the failures that were kept. */
-static cJSON *verify_json(const struct result_record *rec)
-{
-	cJSON *o = cJSON_CreateObject(), *list;
-
-	if (!o)
-		return NULL;
-	cJSON_AddStringToObject(o, "method", "crc32c");
-	add_u64(o, "seed", rec->verify_seed);
-	add_u64(o, "checked", rec->verify_checked);
-	add_u64(o, "failed", rec->verify_failed);
-	list = cJSON_AddArrayToObject(o, "failures");
-	for (unsigned i = 0; list && i < rec->nr_verify_failures; i++)
-		cJSON_AddItemToArray(list, verify_failure_json(&rec->verify_failures[i]));
-	return o;
-}
-
 static cJSON *dir_json(const struct dir_record *r)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -237,7 +201,10 @@ static cJSON *result_json(const struct result_record *rec)
 	for (int d = 0; d < DIR_COUNT; d++)
 		cJSON_AddItemToObject(o, dir_names[d], dir_json(&rec->dir[d]));
 	if (rec->verify)
-		cJSON_AddItemToObject(o, "verify", verify_json(rec));
+		cJSON_AddItemToObject(o, "verify",
+				      output_verify_json(rec->verify_seed, rec->verify_checked,
+							 rec->verify_failed, rec->verify_failures,
+							 rec->nr_verify_failures));
 	return o;
 }
 

@@ -434,19 +434,20 @@ static void add_series(struct json_builder *b, cJSON *parent,
 	}
 }
 
-/* "verify": counts, seed, and every kept failure with its verdict. */
-static void add_verify(struct json_builder *b, cJSON *extra, const struct job_result *r)
+cJSON *output_verify_json(uint64_t seed, uint64_t checked, uint64_t failed,
+			  const struct verify_failure *failures, unsigned nr)
 {
-	cJSON *verify = add_object(b, extra, "verify");
+	struct json_builder builder = { 0 }, *b = &builder;
+	cJSON *verify = cJSON_CreateObject();
 	cJSON *list;
 
 	add_string(b, verify, "method", "crc32c");
-	add_u64(b, verify, "seed", r->verify_seed);
-	add_u64(b, verify, "checked", r->verify_checked);
-	add_u64(b, verify, "failed", r->verify_failed);
+	add_u64(b, verify, "seed", seed);
+	add_u64(b, verify, "checked", checked);
+	add_u64(b, verify, "failed", failed);
 	list = add_array(b, verify, "failures");
-	for (unsigned i = 0; i < r->nr_verify_failures && list; i++) {
-		const struct verify_failure *v = &r->verify_failures[i];
+	for (unsigned i = 0; i < nr && list; i++) {
+		const struct verify_failure *v = &failures[i];
 		cJSON *item = add_object(b, list, NULL);
 
 		add_u64(b, item, "offset", v->offset);
@@ -460,6 +461,11 @@ static void add_verify(struct json_builder *b, cJSON *extra, const struct job_re
 		add_int(b, item, "expected_byte", v->expected_byte);
 		add_int(b, item, "found_byte", v->found_byte);
 	}
+	if (b->failed) {
+		cJSON_Delete(verify);
+		return NULL;
+	}
+	return verify;
 }
 
 static void add_drivebench_extras(struct json_builder *b, cJSON *job,
@@ -495,9 +501,10 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 			add_u64(b, faults, fault_kind_name((enum fault_kind)k),
 				r->faults_injected[k]);
 	}
-	if ((r->spec && r->spec->verify != VERIFY_NONE) || r->verify_checked ||
-	    r->verify_failed)
-		add_verify(b, extra, r);
+	if (verify_result_present(r))
+		attach(b, extra, "verify",
+		       output_verify_json(r->verify_seed, r->verify_checked, r->verify_failed,
+					  r->verify_failures, r->nr_verify_failures));
 	add_double(b, extra, "series_interval_ms", (double)r->series.interval_ns / 1e6);
 	add_series(b, extra, &r->series);
 	if (r->drive_before)

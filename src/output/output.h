@@ -28,4 +28,11 @@ int output_summary(FILE *f, const struct job_result *res, unsigned nr,
 int output_json(FILE *f, const struct job_result *res, unsigned nr,
 		const struct run_info *info);
 
+/* The "verify" object of a result (run's JSON and export): method, seed,
+ * counts and the kept failures with their verdicts; 64-bit values exact.
+ * NULL when out of memory. */
+struct cJSON;
+struct cJSON *output_verify_json(uint64_t seed, uint64_t checked, uint64_t failed,
+				 const struct verify_failure *failures, unsigned nr);
+
 #endif

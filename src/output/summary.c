@@ -247,8 +247,7 @@ static void print_verify_failure(FILE *f, const struct verify_failure *v)
 /* "verify: ..." with the counts, the seed and the first failures. */
 static void print_verify(FILE *f, const struct job_result *r)
 {
-	if (!(r->spec && r->spec->verify != VERIFY_NONE) && !r->verify_checked &&
-	    !r->verify_failed)
+	if (!verify_result_present(r))
 		return;
 	fprintf(f, "  verify: crc32c, seed %" PRIu64 ", %" PRIu64 " blocks checked, %" PRIu64
 		" failed\n", r->verify_seed, r->verify_checked, r->verify_failed);

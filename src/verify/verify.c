@@ -546,3 +546,9 @@ int verify_result_failure(const struct job_result *r)
 				       (unsigned long long)r->dir[d].first_error_offset);
 	return err_set("I/O error: %s", strerror(error));
 }
+
+bool verify_result_present(const struct job_result *r)
+{
+	return (r->spec && r->spec->verify != VERIFY_NONE) || r->verify_checked ||
+	       r->verify_failed;
+}

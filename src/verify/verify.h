@@ -151,6 +151,10 @@ int verify_result_add(struct job_result *r, const struct verify_failure *f);
  * caller's. -1 when out of memory, dst unchanged. */
 int verify_result_copy(struct job_result *dst, const struct job_result *src);
 
+/* True when r verified (its job had verify on, or it counted checks):
+ * the outputs then show its verify line or object. */
+bool verify_result_present(const struct job_result *r);
+
 /* Why a result failed, in err_msg, for callers that report one line (suite
  * steps): "verify failed: 3 of 256 blocks, the first corrupt at offset
  * 8192", else "I/O error: <strerror> (read at offset N)". Returns -1 when r

@@ -1,12 +1,15 @@
-/* args.c - what the subcommands share: reading "--name VALUE" options
- * and catching the stop signals (see args.h). */
+/* args.c - what the subcommands share: reading "--name VALUE" options,
+ * catching the stop signals, the recorded command line and the default
+ * scratch target (see args.h). */
 #include "cmd/args.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/store.h"
+#include "target/target.h"
 #include "util/error.h"
 
 const char *cmd_option(const char *name, int argc, char **argv, int *i)
@@ -42,6 +45,29 @@ void cmd_catch_stop_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+void cmd_join_command(int argc, char **argv, char *out, size_t len)
+{
+	size_t used = (size_t)snprintf(out, len, "drivebench");
+
+	for (int i = 0; i < argc && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, " %s", argv[i]);
+}
+
+int cmd_default_target(const char **path)
+{
+	struct target t;
+
+	*path = target_scratch_path();
+	if (target_probe(*path, &t))
+		return -1;
+	if (!t.exists || t.size < SCRATCH_DEFAULT_SIZE) {
+		fprintf(stderr, "drivebench: creating the default target %s (1 GiB)\n", *path);
+		if (target_layout_file(*path, SCRATCH_DEFAULT_SIZE, &cmd_stop_requested) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 int store_args_init(struct store_args *a, int argc)

@@ -10,11 +10,20 @@ const char *cmd_option(const char *name, int argc, char **argv, int *i);
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Set by SIGINT / SIGTERM once cmd_catch_stop_signals ran: the commands
  * that run I/O hand it to the runner, which stops within a second. */
 extern volatile sig_atomic_t cmd_stop_requested;
 void cmd_catch_stop_signals(void);
+
+/* "drivebench ARG..." into out, cut at len: the command a stored run
+ * records. */
+void cmd_join_command(int argc, char **argv, char *out, size_t len);
+
+/* The default target, the scratch file (target_scratch_path()), created
+ * (written, not sparse) on first use; stops early on cmd_stop_requested. */
+int cmd_default_target(const char **path);
 
 /* What every command that writes and stores results takes: --db FILE
  * (default $DRIVEBENCH_DB or ./drivebench.db), --no-db where the command

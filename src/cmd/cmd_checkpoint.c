@@ -293,14 +293,6 @@ static int print_plan(const struct checkpoint_args *a, const struct dlio_plan *p
 	return 0;
 }
 
-static void join_command(int argc, char **argv, char *out, size_t len)
-{
-	size_t used = (size_t)snprintf(out, len, "drivebench");
-
-	for (int i = 0; i < argc && used < len; i++)
-		used += (size_t)snprintf(out + used, len - used, " %s", argv[i]);
-}
-
 struct pass_stats {
 	double seconds;      /* sum over the pass's checkpoints */
 	uint64_t bytes;
@@ -490,7 +482,7 @@ static int write_checkpoints(const struct checkpoint_args *a, const struct dlio_
 		free(ss.stats);
 		return EXIT_BAD_INPUT;
 	}
-	join_command(argc, argv, command, sizeof(command));
+	cmd_join_command(argc, argv, command, sizeof(command));
 	meta.command = command;
 	meta.started_ms = (uint64_t)time(NULL) * 1000;
 	fprintf(stderr, "drivebench checkpoint: %u checkpoints of %s (%u files, %u ranks) per pass, %u passes, in %s (%s free)\n",

@@ -333,14 +333,6 @@ done:
 	return rc;
 }
 
-static void join_command(int argc, char **argv, char *out, size_t len)
-{
-	size_t used = (size_t)snprintf(out, len, "drivebench");
-
-	for (int i = 0; i < argc && used < len; i++)
-		used += (size_t)snprintf(out + used, len - used, " %s", argv[i]);
-}
-
 static int run_sweep(const struct gds_args *a, const struct gds_path *path,
 		     int argc, char **argv)
 {
@@ -352,7 +344,7 @@ static int run_sweep(const struct gds_args *a, const struct gds_path *path,
 	/* open the database first: a long sweep must not end unable to store */
 	if (store_open(a->store.db_path, &ss.db))
 		return EXIT_BAD_INPUT;
-	join_command(argc, argv, command, sizeof(command));
+	cmd_join_command(argc, argv, command, sizeof(command));
 	ss.meta = (struct run_meta){
 		.label = a->store.label, .source = "gds", .command = command,
 		.target = s->directory[0] ? s->directory : s->filename,

@@ -144,7 +144,6 @@ static int build_jobs(const struct run_args *a, struct job_list *jobs)
 static int use_default_target(struct job_list *jobs, char *note, size_t len)
 {
 	const char *path = target_scratch_path();
-	struct target t;
 	int used = 0;
 
 	for (unsigned j = 0; j < jobs->nr; j++) {
@@ -159,19 +158,16 @@ static int use_default_target(struct job_list *jobs, char *note, size_t len)
 	err_clear();
 	if (!used)
 		return 0;
-	if (target_probe(path, &t))
+	if (cmd_default_target(&path))
 		return -1;
-	if (!t.exists || t.size < SCRATCH_DEFAULT_SIZE) {
-		fprintf(stderr, "drivebench: creating the default target %s (1 GiB)\n", path);
-		if (target_layout_file(path, SCRATCH_DEFAULT_SIZE, &cmd_stop_requested) < 0)
-			return -1;
-	}
 	snprintf(note, len, "default target: %s (scratch file; set --filename or %s to change)",
 		 path, SCRATCH_ENV);
 	return 1;
 }
 
+/* entries: what run_output_for_report made of out, for print and store. */
 static int print_results(const struct run_args *a, const struct run_output *out,
+			 const struct job_result *entries, unsigned nr,
 			 const char *note, time_t started)
 {
 	struct run_info info = {
@@ -181,46 +177,26 @@ static int print_results(const struct run_args *a, const struct run_output *out,
 		.timestamp_ms = (uint64_t)started * 1000,
 		.json_plus = !strcmp(a->format, "json+"),
 	};
-	struct job_result *entries = NULL;
-	unsigned nr = 0;
 	FILE *f = stdout;
 	int rc;
 
-	if (run_output_for_report(out, &entries, &nr))
-		return -1;
-	if (a->output && !(f = fopen(a->output, "w"))) {
-		rc = err_set("--output: cannot write '%s'", a->output);
-		goto done;
-	}
+	if (a->output && !(f = fopen(a->output, "w")))
+		return err_set("--output: cannot write '%s'", a->output);
 	if (!strcmp(a->format, "normal"))
 		rc = output_summary(f, entries, nr, &info);
 	else
 		rc = output_json(f, entries, nr, &info);
 	if (f != stdout && fclose(f) && rc == 0)
 		rc = err_set("--output: error writing '%s'", a->output);
-done:
-	for (unsigned i = 0; i < nr; i++)
-		job_result_free(&entries[i]);
-	free(entries);
 	return rc;
-}
-
-static void join_command(const struct run_args *a, char *out, size_t len)
-{
-	size_t used = (size_t)snprintf(out, len, "drivebench");
-
-	for (int i = 0; i < a->argc && used < len; i++)
-		used += (size_t)snprintf(out + used, len - used, " %s", a->argv[i]);
 }
 
 /* Records what was reported (one entry per clone, or per group with
  * group_reporting), each result in its own transaction. */
 static int store_results(struct store *db, const struct run_args *a,
-			 const struct run_output *out, const struct job_list *jobs,
-			 time_t started)
+			 const struct run_output *out, const struct job_result *entries,
+			 unsigned nr, const struct job_list *jobs, time_t started)
 {
-	struct job_result *entries = NULL;
-	unsigned nr = 0;
 	char command[1024];
 	struct run_meta meta = {
 		.label = a->store.label, .source = "run", .command = command,
@@ -230,9 +206,7 @@ static int store_results(struct store *db, const struct run_args *a,
 	int64_t run_id;
 	int rc = 0;
 
-	join_command(a, command, sizeof(command));
-	if (run_output_for_report(out, &entries, &nr))
-		return -1;
+	cmd_join_command(a->argc, a->argv, command, sizeof(command));
 	meta.drive_json = nr ? entries[0].drive_before : NULL;
 	if (store_run_begin(db, &meta, &run_id))
 		rc = -1;
@@ -263,9 +237,6 @@ static int store_results(struct store *db, const struct run_args *a,
 	}
 	if (rc == 0)
 		rc = store_run_end(db, run_id, out->partial);
-	for (unsigned i = 0; i < nr; i++)
-		job_result_free(&entries[i]);
-	free(entries);
 	if (rc == 0)
 		fprintf(stderr, "drivebench: results stored in %s as run %lld\n",
 			a->store.db_path, (long long)run_id);
@@ -287,6 +258,8 @@ int cmd_run(int argc, char **argv)
 	struct run_output out = { 0 };
 	struct run_options opt = { .stop = &cmd_stop_requested };
 	struct store *db = NULL;
+	struct job_result *entries = NULL;
+	unsigned nr = 0;
 	char note[JOB_PATH_MAX + 128] = "";
 	enum run_failure why = RUN_FAILED_INPUT;
 	int rc = EXIT_BAD_INPUT;
@@ -312,11 +285,12 @@ int cmd_run(int argc, char **argv)
 		     why == RUN_FAILED_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 		goto fail;
 	}
-	if (print_results(&a, &out, note, started)) {
+	if (run_output_for_report(&out, &entries, &nr) ||
+	    print_results(&a, &out, entries, nr, note, started)) {
 		rc = EXIT_RUN_FAILED;
 		goto fail;
 	}
-	if (db && store_results(db, &a, &out, &jobs, started)) {
+	if (db && store_results(db, &a, &out, entries, nr, &jobs, started)) {
 		rc = EXIT_RUN_FAILED;
 		goto fail;
 	}
@@ -327,6 +301,9 @@ fail:
 done:
 	if (db)
 		store_close(db);
+	for (unsigned i = 0; i < nr; i++)
+		job_result_free(&entries[i]);
+	free(entries);
 	run_output_free(&out);
 	job_list_free(&jobs);
 	free(a.fio_args);

@@ -13,7 +13,6 @@
 #include "store/store.h"
 #include "suite/suite.h"
 #include "suite/suiterun.h"
-#include "target/target.h"
 #include "util/error.h"
 #include "util/text.h"
 #include "workload/options.h"
@@ -129,31 +128,6 @@ static int parse_args(int argc, char **argv, struct suite_args *a)
 	return 0;
 }
 
-/* The scratch file, created (written) on first use like `run` does. */
-static int default_target(const char **target)
-{
-	const char *path = target_scratch_path();
-	struct target t;
-
-	if (target_probe(path, &t))
-		return -1;
-	if (!t.exists || t.size < SCRATCH_DEFAULT_SIZE) {
-		fprintf(stderr, "drivebench: creating the default target %s (1 GiB)\n", path);
-		if (target_layout_file(path, SCRATCH_DEFAULT_SIZE, &cmd_stop_requested) < 0)
-			return -1;
-	}
-	*target = path;
-	return 0;
-}
-
-static void join_command(int argc, char **argv, char *out, size_t len)
-{
-	size_t used = (size_t)snprintf(out, len, "drivebench");
-
-	for (int i = 0; i < argc && used < len; i++)
-		used += (size_t)snprintf(out + used, len - used, " %s", argv[i]);
-}
-
 static void free_names(char **names)
 {
 	for (char **n = names; n && *n; n++)
@@ -178,7 +152,7 @@ int cmd_suite(int argc, char **argv)
 	if (parse_args(argc, argv, &a))
 		goto fail;
 	cmd_catch_stop_signals();   /* before the scratch layout, which may take a while */
-	if (!a.target && default_target(&a.target))
+	if (!a.target && cmd_default_target(&a.target))
 		goto fail;
 	if (!a.suite && a.resume) {
 		if (suite_resume_lookup(a.store.db_path, a.target, recorded, sizeof(recorded)))
@@ -188,7 +162,7 @@ int cmd_suite(int argc, char **argv)
 	if (suite_load(a.suite ? a.suite : DEFAULT_SUITE, &s))
 		goto fail;
 	loaded = true;
-	join_command(argc, argv, command, sizeof(command));
+	cmd_join_command(argc, argv, command, sizeof(command));
 	opt.target = a.target;
 	opt.db_path = a.store.db_path;
 	opt.label = a.store.label;

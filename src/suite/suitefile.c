@@ -133,6 +133,14 @@ static int parse_positive_double(const char *text, double *out)
 	return 0;
 }
 
+/* "180s", "3m"; a bare number is seconds. */
+static int parse_duration(const char *text, uint64_t *ns)
+{
+	if (!text || parse_time_ns(text, NS_PER_SEC, ns))
+		return err_set("bad time '%s'", text ? text : "");
+	return 0;
+}
+
 /* "7%" -> 0.07, "0.07" -> 0.07; a fraction must be in (0, 1). */
 static int parse_fraction(const char *text, double *out)
 {
@@ -444,16 +452,10 @@ static int set_step_parameter(struct suite_step *step, const struct entry *e,
 		return parse_list(v, iodepths, SUITE_POINTS_MAX, nr_iodepths);
 	if (!strcmp(key, "numjobs"))
 		return parse_list(v, jobs, SUITE_POINTS_MAX, nr_jobs);
-	if (!strcmp(key, "pause")) {
-		if (!v || parse_time_ns(v, NS_PER_SEC, &step->pause_ns))
-			return err_set("bad time '%s'", v ? v : "");
-		return 0;
-	}
-	if (!strcmp(key, "idle")) {
-		if (!v || parse_time_ns(v, NS_PER_SEC, &step->idle_ns))
-			return err_set("bad time '%s'", v ? v : "");
-		return 0;
-	}
+	if (!strcmp(key, "pause"))
+		return parse_duration(v, &step->pause_ns);
+	if (!strcmp(key, "idle"))
+		return parse_duration(v, &step->idle_ns);
 	if (!strcmp(key, "nvme_format"))
 		return parse_bool(v, &step->nvme_format);
 	if (!strcmp(key, "model")) {
@@ -741,7 +743,7 @@ static char *expand_env(const char *file, unsigned lineno, const char *line)
 
 static int handle_line(struct parser *p, unsigned lineno, char *raw)
 {
-	char *expanded, *line, *equals;
+	char *expanded, *line;
 	int rc;
 
 	text_strip_comment(raw);
@@ -764,14 +766,8 @@ static int handle_line(struct parser *p, unsigned lineno, char *raw)
 		   (line[7] == '\0' || isspace((unsigned char)line[7]))) {
 		rc = err_set("%s:%u: include is not supported in suite files", p->file, lineno);
 	} else {
-		char *key = line, *value = NULL;
+		char *value, *key = text_split_option(line, &value);
 
-		equals = strchr(line, '=');
-		if (equals) {
-			*equals = '\0';
-			value = text_trim(equals + 1);
-		}
-		key = text_trim(key);
 		if (!*key)
 			rc = err_set("%s:%u: missing key", p->file, lineno);
 		else if (p->section == SECTION_NONE)

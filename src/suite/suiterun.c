@@ -249,13 +249,11 @@ static double tracked_figure(enum steady_metric metric, const struct job_result 
 	return sum;
 }
 
-/* Runs jobs and stores what they report under step_id. An interrupted run
- * stores nothing (the step is re-run on resume). *figure (may be NULL)
- * gets the step's tracked metric. */
-static int run_and_store(struct suite_ctx *c, const struct job_list *jobs,
-			 int64_t step_id, double *figure)
+/* How a step runs its jobs: the suite's limits, consent and stop flag,
+ * progress into the status line. */
+static struct run_options step_run_options(struct suite_ctx *c)
 {
-	struct run_options opt = {
+	return (struct run_options){
 		.max_buffer_mem = c->o->max_buffer_mem,
 		.stop = c->o->stop,
 		.destroy_ids = c->o->destroy_ids,
@@ -263,6 +261,15 @@ static int run_and_store(struct suite_ctx *c, const struct job_list *jobs,
 		.progress = on_progress,
 		.progress_arg = c,
 	};
+}
+
+/* Runs jobs and stores what they report under step_id. An interrupted run
+ * stores nothing (the step is re-run on resume). *figure (may be NULL)
+ * gets the step's tracked metric. */
+static int run_and_store(struct suite_ctx *c, const struct job_list *jobs,
+			 int64_t step_id, double *figure)
+{
+	struct run_options opt = step_run_options(c);
 	struct run_output out = { 0 };
 	struct job_result *entries = NULL;
 	enum run_failure why;
@@ -662,14 +669,7 @@ static int do_checkpoint(struct suite_ctx *c, int64_t step_id)
 	const struct suite_step *st = c->step;
 	char dir[JOB_PATH_MAX];
 	struct checkpoint_write w = { .dir = dir, .fsync = true };
-	struct run_options opt = {
-		.max_buffer_mem = c->o->max_buffer_mem,
-		.stop = c->o->stop,
-		.destroy_ids = c->o->destroy_ids,
-		.nr_destroy_ids = c->o->nr_destroy_ids,
-		.progress = on_progress,
-		.progress_arg = c,
-	};
+	struct run_options opt = step_run_options(c);
 	struct dlio_plan plan;
 	uint64_t free_bytes;
 	unsigned count;

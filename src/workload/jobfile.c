@@ -230,7 +230,7 @@ static int handle_include(struct parser *p, const char *file, unsigned line,
 static int handle_line(struct parser *p, const char *file, unsigned lineno,
 		       char *raw, int depth)
 {
-	char *expanded, *line, *equals;
+	char *expanded, *line, *key, *value;
 	int rc = 0;
 
 	text_strip_comment(raw);
@@ -252,22 +252,11 @@ static int handle_line(struct parser *p, const char *file, unsigned lineno,
 	} else if (!strncmp(line, "include", 7) &&
 		   (line[7] == '\0' || isspace((unsigned char)line[7]))) {
 		rc = handle_include(p, file, lineno, text_trim(line + 7), depth);
-	} else if (!p->in_section) {
-		equals = strchr(line, '=');
-		if (equals)
-			*equals = '\0';
-		rc = err_set("%s:%u: option '%s' outside any section", file, lineno,
-			     text_trim(line));
 	} else {
-		char *key = line, *value = NULL;
-
-		equals = strchr(line, '=');
-		if (equals) {
-			*equals = '\0';
-			value = text_trim(equals + 1);
-		}
-		key = text_trim(key);
-		if (!*key)
+		key = text_split_option(line, &value);
+		if (!p->in_section)
+			rc = err_set("%s:%u: option '%s' outside any section", file, lineno, key);
+		else if (!*key)
 			rc = err_set("%s:%u: missing option name", file, lineno);
 		else
 			rc = add_pending(p, file, lineno, key, value);

@@ -344,8 +344,7 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 	int rc = -1;
 
 	if (checkpoint_one_run(ss->plan, &w, pass, index, &opt, &one, &why)) {
-		ss->exit_code = why == RUN_FAILED_UNSAFE ? EXIT_UNSAFE :
-				why == RUN_FAILED_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		ss->exit_code = run_failure_exit_code(why);
 		goto done;
 	}
 	if (one.out.nr == 0) {   /* stopped before the start */

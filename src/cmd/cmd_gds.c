@@ -294,8 +294,7 @@ static int one_point(struct session *ss, enum rw_mode rw, uint64_t bs, unsigned 
 		goto done;
 	}
 	if (run_jobs(&jobs, &opt, &out, &why)) {
-		ss->exit_code = why == RUN_FAILED_UNSAFE ? EXIT_UNSAFE :
-				why == RUN_FAILED_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		ss->exit_code = run_failure_exit_code(why);
 		goto done;
 	}
 	if (run_output_for_report(&out, &entries, &nr))

@@ -281,8 +281,7 @@ int cmd_run(int argc, char **argv)
 	opt.destroy_ids = a.store.destroy_ids;
 	opt.nr_destroy_ids = a.store.nr_destroy_ids;
 	if (run_jobs(&jobs, &opt, &out, &why)) {
-		rc = why == RUN_FAILED_UNSAFE ? EXIT_UNSAFE :
-		     why == RUN_FAILED_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		rc = run_failure_exit_code(why);
 		goto fail;
 	}
 	if (run_output_for_report(&out, &entries, &nr) ||

@@ -10,6 +10,7 @@
 
 #include "measure/stats.h"
 #include "util/clock.h"
+#include "util/error.h"
 #include "workload/job_list.h"
 
 struct run_options {
@@ -34,6 +35,13 @@ enum run_failure {
 	RUN_FAILED_UNSAFE,    /* refused by the safety gate (exit 3) */
 	RUN_FAILED_RUNTIME,   /* engine, fsync or range-guard failure (exit 1) */
 };
+
+/* The command's exit code for a failure of that class (util/error.h). */
+static inline int run_failure_exit_code(enum run_failure why)
+{
+	return why == RUN_FAILED_UNSAFE ? EXIT_UNSAFE :
+	       why == RUN_FAILED_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+}
 
 struct run_output {
 	struct job_result *results;   /* one per clone, in job order */

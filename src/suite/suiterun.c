@@ -282,8 +282,7 @@ static int run_and_store(struct suite_ctx *c, const struct job_list *jobs,
 	c->phase_bytes = c->sample_bytes = 0;
 	c->sample_ns = clock_now_ns();
 	if (run_jobs(jobs, &opt, &out, &why)) {
-		c->exit_code = why == RUN_FAILED_UNSAFE ? EXIT_UNSAFE :
-			       why == RUN_FAILED_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		c->exit_code = run_failure_exit_code(why);
 		return -1;
 	}
 	if (out.partial || *c->o->stop) {
@@ -702,8 +701,7 @@ static int do_checkpoint(struct suite_ctx *c, int64_t step_id)
 			c->phase_bytes = c->sample_bytes = 0;
 			c->sample_ns = clock_now_ns();
 			if (checkpoint_one_run(&plan, &w, p, i, &opt, &one, &why)) {
-				c->exit_code = why == RUN_FAILED_UNSAFE ? EXIT_UNSAFE :
-					       why == RUN_FAILED_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+				c->exit_code = run_failure_exit_code(why);
 				rc = -1;
 			} else if (one.out.partial || one.out.nr == 0 || *c->o->stop) {
 				c->interrupted = true;

@@ -17,6 +17,7 @@
 
 #include "target/target.h"
 #include "util/error.h"
+#include "util/text.h"
 
 const char *drive_kind_name(enum drive_kind kind)
 {
@@ -37,24 +38,11 @@ const char *drive_kind_name(enum drive_kind kind)
 static int read_attr(const char *dir, const char *name, char *out, size_t len)
 {
 	char path[PATH_MAX];
-	FILE *f;
-	size_t n, start = 0;
 
 	out[0] = '\0';
 	if (!dir[0] || snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 		return -1;
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	n = fread(out, 1, len - 1, f);
-	fclose(f);
-	out[n] = '\0';
-	while (n > 0 && isspace((unsigned char)out[n - 1]))
-		out[--n] = '\0';
-	while (start < n && isspace((unsigned char)out[start]))
-		start++;
-	memmove(out, out + start, n - start + 1);
-	return out[0] ? 0 : -1;
+	return text_read_small_file(path, out, len);
 }
 
 static void read_u64_attr(const char *dir, const char *name, struct maybe_u64 *out)

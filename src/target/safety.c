@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/text.h"
 
 #define SYSFS_BLOCK "/sys/class/block"
 
@@ -207,24 +208,6 @@ static int read_text_file(const char *path, char **text)
 
 /* A short sysfs attribute, surrounding whitespace trimmed. Returns 0 with
  * a non-empty value, -1 when absent or empty (no err_msg: not an error). */
-static int read_attribute(const char *path, char *value, size_t len)
-{
-	FILE *file = fopen(path, "re");
-	size_t got, start = 0;
-
-	if (!file)
-		return -1;
-	got = fread(value, 1, len - 1, file);
-	fclose(file);
-	value[got] = '\0';
-	while (got > 0 && isspace((unsigned char)value[got - 1]))
-		value[--got] = '\0';
-	while (start < got && isspace((unsigned char)value[start]))
-		start++;
-	memmove(value, value + start, got - start + 1);
-	return value[0] ? 0 : -1;
-}
-
 /* ---- the verdict ---- */
 
 static void add_reason(struct safety_verdict *v, const char *fmt, ...)
@@ -285,10 +268,10 @@ static void disk_id(const char *disk, dev_t rdev, char *id, size_t len)
 	char *udev = NULL;
 
 	snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/device/serial", disk);
-	if (read_attribute(path, value, sizeof(value)) == 0)
+	if (text_read_small_file(path, value, sizeof(value)) == 0)
 		goto found;
 	snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/serial", disk);
-	if (read_attribute(path, value, sizeof(value)) == 0)
+	if (text_read_small_file(path, value, sizeof(value)) == 0)
 		goto found;
 	snprintf(path, sizeof(path), "/run/udev/data/b%u:%u", major(rdev),
 		 minor(rdev));
@@ -379,7 +362,7 @@ static int dev_of(const char *kernel, dev_t *rdev)
 	unsigned maj, min;
 
 	snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/dev", kernel);
-	if (read_attribute(path, value, sizeof(value)) != 0 ||
+	if (text_read_small_file(path, value, sizeof(value)) != 0 ||
 	    sscanf(value, "%u:%u", &maj, &min) != 2)
 		return -1;
 	*rdev = makedev(maj, min);

@@ -1,7 +1,9 @@
-/* text.c - small string helpers shared by the text parsers. */
+/* text.c - small string helpers shared by the text parsers, and the reader
+ * of small text files (sysfs attributes). */
 #include "util/text.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 char *text_trim(char *s)
@@ -43,4 +45,21 @@ char *text_split_option(char *line, char **value)
 		*value = text_trim(equals + 1);
 	}
 	return text_trim(line);
+}
+
+int text_read_small_file(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t got;
+	char *start;
+
+	out[0] = '\0';
+	if (!f)
+		return -1;
+	got = fread(out, 1, len - 1, f);
+	fclose(f);
+	out[got] = '\0';
+	start = text_trim(out);
+	memmove(out, start, strlen(start) + 1);
+	return out[0] ? 0 : -1;
 }

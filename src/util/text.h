@@ -3,6 +3,8 @@
 #ifndef DRIVEBENCH_TEXT_H
 #define DRIVEBENCH_TEXT_H
 
+#include <stddef.h>
+
 /* Strips leading and trailing white space in place; returns the start. */
 char *text_trim(char *s);
 
@@ -14,5 +16,10 @@ void text_strip_comment(char *line);
 /* Splits "key[=value]" in place: returns the trimmed key and sets *value
  * to the trimmed value, or NULL when there is no '=' (a bare flag). */
 char *text_split_option(char *line, char **value);
+
+/* Reads a small file (a sysfs attribute) into out[len], white space
+ * trimmed. Returns 0, or -1 when it cannot be read or is empty (out is "").
+ * A longer file is cut at len - 1 bytes. */
+int text_read_small_file(const char *path, char *out, size_t len);
 
 #endif

@@ -1060,19 +1060,6 @@ static int cufile_prep(struct engine *e, struct io *io)
 	return 0;
 }
 
-static int32_t posix_io(int fd, struct io *io)
-{
-	ssize_t ret;
-
-	do {
-		if (io->dir == DIR_READ)
-			ret = pread(fd, io->buf, io->len, (off_t)io->offset);
-		else
-			ret = pwrite(fd, io->buf, io->len, (off_t)io->offset);
-	} while (ret < 0 && errno == EINTR);
-	return ret < 0 ? -errno : (int32_t)ret;
-}
-
 /* cuFileRead/Write's return: bytes, -1 with errno, -errno, or -code for a
  * cuFile error (above 5000), which ends the job with its name. */
 static int cufile_result(struct io *io, ssize_t ret, int saved_errno,
@@ -1148,10 +1135,10 @@ static int submit_cpu_gpu(struct engine *e, struct cufile_state *st, struct io *
 		rc = st->gpu.ops->copy_from_gpu(&st->gpu, io->buf, gpu, io->len);
 		if (rc)
 			return gpu_fail(st, rc);
-		io->result = posix_io(e->fd, io);
+		io->result = engine_posix_io(e->fd, io);
 		return 0;
 	}
-	io->result = posix_io(e->fd, io);
+	io->result = engine_posix_io(e->fd, io);
 	if (io->result > 0) {
 		rc = st->gpu.ops->copy_to_gpu(&st->gpu, gpu, io->buf,
 					      (size_t)io->result);
@@ -1172,7 +1159,7 @@ static int cufile_submit(struct engine *e)
 	st->queued = NULL;
 	switch (st->xfer) {
 	case GDS_XFER_CPUONLY:
-		io->result = posix_io(e->fd, io);
+		io->result = engine_posix_io(e->fd, io);
 		break;
 	case GDS_XFER_CPU_GPU:
 		rc = submit_cpu_gpu(e, st, io);

@@ -4,7 +4,9 @@
 #include "io/engine.h"
 
 #include <stddef.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/fault.h"
 #include "util/error.h"
@@ -58,4 +60,17 @@ int engine_needs_fd(const struct engine_ops *ops)
 	if (inner)
 		ops = inner;
 	return ops != &engine_null;
+}
+
+int32_t engine_posix_io(int fd, const struct io *io)
+{
+	ssize_t ret;
+
+	do {
+		if (io->dir == DIR_READ)
+			ret = pread(fd, io->buf, io->len, (off_t)io->offset);
+		else
+			ret = pwrite(fd, io->buf, io->len, (off_t)io->offset);
+	} while (ret < 0 && errno == EINTR);
+	return ret < 0 ? -errno : (int32_t)ret;
 }

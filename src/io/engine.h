@@ -55,6 +55,10 @@ struct engine {
  * (io/fault.h); NULL with err_msg "unknown ioengine 'x'" otherwise. */
 const struct engine_ops *engine_find(const char *name);
 
+/* One synchronous pread/pwrite of io on fd, retried on EINTR: the bytes
+ * done, or -errno (psync, and cufile's host paths). */
+int32_t engine_posix_io(int fd, const struct io *io);
+
 /* Engines that run without a file descriptor (null). */
 int engine_needs_fd(const struct engine_ops *ops);
 

@@ -70,17 +70,8 @@ static int psync_submit(struct engine *e)
 
 	while (st->submitted != st->tail) {
 		struct io *io = st->slots[st->submitted++ & st->mask];
-		ssize_t ret;
 
-		do {
-			if (io->dir == DIR_READ)
-				ret = pread(e->fd, io->buf, io->len,
-					    (off_t)io->offset);
-			else
-				ret = pwrite(e->fd, io->buf, io->len,
-					     (off_t)io->offset);
-		} while (ret < 0 && errno == EINTR);
-		io->result = ret < 0 ? -errno : (int32_t)ret;
+		io->result = engine_posix_io(e->fd, io);
 	}
 	return (int)n;
 }

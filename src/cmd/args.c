@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "store/store.h"
+#include "target/safety.h"
 #include "target/target.h"
 #include "util/error.h"
 
@@ -55,6 +56,19 @@ void cmd_join_command(int argc, char **argv, char *out, size_t len)
 		used += (size_t)snprintf(out + used, len - used, " %s", argv[i]);
 }
 
+/* The scratch file is drivebench's own when the gate lets it write there
+ * without consent (created by drivebench, no filesystem, backs no loop). */
+static bool scratch_is_ours(const char *path)
+{
+	struct safety_verdict v;
+
+	if (safety_check(path, NULL, &v) != 0) {
+		err_clear();
+		return false;
+	}
+	return v.allowed && !v.is_block;
+}
+
 int cmd_default_target(const char **path)
 {
 	struct target t;
@@ -62,11 +76,26 @@ int cmd_default_target(const char **path)
 	*path = target_scratch_path();
 	if (target_probe(*path, &t))
 		return -1;
-	if (!t.exists || t.size < SCRATCH_DEFAULT_SIZE) {
-		fprintf(stderr, "drivebench: creating the default target %s (1 GiB)\n", *path);
-		if (target_layout_file(*path, SCRATCH_DEFAULT_SIZE, &cmd_stop_requested) < 0)
+	/* created only where nothing exists; completed (an interrupted layout)
+	 * only when it is ours; anything else is used as it is, and the jobs'
+	 * own checks decide (a read too long for it, a write without consent) */
+	if (!t.exists) {
+		struct safety_verdict v;
+
+		if (safety_check(*path, NULL, &v))
 			return -1;
+		if (!v.allowed)
+			return err_refuse("%s: refusing to create the default target: %s",
+					  SCRATCH_ENV, v.reasons[0]);
+		fprintf(stderr, "drivebench: creating the default target %s (1 GiB)\n", *path);
+	} else if (!t.is_block && t.size < SCRATCH_DEFAULT_SIZE && scratch_is_ours(*path)) {
+		fprintf(stderr, "drivebench: completing the default target %s (%llu of 1 GiB "
+			"written)\n", *path, (unsigned long long)t.size);
+	} else {
+		return 0;
 	}
+	if (target_layout_file(*path, SCRATCH_DEFAULT_SIZE, &cmd_stop_requested) < 0)
+		return -1;
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "cmd/commands.h"
 #include "run/runner.h"
 #include "store/store.h"
+#include "target/output_gate.h"
 #include "util/error.h"
 #include "workload/checkpoint.h"
 #include "workload/dlio.h"
@@ -50,6 +51,8 @@ static const char checkpoint_usage[] =
 	"  --db FILE                results database (default $DRIVEBENCH_DB or\n"
 	"                           ./drivebench.db)\n"
 	"  --label LABEL            the drive's name in reports\n"
+	"  --destroy-data ID        allow writing over an existing checkpoint file\n"
+	"                           drivebench did not create (its path); repeatable\n"
 	"  -h, --help               this text\n";
 
 struct checkpoint_args {
@@ -59,7 +62,8 @@ struct checkpoint_args {
 	unsigned passes, count;
 	double fill;
 	uint64_t bs;
-	const char *db_path, *label, *dir;
+	const char *dir;
+	struct store_args store;      /* --db, --label, --destroy-data */
 };
 
 static int parse_unsigned(const char *opt, const char *v, unsigned min, unsigned *out)
@@ -170,8 +174,8 @@ static int parse_args(int argc, char **argv, struct checkpoint_args *a)
 	a->fill = 0.9;
 	a->fsync = true;
 	a->bs = CHECKPOINT_DEFAULT_BS;
-	a->db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
-	a->label = "";
+	if (store_args_init(&a->store, argc))
+		return -1;
 	if (find_model(a, argc, argv))
 		return -1;
 	for (int i = 1; i < argc; i++) {
@@ -212,16 +216,9 @@ static int parse_args(int argc, char **argv, struct checkpoint_args *a)
 				return -1;
 			if (parse_size(v, 1024, &a->bs) || !a->bs)
 				return err_set("--bs: bad size '%s'", v);
-		} else if ((v = cmd_option("--db", argc, argv, &i))) {
-			if (err_msg()[0])
+		} else if ((rc = store_args_option(&a->store, false, argc, argv, &i))) {
+			if (rc < 0)
 				return -1;
-			if (!v[0])
-				return err_set("--db needs a file name");
-			a->db_path = v;
-		} else if ((v = cmd_option("--label", argc, argv, &i))) {
-			if (err_msg()[0])
-				return -1;
-			a->label = v;
 		} else if (!strncmp(argv[i], "--", 2)) {
 			return err_set("unknown option '%s' (see 'drivebench checkpoint --help')", argv[i]);
 		} else if (!a->dir) {
@@ -335,7 +332,9 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 	struct checkpoint_write w = { .dir = a->dir, .bs = a->bs, .fsync = a->fsync,
 				      .read = pass == 0 };
 	struct checkpoint_one one;
-	struct run_options opt = { .stop = &cmd_stop_requested };
+	struct run_options opt = { .stop = &cmd_stop_requested,
+				   .destroy_ids = a->store.destroy_ids,
+				   .nr_destroy_ids = a->store.nr_destroy_ids };
 	struct result_record rec;
 	enum run_failure why = RUN_FAILED_INPUT;
 	char size[32], label[16];
@@ -444,19 +443,19 @@ static int check_directory(const char *dir)
 		return err_set("'%s' is a block device: checkpoints on a raw device region are not supported yet; give a directory on a mounted filesystem", dir);
 	if (!S_ISDIR(st.st_mode))
 		return err_set("'%s' is not a directory", dir);
-	return 0;
+	return output_gate_check("DIR", dir, OUTPUT_DIRECTORY);
 }
 
 static int write_checkpoints(const struct checkpoint_args *a, const struct dlio_plan *plan,
 			     int argc, char **argv)
 {
 	struct session ss = { .a = a, .plan = plan, .exit_code = EXIT_OK };
-	struct run_meta meta = { .label = a->label, .source = "checkpoint", .target = a->dir };
+	struct run_meta meta = { .label = a->store.label, .source = "checkpoint", .target = a->dir };
 	char command[1024], size[32], avail[32];
 	uint64_t free_bytes;
 
 	if (check_directory(a->dir) || checkpoint_free_bytes(a->dir, &free_bytes))
-		return EXIT_BAD_INPUT;
+		return err_exit_code(EXIT_BAD_INPUT);
 	format_bytes(plan->total_bytes, size, sizeof(size));
 	format_bytes(free_bytes, avail, sizeof(avail));
 	if (a->count) {
@@ -477,9 +476,9 @@ static int write_checkpoints(const struct checkpoint_args *a, const struct dlio_
 		return EXIT_RUN_FAILED;
 	}
 	/* open the database first: a long run must not end unable to store */
-	if (store_open(a->db_path, &ss.db)) {
+	if (store_open(a->store.db_path, &ss.db)) {
 		free(ss.stats);
-		return EXIT_BAD_INPUT;
+		return err_exit_code(EXIT_BAD_INPUT);
 	}
 	cmd_join_command(argc, argv, command, sizeof(command));
 	meta.command = command;
@@ -502,7 +501,7 @@ static int write_checkpoints(const struct checkpoint_args *a, const struct dlio_
 		ss.exit_code = EXIT_RUN_FAILED;
 	print_pass_means(&ss);
 	if (ss.exit_code == EXIT_OK)
-		fprintf(stderr, "drivebench: results stored in %s as run %lld\n", a->db_path,
+		fprintf(stderr, "drivebench: results stored in %s as run %lld\n", a->store.db_path,
 			(long long)ss.run_id);
 	if (ss.stopped && ss.exit_code == EXIT_OK) {
 		err_set("stopped: the results so far are stored (partial)");
@@ -528,6 +527,8 @@ int cmd_checkpoint(int argc, char **argv)
 		}
 	if (parse_args(argc, argv, &a) || dlio_plan(&a.cfg, &plan)) {
 		fprintf(stderr, "drivebench checkpoint: %s\n", err_msg());
+		store_args_free(&a.store);
+		dlio_plan_free(&plan);
 		return EXIT_BAD_INPUT;
 	}
 	err_clear();
@@ -538,5 +539,6 @@ int cmd_checkpoint(int argc, char **argv)
 	if (rc != EXIT_OK)
 		fprintf(stderr, "drivebench checkpoint: %s\n", err_msg());
 	dlio_plan_free(&plan);
+	store_args_free(&a.store);
 	return rc;
 }

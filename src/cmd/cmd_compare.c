@@ -120,7 +120,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (store_open(db_path, &db) < 0) {
 		fprintf(stderr, "drivebench compare: %s\n", err_msg());
-		return EXIT_BAD_INPUT;
+		return err_exit_code(EXIT_BAD_INPUT);
 	}
 	if (load_side(db, names[0], &a) < 0 || load_side(db, names[1], &b) < 0) {
 		fprintf(stderr, "drivebench compare: %s\n", err_msg());

@@ -356,6 +356,7 @@ int cmd_export(int argc, char **argv)
 	}
 	if (store_open(db_path, &s)) {
 		fprintf(stderr, "drivebench export: %s\n", err_msg());
+		rc = err_exit_code(rc);
 		goto out;
 	}
 	if (nr_ids == 0) {

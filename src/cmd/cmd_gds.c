@@ -342,7 +342,7 @@ static int run_sweep(const struct gds_args *a, const struct gds_path *path,
 
 	/* open the database first: a long sweep must not end unable to store */
 	if (store_open(a->store.db_path, &ss.db))
-		return EXIT_BAD_INPUT;
+		return err_exit_code(EXIT_BAD_INPUT);
 	cmd_join_command(argc, argv, command, sizeof(command));
 	ss.meta = (struct run_meta){
 		.label = a->store.label, .source = "gds", .command = command,

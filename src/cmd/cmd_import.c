@@ -229,6 +229,7 @@ int cmd_import(int argc, char **argv)
 	}
 	if (store_open(a.db_path, &db)) {
 		fprintf(stderr, "drivebench import: %s\n", err_msg());
+		rc = err_exit_code(rc);
 		goto out;
 	}
 	rc = EXIT_RUN_FAILED;

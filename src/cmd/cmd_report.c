@@ -13,6 +13,7 @@
 #include "report/select.h"
 #include "report/spec.h"
 #include "store/store.h"
+#include "target/output_gate.h"
 #include "util/error.h"
 
 #define REPORT_DEFAULT_OUT "./drivebench-report.html"
@@ -107,6 +108,13 @@ int cmd_report(int argc, char **argv)
 	}
 	if (store_open(db_path, &db) < 0) {
 		fprintf(stderr, "drivebench report: %s\n", err_msg());
+		rc = err_exit_code(rc);
+		goto done;
+	}
+	/* before the work: a report that cannot be written is refused now */
+	if (output_gate_check("--out", out_path, OUTPUT_FILE)) {
+		fprintf(stderr, "drivebench report: %s\n", err_msg());
+		rc = err_exit_code(rc);
 		goto done;
 	}
 	if (report_select(db, sels, nr_sels, &sel) < 0) {
@@ -158,21 +166,21 @@ int cmd_report(int argc, char **argv)
 			fprintf(stderr, "drivebench report: warning: %s (shown without ratings)\n",
 				err_msg());
 	}
-	out = fopen(out_path, "w");
+	out = output_gate_open("--out", out_path);
 	if (!out) {
-		fprintf(stderr, "drivebench report: %s: %s\n", out_path, strerror(errno));
-		rc = EXIT_RUN_FAILED;
+		fprintf(stderr, "drivebench report: %s\n", err_msg());
+		rc = err_exit_code(EXIT_RUN_FAILED);
 		goto done;
 	}
 	char subtitle[1200];
 	snprintf(subtitle, sizeof(subtitle), "%u run(s) from %s", sel.nr_runs, db_path);
 	struct report_options opt = { title, subtitle };
 	int written = report_html(out, drives, sel.nr_groups, &opt);
-	int closed = fclose(out);
+	/* a failed write keeps its message: closing only adds one on failure */
+	int closed = output_gate_close(out, "--out", out_path);
 	out = NULL;
 	if (written < 0 || closed != 0) {
-		fprintf(stderr, "drivebench report: %s: %s\n", out_path,
-			written < 0 ? err_msg() : strerror(errno));
+		fprintf(stderr, "drivebench report: %s\n", err_msg());
 		rc = EXIT_RUN_FAILED;
 		goto done;
 	}
@@ -180,7 +188,7 @@ int cmd_report(int argc, char **argv)
 	rc = EXIT_OK;
 done:
 	if (out)
-		fclose(out);
+		output_gate_close(out, "--out", out_path);
 	report_selection_free(&sel);
 	if (db)
 		store_close(db);

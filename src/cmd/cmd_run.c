@@ -14,6 +14,7 @@
 #include "output/output.h"
 #include "run/runner.h"
 #include "store/store.h"
+#include "target/output_gate.h"
 #include "target/target.h"
 #include "util/error.h"
 #include "verify/verify.h"
@@ -166,7 +167,7 @@ static int use_default_target(struct job_list *jobs, char *note, size_t len)
 }
 
 /* entries: what run_output_for_report made of out, for print and store. */
-static int print_results(const struct run_args *a, const struct run_output *out,
+static int print_results(FILE *f, const struct run_args *a, const struct run_output *out,
 			 const struct job_result *entries, unsigned nr,
 			 const char *note, time_t started)
 {
@@ -177,18 +178,10 @@ static int print_results(const struct run_args *a, const struct run_output *out,
 		.timestamp_ms = (uint64_t)started * 1000,
 		.json_plus = !strcmp(a->format, "json+"),
 	};
-	FILE *f = stdout;
-	int rc;
 
-	if (a->output && !(f = fopen(a->output, "w")))
-		return err_set("--output: cannot write '%s'", a->output);
 	if (!strcmp(a->format, "normal"))
-		rc = output_summary(f, entries, nr, &info);
-	else
-		rc = output_json(f, entries, nr, &info);
-	if (f != stdout && fclose(f) && rc == 0)
-		rc = err_set("--output: error writing '%s'", a->output);
-	return rc;
+		return output_summary(f, entries, nr, &info);
+	return output_json(f, entries, nr, &info);
 }
 
 /* Records what was reported (one entry per clone, or per group with
@@ -258,6 +251,7 @@ int cmd_run(int argc, char **argv)
 	struct run_output out = { 0 };
 	struct run_options opt = { .stop = &cmd_stop_requested };
 	struct store *db = NULL;
+	FILE *output = stdout, *printed;
 	struct job_result *entries = NULL;
 	unsigned nr = 0;
 	char note[JOB_PATH_MAX + 128] = "";
@@ -272,11 +266,20 @@ int cmd_run(int argc, char **argv)
 		}
 	cmd_catch_stop_signals();   /* before the scratch layout, which may take a while */
 	if (parse_args(argc, argv, &a) || build_jobs(&a, &jobs) ||
-	    use_default_target(&jobs, note, sizeof(note)) < 0)
+	    use_default_target(&jobs, note, sizeof(note)) < 0) {
+		rc = err_exit_code(EXIT_BAD_INPUT);
 		goto fail;
-	/* open the database first: a long run must not end unable to store */
-	if (a.store.db_path && store_open(a.store.db_path, &db))
+	}
+	/* open the database and the output first: a long run must not end
+	 * unable to store or print, and both pass the write gate */
+	if (a.store.db_path && store_open(a.store.db_path, &db)) {
+		rc = err_exit_code(EXIT_BAD_INPUT);
 		goto fail;
+	}
+	if (a.output && !(output = output_gate_open("--output", a.output))) {
+		rc = err_exit_code(EXIT_BAD_INPUT);
+		goto fail;
+	}
 	opt.max_buffer_mem = a.max_buffer_mem;
 	opt.destroy_ids = a.store.destroy_ids;
 	opt.nr_destroy_ids = a.store.nr_destroy_ids;
@@ -285,7 +288,13 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 	if (run_output_for_report(&out, &entries, &nr) ||
-	    print_results(&a, &out, entries, nr, note, started)) {
+	    print_results(output, &a, &out, entries, nr, note, started)) {
+		rc = EXIT_RUN_FAILED;
+		goto fail;
+	}
+	printed = output;
+	output = stdout;
+	if (a.output && output_gate_close(printed, "--output", a.output)) {
 		rc = EXIT_RUN_FAILED;
 		goto fail;
 	}
@@ -298,6 +307,8 @@ int cmd_run(int argc, char **argv)
 fail:
 	fprintf(stderr, "drivebench %s: %s\n", argv[0], err_msg());   /* run, verify */
 done:
+	if (output && output != stdout)
+		output_gate_close(output, "--output", a.output);
 	if (db)
 		store_close(db);
 	for (unsigned i = 0; i < nr; i++)

@@ -28,21 +28,6 @@ uint64_t run_default_buffer_limit(void)
 	return (uint64_t)pages * (uint64_t)page / 4;
 }
 
-/* fio's naming when only directory= is given: directory/name.clone.0 */
-static int clone_path(const struct job_spec *s, unsigned clone, char *out, size_t len)
-{
-	int n;
-
-	if (s->filename[0])
-		n = snprintf(out, len, "%s", s->filename);
-	else
-		n = snprintf(out, len, "%s/%.*s.%u.0", s->directory,
-			     JOB_NAME_MAX, s->name, clone);
-	if (n < 0 || (size_t)n >= len)
-		return err_set("path too long: directory '%s'", s->directory);
-	return 0;
-}
-
 static void format_bytes(uint64_t b, char *out, size_t len)
 {
 	if (b >= (1ull << 30))
@@ -126,7 +111,8 @@ static int setup_verify(struct worker *w, const struct target *t,
 }
 
 /* Lays out regular files that are missing or too short, as fio does, so
- * reads hit written blocks. */
+ * reads hit written blocks. A job that only reads never writes a file that
+ * exists: a short one is an error, not a file to extend. */
 static int prepare_target(struct worker *w, struct target *t)
 {
 	uint64_t start, len;
@@ -142,6 +128,11 @@ static int prepare_target(struct worker *w, struct target *t)
 		return err_set("'%s' holds %llu bytes, not the %llu the job wrote: nothing to verify there",
 			       t->path, (unsigned long long)(t->exists ? t->size : 0),
 			       (unsigned long long)(start + len));
+	if (t->exists && !job_spec_writes(w->spec))
+		return err_set("'%s' holds %llu bytes, too few for the range [%llu, %llu) "
+			       "the job reads; a job that only reads never extends a file "
+			       "(lower size= or offset=)", t->path, (unsigned long long)t->size,
+			       (unsigned long long)start, (unsigned long long)(start + len));
 	if (target_layout_file(t->path, start + len, w->stop) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s", t->path);
@@ -158,7 +149,9 @@ static int check_write_consent(const struct job_spec *s, const char *path,
 	size_t used;
 	unsigned i = 0;
 
-	if (!job_spec_writes(s))
+	/* reading an existing target needs no consent; a missing one is
+	 * created and laid out, so it passes the gate as a write does */
+	if (!job_spec_writes(s) && access(path, F_OK) == 0)
 		return 0;
 	do {
 		const char *id = i < opt->nr_destroy_ids ? opt->destroy_ids[i] : NULL;
@@ -173,7 +166,7 @@ static int check_write_consent(const struct job_spec *s, const char *path,
 		used += (size_t)snprintf(text + used, sizeof(text) - used, "\n  - %s", v.reasons[r]);
 	if (used < sizeof(text) && safety_consent_hint(&v)[0])
 		snprintf(text + used, sizeof(text) - used, "\n%s", safety_consent_hint(&v));
-	return err_set("%s", text);
+	return err_refuse("%s", text);
 }
 
 static char *json_text(cJSON *j)
@@ -362,7 +355,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 				rc = err_prefix("job '%s'", s->name);
 				goto done;
 			}
-			if (clone_path(s, c, path, sizeof(path))) {
+			if (job_spec_path(s, c, path, sizeof(path))) {
 				rc = err_prefix("job '%s'", s->name);
 				goto done;
 			}
@@ -372,13 +365,15 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 				targets[k].size = s->size ? s->size : SCRATCH_DEFAULT_SIZE;
 				targets[k].logical_block = 512;
 			} else if (check_write_consent(s, path, opt)) {
-				*why = RUN_FAILED_UNSAFE;
+				*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
 				rc = err_prefix("job '%s'", s->name);
 				goto done;
 			} else if (target_probe(path, &targets[k]) ||
 				   prepare_target(w, &targets[k])) {
 				if (*opt->stop)   /* a signal, not bad input: exit 1 */
 					*why = RUN_FAILED_RUNTIME;
+				else if (err_refused())
+					*why = RUN_FAILED_UNSAFE;
 				rc = err_prefix("job '%s'", s->name);
 				goto done;
 			}

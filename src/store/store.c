@@ -14,6 +14,7 @@
 
 #include "store/schema.h"
 #include "store/store.h"
+#include "target/output_gate.h"
 #include "util/error.h"
 #include "util/clock.h"
 
@@ -26,9 +27,24 @@ struct store {
 
 static const char *const dir_names[DIR_COUNT] = { "read", "write" };
 
+/* The exit code a failed statement calls for: a full disk or an I/O error
+ * is a run failure (exit 1) wherever it happens, at open too; the rest
+ * (not a database, read-only, locked) is left to the caller. */
+static int db_fail(struct store *s, const char *what, const char *message)
+{
+	int code = sqlite3_errcode(s->db) & 0xff;
+
+	if (code == SQLITE_FULL)
+		return err_fail(EXIT_RUN_FAILED, "%s: %s: the filesystem holding the "
+				"database is full (%s)", s->path, what, message);
+	if (code == SQLITE_IOERR || code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		return err_fail(EXIT_RUN_FAILED, "%s: %s: %s", s->path, what, message);
+	return err_set("%s: %s: %s", s->path, what, message);
+}
+
 static int db_error(struct store *s, const char *what)
 {
-	return err_set("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+	return db_fail(s, what, sqlite3_errmsg(s->db));
 }
 
 static int exec_sql(struct store *s, const char *sql, const char *what)
@@ -36,8 +52,7 @@ static int exec_sql(struct store *s, const char *sql, const char *what)
 	char *message = NULL;
 
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &message) != SQLITE_OK) {
-		err_set("%s: %s: %s", s->path, what,
-			message ? message : sqlite3_errmsg(s->db));
+		db_fail(s, what, message ? message : sqlite3_errmsg(s->db));
 		sqlite3_free(message);
 		return -1;
 	}
@@ -263,6 +278,12 @@ int store_open(const char *path, struct store **out)
 	if (!s)
 		return err_set("out of memory");
 	snprintf(s->path, sizeof(s->path), "%s", path);
+	/* the database is opened for writing: never a device, a kernel
+	 * setting or another file, and SQLite's journals beside it likewise */
+	if (output_gate_check("--db", path, OUTPUT_DATABASE)) {
+		free(s);
+		return -1;
+	}
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 			    NULL) != SQLITE_OK) {
 		if (s->db)

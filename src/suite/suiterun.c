@@ -27,6 +27,7 @@
 #include "target/safety.h"
 #include "target/snapshot.h"
 #include "target/target.h"
+#include "target/output_gate.h"
 #include "util/error.h"
 #include "verify/verify.h"
 #include "workload/checkpoint.h"
@@ -655,6 +656,8 @@ static int checkpoint_directory(struct suite_ctx *c, char *dir, size_t len)
 	n = snprintf(dir, len, "%s.checkpoints", c->o->target);
 	if (n < 0 || (size_t)n >= len)
 		return err_set("path too long: '%s.checkpoints'", c->o->target);
+	if (output_gate_check("checkpoint directory", dir, OUTPUT_DIRECTORY))
+		return -1;
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return err_set("cannot create '%s': %s", dir, strerror(errno));
 	return 0;
@@ -1013,10 +1016,14 @@ int suite_run(const struct suite *s, const struct suite_options *o, int *exit_co
 		goto out;
 	c.selected = selected;
 	suite_target_key(o->target, c.target_key, sizeof(c.target_key));
-	if (target_probe(o->target, &c.target))
+	if (target_probe(o->target, &c.target)) {
+		c.exit_code = err_exit_code(c.exit_code);
 		goto out;
-	if (store_open(o->db_path, &c.db))
+	}
+	if (store_open(o->db_path, &c.db)) {
+		c.exit_code = err_exit_code(c.exit_code);
 		goto out;
+	}
 	c.exit_code = EXIT_RUN_FAILED;
 	if (o->resume ? resume_run(&c, done) : begin_run(&c))
 		goto out;

@@ -4,14 +4,18 @@
  * created-by-drivebench mark on regular files; matches --destroy-data
  * consent against the device's serial / kernel name or the file's path. */
 #include "target/safety.h"
+#include "target/loop_backing.h"
+#include "target/proc_tables.h"
+#include "target/pseudo_fs.h"
+#include "target/signatures.h"
 
-#include <blkid/blkid.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,33 +28,8 @@
 #include "util/text.h"
 
 #define SYSFS_BLOCK "/sys/class/block"
-
-/* ---- small text helpers ---- */
-
-/* Copies src[0..srclen) to dst, turning the kernel's octal escapes (\040
- * for a space, \011, \012, \134) back into bytes; always terminates. */
-static void unescape_octal(const char *src, size_t srclen, char *dst,
-			   size_t len)
-{
-	size_t out = 0;
-
-	if (len == 0)
-		return;
-	for (size_t i = 0; i < srclen && out + 1 < len; i++) {
-		if (src[i] == '\\' && i + 3 < srclen &&
-		    src[i + 1] >= '0' && src[i + 1] <= '3' &&
-		    src[i + 2] >= '0' && src[i + 2] <= '7' &&
-		    src[i + 3] >= '0' && src[i + 3] <= '7') {
-			dst[out++] = (char)(((src[i + 1] - '0') << 6) |
-					    ((src[i + 2] - '0') << 3) |
-					    (src[i + 3] - '0'));
-			i += 3;
-		} else {
-			dst[out++] = src[i];
-		}
-	}
-	dst[out] = '\0';
-}
+/* mountinfo with thousands of mounts stays far below this */
+#define TEXT_TABLE_MAX (64u << 20)
 
 /* Copies src into dst[len], cut short when it does not fit. */
 static void copy_text(char *dst, size_t len, const char *src)
@@ -61,153 +40,6 @@ static void copy_text(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-/* Splits line [start, end) into whitespace-separated fields; returns how
- * many were found (at most max). */
-static unsigned split_fields(const char *start, const char *end,
-			     const char **field, size_t *field_len,
-			     unsigned max)
-{
-	unsigned n = 0;
-	const char *p = start;
-
-	while (p < end && n < max) {
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p >= end)
-			break;
-		field[n] = p;
-		while (p < end && *p != ' ' && *p != '\t')
-			p++;
-		field_len[n] = (size_t)(p - field[n]);
-		n++;
-	}
-	return n;
-}
-
-static bool field_is(const char *field, size_t field_len, const char *word)
-{
-	return strlen(word) == field_len && memcmp(field, word, field_len) == 0;
-}
-
-int mountinfo_find(const char *text, unsigned major, unsigned minor,
-		   const char *devnode, char *mountpoint, size_t len)
-{
-	char want[32];
-	const char *line = text;
-
-	snprintf(want, sizeof(want), "%u:%u", major, minor);
-	while (line && *line) {
-		const char *end = strchr(line, '\n');
-		const char *field[64];
-		size_t field_len[64];
-		unsigned n;
-		bool match;
-
-		if (!end)
-			end = line + strlen(line);
-		/* id parent major:minor root mountpoint options [optional...]
-		 * - fstype source superoptions */
-		n = split_fields(line, end, field, field_len, 64);
-		if (n >= 5) {
-			match = field_is(field[2], field_len[2], want);
-			for (unsigned i = 6; !match && devnode && i + 2 < n; i++) {
-				char source[PATH_MAX];
-
-				if (!field_is(field[i], field_len[i], "-"))
-					continue;
-				unescape_octal(field[i + 2], field_len[i + 2],
-					       source, sizeof(source));
-				match = strcmp(source, devnode) == 0;
-				break;
-			}
-			if (match) {
-				unescape_octal(field[4], field_len[4], mountpoint,
-					       len);
-				return 1;
-			}
-		}
-		line = *end ? end + 1 : end;
-	}
-	return 0;
-}
-
-int swaps_entry(const char *text, unsigned index, char *path, size_t len)
-{
-	const char *line = strchr(text, '\n'); /* skip the header line */
-	unsigned seen = 0;
-
-	while (line && *line) {
-		const char *field[1];
-		size_t field_len[1];
-		const char *end;
-
-		line++;
-		end = strchr(line, '\n');
-		if (!end)
-			end = line + strlen(line);
-		if (split_fields(line, end, field, field_len, 1) == 1) {
-			if (seen == index) {
-				unescape_octal(field[0], field_len[0], path, len);
-				return 1;
-			}
-			seen++;
-		}
-		line = *end ? end : NULL;
-	}
-	return 0;
-}
-
-/* Reads a whole (proc or sysfs) file into a new NUL-terminated buffer. */
-static int read_text_file(const char *path, char **text)
-{
-	size_t size = 4096, used = 0;
-	char *buf = malloc(size);
-	int fd;
-
-	if (!buf)
-		return err_set("out of memory reading %s", path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		free(buf);
-		return err_set("cannot open %s: %s", path, strerror(errno));
-	}
-	for (;;) {
-		ssize_t got;
-
-		if (used + 1 >= size) {
-			char *bigger = realloc(buf, size * 2);
-
-			if (!bigger) {
-				free(buf);
-				close(fd);
-				return err_set("out of memory reading %s", path);
-			}
-			buf = bigger;
-			size *= 2;
-		}
-		got = read(fd, buf + used, size - used - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int saved = errno;
-
-			free(buf);
-			close(fd);
-			return err_set("cannot read %s: %s", path,
-				       strerror(saved));
-		}
-		if (got == 0)
-			break;
-		used += (size_t)got;
-	}
-	close(fd);
-	buf[used] = '\0';
-	*text = buf;
-	return 0;
-}
-
-/* A short sysfs attribute, surrounding whitespace trimmed. Returns 0 with
- * a non-empty value, -1 when absent or empty (no err_msg: not an error). */
 /* ---- the verdict ---- */
 
 static void add_reason(struct safety_verdict *v, const char *fmt, ...)
@@ -275,7 +107,7 @@ static void disk_id(const char *disk, dev_t rdev, char *id, size_t len)
 		goto found;
 	snprintf(path, sizeof(path), "/run/udev/data/b%u:%u", major(rdev),
 		 minor(rdev));
-	if (read_text_file(path, &udev) == 0) {
+	if (text_read_file(path, TEXT_TABLE_MAX, &udev) == 0) {
 		const char *key = "E:ID_SERIAL_SHORT=";
 		char *at = strstr(udev, key);
 
@@ -422,8 +254,47 @@ static unsigned check_in_use(struct safety_verdict *v, const char *path,
 }
 
 /* Partitions of a whole disk: sysfs subdirectories with a partition file. */
+/* A partition's region on its disk, from sysfs (512-byte sectors). */
+static int partition_region(const char *kernel, uint64_t *offset, uint64_t *size)
+{
+	char path[PATH_MAX], value[32];
+	unsigned long long start, sectors;
+
+	snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/start", kernel);
+	if (text_read_small_file(path, value, sizeof(value)) || sscanf(value, "%llu", &start) != 1)
+		return -1;
+	snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/size", kernel);
+	if (text_read_small_file(path, value, sizeof(value)) || sscanf(value, "%llu", &sectors) != 1)
+		return -1;
+	*offset = start * 512;
+	*size = sectors * 512;
+	return 0;
+}
+
+/* Adds the signature findings of [offset, offset + size) of fd; an
+ * unreadable region counts as data (consent still decides). */
+static unsigned check_signatures(struct safety_verdict *v, int fd, uint64_t offset,
+				 uint64_t size, const char *subject)
+{
+	struct signature_findings found;
+	int n = signatures_probe(fd, offset, size, subject, &found);
+
+	if (n < 0) {
+		add_reason(v, "%s", err_msg());
+		err_clear();
+		return 1;
+	}
+	for (int i = 0; i < n; i++)
+		add_reason(v, "%s", found.sentence[i]);
+	return (unsigned)n;
+}
+
+/* Every partition the kernel lists for a whole disk: in use (mounted, swap,
+ * holders), or carrying a signature of its own. The partition table itself
+ * may be gone while the kernel still knows its partitions (and a filesystem
+ * lives on in one), so each partition's region is probed on the disk. */
 static unsigned check_partitions(struct safety_verdict *v, const char *path,
-				 const char *disk, const char *mountinfo,
+				 int fd, const char *disk, const char *mountinfo,
 				 const char *swaps)
 {
 	char dirpath[PATH_MAX];
@@ -436,7 +307,8 @@ static unsigned check_partitions(struct safety_verdict *v, const char *path,
 	if (!dir)
 		return 0;
 	while ((entry = readdir(dir))) {
-		char attribute[PATH_MAX + NAME_MAX + 16];
+		char attribute[PATH_MAX + NAME_MAX + 16], subject[PATH_MAX + NAME_MAX + 32];
+		uint64_t offset, size;
 		dev_t rdev;
 
 		if (strncmp(entry->d_name, disk, strlen(disk)) != 0)
@@ -448,109 +320,63 @@ static unsigned check_partitions(struct safety_verdict *v, const char *path,
 			continue;
 		found += check_in_use(v, path, entry->d_name, rdev, false,
 				      mountinfo, swaps);
+		if (fd < 0 || partition_region(entry->d_name, &offset, &size) || size == 0)
+			continue;
+		snprintf(subject, sizeof(subject), "%s's partition /dev/%s", path, entry->d_name);
+		found += check_signatures(v, fd, offset, size, subject);
 	}
 	closedir(dir);
 	return found;
 }
 
-static const char *article(const char *word)
+/* Consent decides what findings allow: none needed without findings, never
+ * for what consent cannot help (v->never), else the device's ID. */
+static void decide(struct safety_verdict *v, unsigned findings, const char *destroy_id,
+		   const char *path)
 {
-	return strchr("aeiouxAEIOUX", word[0]) && word[0] ? "an" : "a";
-}
-
-/* Filesystem, partition table, RAID/LVM or other signatures (libblkid).
- * Returns the number of findings, or -1 with err_msg when the device cannot
- * be opened for probing. */
-static int check_signatures(struct safety_verdict *v, const char *path)
-{
-	blkid_probe probe;
-	const char *type = NULL, *usage = NULL, *pttype = NULL;
-	int rc, found = 0;
-
-	errno = 0;
-	probe = blkid_new_probe_from_filename(path);
-	if (!probe)
-		return err_set("cannot probe %s for signatures: %s", path,
-			       strerror(errno ? errno : EIO));
-	blkid_probe_enable_superblocks(probe, 1);
-	blkid_probe_set_superblocks_flags(probe, BLKID_SUBLKS_TYPE |
-						 BLKID_SUBLKS_USAGE);
-	blkid_probe_enable_partitions(probe, 1);
-	rc = blkid_do_safeprobe(probe);
-	if (rc == 0) {
-		blkid_probe_lookup_value(probe, "TYPE", &type, NULL);
-		blkid_probe_lookup_value(probe, "USAGE", &usage, NULL);
-		blkid_probe_lookup_value(probe, "PTTYPE", &pttype, NULL);
-		if (pttype) {
-			add_reason(v, "%s has %s %s partition table", path,
-				   article(pttype), pttype);
-			found++;
-		}
-		if (type) {
-			if (usage && strcmp(usage, "filesystem") == 0)
-				add_reason(v, "%s carries %s %s filesystem", path,
-					   article(type), type);
-			else if (usage && strcmp(usage, "raid") == 0)
-				add_reason(v, "%s carries %s %s RAID/LVM signature",
-					   path, article(type), type);
-			else if (usage && strcmp(usage, "crypto") == 0)
-				add_reason(v, "%s carries %s %s encryption signature",
-					   path, article(type), type);
-			else
-				add_reason(v, "%s carries %s %s signature", path,
-					   article(type), type);
-			found++;
-		}
-		if (!pttype && !type) {
-			add_reason(v, "%s carries a signature of unknown type",
-				   path);
-			found++;
-		}
-	} else if (rc == -2) {
-		add_reason(v, "%s carries more than one conflicting signature "
-			      "(filesystem, partition table or RAID)", path);
-		found++;
-	} else if (rc < 0) {
-		add_reason(v, "%s could not be probed for signatures", path);
-		found++;
+	if (v->never || findings == 0) {
+		v->allowed = findings == 0;
+		return;
 	}
-	blkid_free_probe(probe);
-	return found;
+	if (destroy_id && strcmp(destroy_id, v->device_id) == 0) {
+		v->allowed = true;
+		return;
+	}
+	if (destroy_id && destroy_id[0])
+		add_reason(v, "--destroy-data=%s does not match the ID of %s (%s)",
+			   destroy_id, path, v->device_id);
 }
 
-static int check_block(const char *path, dev_t rdev, const char *destroy_id,
-		       struct safety_verdict *v)
+/* Mounts, swap, holders and signatures of the device and every partition
+ * the kernel knows on it, and the kernel's exclusive-open verdict. */
+static int block_findings(const char *path, dev_t rdev, const struct block_name *name,
+			  struct safety_verdict *v, unsigned *findings)
 {
-	struct block_name name;
 	char *mountinfo = NULL, *swaps = NULL;
-	unsigned in_use, findings;
-	int signatures, fd;
-	dev_t disk_rdev = rdev;
+	unsigned in_use, signatures;
+	int fd;
 
-	if (block_name_of(path, rdev, &name) != 0)
-		return -1;
-	if (read_text_file("/proc/self/mountinfo", &mountinfo) != 0)
+	if (text_read_file("/proc/self/mountinfo", TEXT_TABLE_MAX, &mountinfo) != 0)
 		return err_prefix("cannot check whether %s is mounted", path);
 	/* no /proc/swaps means a kernel without swap: nothing is swapped on */
-	if (read_text_file("/proc/swaps", &swaps) != 0)
+	if (text_read_file("/proc/swaps", TEXT_TABLE_MAX, &swaps) != 0)
 		swaps = NULL;
 	err_clear();
 
-	in_use = check_in_use(v, path, name.kernel, rdev, true, mountinfo,
-			      swaps);
-	if (!name.is_partition)
-		in_use += check_partitions(v, path, name.kernel, mountinfo,
-					   swaps);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	in_use = check_in_use(v, path, name->kernel, rdev, true, mountinfo, swaps);
+	if (fd < 0) {
+		add_reason(v, "cannot probe %s for signatures: %s", path, strerror(errno));
+		signatures = 1;
+	} else {
+		signatures = check_signatures(v, fd, 0, 0, path);
+	}
+	if (!name->is_partition)
+		in_use += check_partitions(v, path, fd, name->kernel, mountinfo, swaps);
+	if (fd >= 0)
+		close(fd);
 	free(mountinfo);
 	free(swaps);
-
-	signatures = check_signatures(v, path);
-	if (signatures < 0) {
-		/* unreadable signatures count as data: consent still decides */
-		add_reason(v, "%s", err_msg());
-		err_clear();
-		signatures = 1;
-	}
 
 	/* The kernel refuses an exclusive open of a device that is mounted
 	 * (in any mount namespace), swapped on or claimed by dm/md: catches
@@ -565,23 +391,26 @@ static int check_block(const char *path, dev_t rdev, const char *destroy_id,
 		v->mounted = true;
 		in_use++;
 	}
+	if (v->mounted)
+		v->never = true;
+	*findings = in_use + signatures;
+	return 0;
+}
 
+static int check_block(const char *path, dev_t rdev, const char *destroy_id,
+		       struct safety_verdict *v)
+{
+	struct block_name name;
+	unsigned findings;
+	dev_t disk_rdev = rdev;
+
+	if (block_name_of(path, rdev, &name) != 0 ||
+	    block_findings(path, rdev, &name, v, &findings) != 0)
+		return -1;
 	if (name.is_partition && dev_of(name.disk, &disk_rdev) != 0)
 		disk_rdev = rdev;
 	disk_id(name.disk, disk_rdev, v->device_id, sizeof(v->device_id));
-
-	findings = in_use + (unsigned)signatures;
-	if (v->mounted || findings == 0) {
-		v->allowed = findings == 0;
-		return 0;
-	}
-	if (destroy_id && strcmp(destroy_id, v->device_id) == 0) {
-		v->allowed = true;
-		return 0;
-	}
-	if (destroy_id && destroy_id[0])
-		add_reason(v, "--destroy-data=%s does not match the ID of %s (%s)",
-			   destroy_id, path, v->device_id);
+	decide(v, findings, destroy_id, path);
 	return 0;
 }
 
@@ -607,21 +436,91 @@ static bool names_file(const char *destroy_id, const char *path,
 	       strcmp(consent_resolved, resolved) == 0;
 }
 
-static int check_file(const char *path, const char *destroy_id,
-		      struct safety_verdict *v)
+/* A regular file backing an attached loop device is that device's data:
+ * its findings (a mounted filesystem above all) are the file's, the mark
+ * of a file drivebench once created no longer counts, and consent names
+ * the file or the loop device. */
+static int check_loop_backing(const char *path, const struct stat *st,
+			      const char *destroy_id, const char *resolved,
+			      struct safety_verdict *v, bool *backs)
 {
-	char resolved[PATH_MAX];
+	char loop[NAME_MAX + 1], devnode[NAME_MAX + 8];
+	struct stat dev_st;
+	struct block_name name;
+	unsigned findings;
 
-	if (!realpath(path, resolved))
-		return err_set("cannot resolve %s: %s", path, strerror(errno));
-	if (has_created_mark(path) || names_file(destroy_id, path, resolved)) {
+	*backs = loop_device_backed_by(st, loop, sizeof(loop)) == 1;
+	if (!*backs)
+		return 0;
+	snprintf(devnode, sizeof(devnode), "/dev/%s", loop);
+	add_reason(v, "%s is the backing file of %s", path, devnode);
+	if (stat(devnode, &dev_st) == 0 && S_ISBLK(dev_st.st_mode) &&
+	    block_name_of(devnode, dev_st.st_rdev, &name) == 0 &&
+	    block_findings(devnode, dev_st.st_rdev, &name, v, &findings) != 0)
+		return -1;
+	err_clear();
+	if (!v->never && (names_file(destroy_id, path, resolved) ||
+			  (destroy_id && strcmp(destroy_id, loop) == 0))) {
 		v->allowed = true;
 		return 0;
 	}
-	add_reason(v, "existing file %s was not created by drivebench", path);
+	if (destroy_id && destroy_id[0] && !v->never)
+		add_reason(v, "--destroy-data=%s names neither %s nor %s", destroy_id,
+			   path, loop);
+	return 0;
+}
+
+static int check_file(const char *path, const struct stat *st, const char *destroy_id,
+		      struct safety_verdict *v)
+{
+	char resolved[PATH_MAX];
+	const char *pseudo = pseudo_fs_of(path, -1);
+	unsigned signatures = 0;
+	bool backs;
+	int fd;
+
+	if (!realpath(path, resolved))
+		return err_set("cannot resolve %s: %s", path, strerror(errno));
+	if (pseudo) {
+		add_reason(v, "%s is on %s: a kernel setting, not storage", path, pseudo);
+		v->never = true;
+		return 0;
+	}
+	if (check_loop_backing(path, st, destroy_id, resolved, v, &backs) || backs)
+		return backs ? 0 : -1;
+	/* a file that now holds a filesystem image is data, whoever made it */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd >= 0) {
+		signatures = st->st_size > 0 ? check_signatures(v, fd, 0, 0, path) : 0;
+		close(fd);
+	}
+	if ((signatures == 0 && has_created_mark(path)) ||
+	    names_file(destroy_id, path, resolved)) {
+		v->allowed = true;
+		return 0;
+	}
+	if (signatures == 0)
+		add_reason(v, "existing file %s was not created by drivebench", path);
 	if (destroy_id && destroy_id[0])
 		add_reason(v, "--destroy-data=%s does not name %s", destroy_id,
 			   path);
+	return 0;
+}
+
+/* A path that does not exist: drivebench will create it, so nothing is
+ * destroyed, except where a new name is a kernel knob or a mistyped device. */
+static int check_missing(const char *path, struct safety_verdict *v)
+{
+	const char *pseudo = pseudo_fs_of(path, -1);
+
+	if (pseudo)
+		add_reason(v, "%s would be created on %s: a kernel setting, not storage",
+			   path, pseudo);
+	else if (path_in_dev(path))   /* bad input, not a verdict */
+		return err_set("%s: no such device (a missing name in /dev is a "
+			       "mistyped device, never a file to create)", path);
+	v->never = v->nr_reasons > 0;
+	v->allowed = !v->never;
 	return 0;
 }
 
@@ -637,11 +536,9 @@ int safety_check(const char *path, const char *destroy_id,
 		if (errno != ENOENT)
 			return err_set("cannot examine %s: %s", path,
 				       strerror(errno));
-		/* drivebench will create it: nothing to destroy */
 		if (strlen(path) < sizeof(v->device_id))
 			snprintf(v->device_id, sizeof(v->device_id), "%s", path);
-		v->allowed = true;
-		return 0;
+		return check_missing(path, v);
 	}
 	if (S_ISBLK(st.st_mode)) {
 		v->is_block = true;
@@ -652,14 +549,14 @@ int safety_check(const char *path, const char *destroy_id,
 			       path);
 	if (strlen(path) < sizeof(v->device_id))
 		snprintf(v->device_id, sizeof(v->device_id), "%s", path);
-	return check_file(path, destroy_id, v);
+	return check_file(path, &st, destroy_id, v);
 }
 
 const char *safety_consent_hint(const struct safety_verdict *v)
 {
 	static _Thread_local char hint[256];
 
-	if (v->allowed || v->mounted)
+	if (v->allowed || v->never)
 		return "";
 	if (v->is_block)
 		snprintf(hint, sizeof(hint),

@@ -23,8 +23,11 @@ struct safety_verdict {
 	char reasons[SAFETY_MAX_REASONS][256]; /* one sentence per finding */
 	unsigned nr_reasons;
 	/* Mounted, or busy for an exclusive open (mounted in another mount
-	 * namespace): refused even with consent. */
+	 * namespace). */
 	bool mounted;
+	/* Refused even with consent: mounted or busy, or a file on a pseudo
+	 * filesystem (procfs, sysfs). */
+	bool never;
 };
 
 /* Decides whether drivebench may WRITE to path. Returns 0 with v filled
@@ -46,19 +49,5 @@ const char *safety_consent_hint(const struct safety_verdict *v);
  * no user extended attributes (then the file is not marked and a later run
  * refuses it without consent); -1 with err_msg on any other failure. */
 int safety_mark_created(int fd);
-
-/* ---- parsers over the text of /proc files, pure for testing ---- */
-
-/* Finds a mount of the block device major:minor, or whose mount source is
- * devnode (may be NULL; catches btrfs, whose mountinfo shows an anonymous
- * device number), in the text of /proc/self/mountinfo. Returns 1 and copies
- * the (unescaped) mount point into mountpoint, or 0 when not mounted. */
-int mountinfo_find(const char *text, unsigned major, unsigned minor,
-		   const char *devnode, char *mountpoint, size_t len);
-
-/* The index-th (0-based) swap area named in the text of /proc/swaps, after
- * the header line, unescaped. Returns 1 with path filled, 0 when there are
- * no more entries. */
-int swaps_entry(const char *text, unsigned index, char *path, size_t len);
 
 #endif

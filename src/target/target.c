@@ -3,6 +3,7 @@
  * laying out a file with real written data, resolving a job's byte range on
  * the target with its alignment checks, and opening it with the job's flags. */
 #include "target/target.h"
+#include "target/pseudo_fs.h"
 #include "target/safety.h"
 
 #include <errno.h>
@@ -138,6 +139,7 @@ int target_probe(const char *path, struct target *t)
 {
 	struct stat st;
 	size_t length;
+	const char *pseudo;
 
 	memset(t, 0, sizeof(*t));
 	if (!path || !*path)
@@ -155,6 +157,9 @@ int target_probe(const char *path, struct target *t)
 	}
 	if (S_ISBLK(st.st_mode))
 		return probe_block_device(path, t);
+	if (S_ISREG(st.st_mode) && (pseudo = pseudo_fs_of(path, -1)))
+		return err_refuse("target '%s' is on %s: a kernel setting, not storage",
+				  path, pseudo);
 	if (S_ISREG(st.st_mode)) {
 		probe_regular_file(path, &st, t);
 		return 0;
@@ -452,8 +457,10 @@ int target_open(const struct target *t, const struct job_spec *spec)
 	int flags = O_CLOEXEC;
 	int fd;
 
+	/* a file is laid out before it is opened: only a job that writes may
+	 * create one here (the null-sized file of a write-only job) */
 	flags |= job_spec_writes(spec) ? O_RDWR : O_RDONLY;
-	if (!t->is_block)
+	if (!t->is_block && job_spec_writes(spec))
 		flags |= O_CREAT;
 	if (spec->direct)
 		flags |= O_DIRECT;

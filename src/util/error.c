@@ -6,11 +6,13 @@
 #include <string.h>
 
 static _Thread_local char last_error[1024];
+static _Thread_local int last_error_code;   /* 0: the caller decides */
 
 int err_set(const char *fmt, ...)
 {
 	va_list ap;
 
+	last_error_code = 0;
 	va_start(ap, fmt);
 	vsnprintf(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
@@ -36,6 +38,45 @@ int err_prefix(const char *fmt, ...)
 	return -1;
 }
 
+static int set_with_code(int code, const char *fmt, va_list ap)
+{
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	last_error_code = code;
+	return -1;
+}
+
+int err_fail(enum exit_code code, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = set_with_code(code, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int err_refuse(const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = set_with_code(EXIT_UNSAFE, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+bool err_refused(void)
+{
+	return last_error_code == EXIT_UNSAFE && last_error[0];
+}
+
+int err_exit_code(int otherwise)
+{
+	return last_error_code && last_error[0] ? last_error_code : otherwise;
+}
+
 const char *err_msg(void)
 {
 	return last_error;
@@ -44,4 +85,5 @@ const char *err_msg(void)
 void err_clear(void)
 {
 	last_error[0] = '\0';
+	last_error_code = 0;
 }

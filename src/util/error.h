@@ -5,6 +5,8 @@
 #ifndef DRIVEBENCH_ERROR_H
 #define DRIVEBENCH_ERROR_H
 
+#include <stdbool.h>
+
 /* Process exit codes, shared by every subcommand. */
 enum exit_code {
 	EXIT_OK = 0,
@@ -15,6 +17,16 @@ enum exit_code {
 
 /* Sets the thread's last error message (printf format); returns -1. */
 int err_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* As err_set, naming the exit code the failure calls for wherever it is
+ * reported (a full disk while storing is EXIT_RUN_FAILED even where the
+ * caller would say bad input). A later err_set or err_clear forgets the
+ * code; err_prefix keeps it. */
+int err_fail(enum exit_code code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* err_fail(EXIT_UNSAFE, ...): a refusal to write (the safety gate). */
+int err_refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+bool err_refused(void);
+/* The code the current error named with err_fail, else otherwise. */
+int err_exit_code(int otherwise);
 /* Prefixes the current message: "prefix: old message"; returns -1. */
 int err_prefix(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The thread's last error message ("" when none). */

@@ -1,10 +1,16 @@
 /* text.c - small string helpers shared by the text parsers, and the reader
- * of small text files (sysfs attributes). */
+ * of small text files (sysfs attributes, /proc tables). */
 #include "util/text.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "util/error.h"
 
 char *text_trim(char *s)
 {
@@ -62,4 +68,59 @@ int text_read_small_file(const char *path, char *out, size_t len)
 	start = text_trim(out);
 	memmove(out, start, strlen(start) + 1);
 	return out[0] ? 0 : -1;
+}
+
+int text_read_file(const char *path, size_t max_bytes, char **text)
+{
+	size_t size = 4096, used = 0;
+	char *buf = malloc(size);
+	int fd;
+
+	*text = NULL;
+	if (!buf)
+		return err_set("out of memory reading %s", path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		free(buf);
+		return err_set("cannot open %s: %s", path, strerror(errno));
+	}
+	for (;;) {
+		ssize_t got;
+
+		if (used + 1 >= size) {
+			char *bigger = size > max_bytes ? NULL : realloc(buf, size * 2);
+
+			if (!bigger) {
+				free(buf);
+				close(fd);
+				if (size > max_bytes)
+					return err_set("%s is larger than %zu bytes", path, max_bytes);
+				return err_set("out of memory reading %s", path);
+			}
+			buf = bigger;
+			size *= 2;
+		}
+		got = read(fd, buf + used, size - used - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int saved = errno;
+
+			free(buf);
+			close(fd);
+			return err_set("cannot read %s: %s", path, strerror(saved));
+		}
+		if (got == 0)
+			break;
+		used += (size_t)got;
+		if (used > max_bytes) {
+			free(buf);
+			close(fd);
+			return err_set("%s is larger than %zu bytes", path, max_bytes);
+		}
+	}
+	close(fd);
+	buf[used] = '\0';
+	*text = buf;
+	return 0;
 }

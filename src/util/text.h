@@ -22,4 +22,10 @@ char *text_split_option(char *line, char **value);
  * A longer file is cut at len - 1 bytes. */
 int text_read_small_file(const char *path, char *out, size_t len);
 
+/* Reads a whole file (a /proc table, a small text file) into a new
+ * NUL-terminated buffer. A file longer than max_bytes is an error naming
+ * it, never a partial read taken for the whole (a /dev/zero named by
+ * mistake). Returns 0, or -1 with err_msg (also on out of memory). */
+int text_read_file(const char *path, size_t max_bytes, char **text);
+
 #endif

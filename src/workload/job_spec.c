@@ -5,6 +5,7 @@
 #include "workload/job_spec.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "io/fault.h"
@@ -273,4 +274,21 @@ const char *job_spec_rw_name(enum rw_mode rw)
 	case RW_RANDRW: return "randrw";
 	}
 	return "unknown";
+}
+
+int job_spec_path(const struct job_spec *spec, unsigned clone, char *out, size_t len)
+{
+	int n;
+
+	if (spec->filename[0] && spec->directory[0])
+		n = snprintf(out, len, "%s/%s", spec->directory, spec->filename);
+	else if (spec->filename[0])
+		n = snprintf(out, len, "%s", spec->filename);
+	else
+		n = snprintf(out, len, "%s/%.*s.%u.0", spec->directory, JOB_NAME_MAX,
+			     spec->name, clone);
+	if (n < 0 || (size_t)n >= len)
+		return err_set("path too long: directory '%s', filename '%s'",
+			       spec->directory, spec->filename);
+	return 0;
 }

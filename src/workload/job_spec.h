@@ -5,6 +5,7 @@
 #define DRIVEBENCH_JOB_SPEC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define JOB_NAME_MAX 128
@@ -207,5 +208,11 @@ uint64_t job_spec_min_bs(const struct job_spec *spec);
  * percentages over 100, bssplit sums, ... On error sets err_msg naming the
  * job and option and returns -1. */
 int job_spec_validate(const struct job_spec *spec);
+
+/* The file clone `clone` of the job opens, named as fio names it:
+ * filename alone, directory/filename when both are given (fio joins them
+ * whatever filename looks like), or directory/NAME.CLONE.0 with only a
+ * directory. Returns 0, or -1 with err_msg when the path does not fit. */
+int job_spec_path(const struct job_spec *spec, unsigned clone, char *out, size_t len);
 
 #endif

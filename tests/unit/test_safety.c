@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "target/safety.h"
+#include "target/proc_tables.h"
 #include "util/error.h"
 
 /* ---- mountinfo parsing ---- */
@@ -549,9 +550,89 @@ static void test_loop_partition_mounted(void **state)
 	assert_true(has_reason(&v, "has a gpt partition table"));
 }
 
+/* A file drivebench created, then attached as a loop device: judged as
+ * the device it backs, whatever its mark says. */
+static void test_loop_backing_file(void **state)
+{
+	struct safety_verdict v;
+	char expected[2 * PATH_MAX];
+	int fd;
+
+	(void)state;
+	attach_loop("backing");
+	fd = open(loop.image, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(safety_mark_created(fd), 0);
+	close(fd);
+	assert_int_equal(safety_check(loop.image, NULL, &v), 0);
+	assert_false(v.allowed);
+	snprintf(expected, sizeof(expected), "%s is the backing file of %s", loop.image,
+		 loop.device);
+	assert_true(has_reason(&v, expected));
+	assert_int_equal(safety_check(loop.image, loop.name, &v), 0);
+	assert_true(v.allowed);
+	assert_int_equal(safety_check(loop.image, loop.image, &v), 0);
+	assert_true(v.allowed);
+
+	run_ok("mkfs.ext4 -q -F %s", loop.device);
+	make_mountpoint();
+	run_ok("mount %s '%s'", loop.device, loop.mountpoint);
+	assert_int_equal(safety_check(loop.image, loop.image, &v), 0);
+	assert_false(v.allowed);   /* mounted: consent cannot help */
+	assert_true(v.never);
+	assert_true(has_reason(&v, "is mounted at"));
+	assert_string_equal(safety_consent_hint(&v), "");
+}
+
+/* A file that now holds a filesystem image needs consent, even when
+ * drivebench created it. */
+static void test_file_with_filesystem(void **state)
+{
+	struct safety_verdict v;
+	char path[PATH_MAX];
+	int fd;
+
+	(void)state;
+	in_workdir(path, sizeof(path), "image.img");
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(safety_mark_created(fd), 0);
+	assert_int_equal(ftruncate(fd, 16 << 20), 0);
+	close(fd);
+	assert_int_equal(safety_check(path, NULL, &v), 0);
+	assert_true(v.allowed);
+	run_ok("mkfs.ext4 -q -F '%s'", path);
+	assert_int_equal(safety_check(path, NULL, &v), 0);
+	assert_false(v.allowed);
+	assert_true(has_reason(&v, "carries an ext4 filesystem"));
+	assert_int_equal(safety_check(path, path, &v), 0);
+	assert_true(v.allowed);
+}
+
+/* Kernel settings are never targets, and nothing new is created there. */
+static void test_pseudo_filesystem_targets(void **state)
+{
+	struct safety_verdict v;
+
+	(void)state;
+	assert_int_equal(safety_check("/proc/sys/vm/drop_caches", "/proc/sys/vm/drop_caches",
+				      &v), 0);
+	assert_false(v.allowed);
+	assert_true(v.never);
+	assert_true(has_reason(&v, "on procfs"));
+	assert_int_equal(safety_check("/sys/kernel/new-file", NULL, &v), 0);
+	assert_false(v.allowed);
+	assert_true(has_reason(&v, "would be created on sysfs"));
+	assert_int_equal(safety_check("/dev/no-such-device", NULL, &v), -1);
+	assert_non_null(strstr(err_msg(), "no such device"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pseudo_filesystem_targets),
+		cmocka_unit_test(test_file_with_filesystem),
+		cmocka_unit_test_teardown(test_loop_backing_file, detach_loop),
 		cmocka_unit_test(test_mountinfo_by_device_number),
 		cmocka_unit_test(test_mountinfo_unescapes_mountpoint),
 		cmocka_unit_test(test_mountinfo_by_source),

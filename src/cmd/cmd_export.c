@@ -200,11 +200,17 @@ static cJSON *result_json(const struct result_record *rec)
 	cJSON_AddItemToObject(o, "options", options ? options : cJSON_CreateObject());
 	for (int d = 0; d < DIR_COUNT; d++)
 		cJSON_AddItemToObject(o, dir_names[d], dir_json(&rec->dir[d]));
-	if (rec->verify)
+	if (rec->verify) {
+		struct verify_totals t = {
+			.seed = rec->verify_seed, .units = rec->verify_units,
+			.checked = rec->verify_checked, .failed = rec->verify_failed,
+			.stopped = rec->verify_stopped,
+		};
+
 		cJSON_AddItemToObject(o, "verify",
-				      output_verify_json(rec->verify_seed, rec->verify_checked,
-							 rec->verify_failed, rec->verify_failures,
+				      output_verify_json(&t, rec->verify_failures,
 							 rec->nr_verify_failures));
+	}
 	return o;
 }
 

@@ -22,7 +22,11 @@ static const char verify_usage[] =
 	"Reads back the region of an earlier write job with verify=crc32c and\n"
 	"checks every verify unit in it (fio's verify_only); nothing is written.\n"
 	"Describe the job as it was written (the same job file or options); its\n"
-	"smallest block size (or verify_interval) is the unit checked.\n"
+	"smallest block size (or verify_interval) is the unit checked. Every unit\n"
+	"is checked and every bad one reported; --verify_fatal=1 (or --set\n"
+	"verify_fatal=1 with --run) stops at the first. A file shorter than the\n"
+	"region is checked as far as it goes; the rest is a failure naming the\n"
+	"missing range.\n"
 	"\n"
 	"options:\n"
 	"  --seed N                 the verify seed of the writing run, as its\n"
@@ -34,9 +38,11 @@ static const char verify_usage[] =
 	"  -h, --help               this text\n"
 	"\n"
 	"Exit status: 0 every unit checked good, 1 a failure was found (the\n"
-	"summary names each unit's offset and verdict) or an I/O error, 2 bad\n"
-	"input. Lost writes cannot be told here: that needs the writing run's\n"
-	"own map (do_verify, verify_backlog). See docs/verify.md.\n";
+	"summary names each unit's offset and verdict, and says \"checked X of Y\n"
+	"units\"), a range is missing, or an I/O error, 2 bad input (a target\n"
+	"that does not exist included). Lost writes cannot be told here: that\n"
+	"needs the writing run's own map (do_verify, verify_backlog). See\n"
+	"docs/verify.md.\n";
 
 /* run's own options that take a value (as "--x V" or "--x=V") */
 static const char *const valued_options[] = {

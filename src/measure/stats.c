@@ -192,7 +192,9 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 	dst->sys_cpu_s += src->sys_cpu_s;
 	dst->ctx_switches += src->ctx_switches;
 	dst->max_buffer_bytes += src->max_buffer_bytes;
+	dst->verify_units += src->verify_units;
 	dst->verify_checked += src->verify_checked;
+	dst->verify_stopped = dst->verify_stopped || src->verify_stopped;
 	dst->verify_failed += src->verify_failed;
 	if (!dst->verify_seed)
 		dst->verify_seed = src->verify_seed;

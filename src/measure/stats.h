@@ -84,9 +84,12 @@ struct job_result {
 	 * before and after the job's phase, and what changed in between;
 	 * NULL when there is none (null engine, later clones of a job) */
 	char *drive_before, *drive_after, *drive_delta;
-	/* verification (verify/verify.h): blocks checked and failed, and the
-	 * first failures with offset and verdict (owned, freed with the result) */
-	uint64_t verify_checked, verify_failed;
+	/* verification (verify/verify.h): units due to be checked, checked and
+	 * failed (all counted), whether verify_fatal stopped the check at the
+	 * first failure, and the first failures with offset and verdict
+	 * (owned, freed with the result) */
+	uint64_t verify_units, verify_checked, verify_failed;
+	bool verify_stopped;
 	struct verify_failure *verify_failures;
 	unsigned nr_verify_failures;
 	uint64_t verify_seed;    /* the seed the headers carry (verify on) */

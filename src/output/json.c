@@ -434,7 +434,7 @@ static void add_series(struct json_builder *b, cJSON *parent,
 	}
 }
 
-cJSON *output_verify_json(uint64_t seed, uint64_t checked, uint64_t failed,
+cJSON *output_verify_json(const struct verify_totals *t,
 			  const struct verify_failure *failures, unsigned nr)
 {
 	struct json_builder builder = { 0 }, *b = &builder;
@@ -442,9 +442,12 @@ cJSON *output_verify_json(uint64_t seed, uint64_t checked, uint64_t failed,
 	cJSON *list;
 
 	add_string(b, verify, "method", "crc32c");
-	add_u64(b, verify, "seed", seed);
-	add_u64(b, verify, "checked", checked);
-	add_u64(b, verify, "failed", failed);
+	add_u64(b, verify, "seed", t->seed);
+	add_u64(b, verify, "units", t->units);
+	add_u64(b, verify, "checked", t->checked);
+	add_u64(b, verify, "failed", t->failed);
+	add_u64(b, verify, "unlisted", verify_unlisted(t->failed, failures, nr));
+	attach(b, verify, "stopped_by_verify_fatal", cJSON_CreateBool(t->stopped));
 	list = add_array(b, verify, "failures");
 	for (unsigned i = 0; i < nr && list; i++) {
 		const struct verify_failure *v = &failures[i];
@@ -452,6 +455,7 @@ cJSON *output_verify_json(uint64_t seed, uint64_t checked, uint64_t failed,
 
 		add_u64(b, item, "offset", v->offset);
 		add_u64(b, item, "len", v->len);
+		add_u64(b, item, "units", v->units);
 		add_string(b, item, "verdict", verify_verdict_name(v->verdict));
 		add_u64(b, item, "expected_seq", v->expected_seq);
 		add_u64(b, item, "found_seq", v->found_seq);
@@ -501,10 +505,16 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 			add_u64(b, faults, fault_kind_name((enum fault_kind)k),
 				r->faults_injected[k]);
 	}
-	if (verify_result_present(r))
+	if (verify_result_present(r)) {
+		struct verify_totals t = {
+			.seed = r->verify_seed, .units = r->verify_units,
+			.checked = r->verify_checked, .failed = r->verify_failed,
+			.stopped = r->verify_stopped,
+		};
+
 		attach(b, extra, "verify",
-		       output_verify_json(r->verify_seed, r->verify_checked, r->verify_failed,
-					  r->verify_failures, r->nr_verify_failures));
+		       output_verify_json(&t, r->verify_failures, r->nr_verify_failures));
+	}
 	add_double(b, extra, "series_interval_ms", (double)r->series.interval_ns / 1e6);
 	add_series(b, extra, &r->series);
 	if (r->drive_before)

@@ -28,11 +28,18 @@ int output_summary(FILE *f, const struct job_result *res, unsigned nr,
 int output_json(FILE *f, const struct job_result *res, unsigned nr,
 		const struct run_info *info);
 
+/* A result's verification counts, from a job result or a stored record. */
+struct verify_totals {
+	uint64_t seed;
+	uint64_t units, checked, failed;   /* due, checked, failed units */
+	bool stopped;                      /* verify_fatal stopped the check */
+};
+
 /* The "verify" object of a result (run's JSON and export): method, seed,
- * counts and the kept failures with their verdicts; 64-bit values exact.
- * NULL when out of memory. */
+ * counts, what is not listed, and the kept failures with their verdicts;
+ * 64-bit values exact. NULL when out of memory. */
 struct cJSON;
-struct cJSON *output_verify_json(uint64_t seed, uint64_t checked, uint64_t failed,
+struct cJSON *output_verify_json(const struct verify_totals *t,
 				 const struct verify_failure *failures, unsigned nr);
 
 #endif

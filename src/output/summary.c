@@ -231,6 +231,10 @@ static void print_verify_failure(FILE *f, const struct verify_failure *v)
 		fprintf(f, ": right up to offset %" PRIu64 ", wrong from that sector to the end",
 			v->bad_offset);
 		break;
+	case VERIFY_MISSING:
+		fprintf(f, ": [%" PRIu64 ", %" PRIu64 ") lies past the end of the file (%" PRIu64
+			" units)", v->offset, v->offset + v->len, v->units);
+		break;
 	case VERIFY_CORRUPT:
 		if (v->found_byte >= 0)
 			fprintf(f, ": first bad byte at offset %" PRIu64 " (expected 0x%02x, found 0x%02x)",
@@ -244,17 +248,27 @@ static void print_verify_failure(FILE *f, const struct verify_failure *v)
 	fputc('\n', f);
 }
 
-/* "verify: ..." with the counts, the seed and the first failures. */
+/* "verify: ..." with the seed, the counts and the first failures; what the
+ * JSON and the database list beyond them, and what no output lists. */
 static void print_verify(FILE *f, const struct job_result *r)
 {
+	uint64_t unlisted = verify_unlisted(r->verify_failed, r->verify_failures,
+					    r->nr_verify_failures);
+
 	if (!verify_result_present(r))
 		return;
-	fprintf(f, "  verify: crc32c, seed %" PRIu64 ", %" PRIu64 " blocks checked, %" PRIu64
-		" failed\n", r->verify_seed, r->verify_checked, r->verify_failed);
+	fprintf(f, "  verify: crc32c, seed %" PRIu64 ", checked %" PRIu64 " of %" PRIu64
+		" units, %" PRIu64 " failed%s\n", r->verify_seed, r->verify_checked,
+		r->verify_units, r->verify_failed,
+		r->verify_stopped ? "; verify_fatal=1 stopped at the first failure" : "");
 	for (unsigned i = 0; i < r->nr_verify_failures && i < VERIFY_FAILURES_SHOWN; i++)
 		print_verify_failure(f, &r->verify_failures[i]);
-	if (r->verify_failed > VERIFY_FAILURES_SHOWN)
-		fprintf(f, "    ... %" PRIu64 " more\n", r->verify_failed - VERIFY_FAILURES_SHOWN);
+	if (r->nr_verify_failures > VERIFY_FAILURES_SHOWN)
+		fprintf(f, "    ... %u more listed in the JSON and the database\n",
+			r->nr_verify_failures - VERIFY_FAILURES_SHOWN);
+	if (unlisted)
+		fprintf(f, "    ... %" PRIu64 " more failed units counted, not listed (at most %d failures are kept)\n",
+			unlisted, VERIFY_FAILURES_KEPT);
 }
 
 static void print_entry(FILE *f, const struct job_result *r)

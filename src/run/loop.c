@@ -66,32 +66,20 @@ static int guard_violation(struct worker *w, uint64_t off, uint64_t len)
 }
 
 /* A completed transfer: a write marks its units in the map; a read has
- * its whole units checked. A failure stops the job unless
- * continue_on_error covers verify. Kept here, beside complete_one, rather
- * than in loop_verify.c: as an external call it costs the verify-off path
- * an instruction per I/O (register allocation in reap_some). */
+ * its whole units checked (loop_verify_checked). Kept here, beside
+ * complete_one, rather than in loop_verify.c: as an external call it costs
+ * the verify-off path an instruction per I/O (register allocation in
+ * reap_some). */
 static int verify_completed(struct loop *l, struct io *io)
 {
 	struct worker *w = l->w;
 	struct request *rq = io->owner;
-	int failures;
 
 	if (io->dir == DIR_WRITE) {
 		verify_mark_written(&w->verify, io->offset, (uint64_t)io->result, rq->verify_seq);
 		return 0;
 	}
-	failures = verify_check_read(&w->verify, io->buf, io->offset,
-				     (uint64_t)io->result, &w->result);
-	if (failures < 0)
-		return -1;
-	if (failures && !(w->spec->continue_on_error & ERROR_CLASS_VERIFY)) {
-		if (!w->result.error)
-			w->result.error = -EILSEQ;   /* fio's verify error */
-		l->issuing = false;
-		l->abandon = true;
-		l->verify_stopped = true;
-	}
-	return 0;
+	return loop_verify_checked(l, io);
 }
 
 /* Sets up io (and its request when it is larger than a slot) for a new

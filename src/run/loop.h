@@ -31,7 +31,8 @@ struct loop {
 				       * large requests still in flight */
 	struct rusage ru_start;
 	/* verify: a picked I/O held back (it overlaps I/O in flight, or the
-	 * verify_backlog is full) until loop_verify_resume; a failure stopped it */
+	 * verify_backlog is full) until loop_verify_resume; verify_fatal
+	 * stopped every check at a failure */
 	bool verify_wait, verify_stopped;
 	bool held;
 	int held_dir;
@@ -56,5 +57,8 @@ int loop_verify_claim(struct loop *l, struct request *rq, int dir,
 int loop_verify_resume(struct loop *l);
 int loop_verify_finish(struct loop *l);
 int loop_verify_pass(struct loop *l);
+/* A read completed: checks its units and applies verify_fatal and
+ * continue_on_error to what it found. */
+int loop_verify_checked(struct loop *l, struct io *io);
 
 #endif

@@ -163,6 +163,8 @@ int worker_setup(struct worker *w)
 		if (verify_ctx_init(&w->verify, s, w->verify_seed, w->range_start,
 				    w->range_len))
 			return fail(w);
+		if (s->verify_only && !w->target->is_block)
+			verify_ctx_set_data_end(&w->verify, w->target->size);
 		w->verifying = true;
 	}
 	w->engine.ops = w->ops;

@@ -25,10 +25,12 @@ struct request {
 	uint64_t total;               /* the request's size */
 	bool active;                  /* a multi-chunk request is in progress */
 	/* verify on: the whole request's range and direction while its slot
-	 * is in use (writes never overlap I/O in flight), and its write
-	 * sequence number */
+	 * is in use (writes never overlap I/O in flight), whether it is a
+	 * read of the verify phase or backlog (its units counted as due when
+	 * issued), and its write sequence number */
 	bool busy;
 	uint8_t dir;
+	bool verify_read;
 	uint64_t span_offset, span_len;
 	uint64_t verify_seq;
 };

@@ -209,6 +209,8 @@ int record_from_result(const struct job_result *r, struct result_record *rec)
 	rec->verify_seed = r->verify_seed;
 	rec->verify_checked = r->verify_checked;
 	rec->verify_failed = r->verify_failed;
+	rec->verify_units = r->verify_units;
+	rec->verify_stopped = r->verify_stopped;
 	if (r->nr_verify_failures) {
 		rec->verify_failures = malloc(r->nr_verify_failures * sizeof(*rec->verify_failures));
 		if (!rec->verify_failures) {

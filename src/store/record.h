@@ -68,9 +68,12 @@ struct result_record {
 	uint64_t series_interval_ms;
 	uint64_t max_buffer_bytes;     /* I/O buffers the job held (all clones) */
 	char *drive_before, *drive_after, *drive_delta;  /* JSON text or NULL */
-	/* (v6) verification: on or off, the seed, counts, the kept failures */
+	/* (v6) verification: on or off, the seed, counts, the kept failures;
+	 * (v7) units due, and whether verify_fatal stopped the check */
 	bool verify;
 	uint64_t verify_seed, verify_checked, verify_failed;
+	uint64_t verify_units;
+	bool verify_stopped;
 	struct verify_failure *verify_failures;   /* malloc'd */
 	unsigned nr_verify_failures;
 };

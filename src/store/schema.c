@@ -114,6 +114,34 @@ static const char schema_v6[] =
 	" found_byte INTEGER NOT NULL,"
 	" PRIMARY KEY (result_id, idx));";
 
+/* v7: verify_fatal and short files (docs/verify.md): the units due to be
+ * checked (older rows: the units checked) and whether verify_fatal stopped
+ * the check; failures get the verdict 'missing' (a range past the end of a
+ * short file) and the units each covers. SQLite cannot change a CHECK in
+ * place, so verify_failures is rebuilt. */
+static const char schema_v7[] =
+	"ALTER TABLE results ADD COLUMN verify_units INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE results ADD COLUMN verify_stopped INTEGER NOT NULL DEFAULT 0;"
+	"UPDATE results SET verify_units = verify_checked;"
+	"CREATE TABLE verify_failures_v7 ("
+	" result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL, offset INTEGER NOT NULL, len INTEGER NOT NULL,"
+	" verdict TEXT NOT NULL CHECK (verdict IN ('never written', 'header corrupt',"
+	"  'stale', 'misdirected', 'lost write', 'torn', 'corrupt', 'missing')),"
+	" expected_seq INTEGER NOT NULL, found_seq INTEGER NOT NULL,"
+	" found_offset INTEGER NOT NULL, found_seed INTEGER NOT NULL,"
+	" bad_offset INTEGER NOT NULL, expected_byte INTEGER NOT NULL,"
+	" found_byte INTEGER NOT NULL, units INTEGER NOT NULL DEFAULT 1,"
+	" PRIMARY KEY (result_id, idx));"
+	"INSERT INTO verify_failures_v7 (result_id, idx, offset, len, verdict,"
+	" expected_seq, found_seq, found_offset, found_seed, bad_offset,"
+	" expected_byte, found_byte)"
+	" SELECT result_id, idx, offset, len, verdict, expected_seq, found_seq,"
+	" found_offset, found_seed, bad_offset, expected_byte, found_byte"
+	" FROM verify_failures;"
+	"DROP TABLE verify_failures;"
+	"ALTER TABLE verify_failures_v7 RENAME TO verify_failures;";
+
 const char *const schema_migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4,
-					  schema_v5, schema_v6 };
+					  schema_v5, schema_v6, schema_v7 };
 const unsigned schema_version = sizeof(schema_migrations) / sizeof(schema_migrations[0]);

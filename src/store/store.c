@@ -694,8 +694,8 @@ static const char *const insert_sql[ST_COUNT] = {
 	"INSERT INTO results (run_id, job_name, groupid, error, partial, options_json,"
 	" rw, bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
 	" drive_after, drive_delta, step_id, max_buffer_bytes, verify_seed,"
-	" verify_checked, verify_failed)"
-	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	" verify_checked, verify_failed, verify_units, verify_stopped)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO result_dirs (result_id, dir, ios, bytes, errors, runtime_ms, iops,"
 	" bw_bytes, slat_min, slat_max, slat_mean, slat_stddev, slat_n, clat_min,"
 	" clat_max, clat_mean, clat_stddev, clat_n, lat_min, lat_max, lat_mean,"
@@ -707,7 +707,7 @@ static const char *const insert_sql[ST_COUNT] = {
 	 " VALUES (?,?,?,?,?,?,?)"),
 	("INSERT INTO verify_failures (result_id, idx, offset, len, verdict,"
 	 " expected_seq, found_seq, found_offset, found_seed, bad_offset,"
-	 " expected_byte, found_byte) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"),
+	 " expected_byte, found_byte, units) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"),
 };
 
 static void bind_summary(sqlite3_stmt *st, int at, const struct lat_summary *l)
@@ -791,6 +791,7 @@ static int insert_verify_failures(struct store *s, sqlite3_stmt *q, int64_t id,
 		bind_u64(q, 10, f->bad_offset);
 		sqlite3_bind_int(q, 11, f->expected_byte);
 		sqlite3_bind_int(q, 12, f->found_byte);
+		bind_u64(q, 13, f->units);
 		if (step_done(s, q, "writing verify failures"))
 			return -1;
 	}
@@ -829,6 +830,8 @@ static int insert_result(struct store *s, sqlite3_stmt **st, int64_t run_id,
 		sqlite3_bind_null(q, 18);
 	bind_u64(q, 19, rec->verify_checked);
 	bind_u64(q, 20, rec->verify_failed);
+	bind_u64(q, 21, rec->verify_units);
+	sqlite3_bind_int(q, 22, rec->verify_stopped);
 	if (step_done(s, q, "writing the result"))
 		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);
@@ -1087,15 +1090,16 @@ static int verify_failure_from_row(sqlite3_stmt *st, void *arg)
 		return -1;
 	f = &rec->verify_failures[rec->nr_verify_failures++];
 	f->offset = column_u64(st, 0);
-	f->len = (uint32_t)column_u64(st, 1);
+	f->len = column_u64(st, 1);
 	f->verdict = (enum verify_verdict)verdict;
 	f->expected_seq = column_u64(st, 3);
 	f->found_seq = column_u64(st, 4);
 	f->found_offset = column_u64(st, 5);
 	f->found_seed = column_u64(st, 6);
 	f->bad_offset = column_u64(st, 7);
-	f->expected_byte = sqlite3_column_int(st, 8);
-	f->found_byte = sqlite3_column_int(st, 9);
+	f->expected_byte = (int16_t)sqlite3_column_int(st, 8);
+	f->found_byte = (int16_t)sqlite3_column_int(st, 9);
+	f->units = column_u64(st, 10);
 	return 0;
 }
 
@@ -1118,7 +1122,7 @@ static const struct {
 	{ "SELECT idx, t_ms, dir, ios, bytes, lat_mean_ns FROM series"
 	  " WHERE result_id = ? ORDER BY idx, dir", series_from_row, "reading the series" },
 	{ "SELECT offset, len, verdict, expected_seq, found_seq, found_offset,"
-	  " found_seed, bad_offset, expected_byte, found_byte FROM verify_failures"
+	  " found_seed, bad_offset, expected_byte, found_byte, units FROM verify_failures"
 	  " WHERE result_id = ? ORDER BY idx", verify_failure_from_row,
 	  "reading verify failures" },
 };
@@ -1157,6 +1161,8 @@ static int result_from_row(sqlite3_stmt *st, void *arg)
 	rec->verify_seed = column_u64(st, 17);
 	rec->verify_checked = column_u64(st, 18);
 	rec->verify_failed = column_u64(st, 19);
+	rec->verify_units = column_u64(st, 20);
+	rec->verify_stopped = sqlite3_column_int(st, 21) != 0;
 	for (unsigned i = 0; i < NR_RESULT_PARTS; i++) {
 		sqlite3_bind_int64(rd->parts[i], 1, id);
 		if (each_row(rd->s, rd->parts[i], result_parts[i].row, rd, result_parts[i].what))
@@ -1180,7 +1186,8 @@ int store_results_load(struct store *s, int64_t run_id,
 	if (prepare(s, "SELECT id, job_name, groupid, error, partial, options_json, rw,"
 		    " bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
 		    " drive_after, drive_delta, coalesce(step_id, 0), max_buffer_bytes,"
-		    " verify_seed, verify_checked, verify_failed FROM results"
+		    " verify_seed, verify_checked, verify_failed, verify_units, verify_stopped"
+		    " FROM results"
 		    " WHERE run_id = ? ORDER BY id", &st))
 		goto done;
 	/* prepared once for the whole run, reset after each result */

@@ -27,6 +27,7 @@ static const char *const verdict_names[VERIFY_VERDICTS] = {
 	[VERIFY_LOST_WRITE] = "lost write",
 	[VERIFY_TORN] = "torn",
 	[VERIFY_CORRUPT] = "corrupt",
+	[VERIFY_MISSING] = "missing",
 };
 
 const char *verify_verdict_name(enum verify_verdict v)
@@ -222,6 +223,7 @@ enum verify_verdict verify_check_unit(const void *buf, uint32_t unit,
 	memset(f, 0, sizeof(*f));
 	f->offset = offset;
 	f->len = unit;
+	f->units = 1;
 	f->expected_seq = expected_seq;
 	f->bad_offset = offset;
 	f->expected_byte = f->found_byte = -1;
@@ -253,7 +255,7 @@ enum verify_verdict verify_check_unit(const void *buf, uint32_t unit,
 		unsigned char expect;
 
 		payload_bytes(&expect, key, bad, 1);
-		f->expected_byte = expect;
+		f->expected_byte = (int16_t)expect;
 	}
 	if (looks_torn(p, unit, key, VERIFY_HEADER_BYTES + bad))
 		return verdict(f, VERIFY_TORN);
@@ -372,6 +374,8 @@ int verify_ctx_init(struct verify_ctx *v, const struct job_spec *spec,
 	v->seed = seed;
 	v->base = range_start;
 	v->nr_units = range_len / unit;
+	v->data_end = range_start + range_len;
+	v->fatal = spec->verify_fatal;
 	if (job_spec_writes(spec) && !spec->verify_only) {
 		if (v->nr_units > SIZE_MAX / sizeof(*v->map))
 			return err_set("job '%s': verify map too large", spec->name);
@@ -436,40 +440,107 @@ uint64_t verify_expected_seq(const struct verify_ctx *v, uint64_t k)
 	return v->seq - (uint32_t)((uint32_t)v->seq - low);
 }
 
+void verify_ctx_set_data_end(struct verify_ctx *v, uint64_t data_end)
+{
+	uint64_t end = v->base + v->nr_units * v->unit;
+
+	v->data_end = data_end < v->base ? v->base : data_end > end ? end : data_end;
+}
+
+uint64_t verify_present_units(const struct verify_ctx *v)
+{
+	return (v->data_end - v->base) / v->unit;
+}
+
+/* The units wholly inside [offset, offset + len), as [*first, *end). */
+static void units_within(const struct verify_ctx *v, uint64_t offset, uint64_t len,
+			 uint64_t *first, uint64_t *end)
+{
+	*first = *end = 0;
+	if (offset + len <= v->base)
+		return;
+	*first = offset > v->base ? (offset - v->base + v->unit - 1) / v->unit : 0;
+	*end = (offset + len - v->base) / v->unit;
+	if (*end > v->nr_units)
+		*end = v->nr_units;
+	if (*first > *end)
+		*first = *end;
+}
+
+uint64_t verify_due_units(const struct verify_ctx *v, uint64_t offset, uint64_t len)
+{
+	uint64_t first, end, due = 0;
+
+	units_within(v, offset, len, &first, &end);
+	if (!v->map)
+		return end - first;
+	for (uint64_t k = first; k < end; k++)
+		due += v->map[k] != 0;
+	return due;
+}
+
+bool verify_missing(const struct verify_ctx *v, struct verify_failure *f)
+{
+	uint64_t end = v->base + v->nr_units * v->unit;
+	uint64_t present = verify_present_units(v);
+
+	if (present == v->nr_units)
+		return false;
+	memset(f, 0, sizeof(*f));
+	f->verdict = VERIFY_MISSING;
+	f->offset = f->bad_offset = v->data_end;
+	f->len = end - v->data_end;
+	f->units = v->nr_units - present;
+	f->expected_byte = f->found_byte = -1;
+	return true;
+}
+
+/* The verdict of unit k (at offset at) read into p, in *f. */
+static enum verify_verdict check_one(const struct verify_ctx *v, const unsigned char *p,
+				     uint64_t k, uint64_t at, uint64_t expected,
+				     struct verify_failure *f)
+{
+	if (verify_check_unit(p, v->unit, at, v->seed, expected, f) == VERIFY_OK)
+		return VERIFY_OK;
+	/* the map keeps 32 bits: a unit last written 2^32 or more writes ago
+	 * is recovered as too new; matching low bits are that write */
+	if (f->verdict == VERIFY_LOST_WRITE && (uint32_t)f->found_seq == v->map[k] &&
+	    verify_check_unit(p, v->unit, at, v->seed, 0, f) == VERIFY_OK)
+		return VERIFY_OK;
+	return f->verdict;
+}
+
 int verify_check_read(struct verify_ctx *v, const void *buf, uint64_t offset,
-		      uint64_t len, struct job_result *r)
+		      uint64_t len, bool planned, struct job_result *r)
 {
 	const unsigned char *p = buf;
 	uint64_t first, end_unit;
 	int failures = 0;
 
-	if (offset + len <= v->base)
-		return 0;
-	first = offset > v->base ? (offset - v->base + v->unit - 1) / v->unit : 0;
-	end_unit = (offset + len - v->base) / v->unit;
-	if (end_unit > v->nr_units)
-		end_unit = v->nr_units;
+	units_within(v, offset, len, &first, &end_unit);
 	for (uint64_t k = first; k < end_unit; k++) {
 		uint64_t at = v->base + k * v->unit;
 		uint64_t expected = verify_expected_seq(v, k);
 		struct verify_failure f;
 
-		if (v->map && !expected)
-			continue;   /* not written by this run: nothing to expect */
-		r->verify_checked++;
-		if (verify_check_unit(p + (at - offset), v->unit, at, v->seed,
-				      expected, &f) == VERIFY_OK)
+		if (v->map && !expected) {
+			/* not written by this run, or its failure was reported */
+			if (planned && r->verify_units)
+				r->verify_units--;
 			continue;
-		/* the map keeps 32 bits: a unit last written 2^32 or more
-		 * writes ago is recovered as too new; matching low bits are
-		 * that write */
-		if (f.verdict == VERIFY_LOST_WRITE && (uint32_t)f.found_seq == v->map[k] &&
-		    verify_check_unit(p + (at - offset), v->unit, at, v->seed, 0,
-				      &f) == VERIFY_OK)
+		}
+		r->verify_checked++;
+		if (!planned)
+			r->verify_units++;
+		if (check_one(v, p + (at - offset), k, at, expected, &f) == VERIFY_OK)
 			continue;
 		if (verify_result_add(r, &f))
 			return -1;
+		if (v->map)
+			v->map[k] = 0;
 		failures++;
+		if (v->fatal)
+			break;
 	}
 	return failures;
 }
@@ -490,7 +561,7 @@ static int failure_room(struct job_result *r)
 
 int verify_result_add(struct job_result *r, const struct verify_failure *f)
 {
-	r->verify_failed++;
+	r->verify_failed += f->units ? f->units : 1;
 	if (r->nr_verify_failures >= VERIFY_FAILURES_KEPT)
 		return 0;
 	if (failure_room(r))
@@ -515,6 +586,15 @@ int verify_result_copy(struct job_result *dst, const struct job_result *src)
 	return 0;
 }
 
+uint64_t verify_unlisted(uint64_t failed, const struct verify_failure *kept, unsigned nr)
+{
+	uint64_t listed = 0;
+
+	for (unsigned i = 0; i < nr; i++)
+		listed += kept[i].units ? kept[i].units : 1;
+	return failed > listed ? failed - listed : 0;
+}
+
 int verify_random_seed(uint64_t *seed)
 {
 	ssize_t got;
@@ -532,9 +612,11 @@ int verify_result_failure(const struct job_result *r)
 	int error = r->error < 0 ? -r->error : r->error;
 
 	if (r->verify_failed && r->nr_verify_failures)
-		return err_set("verify failed: %llu of %llu blocks, the first %s at offset %llu",
+		return err_set("verify failed: %llu bad, checked %llu of %llu units%s; the first %s at offset %llu",
 			       (unsigned long long)r->verify_failed,
 			       (unsigned long long)r->verify_checked,
+			       (unsigned long long)r->verify_units,
+			       r->verify_stopped ? " (verify_fatal=1 stopped at the first)" : "",
 			       verify_verdict_name(r->verify_failures[0].verdict),
 			       (unsigned long long)r->verify_failures[0].offset);
 	if (!error)

@@ -47,23 +47,30 @@ enum verify_verdict {
 	VERIFY_LOST_WRITE,       /* our seed and offset, an older sequence */
 	VERIFY_TORN,             /* payload right up to a sector, wrong after */
 	VERIFY_CORRUPT,          /* payload wrong from bad_offset on */
+	VERIFY_MISSING,          /* past the end of the target (a short file) */
 	VERIFY_VERDICTS
 };
 
-/* One unit that failed. Fields from the header are 0 when no valid header
- * was found; expected_seq is 0 when unknown (drivebench verify). */
+/* One unit that failed, or (VERIFY_MISSING) the range [offset, offset +
+ * len) past the end of a short file, which covers units units. Fields
+ * from the header are 0 when no valid header was found; expected_seq is 0
+ * when unknown (drivebench verify). No padding: copied and compared as
+ * they are. */
 struct verify_failure {
 	uint64_t offset;             /* the unit's byte offset on the target */
-	uint32_t len;                /* unit length */
-	enum verify_verdict verdict;
+	uint64_t len;                /* unit length (missing: the range's) */
+	uint64_t units;              /* 1 (missing: the range's units) */
 	uint64_t expected_seq, found_seq;
 	uint64_t found_offset, found_seed;
 	uint64_t bad_offset;         /* first wrong byte (torn: the sector) */
-	int expected_byte, found_byte;   /* at bad_offset; -1 when none */
+	enum verify_verdict verdict;
+	int16_t expected_byte, found_byte;   /* at bad_offset; -1 when none */
 };
 
+_Static_assert(sizeof(struct verify_failure) == 72, "verify failure layout");
+
 /* "ok", "never written", "header corrupt", "stale", "misdirected",
- * "lost write", "torn", "corrupt"; parse returns -1 for anything else. */
+ * "lost write", "torn", "corrupt", "missing"; parse returns -1 for anything else. */
 const char *verify_verdict_name(enum verify_verdict v);
 int verify_verdict_parse(const char *name);
 
@@ -110,6 +117,9 @@ struct verify_ctx {
 	uint64_t seq;                /* last sequence number handed out */
 	uint64_t base, nr_units;     /* unit k starts at base + k * unit */
 	uint32_t *map;               /* NULL: check every unit read */
+	uint64_t data_end;           /* the target's data ends here (verify_only
+				      * of a short file); the range's end else */
+	bool fatal;                  /* verify_fatal: stop at the first failure */
 	uint64_t *backlog_offset;    /* verify_backlog: writes to read back */
 	uint64_t *backlog_len;
 	unsigned backlog_nr, backlog_cap;
@@ -134,18 +144,44 @@ void verify_mark_written(struct verify_ctx *v, uint64_t offset, uint64_t len,
 /* The sequence unit k was last written with in this run, 0 if none. */
 uint64_t verify_expected_seq(const struct verify_ctx *v, uint64_t k);
 
+/* The target's data ends at data_end (verify_only of a file shorter than
+ * the range): units not wholly before it are missing, never read. */
+void verify_ctx_set_data_end(struct verify_ctx *v, uint64_t data_end);
+
+/* Units wholly before data_end: the ones a verify pass reads. */
+uint64_t verify_present_units(const struct verify_ctx *v);
+
+/* The units of [offset, offset + len) due to be checked: the whole units
+ * this run wrote there (all of them without a map). */
+uint64_t verify_due_units(const struct verify_ctx *v, uint64_t offset, uint64_t len);
+
+/* The missing range of a short file as one failure ([max(data_end, base),
+ * range end), f->units the units not wholly there); false (f untouched)
+ * when the data is all there. */
+bool verify_missing(const struct verify_ctx *v, struct verify_failure *f);
+
 struct job_result;
 
 /* Checks the whole units inside a completed read of [offset, offset + len)
  * held in buf (units this run wrote, or all of them without a map); counts
- * them in r->verify_checked and records failures. Returns the number of
- * failures, or -1 (err_msg) when out of memory. */
+ * them in r->verify_checked and records failures. A failed unit is taken
+ * out of the map, so a later pass does not report it again (until it is
+ * written again). planned: the read's units were counted in
+ * r->verify_units when it was issued (a verify pass or the backlog), and a
+ * unit taken out since then is taken off there too; otherwise (a read of
+ * the workload) each unit checked is counted there now. With v->fatal the
+ * check stops at the first failure. Returns the number of failures, or -1
+ * (err_msg) when out of memory. */
 int verify_check_read(struct verify_ctx *v, const void *buf, uint64_t offset,
-		      uint64_t len, struct job_result *r);
+		      uint64_t len, bool planned, struct job_result *r);
 
-/* Counts a failure in r and keeps it among the first VERIFY_FAILURES_KEPT.
- * -1 (err_msg) when out of memory. */
+/* Counts f's units (f->units, 0 taken as 1) as failed in r and keeps f
+ * among the first VERIFY_FAILURES_KEPT. -1 (err_msg) when out of memory. */
 int verify_result_add(struct job_result *r, const struct verify_failure *f);
+
+/* Failed units that no kept failure covers (counted past
+ * VERIFY_FAILURES_KEPT): what the outputs say was not listed. */
+uint64_t verify_unlisted(uint64_t failed, const struct verify_failure *kept, unsigned nr);
 
 /* Appends src's kept failures to dst's (up to the limit); counts are the
  * caller's. -1 when out of memory, dst unchanged. */
@@ -156,8 +192,9 @@ int verify_result_copy(struct job_result *dst, const struct job_result *src);
 bool verify_result_present(const struct job_result *r);
 
 /* Why a result failed, in err_msg, for callers that report one line (suite
- * steps): "verify failed: 3 of 256 blocks, the first corrupt at offset
- * 8192", else "I/O error: <strerror> (read at offset N)". Returns -1 when r
+ * steps): "verify failed: 3 bad, checked 256 of 256 units; the first
+ * corrupt at offset 8192" (with "(verify_fatal=1 stopped at the first)"
+ * after the counts when it did), else "I/O error: <strerror> (read at offset N)". Returns -1 when r
  * failed, 0 (err_msg untouched) when it did not. */
 int verify_result_failure(const struct job_result *r);
 

@@ -170,6 +170,7 @@ struct job_spec {
 	uint64_t verify_seed;          /* the run's seed written in each header */
 	bool verify_seed_set;          /* false: a fresh random seed per run */
 	bool verify_only;              /* drivebench verify: read and check only */
+	bool verify_fatal;             /* stop at the first failure (fio's) */
 	uint64_t verify_interval;      /* verify unit; 0 = the smallest bs */
 	unsigned continue_on_error;    /* mask of enum error_class; 0 = none */
 

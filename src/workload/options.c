@@ -1181,6 +1181,7 @@ static const struct option_def option_table[] = {
 	FUNC("verify_seed", NULL, set_verify_seed),
 	SIZE("verify_interval", NULL, verify_interval, 1),
 	BOOL("verify_only", verify_only),
+	BOOL("verify_fatal", verify_fatal),
 	FUNC("continue_on_error", NULL, set_continue_on_error),
 	FUNC("fault_eio_rate", NULL, set_fault_eio_rate),
 	FUNC("fault_eio_offsets", NULL, set_fault_eio_offsets),

@@ -665,6 +665,7 @@ static void test_unknown_and_text(void **state)
 	assert_false(job_option_known("foo"));
 	assert_false(job_option_known("verify_pattern"));
 	assert_true(job_option_known("verify"));
+	assert_true(job_option_known("verify_fatal"));
 	assert_false(job_option_known(NULL));
 	assert_true(job_option_known("bs"));
 	assert_true(job_option_known("io_limit"));

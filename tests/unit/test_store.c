@@ -4,7 +4,10 @@
  * transaction per result (a failure midway leaves nothing), runs, labels,
  * hosts, drives and spec sheets; schema v6: a version-5 database migrates
  * keeping its results, verify counts, seed, failures and first errors per
- * direction round-trip, a verdict outside the list is refused. */
+ * direction round-trip, a verdict outside the list is refused; schema v7:
+ * a version-6 database migrates (units due from the units checked, the
+ * failures kept, 'missing' accepted), units due, a verify_fatal stop and a
+ * missing range of 4 TiB round-trip. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -752,7 +755,6 @@ static void test_migrate_from_v5(void **state)
 	unsigned nr;
 	sqlite3 *db = raw_open(f->path);
 
-	assert_int_equal(schema_version, 6);
 	for (unsigned v = 0; v < 5; v++)
 		raw_exec(db, schema_migrations[v]);
 	raw_exec(db, "PRAGMA user_version = 5");
@@ -779,16 +781,16 @@ static void test_migrate_from_v5(void **state)
 	store_close(s);
 
 	db = raw_open(f->path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 6);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), (int)schema_version);
 	assert_int_equal(raw_int(db, "SELECT count(*) FROM verify_failures"), 0);
 	assert_int_equal(raw_int(db, "SELECT verify_seed IS NULL FROM results"), 1);
 	assert_int_equal(raw_int(db, "SELECT count(*) FROM pragma_table_info('result_dirs')"
 				 " WHERE name IN ('first_error', 'first_error_offset')"), 2);
 	/* the table refuses a verdict that is not one of ours */
 	assert_int_not_equal(sqlite3_exec(db, "INSERT INTO verify_failures VALUES"
-					  " (1, 0, 0, 4096, 'ok', 0,0,0,0,0,-1,-1)", NULL, NULL, NULL), SQLITE_OK);
+					  " (1, 0, 0, 4096, 'ok', 0,0,0,0,0,-1,-1,1)", NULL, NULL, NULL), SQLITE_OK);
 	raw_exec(db, "INSERT INTO verify_failures VALUES"
-				  " (1, 0, 0, 4096, 'torn', 0,0,0,0,0,-1,-1)");
+				  " (1, 0, 0, 4096, 'torn', 0,0,0,0,0,-1,-1,1)");
 	assert_int_equal(raw_int(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	sqlite3_close(db);
 }
@@ -819,11 +821,15 @@ static void test_verify_round_trip(void **state)
 	r.dir[DIR_WRITE].first_error = -5;
 	r.dir[DIR_WRITE].first_error_offset = 123456;
 	for (int i = 0; i < 3; i++) {
-		fail.verdict = i == 0 ? VERIFY_LOST_WRITE : i == 1 ? VERIFY_TORN : VERIFY_NEVER_WRITTEN;
+		fail.verdict = i == 0 ? VERIFY_LOST_WRITE : i == 1 ? VERIFY_TORN : VERIFY_MISSING;
 		fail.offset += 4096;
+		fail.units = i == 2 ? 1ull << 30 : 1;   /* a missing range of 4 TiB */
+		fail.len = i == 2 ? 1ull << 42 : 4096;
 		assert_int_equal(verify_result_add(&r, &fail), 0);
 	}
-	r.verify_failed = 7;   /* more failed than were kept */
+	r.verify_failed += 5;   /* more failed than were kept */
+	r.verify_units = 3000;
+	r.verify_stopped = true;
 	assert_int_equal(record_from_result(&r, &rec), 0);
 	assert_true(rec.verify);
 	assert_int_equal(rec.nr_verify_failures, 3);
@@ -841,7 +847,9 @@ static void test_verify_round_trip(void **state)
 	assert_true(loaded[0].verify);
 	assert_true(loaded[0].verify_seed == UINT64_MAX - 1);
 	assert_int_equal(loaded[0].verify_checked, 1000);
-	assert_int_equal(loaded[0].verify_failed, 7);
+	assert_int_equal(loaded[0].verify_failed, (1ull << 30) + 7);
+	assert_int_equal(loaded[0].verify_units, 3000);
+	assert_true(loaded[0].verify_stopped);
 	assert_int_equal(loaded[0].nr_verify_failures, 3);
 	assert_memory_equal(loaded[0].verify_failures, r.verify_failures,
 			    3 * sizeof(struct verify_failure));
@@ -865,6 +873,64 @@ static void test_verify_round_trip(void **state)
 	job_result_free(&r);
 }
 
+/* --- schema v7: units due, verify_fatal stops, missing ranges ----------- */
+
+static void test_migrate_from_v6(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	struct result_record *recs;
+	unsigned nr;
+	sqlite3 *db = raw_open(f->path);
+
+	assert_int_equal(schema_version, 7);
+	for (unsigned v = 0; v < 6; v++)
+		raw_exec(db, schema_migrations[v]);
+	raw_exec(db, "PRAGMA user_version = 6");
+	raw_exec(db,
+		"INSERT INTO runs (id, label, source, command, target, started_ms)"
+		" VALUES (3, 'd', 'run', 'c', '/dev/x', 1);"
+		"INSERT INTO results (id, run_id, job_name, groupid, error, partial,"
+		" options_json, rw, bs, iodepth, numjobs, runtime_ns, series_interval_ms,"
+		" verify_seed, verify_checked, verify_failed)"
+		" VALUES (1, 3, 'v6', 0, 84, 0, '{}', 'write', 4096, 1, 1, 1000, 1000, 11, 64, 2);"
+		"INSERT INTO verify_failures VALUES (1, 0, 8192, 4096, 'corrupt', 1,1,8192,11,9000,7,8);"
+		"INSERT INTO verify_failures VALUES (1, 1, 12288, 4096, 'torn', 2,2,12288,11,12800,-1,-1)");
+	/* v6 has no 'missing' */
+	assert_int_not_equal(sqlite3_exec(db, "INSERT INTO verify_failures VALUES"
+					  " (1, 2, 0, 4096, 'missing', 0,0,0,0,0,-1,-1)", NULL, NULL, NULL),
+			     SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(store_open(f->path, &s), 0);
+	assert_int_equal(store_results_load(s, 3, &recs, &nr), 0);
+	assert_int_equal(nr, 1);
+	assert_true(recs[0].verify);
+	/* an older row was checked in full: its units due are those checked */
+	assert_int_equal(recs[0].verify_units, 64);
+	assert_int_equal(recs[0].verify_checked, 64);
+	assert_false(recs[0].verify_stopped);
+	assert_int_equal(recs[0].nr_verify_failures, 2);
+	assert_int_equal(recs[0].verify_failures[0].offset, 8192);
+	assert_int_equal(recs[0].verify_failures[0].units, 1);
+	assert_int_equal(recs[0].verify_failures[0].found_byte, 8);
+	assert_int_equal(recs[0].verify_failures[1].verdict, VERIFY_TORN);
+	assert_int_equal(recs[0].verify_failures[1].expected_byte, -1);
+	store_results_free(recs, nr);
+	store_close(s);
+
+	db = raw_open(f->path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 7);
+	raw_exec(db, "INSERT INTO verify_failures VALUES"
+		     " (1, 2, 65536, 8192, 'missing', 0,0,0,0,65536,-1,-1,2)");
+	assert_int_equal(raw_int(db, "SELECT sum(units) FROM verify_failures"), 4);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	/* the rebuilt table still cascades */
+	raw_exec(db, "PRAGMA foreign_keys = ON; DELETE FROM results");
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM verify_failures"), 0);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -881,6 +947,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_spec_sheets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_max_buffer_bytes_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_v5, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_from_v6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_round_trip, setup, teardown),
 	};
 

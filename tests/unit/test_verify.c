@@ -1,8 +1,10 @@
 /* test_verify.c - data verification: CRC-32C against known vectors (both
  * the instruction and the table path), unit building, every verdict of a
  * unit read back, slices of units for short transfers, the written map
- * (sequence recovery across 2^32), the checks of a completed read, the
- * failures kept in a result and merged, and the verify option checks. */
+ * (sequence recovery across 2^32), the checks of a completed read (every
+ * bad unit, or the first with verify_fatal; units due and planned reads),
+ * the missing range of a short file, the failures kept in a result (bounded,
+ * counts exact) and merged, and the verify option checks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -239,6 +241,7 @@ static void test_verdict_names(void **state)
 		assert_int_equal(verify_verdict_parse(verify_verdict_name(v)), v);
 	assert_string_equal(verify_verdict_name(VERIFY_LOST_WRITE), "lost write");
 	assert_string_equal(verify_verdict_name(VERIFY_NEVER_WRITTEN), "never written");
+	assert_string_equal(verify_verdict_name(VERIFY_MISSING), "missing");
 	assert_string_equal(verify_verdict_name(VERIFY_VERDICTS), "unknown");
 	assert_int_equal(verify_verdict_parse("bogus"), -1);
 	assert_int_equal(verify_verdict_parse(NULL), -1);
@@ -352,27 +355,33 @@ static void test_check_read_uses_map(void **state)
 	verify_next_seq(&v);
 	verify_fill_unit(buf + 2 * UNIT, UNIT, base + 2 * UNIT, SEED, 2);
 	verify_mark_written(&v, base + 2 * UNIT, UNIT, 2);
-	assert_int_equal(verify_check_read(&v, buf, base, 4 * UNIT, &r), 0);
+	assert_int_equal(verify_check_read(&v, buf, base, 4 * UNIT, false, &r), 0);
 	assert_int_equal(r.verify_checked, 2);
 	assert_int_equal(r.verify_failed, 0);
 	/* unit 2 written again with 3, but the drive kept 2 */
 	verify_next_seq(&v);
 	verify_mark_written(&v, base + 2 * UNIT, UNIT, 3);
-	assert_int_equal(verify_check_read(&v, buf, base, 4 * UNIT, &r), 1);
+	assert_int_equal(verify_check_read(&v, buf, base, 4 * UNIT, false, &r), 1);
 	assert_int_equal(r.verify_failed, 1);
 	assert_int_equal(r.nr_verify_failures, 1);
 	assert_int_equal(r.verify_failures[0].verdict, VERIFY_LOST_WRITE);
 	assert_int_equal(r.verify_failures[0].offset, base + 2 * UNIT);
 	assert_int_equal(r.verify_failures[0].expected_seq, 3);
 	assert_int_equal(r.verify_failures[0].found_seq, 2);
+	assert_int_equal(r.verify_failures[0].units, 1);
+	/* reported once: the failed unit is out of the map, a second read
+	 * of it checks nothing */
+	assert_int_equal(verify_expected_seq(&v, 2), 0);
+	assert_int_equal(verify_check_read(&v, buf, base, 4 * UNIT, false, &r), 0);
+	assert_int_equal(r.verify_failed, 1);
 	/* 2^32 writes later the map's low bits still match unit 0's header */
 	v.seq += 1ull << 32;
 	r.verify_checked = 0;
-	assert_int_equal(verify_check_read(&v, buf, base, UNIT, &r), 0);
+	assert_int_equal(verify_check_read(&v, buf, base, UNIT, false, &r), 0);
 	assert_int_equal(r.verify_checked, 1);
 	/* a read that starts and ends mid-unit checks only whole units */
 	r.verify_checked = 0;
-	assert_int_equal(verify_check_read(&v, buf + 100, base + 100, 2 * UNIT, &r), 0);
+	assert_int_equal(verify_check_read(&v, buf + 100, base + 100, 2 * UNIT, false, &r), 0);
 	assert_int_equal(r.verify_checked, 0);
 	verify_ctx_free(&v);
 
@@ -382,7 +391,7 @@ static void test_check_read_uses_map(void **state)
 	assert_int_equal(verify_ctx_init(&v, &s, SEED, base, 8 * UNIT), 0);
 	assert_null(v.map);
 	r.verify_checked = 0;
-	assert_int_equal(verify_check_read(&v, buf, base, 4 * UNIT, &r), 2);
+	assert_int_equal(verify_check_read(&v, buf, base, 4 * UNIT, false, &r), 2);
 	assert_int_equal(r.verify_checked, 4);
 	assert_int_equal(r.verify_failures[1].verdict, VERIFY_NEVER_WRITTEN);
 	assert_int_equal(r.verify_failures[1].offset, base + UNIT);
@@ -414,9 +423,17 @@ static void test_failures_kept_and_merged(void **state)
 	assert_int_equal(verify_result_add(&b, &f), 0);
 	b.verify_checked = 10;
 	a.verify_checked = 20;
-	/* merging: counts add, kept failures append up to the limit */
+	b.verify_units = 12;
+	a.verify_units = 20;
+	a.verify_stopped = true;
+	/* merging: counts add, kept failures append up to the limit, a
+	 * verify_fatal stop of one clone is the group's */
 	assert_int_equal(job_result_merge(&b, &a), 0);
 	assert_int_equal(b.verify_checked, 30);
+	assert_int_equal(b.verify_units, 32);
+	assert_true(b.verify_stopped);
+	assert_int_equal(verify_unlisted(b.verify_failed, b.verify_failures,
+					 b.nr_verify_failures), 6);
 	assert_int_equal(b.verify_failed, VERIFY_FAILURES_KEPT + 6);
 	assert_int_equal(b.nr_verify_failures, VERIFY_FAILURES_KEPT);
 	assert_int_equal(b.verify_failures[0].offset, 77777);
@@ -425,6 +442,183 @@ static void test_failures_kept_and_merged(void **state)
 	job_result_free(&b);
 	assert_null(a.verify_failures);
 	assert_int_equal(a.nr_verify_failures, 0);
+}
+
+
+/* Four units of a read-only job's region (no map), the ones in bad[]
+ * zeroed: never written. */
+static unsigned char *region(uint64_t base, unsigned nr, const unsigned *bad, unsigned nr_bad)
+{
+	unsigned char *buf = malloc((size_t)nr * UNIT);
+
+	assert_non_null(buf);
+	for (unsigned u = 0; u < nr; u++)
+		verify_fill_unit(buf + (size_t)u * UNIT, UNIT, base + u * UNIT, SEED, 1);
+	for (unsigned i = 0; i < nr_bad; i++)
+		memset(buf + (size_t)bad[i] * UNIT, 0, UNIT);
+	return buf;
+}
+
+static struct job_spec read_spec(void)
+{
+	struct job_spec s;
+
+	job_spec_defaults(&s);
+	s.rw = RW_READ;
+	s.verify = VERIFY_CRC32C;
+	s.verify_seed_set = true;
+	return s;
+}
+
+/* Every bad unit of a read is reported by default; verify_fatal stops at
+ * the first and leaves the rest unchecked. */
+static void test_check_read_all_or_fatal(void **state)
+{
+	const unsigned bad[] = { 1, 4, 6 };
+	uint64_t base = 1 << 20;
+	unsigned char *buf = region(base, 8, bad, 3);
+	struct job_spec s = read_spec();
+	struct job_result r;
+	struct verify_ctx v;
+
+	(void)state;
+	job_result_init(&r, &s);
+	assert_int_equal(verify_ctx_init(&v, &s, SEED, base, 8 * UNIT), 0);
+	assert_false(v.fatal);
+	assert_int_equal(verify_check_read(&v, buf, base, 8 * UNIT, false, &r), 3);
+	assert_int_equal(r.verify_checked, 8);
+	assert_int_equal(r.verify_units, 8);   /* a workload read: counted as checked */
+	assert_int_equal(r.verify_failed, 3);
+	for (unsigned i = 0; i < 3; i++)
+		assert_int_equal(r.verify_failures[i].offset, base + bad[i] * UNIT);
+	verify_ctx_free(&v);
+	job_result_free(&r);
+
+	s.verify_fatal = true;
+	job_result_init(&r, &s);
+	assert_int_equal(verify_ctx_init(&v, &s, SEED, base, 8 * UNIT), 0);
+	assert_true(v.fatal);
+	r.verify_units = 8;   /* a verify pass planned the whole region */
+	assert_int_equal(verify_check_read(&v, buf, base, 8 * UNIT, true, &r), 1);
+	assert_int_equal(r.verify_checked, 2);
+	assert_int_equal(r.verify_units, 8);
+	assert_int_equal(r.verify_failed, 1);
+	assert_int_equal(r.nr_verify_failures, 1);
+	assert_int_equal(r.verify_failures[0].offset, base + UNIT);
+	verify_ctx_free(&v);
+	job_result_free(&r);
+	free(buf);
+}
+
+/* Units due: those this run wrote (all without a map); a planned read
+ * takes off units whose failure was reported since it was planned. */
+static void test_due_units_and_planned_reads(void **state)
+{
+	struct job_spec s = write_spec();
+	struct job_result r;
+	struct verify_ctx v;
+	uint64_t base = 8 * UNIT;
+	unsigned char *buf = region(base, 4, NULL, 0);
+
+	(void)state;
+	job_result_init(&r, &s);
+	assert_int_equal(verify_ctx_init(&v, &s, SEED, base, 4 * UNIT), 0);
+	assert_int_equal(verify_due_units(&v, base, 4 * UNIT), 0);
+	verify_next_seq(&v);
+	verify_mark_written(&v, base, UNIT, 1);
+	verify_mark_written(&v, base + 2 * UNIT, 2 * UNIT, 1);
+	assert_int_equal(verify_due_units(&v, base, 4 * UNIT), 3);
+	assert_int_equal(verify_due_units(&v, base + 2 * UNIT - 100, 2 * UNIT), 1);   /* whole units only */
+	assert_int_equal(verify_due_units(&v, 0, base), 0);
+	assert_int_equal(verify_due_units(&v, base + 3 * UNIT, 8 * UNIT), 1);
+	memset(buf + 2 * UNIT, 0, UNIT);
+	/* one read of the backlog planned unit 2 twice (written twice): its
+	 * second check is taken off once the first reported it */
+	r.verify_units = 4;
+	assert_int_equal(verify_check_read(&v, buf + 2 * UNIT, base + 2 * UNIT, UNIT, true, &r), 1);
+	assert_int_equal(verify_check_read(&v, buf + 2 * UNIT, base + 2 * UNIT, UNIT, true, &r), 0);
+	assert_int_equal(r.verify_checked, 1);
+	assert_int_equal(r.verify_units, 3);
+	assert_int_equal(verify_due_units(&v, base, 4 * UNIT), 2);
+	verify_ctx_free(&v);
+
+	s = read_spec();
+	assert_int_equal(verify_ctx_init(&v, &s, SEED, base, 4 * UNIT + 100), 0);
+	assert_int_equal(verify_due_units(&v, base, 8 * UNIT), 4);
+	verify_ctx_free(&v);
+	job_result_free(&r);
+	free(buf);
+}
+
+/* A short file: the units wholly there are read, the rest is one failure
+ * naming the byte range [end of file, end of region). */
+static void test_missing_range(void **state)
+{
+	struct job_spec s = read_spec();
+	struct job_result r;
+	struct verify_ctx v;
+	struct verify_failure f;
+	uint64_t base = 1 << 20;
+
+	(void)state;
+	job_result_init(&r, &s);
+	assert_int_equal(verify_ctx_init(&v, &s, SEED, base, 64 * UNIT), 0);
+	assert_int_equal(verify_present_units(&v), 64);
+	assert_false(verify_missing(&v, &f));
+	verify_ctx_set_data_end(&v, base + 40 * UNIT + 100);   /* mid-unit */
+	assert_int_equal(verify_present_units(&v), 40);
+	assert_true(verify_missing(&v, &f));
+	assert_int_equal(f.verdict, VERIFY_MISSING);
+	assert_int_equal(f.offset, base + 40 * UNIT + 100);
+	assert_int_equal(f.offset + f.len, base + 64 * UNIT);
+	assert_int_equal(f.units, 24);
+	assert_int_equal(f.expected_byte, -1);
+	assert_int_equal(verify_result_add(&r, &f), 0);
+	assert_int_equal(r.verify_failed, 24);
+	assert_int_equal(verify_unlisted(r.verify_failed, r.verify_failures,
+					 r.nr_verify_failures), 0);
+	/* a file that ends before the region starts: all of it is missing;
+	 * one longer than the region: nothing is */
+	verify_ctx_set_data_end(&v, 1000);
+	assert_int_equal(verify_present_units(&v), 0);
+	assert_true(verify_missing(&v, &f));
+	assert_int_equal(f.offset, base);
+	assert_int_equal(f.len, 64 * UNIT);
+	assert_int_equal(f.units, 64);
+	verify_ctx_set_data_end(&v, UINT64_MAX);
+	assert_false(verify_missing(&v, &f));
+	verify_ctx_free(&v);
+	job_result_free(&r);
+}
+
+/* A region where every unit is bad: the counts stay exact, the kept list
+ * and its memory stop at VERIFY_FAILURES_KEPT. */
+static void test_failures_bounded(void **state)
+{
+	struct job_spec s = read_spec();
+	struct job_result r;
+	struct verify_ctx v;
+	unsigned char *zeros = calloc(64, UNIT);
+	uint64_t units = 0;
+
+	(void)state;
+	assert_non_null(zeros);
+	job_result_init(&r, &s);
+	assert_int_equal(verify_ctx_init(&v, &s, SEED, 0, 1ull << 40), 0);
+	for (uint64_t at = 0; at < 3 * VERIFY_FAILURES_KEPT * (uint64_t)UNIT; at += 64 * UNIT) {
+		assert_int_equal(verify_check_read(&v, zeros, at, 64 * UNIT, false, &r), 64);
+		units += 64;
+	}
+	assert_int_equal(r.verify_checked, units);
+	assert_int_equal(r.verify_failed, units);
+	assert_int_equal(r.nr_verify_failures, VERIFY_FAILURES_KEPT);
+	assert_int_equal(r.verify_failures[VERIFY_FAILURES_KEPT - 1].offset,
+			 (uint64_t)(VERIFY_FAILURES_KEPT - 1) * UNIT);
+	assert_int_equal(verify_unlisted(r.verify_failed, r.verify_failures,
+					 r.nr_verify_failures), units - VERIFY_FAILURES_KEPT);
+	verify_ctx_free(&v);
+	job_result_free(&r);
+	free(zeros);
 }
 
 /* ---- options ---------------------------------------------------------------- */
@@ -458,6 +652,8 @@ static void test_options(void **state)
 	const char *reads_seed[] = { "rw=randread", "verify=crc32c", "verify_seed=0x10" };
 	const char *interval[] = { "rw=write", "bs=16k", "verify=crc32c", "verify_interval=4k" };
 	const char *bad_interval[] = { "rw=write", "bs=16k", "verify=crc32c", "verify_interval=3k" };
+	const char *fatal[] = { "rw=write", "verify=crc32c", "verify_fatal=1" };
+	const char *bad_fatal[] = { "rw=write", "verify=crc32c", "verify_fatal=maybe" };
 
 	(void)state;
 	assert_int_equal(spec_with(&s, good, 6), 0);
@@ -489,16 +685,24 @@ static void test_options(void **state)
 	assert_int_equal(verify_unit(&s), 4096);
 	assert_int_equal(spec_with(&s, bad_interval, 4), -1);
 	assert_non_null(strstr(err_msg(), "not a multiple of the verify unit 3072"));
+	/* verify_fatal: off by default (fio's), a bool */
+	assert_int_equal(spec_with(&s, good, 6), 0);
+	assert_false(s.verify_fatal);
+	assert_int_equal(spec_with(&s, fatal, 3), 0);
+	assert_true(s.verify_fatal);
+	assert_int_equal(spec_with(&s, bad_fatal, 3), -1);
+	assert_string_equal(err_msg(), "option 'verify_fatal': bad boolean 'maybe'");
 }
 
 static void test_verify_only_convert(void **state)
 {
 	struct job_spec s;
 	const char *opts[] = { "rw=randwrite", "bssplit=16k/50:8k/50", "verify=crc32c",
-			       "time_based=1", "runtime=5", "io_size=1g", "verify_backlog=4" };
+			       "time_based=1", "runtime=5", "io_size=1g", "verify_backlog=4",
+			       "verify_fatal=1" };
 
 	(void)state;
-	assert_int_equal(spec_with(&s, opts, 7), 0);
+	assert_int_equal(spec_with(&s, opts, 8), 0);
 	assert_int_equal(verify_only_convert(&s), -1);
 	assert_non_null(strstr(err_msg(), "--seed"));
 	s.verify_seed = 5;
@@ -512,6 +716,7 @@ static void test_verify_only_convert(void **state)
 	assert_false(s.time_based);
 	assert_int_equal(s.io_size, 0);
 	assert_int_equal(s.verify_backlog, 0);
+	assert_true(s.verify_fatal);
 	assert_false(job_spec_writes(&s));
 	assert_int_equal(job_spec_validate(&s), 0);
 }
@@ -538,9 +743,14 @@ static void test_result_failure(void **state)
 	assert_string_equal(err_msg(), "I/O error: Input/output error (write at offset 40960)");
 
 	r.verify_checked = 256;
+	r.verify_units = 256;
 	assert_int_equal(verify_result_add(&r, &f), 0);
 	assert_int_equal(verify_result_failure(&r), -1);
-	assert_string_equal(err_msg(), "verify failed: 1 of 256 blocks, the first torn at offset 8192");
+	assert_string_equal(err_msg(), "verify failed: 1 bad, checked 256 of 256 units; the first torn at offset 8192");
+	r.verify_checked = 3;
+	r.verify_stopped = true;
+	assert_int_equal(verify_result_failure(&r), -1);
+	assert_string_equal(err_msg(), "verify failed: 1 bad, checked 3 of 256 units (verify_fatal=1 stopped at the first); the first torn at offset 8192");
 	job_result_free(&r);
 }
 
@@ -564,6 +774,10 @@ int main(void)
 		cmocka_unit_test(test_memory_bytes),
 		cmocka_unit_test(test_check_read_uses_map),
 		cmocka_unit_test(test_failures_kept_and_merged),
+		cmocka_unit_test(test_check_read_all_or_fatal),
+		cmocka_unit_test(test_due_units_and_planned_reads),
+		cmocka_unit_test(test_missing_range),
+		cmocka_unit_test(test_failures_bounded),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_verify_only_convert),
 		cmocka_unit_test(test_result_failure),

@@ -125,7 +125,7 @@ static void print_header(FILE *f, const struct job_result *r)
 	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%d", r->name, r->groupid,
 		r->nr_merged, error);
 	if (error)
-		fprintf(f, " (%s)", strerror(error));
+		fprintf(f, " (%s)", err_errno_text(error));
 	if (spec) {
 		char bs_read[32], bs_write[32];
 
@@ -197,7 +197,7 @@ static void print_error_totals(FILE *f, const struct job_result *r)
 		for (int d = 0; d < DIR_COUNT; d++)
 			total += r->dir[d].errors;
 		fprintf(f, "  errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", total,
-			positive_errno(r->error), strerror(positive_errno(r->error)));
+			positive_errno(r->error), err_errno_text(r->error));
 	}
 	if (spec && fault_engine_named(spec->ioengine)) {
 		fprintf(f, "  faults injected:");
@@ -279,7 +279,7 @@ static void print_entry(FILE *f, const struct job_result *r)
 			fprintf(f, "    errors: %" PRIu64, ds->errors);
 			if (ds->first_error)
 				fprintf(f, ", first: %s (errno %d) at offset %" PRIu64,
-					strerror(positive_errno(ds->first_error)),
+					err_errno_text(ds->first_error),
 					positive_errno(ds->first_error),
 					ds->first_error_offset);
 			fputc('\n', f);

@@ -18,6 +18,7 @@
 
 #include <cjson/cJSON.h>
 #include "util/error.h"
+#include "util/text.h"
 
 uint64_t run_default_buffer_limit(void)
 {
@@ -45,10 +46,7 @@ static int clone_path(const struct job_spec *s, unsigned clone, char *out, size_
 
 static void format_bytes(uint64_t b, char *out, size_t len)
 {
-	if (b >= (1ull << 30))
-		snprintf(out, len, "%.2f GiB", (double)b / (1ull << 30));
-	else
-		snprintf(out, len, "%.2f MiB", (double)b / (1ull << 20));
+	text_format_bytes(b, out, len);
 }
 
 /* The memory check happens before anything is allocated, per phase (jobs

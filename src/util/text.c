@@ -63,3 +63,21 @@ int text_read_small_file(const char *path, char *out, size_t len)
 	memmove(out, start, strlen(start) + 1);
 	return out[0] ? 0 : -1;
 }
+
+char *text_format_bytes(uint64_t bytes, char *out, size_t len)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	unsigned u = 0;
+	uint64_t scale = 1024;
+
+	if (bytes < 1024) {
+		snprintf(out, len, "%llu byte%s", (unsigned long long)bytes, bytes == 1 ? "" : "s");
+		return out;
+	}
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && bytes / scale >= 1024) {
+		scale *= 1024;
+		u++;
+	}
+	snprintf(out, len, "%.2f %s", (double)bytes / (double)scale, units[u]);
+	return out;
+}

@@ -4,6 +4,7 @@
 #define DRIVEBENCH_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Strips leading and trailing white space in place; returns the start. */
 char *text_trim(char *s);
@@ -21,5 +22,9 @@ char *text_split_option(char *line, char **value);
  * trimmed. Returns 0, or -1 when it cannot be read or is empty (out is "").
  * A longer file is cut at len - 1 bytes. */
 int text_read_small_file(const char *path, char *out, size_t len);
+
+/* bytes in binary units for people: "512 bytes", "4.00 KiB", "1.50 MiB",
+ * "2.00 GiB", so that even a small figure says something. Returns out. */
+char *text_format_bytes(uint64_t bytes, char *out, size_t len);
 
 #endif

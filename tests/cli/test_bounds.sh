@@ -46,3 +46,9 @@ expect_output "err=84 \(verify failed\)" "the summary says verify failed"
 check "EILSEQ's text is never shown" test -z "$(printf '%s\n%s' "$OUT" "$ERR" | grep -i multibyte)"
 run_db verify --no-db --seed 12 $job --filename="$A" --iodepth=1 --output-format=json
 check "the JSON error text says verify failed too" test -z "$(printf '%s\n%s' "$OUT" "$ERR" | grep -i multibyte)"
+
+# --- small sizes in units that make sense -------------------------------------------
+expect_exit 2 "--max-buffer-mem=1 refuses a 4 KiB buffer" run --no-db --name=j \
+	--ioengine=null --size=1m --max-buffer-mem=1
+expect_output "= 4.00 KiB, over the limit of 1 byte \(--max-buffer-mem\)" \
+	"the refusal gives 4.00 KiB over 1 byte, not 0.00 MiB over 0.00 MiB"

@@ -44,11 +44,28 @@ static void verify_code_reads_verify_failed(void **state)
 	assert_string_equal(err_errno_text(ENOSPC), strerror(ENOSPC));
 }
 
+static void sizes_read_in_units_that_fit(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(text_format_bytes(0, b, sizeof(b)), "0 bytes");
+	assert_string_equal(text_format_bytes(1, b, sizeof(b)), "1 byte");
+	assert_string_equal(text_format_bytes(1023, b, sizeof(b)), "1023 bytes");
+	assert_string_equal(text_format_bytes(4096, b, sizeof(b)), "4.00 KiB");
+	assert_string_equal(text_format_bytes(1536, b, sizeof(b)), "1.50 KiB");
+	assert_string_equal(text_format_bytes(3ull << 20, b, sizeof(b)), "3.00 MiB");
+	assert_string_equal(text_format_bytes((1ull << 30) + 1, b, sizeof(b)), "1.00 GiB");
+	assert_string_equal(text_format_bytes(1ull << 60, b, sizeof(b)), "1.00 EiB");
+	assert_string_equal(text_format_bytes(UINT64_MAX, b, sizeof(b)), "16.00 EiB");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(prefix_is_added_once),
 		cmocka_unit_test(verify_code_reads_verify_failed),
+		cmocka_unit_test(sizes_read_in_units_that_fit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -781,34 +781,19 @@ static int handle_line(struct parser *p, unsigned lineno, char *raw)
 
 static int parse_file(struct parser *p)
 {
-	FILE *f = fopen(p->file, "r");
-	char *buf = NULL;
-	size_t buf_size = 0;
-	unsigned lineno = 0;
-	ssize_t got;
-	int rc = 0;
+	struct text_reader r;
+	char *line;
+	int got;
 
-	if (!f)
-		return err_set("cannot read suite file '%s': %s", p->file, strerror(errno));
-	errno = 0;
-	while ((got = getline(&buf, &buf_size, f)) >= 0) {
-		lineno++;
-		if (memchr(buf, '\0', (size_t)got)) {
-			rc = err_set("%s:%u: binary data in suite file", p->file, lineno);
+	if (text_reader_open(&r, p->file, "suite file"))
+		return -1;
+	while ((got = text_reader_next(&r, &line)) > 0)
+		if (handle_line(p, r.line, line)) {
+			got = -1;
 			break;
 		}
-		if (handle_line(p, lineno, buf)) {
-			rc = -1;
-			break;
-		}
-		errno = 0;
-	}
-	if (!rc && ferror(f))
-		rc = err_set("cannot read suite file '%s': %s", p->file,
-			     strerror(errno ? errno : EIO));
-	free(buf);
-	fclose(f);
-	return rc;
+	text_reader_close(&r);
+	return got < 0 ? -1 : 0;
 }
 
 /* ---- finding the file ---------------------------------------------------- */

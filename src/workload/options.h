@@ -14,6 +14,10 @@
  * file and line. An option drivebench does not support is always an error. */
 int job_option_set(struct job_spec *spec, const char *key, const char *value);
 
+/* The name of the i-th option of the table (NULL past the last), for
+ * tests and help that walk every option. */
+const char *job_option_name(unsigned i);
+
 /* True when key names an option job_option_set accepts. */
 bool job_option_known(const char *key);
 

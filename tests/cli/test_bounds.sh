@@ -52,3 +52,81 @@ expect_exit 2 "--max-buffer-mem=1 refuses a 4 KiB buffer" run --no-db --name=j \
 	--ioengine=null --size=1m --max-buffer-mem=1
 expect_output "= 4.00 KiB, over the limit of 1 byte \(--max-buffer-mem\)" \
 	"the refusal gives 4.00 KiB over 1 byte, not 0.00 MiB over 0.00 MiB"
+
+# --- options have ranges ---------------------------------------------------------------
+expect_exit 2 "series_interval=1ns is refused up front" run --no-db --name=j --ioengine=null \
+	--size=1m --runtime=1 --time_based --series_interval=1ns
+expect_output "option 'series_interval': 1ns is too small, the range is 1ms..1d" \
+	"the refusal names the option and its range"
+printf '[j]\nioengine=null\nbs=5g\n' > "$TMP/bs.fio"
+expect_exit 2 "bs=5g in a job file is refused" run --no-db "$TMP/bs.fio"
+expect_output "bs.fio:3: option 'bs': 5g is too large, the range is 1 byte..4 GiB" \
+	"the refusal names file, line, option and range"
+
+# --- readers: no line, file or allocation is taken for the end of the input ------------
+printf '[j]\nioengine=null\nsize=1m\ninclude /dev/zero\n' > "$TMP/zero.fio"
+run_db run --no-db "$TMP/zero.fio"
+check "include /dev/zero is bad input (exit 2, not $RC)" test "$RC" -eq 2
+expect_output "/dev/zero:1: binary data in job file" "the error names the included file"
+(ulimit -v 300000; exec "$DB" run --no-db "$TMP/zero.fio") >"$TMP/o" 2>"$TMP/e"
+rc=$?
+check "include /dev/zero under a memory limit exits 2, never 0 (exit $rc)" test "$rc" -eq 2
+check "under the limit the error names the file" grep -q "/dev/zero:1: binary data" "$TMP/e"
+check "under the limit nothing ran" test ! -s "$TMP/o"
+head -c 5000000 /dev/zero | tr '\0' 'a' > "$TMP/long.fio"
+(ulimit -v 300000; exec "$DB" run --no-db "$TMP/long.fio") >"$TMP/o" 2>"$TMP/e"
+rc=$?
+check "a 5 MB line under a memory limit exits 2 (exit $rc)" test "$rc" -eq 2
+check "the error names the file, line and limit" grep -q "long.fio:1: line longer than 65536 bytes" "$TMP/e"
+yes 'bs=4k' | head -c 1000000 > "$TMP/part.inc"
+{ printf '[j]\nioengine=null\nsize=1m\n'; for i in 1 2 3 4 5 6; do echo "include part.inc"; done; } > "$TMP/many.fio"
+expect_exit 2 "includes repeated past 4 MiB are refused" run --no-db "$TMP/many.fio"
+expect_output "part.inc:[0-9]+: the job file and its includes hold more than 4 MiB" \
+	"the error names the include where the budget ran out"
+printf '[suite]\nname=z\n' > "$TMP/zero.suite"
+cat /dev/zero | head -c 100 >> "$TMP/zero.suite"
+expect_exit 2 "a suite file with NUL bytes is bad input" plan --suite "$TMP/zero.suite" \
+	--capacity 1g --rated-write 100 --rated-read 100
+expect_output "zero.suite:3: binary data in suite file" "the error names the suite file and line"
+printf '[j]\nioengine=null\nsize=1m\nbssplit_file=/dev/zero\n' > "$TMP/bz.fio"
+expect_exit 2 "bssplit_file=/dev/zero is bad input" run --no-db "$TMP/bz.fio"
+expect_output "binary data in bssplit file" "the error names the bssplit file"
+
+# --- a byte-order mark is not part of a job or suite file --------------------------------
+printf '\xef\xbb\xbf[j]\nioengine=null\nsize=1m\n' > "$TMP/bom.fio"
+expect_exit 0 "a job file starting with a UTF-8 BOM runs" run --no-db "$TMP/bom.fio"
+expect_output "^j: \(groupid=0" "the BOM is not part of the section header"
+printf '\xef\xbb\xbf[suite]\nname = bom\n[m]\nstep = measure\nioengine = null\nsize = 1m\n' > "$TMP/bom.suite"
+expect_exit 0 "a suite file starting with a UTF-8 BOM is read" plan --suite "$TMP/bom.suite" \
+	--capacity 1g --rated-write 100 --rated-read 100
+expect_output "suite bom " "the BOM is not part of the first section"
+
+# --- fio JSON import: null where an object belongs, NUL bytes ---------------------------
+SRC="$(dirname "$0")/../data/fio-3.33-randrw.json"
+python3 - "$SRC" "$TMP" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["jobs"][0]["read"] = None
+json.dump(d, open(sys.argv[2] + "/read-null.json", "w"))
+t = open(sys.argv[1], "rb").read()
+i = t.index(b'"write"')
+open(sys.argv[2] + "/nul.json", "wb").write(t[:i] + b"\0" + t[i:])
+PY
+expect_exit 2 '"read": null is bad input' import --db "$TMP/imp.db" --label x "$TMP/read-null.json"
+expect_output "read-null.json: jobs\[0\] \('[^']*'\): read is null, not an object; nothing imported" \
+	"the error names the file, the job and the field"
+expect_exit 2 "a NUL byte in fio JSON is bad input" import --db "$TMP/imp.db" --label x "$TMP/nul.json"
+expect_output "nul.json: a NUL byte at line [0-9]+, column [0-9]+: binary data, not fio JSON" \
+	"the error names the file and where the NUL is"
+(ulimit -v 300000; exec "$DB" import --db "$TMP/imp.db" --label x /dev/zero) >"$TMP/o" 2>"$TMP/e"
+rc=$?
+check "importing /dev/zero under a memory limit exits 2 (exit $rc)" test "$rc" -eq 2
+check "the error says binary data" grep -q "/dev/zero: a NUL byte at line 1, column 1" "$TMP/e"
+nothing_imported() {
+	[ ! -s "$TMP/imp.db" ] || sql "$TMP/imp.db" 'assert c.execute("select count(*) from runs").fetchone()[0] == 0'
+}
+check "nothing was imported" nothing_imported
+printf '[drive]\nmodel=x\0\n' > "$TMP/nul.ini"
+expect_exit 2 "a spec sheet with a NUL byte is bad input" import --db "$TMP/imp.db" --label x \
+	--spec "$TMP/nul.ini" "$SRC"
+expect_output "nul.ini: .*NUL byte" "the error names the spec sheet"

@@ -312,11 +312,11 @@ static void test_errors(void **state)
 	expect_error("[s]\nstep = sweep\npoints = 0/1\n", 3, "key 'points'");
 	/* a point is held to the iodepth and numjobs options' limits */
 	expect_error("[s]\nstep = sweep\npoints = 1/1 65537/1\n", 3,
-		     "key 'points': point 65537/1: option 'iodepth': must be at most 65536");
+		     "key 'points': point 65537/1: option 'iodepth': 65537 is too large, the range is 1..65536");
 	expect_error("[s]\nstep = sweep\npoints = 4294967295/4294967295\n", 3,
-		     "option 'iodepth': must be at most");
+		     "option 'iodepth': 4294967295 is too large");
 	expect_error("[s]\nstep = sweep\npoints = 1/4097\n", 3,
-		     "point 1/4097: option 'numjobs': must be at most 4096");
+		     "point 1/4097: option 'numjobs': 4097 is too large, the range is 1..4096");
 	expect_error("[s]\nstep = sweep\niodepths = 1,70000\n", 3,
 		     "key 'iodepths': point 70000/1: option 'iodepth'");
 	expect_error("[s]\nstep = sweep\niodepths = 1\nnumjobs = 5000\n", 3,

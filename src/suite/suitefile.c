@@ -20,6 +20,17 @@
 
 #define NS_PER_SEC 1000000000ull
 
+/* The ranges of the step parameters (docs/suites.md). */
+#define STEP_CAPACITIES_MAX 100.0
+#define STEP_REGIONS_MAX 1024u
+#define STEP_ROUNDS_MAX 10000u
+#define STEP_TIME_MAX (86400 * NS_PER_SEC)
+#define STEP_RANKS_MAX 65536u
+#define STEP_PASSES_MAX 10000u
+#define STEP_COUNT_MAX 1000000u
+#define STEP_IU_MAX (4ull << 30)
+#define STEP_CHECKPOINT_MAX (1ull << 60)
+
 /* One "key[=value]" line of the open section. */
 struct entry {
 	char *key;
@@ -101,19 +112,23 @@ static int add_entry(struct parser *p, unsigned line, const char *key, const cha
 
 /* ---- value parsers (messages without file:line; the caller adds them) -- */
 
-static int parse_unsigned(const char *text, unsigned min, unsigned *out)
+/* A whole number within [min, max]; digits beyond max (4294967296 too)
+ * are "too large", not "not a whole number". */
+static int parse_unsigned(const char *text, unsigned min, unsigned max, unsigned *out)
 {
-	char *end;
-	unsigned long v;
+	const char *p = text;
+	unsigned long long v = 0;
 
-	if (!text || !*text || !isdigit((unsigned char)*text))
+	if (!text || !*text)
 		return err_set("not a whole number: '%s'", text ? text : "");
-	errno = 0;
-	v = strtoul(text, &end, 10);
-	if (errno || *end || v > UINT_MAX)
+	for (; isdigit((unsigned char)*p); p++)
+		if (v <= max)
+			v = v * 10 + (unsigned)(*p - '0');
+	if (p == text || *p)
 		return err_set("not a whole number: '%s'", text);
-	if (v < min)
-		return err_set("must be at least %u", min);
+	if (v < min || v > max)
+		return err_set("%s is too %s, the range is %u..%u", text,
+			       v < min ? "small" : "large", min, max);
 	*out = (unsigned)v;
 	return 0;
 }
@@ -138,6 +153,27 @@ static int parse_duration(const char *text, uint64_t *ns)
 {
 	if (!text || parse_time_ns(text, NS_PER_SEC, ns))
 		return err_set("bad time '%s'", text ? text : "");
+	return 0;
+}
+
+/* A step parameter's decimal number within (0, max]. */
+static int parse_bounded_double(const char *text, double max, double *out)
+{
+	if (parse_positive_double(text, out))
+		return -1;
+	if (*out > max)
+		return err_set("%s is too large, the range is 0 < N <= %g", text, max);
+	return 0;
+}
+
+/* A duration within [0, max], "180s" or seconds. */
+static int parse_bounded_duration(const char *text, uint64_t max_ns, uint64_t *ns)
+{
+	if (parse_duration(text, ns))
+		return -1;
+	if (*ns > max_ns)
+		return err_set("%s is too large, the range is 0..%llud", text,
+			       (unsigned long long)(max_ns / (86400 * NS_PER_SEC)));
 	return 0;
 }
 
@@ -230,9 +266,10 @@ static int parse_points(const char *text, struct suite_step *step)
 			break;
 		}
 		*slash = '\0';
-		if (parse_unsigned(token, 1, &qd) || parse_unsigned(slash + 1, 1, &jobs)) {
+		if (parse_unsigned(token, 1, UINT_MAX, &qd) ||
+		    parse_unsigned(slash + 1, 1, UINT_MAX, &jobs)) {
 			*slash = '/';
-			rc = err_set("bad point '%s' (write QD/jobs, both at least 1)", token);
+			rc = err_prefix("bad point '%s' (write QD/jobs, both at least 1)", token);
 			break;
 		}
 		rc = add_point(step, qd, jobs);
@@ -244,7 +281,8 @@ static int parse_points(const char *text, struct suite_step *step)
 }
 
 /* "1,2,4,8" -> values; at least one. */
-static int parse_list(const char *text, unsigned *values, unsigned max, unsigned *nr)
+static int parse_list(const char *text, unsigned limit, unsigned *values, unsigned max,
+		      unsigned *nr)
 {
 	char *copy = strdup(text ? text : ""), *save = NULL, *token;
 	int rc = 0;
@@ -257,7 +295,7 @@ static int parse_list(const char *text, unsigned *values, unsigned max, unsigned
 		if (*nr == max)
 			rc = err_set("more than %u values", max);
 		else
-			rc = parse_unsigned(token, 1, &values[(*nr)++]);
+			rc = parse_unsigned(token, 1, limit, &values[(*nr)++]);
 	}
 	free(copy);
 	if (!rc && *nr == 0)
@@ -316,6 +354,12 @@ static int apply_fio_options(struct parser *p, struct job_spec *spec, bool is_st
 			if (!strcmp(e->key, "name"))
 				return err_set("%s:%u: key 'name': a step's job name is its section name",
 					       p->file, e->line);
+			/* every step runs on the suite's one target; a file named
+			 * here would be silently replaced by it */
+			if (!strcmp(e->key, "filename") || !strcmp(e->key, "directory"))
+				return err_set("%s:%u: key '%s': a suite runs every step on its target; "
+					       "give it on the command line (drivebench suite ... TARGET)",
+					       p->file, e->line, e->key);
 			if (!is_step && is_step_parameter(e->key, false) &&
 			    !job_option_known(e->key))
 				return err_set("%s:%u: key '%s': step parameters belong in a step section",
@@ -415,16 +459,17 @@ static int set_step_parameter(struct suite_step *step, const struct entry *e,
 		return 0;
 	}
 	if (!strcmp(key, "capacities"))
-		return parse_positive_double(v, &step->capacities);
+		return parse_bounded_double(v, STEP_CAPACITIES_MAX, &step->capacities);
 	if (!strcmp(key, "op"))
 		return parse_fraction(v, &step->op);
 	if (!strcmp(key, "regions"))
-		return parse_unsigned(v, 1, &step->regions);
+		return parse_unsigned(v, 1, STEP_REGIONS_MAX, &step->regions);
 	if (!strcmp(key, "iu")) {
 		if (!v || parse_size(v, step->spec.kb_base, &step->iu))
 			return err_set("bad size '%s'", v ? v : "");
-		if (step->iu == 0)
-			return err_set("must be above 0");
+		if (step->iu == 0 || step->iu > STEP_IU_MAX)
+			return err_set("%s is too %s, the range is 1 byte..4 GiB", v,
+				       step->iu ? "large" : "small");
 		return 0;
 	}
 	if (!strcmp(key, "metric")) {
@@ -439,9 +484,9 @@ static int set_step_parameter(struct suite_step *step, const struct entry *e,
 		return 0;
 	}
 	if (!strcmp(key, "window"))
-		return parse_unsigned(v, 2, &step->window);
+		return parse_unsigned(v, 2, STEP_ROUNDS_MAX, &step->window);
 	if (!strcmp(key, "max_rounds"))
-		return parse_unsigned(v, 1, &step->max_rounds);
+		return parse_unsigned(v, 1, STEP_ROUNDS_MAX, &step->max_rounds);
 	if (!strcmp(key, "range_limit"))
 		return parse_fraction(v, &step->range_limit);
 	if (!strcmp(key, "slope_limit"))
@@ -449,13 +494,13 @@ static int set_step_parameter(struct suite_step *step, const struct entry *e,
 	if (!strcmp(key, "points"))
 		return parse_points(v, step);
 	if (!strcmp(key, "iodepths"))
-		return parse_list(v, iodepths, SUITE_POINTS_MAX, nr_iodepths);
+		return parse_list(v, 65536, iodepths, SUITE_POINTS_MAX, nr_iodepths);
 	if (!strcmp(key, "numjobs"))
-		return parse_list(v, jobs, SUITE_POINTS_MAX, nr_jobs);
+		return parse_list(v, 4096, jobs, SUITE_POINTS_MAX, nr_jobs);
 	if (!strcmp(key, "pause"))
-		return parse_duration(v, &step->pause_ns);
+		return parse_bounded_duration(v, STEP_TIME_MAX, &step->pause_ns);
 	if (!strcmp(key, "idle"))
-		return parse_duration(v, &step->idle_ns);
+		return parse_bounded_duration(v, STEP_TIME_MAX, &step->idle_ns);
 	if (!strcmp(key, "nvme_format"))
 		return parse_bool(v, &step->nvme_format);
 	if (!strcmp(key, "model")) {
@@ -468,14 +513,16 @@ static int set_step_parameter(struct suite_step *step, const struct entry *e,
 		/* decimal units, as the reviews quote checkpoint sizes */
 		if (!v || parse_size(v, 1000, &step->checkpoint_size) || !step->checkpoint_size)
 			return err_set("bad size '%s'", v ? v : "");
+		if (step->checkpoint_size > STEP_CHECKPOINT_MAX)
+			return err_set("%s is too large, the range is 1 byte..1 EiB", v);
 		return 0;
 	}
 	if (!strcmp(key, "ranks"))
-		return parse_unsigned(v, 1, &step->checkpoint_ranks);
+		return parse_unsigned(v, 1, STEP_RANKS_MAX, &step->checkpoint_ranks);
 	if (!strcmp(key, "passes"))
-		return parse_unsigned(v, 1, &step->checkpoint_passes);
+		return parse_unsigned(v, 1, STEP_PASSES_MAX, &step->checkpoint_passes);
 	if (!strcmp(key, "count"))
-		return parse_unsigned(v, 1, &step->checkpoint_count);
+		return parse_unsigned(v, 1, STEP_COUNT_MAX, &step->checkpoint_count);
 	if (!strcmp(key, "fill"))
 		return parse_fraction(v, &step->checkpoint_fill);
 	if (!strcmp(key, "record_series"))
@@ -538,8 +585,10 @@ static int validate_step(const struct parser *p, struct suite_step *step)
 	case STEP_PURGE:
 		break;
 	case STEP_CHECKPOINT:
-		if (!step->checkpoint_model[0] == !step->checkpoint_size)
-			return err_set("a checkpoint step needs model = NAME or checkpoint_size = SIZE (with ranks =), not both");
+		if (!step->checkpoint_model[0] && !step->checkpoint_size)
+			return err_set("a checkpoint step needs model = NAME or checkpoint_size = SIZE (with ranks =)");
+		if (step->checkpoint_model[0] && step->checkpoint_size)
+			return err_set("a checkpoint step takes model or checkpoint_size, not both");
 		if (!step->checkpoint_size != !step->checkpoint_ranks)
 			return err_set("checkpoint_size and ranks go together");
 		if (!(step->checkpoint_fill > 0))

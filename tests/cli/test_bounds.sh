@@ -130,3 +130,39 @@ printf '[drive]\nmodel=x\0\n' > "$TMP/nul.ini"
 expect_exit 2 "a spec sheet with a NUL byte is bad input" import --db "$TMP/imp.db" --label x \
 	--spec "$TMP/nul.ini" "$SRC"
 expect_output "nul.ini: .*NUL byte" "the error names the spec sheet"
+
+# --- suite files: step parameters have ranges; a step names its own file: refused --------
+plan() { run_db plan --suite "$1" --capacity 1g --rated-write 100 --rated-read 100; }
+printf '[suite]\nname=w\n[st]\nstep=steady\ntime_based\nruntime=1\nwindow=4294967296\n' > "$TMP/w.suite"
+plan "$TMP/w.suite"
+check "window=4294967296 is bad input (exit $RC)" test "$RC" -eq 2
+expect_output "w.suite:7: key 'window': 4294967296 is too large, the range is 2..10000" \
+	"window=4294967296 is too large, not 'not a whole number'"
+printf '[suite]\nname=c\n[cp]\nstep=checkpoint\npasses=1\n' > "$TMP/cp.suite"
+expect_exit 2 "a checkpoint step without model or checkpoint_size is refused by suite" \
+	suite --suite "$TMP/cp.suite" --db "$TMP/suite.db" "$TMP/cp.dat"
+expect_output "cp.suite:3: step \[cp\]: a checkpoint step needs model = NAME or checkpoint_size = SIZE" \
+	"the refusal names the file, the step's line and the step"
+check "nothing was written for it" test ! -e "$TMP/cp.dat"
+plan "$TMP/cp.suite"
+check "plan refuses it too (exit $RC)" test "$RC" -eq 2
+printf '[suite]\nname=f\n[m]\nstep=measure\nioengine=null\nsize=1m\nfilename=%s\n' "$TMP/other.dat" > "$TMP/f.suite"
+expect_exit 2 "a step's own filename= is refused, not replaced" suite --suite "$TMP/f.suite" \
+	--db "$TMP/suite.db" "$TMP/target.dat"
+expect_output "f.suite:7: key 'filename': a suite runs every step on its target" \
+	"the refusal names the key and says where the target comes from"
+check "neither file was touched" test ! -e "$TMP/other.dat" -a ! -e "$TMP/target.dat"
+
+# --- plan inputs: absurd rates and capacities are refused with the range ----------------
+for rate in 1e-300 0 -1 inf 1e300; do
+	expect_exit 2 "plan --rated-write $rate is bad input" plan --capacity 1g \
+		--rated-write "$rate" --rated-read 100
+	expect_output "^drivebench plan: --rated-write: $rate MB/s is too (small|large), the range is 0.01..1000000 MB/s$" \
+		"--rated-write $rate: the error gives the range"
+done
+expect_exit 2 "plan --rated-read nan is bad input" plan --capacity 1g --rated-write 100 --rated-read nan
+expect_output "bad throughput 'nan' \(a number of MB/s, the range is 0.01..1000000\)" "nan: the error gives the range"
+expect_exit 2 "plan --capacity 1e30 is bad input" plan --capacity 1e30 --rated-write 100 --rated-read 100
+expect_output "--capacity: 1e30 is too large, the range is 1MB..1000PB" "the capacity's range"
+expect_exit 0 "the ends of the ranges still plan" plan --capacity 1000PB --rated-write 0.01 --rated-read 0.01
+check "with finite durations" test -z "$(printf '%s' "$OUT" | grep -E 'inf|nan|[0-9]{25}')"

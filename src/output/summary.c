@@ -257,6 +257,18 @@ static void print_verify(FILE *f, const struct job_result *r)
 		fprintf(f, "    ... %" PRIu64 " more\n", r->verify_failed - VERIFY_FAILURES_SHOWN);
 }
 
+/* A direction is listed when it did anything; a job that did nothing at
+ * all (its I/Os outlasted the run) lists the directions it issues, with
+ * their zeros, rather than no figure. */
+static bool dir_listed(const struct job_result *r, int d)
+{
+	if (dir_active(&r->dir[d]))
+		return true;
+	if (!r->spec || dir_active(&r->dir[DIR_READ]) || dir_active(&r->dir[DIR_WRITE]))
+		return false;
+	return d == DIR_READ ? job_spec_reads(r->spec) : job_spec_writes(r->spec);
+}
+
 static void print_entry(FILE *f, const struct job_result *r)
 {
 	char decimal[32], binary[32], iops[32], io[32];
@@ -266,7 +278,7 @@ static void print_entry(FILE *f, const struct job_result *r)
 		const struct dir_stats *ds = &r->dir[d];
 		double bw = result_bw_bytes(r, (enum io_dir)d);
 
-		if (!dir_active(ds))
+		if (!dir_listed(r, d))
 			continue;
 		format_rate(decimal, sizeof(decimal), bw, false, 2);
 		format_rate(binary, sizeof(binary), bw, true, 2);

@@ -67,7 +67,7 @@ static int verify_read_range(struct loop *l, uint64_t off, uint64_t len)
 		struct request *rq;
 		uint64_t piece = len < piece_max ? len : piece_max;
 
-		while (!w->nr_free && !l->abandon)
+		while (!w->nr_free && !l->abandon && !*w->stop)
 			if (loop_reap(l, 1, l->inflight))
 				return -1;
 		if (*w->stop)
@@ -102,7 +102,7 @@ int loop_verify_pass(struct loop *l)
 	struct verify_ctx *v = &l->w->verify;
 	uint64_t k = 0;
 
-	while (k < v->nr_units) {
+	while (k < v->nr_units && !*l->w->stop) {
 		uint64_t first;
 
 		while (v->map && k < v->nr_units && !v->map[k])

@@ -166,3 +166,60 @@ expect_exit 2 "plan --capacity 1e30 is bad input" plan --capacity 1e30 --rated-w
 expect_output "--capacity: 1e30 is too large, the range is 1MB..1000PB" "the capacity's range"
 expect_exit 0 "the ends of the ranges still plan" plan --capacity 1000PB --rated-write 0.01 --rated-read 0.01
 check "with finite durations" test -z "$(printf '%s' "$OUT" | grep -E 'inf|nan|[0-9]{25}')"
+
+# --- a modelled latency is real time; a stop is honoured within a second -----------------
+ms_now() { echo $(($(date +%s%N) / 1000000)); }
+t0=$(ms_now)
+run_db run --no-db --name=j --ioengine=null --size=1m --runtime=1 --time_based \
+	--null_latency=1d --output-format=json
+took=$(($(ms_now) - t0))
+echo "# null_latency=1d in a 1 s job: exit $RC after $took ms"
+check "null_latency=1d in a 1 s job exits 0" test "$RC" -eq 0
+check "it stops at its runtime ($took ms)" test "$took" -lt 2000
+echo "$OUT" > "$TMP/lat.json"
+check "an I/O that outlasts the run is not done: 0 IOPS, not millions" python3 - "$TMP/lat.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+assert j["read"]["total_ios"] == 0 and j["read"]["iops"] == 0, j["read"]
+assert 900 <= j["job_runtime"] <= 1500, j["job_runtime"]
+PY
+run_db run --no-db --name=j --ioengine=null --size=1m --runtime=1 --time_based --null_latency=1d
+expect_output "read: 0.00 B/s \(0.00 B/s\), IOPS 0.0, 0.00 B in 1\.[0-9]+ s" \
+	"the summary shows the truthful zeros, not an empty job"
+run_db run --no-db --name=j --ioengine=null --size=64m --iodepth=8 --null_latency=1ms \
+	--runtime=1 --time_based --output-format=json
+echo "$OUT" > "$TMP/lat1ms.json"
+check "null_latency=1ms at QD8 is bounded by Little's law (<= 8000 IOPS)" python3 - "$TMP/lat1ms.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+assert 4000 < r["iops"] <= 8000 * 1.01, r["iops"]
+assert r["clat_ns"]["min"] >= 1000000, r["clat_ns"]
+PY
+
+# stop_within_second WHAT ARGS...: SIGTERM after 0.5 s; exit 1 (partial) within 1 s
+stop_within_second() {
+	what=$1; shift
+	"$DB" "$@" >"$TMP/stop.out" 2>"$TMP/stop.err" &
+	pid=$!
+	sleep 0.5
+	t0=$(ms_now)
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	took=$(($(ms_now) - t0))
+	echo "# $what: SIGTERM honoured after $took ms, exit $rc"
+	check "$what: SIGTERM exits 1 (exit $rc)" test "$rc" -eq 1
+	check "$what: within a second ($took ms)" test "$took" -lt 1000
+	check "$what: the results so far are marked partial" grep -q "partial" "$TMP/stop.out"
+}
+stop_within_second "null_latency=1d" run --no-db --name=j --ioengine=null --size=1m --null_latency=1d
+stop_within_second "null_latency=1d at QD64 x 4 jobs, in a ramp" run --no-db --name=j \
+	--ioengine=null --size=1m --null_latency=1d --iodepth=64 --numjobs=4 \
+	--ramp_time=1h --runtime=1h --time_based
+stop_within_second "fault_delay=1d" run --no-db --name=j --ioengine=fault:null --size=1m \
+	--fault_delay_rate=100 --fault_delay=1d
+stop_within_second "fault_delay=1d on writes with verify" run --no-db --name=j \
+	--ioengine=fault:psync --filename="$TMP/fd.dat" --rw=write --size=1m --verify=crc32c \
+	--fault_delay_rate=100 --fault_delay=1d
+stop_within_second "series sampling at 1 ms" run --no-db --name=j --ioengine=null --size=1m \
+	--series_interval=1ms --runtime=1h --time_based

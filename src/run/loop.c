@@ -273,16 +273,39 @@ static void reset_measurement(struct loop *l, uint64_t now)
 	getrusage(RUSAGE_THREAD, &l->ru_start);
 }
 
+/* A full series coarsens (the worker reserved all its room): twice the
+ * interval, half the points; the open interval then runs on to the next
+ * boundary of the coarser grid. */
+static void coarsen_series(struct loop *l)
+{
+	struct series *s = &l->w->result.series;
+
+	series_coarsen(s);
+	l->interval = s->interval_ns;
+	l->next_tick = l->measure_start + (s->nr ? s->points[s->nr - 1].t_ns : 0) +
+		       l->interval;
+}
+
 static void close_interval(struct loop *l, uint64_t end)
 {
+	struct series *s = &l->w->result.series;
+
+	if (s->nr == s->cap && s->cap >= 2)
+		coarsen_series(l);
 	l->tick.t_ns = end - l->measure_start;
-	if (series_append(&l->w->result.series, &l->tick) == 0)
+	if (series_append(s, &l->tick) == 0)
 		memset(&l->tick, 0, sizeof(l->tick));
 }
 
 static void tick(struct loop *l, uint64_t now)
 {
+	struct series *s = &l->w->result.series;
+
 	while (now >= l->next_tick) {
+		if (s->nr == s->cap && s->cap >= 2) {
+			coarsen_series(l);
+			continue;
+		}
 		close_interval(l, l->next_tick);
 		l->next_tick += l->interval;
 	}

@@ -4,6 +4,7 @@
 #define DRIVEBENCH_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "workload/job_spec.h"
@@ -30,6 +31,9 @@ int parse_size(const char *text, unsigned kb_base, uint64_t *out);
 /* Time with a unit: "30" (in default_unit_ns), "30s", "500ms", "10us",
  * "2m", "1h", "1d". */
 int parse_time_ns(const char *text, uint64_t default_unit_ns, uint64_t *out);
+
+/* A time as the options write it: "1ms", "365d", "1500us". */
+char *format_time_ns(uint64_t ns, char *out, size_t len);
 
 /* "0-3,6" -> count of CPUs, and fills set (a cpu_set_t) when non-NULL. */
 int parse_cpu_list(const char *text, void *cpu_set);

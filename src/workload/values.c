@@ -317,3 +317,8 @@ int value_in_range(uint64_t v, uint64_t lo, uint64_t hi, enum value_kind kind,
 	return err_set("%s is too %s, the range is %s..%s", text ? text : "",
 		       v < lo ? "small" : "large", low, high);
 }
+
+char *format_time_ns(uint64_t ns, char *out, size_t len)
+{
+	return value_format(ns, VALUE_NS, out, len);
+}

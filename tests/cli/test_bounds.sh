@@ -48,10 +48,47 @@ run_db verify --no-db --seed 12 $job --filename="$A" --iodepth=1 --output-format
 check "the JSON error text says verify failed too" test -z "$(printf '%s\n%s' "$OUT" "$ERR" | grep -i multibyte)"
 
 # --- small sizes in units that make sense -------------------------------------------
-expect_exit 2 "--max-buffer-mem=1 refuses a 4 KiB buffer" run --no-db --name=j \
+expect_exit 2 "--max-buffer-mem=1 refuses the run" run --no-db --name=j \
 	--ioengine=null --size=1m --max-buffer-mem=1
-expect_output "= 4.00 KiB, over the limit of 1 byte \(--max-buffer-mem\)" \
-	"the refusal gives 4.00 KiB over 1 byte, not 0.00 MiB over 0.00 MiB"
+expect_output "series and histograms need [0-9]+\.[0-9]{2} KiB, over the limit of 1 byte \(--max-buffer-mem\)" \
+	"the refusal gives KiB over 1 byte, not 0.00 MiB over 0.00 MiB"
+expect_exit 2 "--max-buffer-mem=2m refuses 4 MiB of buffers" run --no-db --name=j \
+	--ioengine=null --size=16m --bs=1m --iodepth=4 --max-buffer-mem=2m
+expect_output "I/O buffers need 1 jobs x iodepth 4 x 1048576 bytes = 4.00 MiB, plus [0-9]+\.[0-9]{2} KiB of the run's series and histograms, over the limit of 2.00 MiB" \
+	"the buffer refusal adds the run's results to the arithmetic"
+expect_exit 0 "--max-buffer-mem=5m fits both" run --no-db --name=j --ioengine=null \
+	--size=16m --bs=1m --iodepth=4 --max-buffer-mem=5m
+
+# --- series and histograms: bounded, and checked up front with the arithmetic ---------------
+expect_exit 2 "a 1 h job sampled every 1 ms is refused over a 100 MiB limit" run --no-db \
+	--name=j --ioengine=null --size=1m --runtime=1h --time_based --series_interval=1ms \
+	--max-buffer-mem=100m
+expect_output "job 'j': the run's series and histograms need 192\.[0-9]{2} MiB, over the limit of 100.00 MiB \(--max-buffer-mem\): 1 clone x \(3600002 samples \(runtime 1h / series_interval 1ms \+ 2\) x 56 bytes = 192.26 MiB" \
+	"the refusal gives the samples' arithmetic"
+t0=$(date +%s%N)
+(ulimit -v 400000; exec "$DB" run --no-db --name=j --ioengine=null --size=1m --runtime=365d \
+	--time_based --series_interval=1ms --numjobs=2) >"$TMP/o" 2>"$TMP/e"
+rc=$?
+took=$((($(date +%s%N) - t0) / 1000000))
+check "a year at 1 ms x 2 clones under a memory limit exits 2 at once (exit $rc, $took ms)" \
+	test "$rc" -eq 2 -a "$took" -lt 2000
+check "the refusal is the arithmetic, not an allocation failure" \
+	grep -q "x (268435456 samples (runtime 365d / series_interval 1ms + 2, at most 2^28) x 56 bytes = 14.00 GiB" "$TMP/e"
+rm -f "$TMP/co.dat"
+run_db run --no-db --name=c --ioengine=fault:psync --filename="$TMP/co.dat" --rw=write --bs=4k \
+	--size=4m --verify=crc32c --runtime=20ms --time_based --series_interval=1ms \
+	--fault_dir=read --fault_delay_rate=100 --fault_delay=5ms --output-format=json
+echo "$OUT" > "$TMP/co.json"
+check "a series that outgrows its room (a verify after the writes) coarsens, losing nothing" \
+	python3 - "$TMP/co.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+x = j["drivebench"]
+assert x["series_interval_ms"] >= 2, x["series_interval_ms"]
+assert len(x["series"]) <= 22, len(x["series"])          # runtime / interval + 2
+got = sum(p["read"]["ios"] + p["write"]["ios"] for p in x["series"])
+assert got == j["read"]["total_ios"] + j["write"]["total_ios"], got
+PY
 
 # --- options have ranges ---------------------------------------------------------------
 expect_exit 2 "series_interval=1ns is refused up front" run --no-db --name=j --ioengine=null \

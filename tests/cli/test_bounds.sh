@@ -260,3 +260,6 @@ stop_within_second "fault_delay=1d on writes with verify" run --no-db --name=j \
 	--fault_delay_rate=100 --fault_delay=1d
 stop_within_second "series sampling at 1 ms" run --no-db --name=j --ioengine=null --size=1m \
 	--series_interval=1ms --runtime=1h --time_based
+stop_within_second "the verify phase, its reads held a day" run --no-db --name=j \
+	--ioengine=fault:psync --filename="$TMP/fv.dat" --rw=write --size=4m --verify=crc32c \
+	--fault_dir=read --fault_delay_rate=100 --fault_delay=1d

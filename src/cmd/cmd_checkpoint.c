@@ -379,7 +379,7 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 	for (unsigned i = 0; i < one.out.nr; i++)
 		if (one.out.results[i].error && !ss->stopped) {
 			rc = err_set("job '%s': I/O error: %s", one.out.results[i].name,
-				     strerror(-one.out.results[i].error));
+				     err_errno_text(one.out.results[i].error));
 			ss->exit_code = EXIT_RUN_FAILED;
 			break;
 		}

@@ -317,7 +317,7 @@ static int one_point(struct session *ss, enum rw_mode rw, uint64_t bs, unsigned 
 		goto done;
 	for (unsigned i = 0; i < out.nr; i++)
 		if (out.results[i].error && !ss->stopped) {
-			err_set("%s: I/O error: %s", step, strerror(-out.results[i].error));
+			err_set("%s: I/O error: %s", step, err_errno_text(out.results[i].error));
 			goto done;
 		}
 	rc = 0;

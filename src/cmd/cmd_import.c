@@ -171,7 +171,7 @@ static int import_one(struct store *db, const struct import_args *a,
 		return err_prefix("%s", path);
 	for (i = 0; i < imp->nr_records; i++) {
 		if (store_result_add(db, run_id, &imp->records[i], NULL)) {
-			err_prefix("%s: job '%s'", path, imp->records[i].job_name);
+			err_prefix("%s", path);   /* the store names the job */
 			store_run_end(db, run_id, true);
 			return -1;
 		}

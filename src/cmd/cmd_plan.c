@@ -36,6 +36,13 @@ static const char plan_usage[] =
 	"                             (default: the sequential write figure)\n"
 	"  -h, --help                 this text\n";
 
+/* The ranges of plan's inputs: every estimate stays a finite number of
+ * seconds that prints (a drive of 1 MB .. 1 EB at 0.01 .. 10^6 MB/s). */
+#define CAPACITY_MIN 1e6
+#define CAPACITY_MAX 1e18
+#define RATE_MIN_MBPS 0.01
+#define RATE_MAX_MBPS 1e6
+
 /* "245.76TB" -> bytes; decimal units (K M G T P, optional B), binary with
  * "iB"; a plain number is bytes. */
 static int parse_capacity(const char *text, uint64_t *out)
@@ -64,8 +71,9 @@ static int parse_capacity(const char *text, uint64_t *out)
 		if (strcasecmp(end, units[i].suffix))
 			continue;
 		value *= units[i].factor;
-		if (value < 1 || value > 1.8e19)
-			return err_set("--capacity: size '%s' out of range", text);
+		if (value < CAPACITY_MIN || value > CAPACITY_MAX)
+			return err_set("--capacity: %s is too %s, the range is 1MB..1000PB", text,
+				       value < CAPACITY_MIN ? "small" : "large");
 		*out = (uint64_t)value;
 		return 0;
 	}
@@ -79,10 +87,15 @@ static int parse_rate(const char *name, const char *text, double *out)
 	char *end;
 	double value;
 
-	errno = 0;
 	value = strtod(text, &end);
-	if (end == text || *end || errno || !isfinite(value) || value <= 0)
-		return err_set("%s: bad throughput '%s' (MB/s, above 0)", name, text);
+	if (end == text || *end || isnan(value))
+		return err_set("%s: bad throughput '%s' (a number of MB/s, the range is %g..%.0f)",
+			       name, text, RATE_MIN_MBPS, RATE_MAX_MBPS);
+	/* 0, negative, an underflow (1e-300), inf and 1e300 are out of range */
+	if (!(value >= RATE_MIN_MBPS && value <= RATE_MAX_MBPS))
+		return err_set("%s: %s MB/s is too %s, the range is %g..%.0f MB/s", name, text,
+			       value < RATE_MIN_MBPS ? "small" : "large", RATE_MIN_MBPS,
+			       RATE_MAX_MBPS);
 	*out = value * 1e6;
 	return 0;
 }

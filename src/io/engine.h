@@ -1,7 +1,8 @@
 /* engine.h - the I/O engine interface (after fio's ioengine_ops, smaller).
  * An engine queues prepared I/Os, submits a batch, and reaps completions;
- * it never decides what to do next, and never reads the clock: the runner
- * owns timing and statistics. */
+ * it never decides what to do next. The runner owns timing and statistics:
+ * only engines that model time (null_latency, fault delays) read the clock,
+ * to hand back an I/O no sooner than it is due. */
 #ifndef DRIVEBENCH_ENGINE_H
 #define DRIVEBENCH_ENGINE_H
 
@@ -35,8 +36,16 @@ struct engine_ops {
 	/* Submits everything queued. Returns the number submitted or -1. */
 	int (*submit)(struct engine *e);
 	/* Waits for at least min completions, returns up to max in out[] with
-	 * io->result set; returns the count or -1. min 0 = do not wait. */
+	 * io->result set; returns the count or -1. min 0 = do not wait. An
+	 * engine whose completions wait on a modelled clock (null_latency,
+	 * the fault engine's delays) waits at most a slice (50 ms) and may
+	 * return fewer, so the loop sees its deadline and stop flag. */
 	int (*reap)(struct engine *e, struct io **out, unsigned min, unsigned max);
+	/* Optional: hands back, with result -ECANCELED, up to max I/Os that
+	 * only wait on such a clock (no device holds their buffers), for a
+	 * loop that stops: they are not done and never counted. Returns how
+	 * many. NULL: every I/O completes in real time. */
+	int (*cancel)(struct engine *e, struct io **out, unsigned max);
 	void (*cleanup)(struct engine *e);
 };
 

@@ -22,6 +22,9 @@
  * flight, reap sleeps in slices this long so those completions are not
  * held back much longer than they really took. */
 #define WAIT_SLICE_NS 50000ull
+/* The longest one reap waits for a held completion before it returns to
+ * the loop (which then sees its deadline and stop flag). */
+#define REAP_WAIT_MAX_NS 50000000ull
 /* The fault draws' stream of job_seed, apart from enum rng_stream's. */
 #define FAULT_RNG_STREAM 16u
 
@@ -104,12 +107,14 @@ static int fault_init(struct engine *e, const struct job_spec *spec);
 static int fault_prep(struct engine *e, struct io *io);
 static int fault_submit(struct engine *e);
 static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned max);
+static int fault_cancel(struct engine *e, struct io **out, unsigned max);
 static void fault_cleanup(struct engine *e);
 
 #define FAULT_OPS(inner_name) {                                  \
 	.name = FAULT_ENGINE_PREFIX inner_name, .init = fault_init, \
 	.prep = fault_prep, .submit = fault_submit,                 \
-	.reap = fault_reap, .cleanup = fault_cleanup }
+	.reap = fault_reap, .cancel = fault_cancel,                 \
+	.cleanup = fault_cleanup }
 
 /* Parallel arrays: fault_tables[i] wraps inner_engines[i]. */
 static const struct engine_ops *const inner_engines[] = {
@@ -370,13 +375,17 @@ static bool pass_or_hold(struct fault_state *st, struct plan *p, struct io *io,
 		return true;
 	p->kinds &= ~(1u << FAULT_DELAY);
 	st->injected[FAULT_DELAY]++;
-	if (io->complete_ns) {
-		/* the inner engine programs latency (null_latency): add to it */
-		io->complete_ns += st->delay_ns;
-		return true;
-	}
 	st->held[st->nr_held].io = io;
-	st->held[st->nr_held].release_ns = now + st->delay_ns;
+	if (io->complete_ns) {
+		/* the inner engine models latency (null_latency): the delay adds
+		 * to it, and the completion waits for it like any other */
+		io->complete_ns = io->complete_ns + st->delay_ns < io->complete_ns ?
+				  UINT64_MAX : io->complete_ns + st->delay_ns;
+		st->held[st->nr_held].release_ns = io->complete_ns;
+	} else {
+		st->held[st->nr_held].release_ns = now + st->delay_ns < now ?
+						   UINT64_MAX : now + st->delay_ns;
+	}
 	st->nr_held++;
 	return false;
 }
@@ -420,6 +429,7 @@ static int sleep_ns(uint64_t ns)
 static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned max)
 {
 	struct fault_state *st = e->priv;
+	uint64_t waited_from = 0;
 	unsigned n = 0;
 
 	if (min > max)
@@ -465,21 +475,61 @@ static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned 
 		if (n >= min || n >= max)
 			return (int)n;
 		if (st->nr_held == 0) {
-			if (!st->inner_outstanding)
-				return (int)n;   /* nothing left to wait for */
+			/* nothing left to wait for; or an inner engine on a
+			 * modelled clock, which waited its slice already */
+			if (!st->inner_outstanding || st->inner.ops->cancel)
+				return (int)n;
 			continue;            /* the next pass blocks in the inner reap */
 		}
 		now = clock_now_ns();
+		if (!waited_from)
+			waited_from = now;
+		else if (now - waited_from >= REAP_WAIT_MAX_NS)
+			return (int)n;   /* fewer than min: the loop comes back */
 		first = earliest_release(st);
 		if (first > now) {
 			uint64_t wait = first - now;
 
 			if (st->inner_outstanding && wait > WAIT_SLICE_NS)
 				wait = WAIT_SLICE_NS;
+			if (wait > REAP_WAIT_MAX_NS)
+				wait = REAP_WAIT_MAX_NS;
 			if (sleep_ns(wait))
 				return -1;
 		}
 	}
+}
+
+/* Held completions, and what the inner engine can cancel, handed back
+ * undone: the data of a held write is on the device, but the I/O did not
+ * complete within the run. */
+static int fault_cancel(struct engine *e, struct io **out, unsigned max)
+{
+	struct fault_state *st = e->priv;
+	unsigned n = 0;
+	int got = 0;
+
+	while (n < max && st->nr_held) {
+		struct io *io = st->held[--st->nr_held].io;
+
+		io->result = -ECANCELED;
+		out[n++] = io;
+	}
+	if (n < max && st->inner_outstanding && st->inner.ops->cancel) {
+		got = st->inner.ops->cancel(&st->inner, out + n, max - n);
+		if (got < 0)
+			return -1;
+		st->inner_outstanding -= (unsigned)got;
+		for (int i = 0; i < got; i++) {
+			struct plan *p = plan_of(st, e, out[n + (unsigned)i]);
+
+			if (p && p->flipped) {   /* the caller's buffer is restored */
+				flip_bit(out[n + (unsigned)i], p);
+				p->flipped = false;
+			}
+		}
+	}
+	return (int)n + got;
 }
 
 bool fault_engine_named(const char *ioengine)

@@ -54,14 +54,15 @@ void lat_merge(struct lat_stat *dst, const struct lat_stat *src)
 	hist_merge(&dst->hist, &src->hist);
 }
 
-static int series_reserve(struct series *s, unsigned want)
+int series_reserve(struct series *s, unsigned want)
 {
 	struct series_point *grown;
 	unsigned cap;
 
 	if (want <= s->cap)
 		return 0;
-	cap = s->cap ? s->cap : 64;
+	/* a first reservation is exact: the worker sizes its series up front */
+	cap = s->cap ? s->cap : want;
 	while (cap < want) {
 		if (cap > UINT32_MAX / 2)
 			return err_set("series: too many points (%u)", want);
@@ -85,15 +86,65 @@ int series_append(struct series *s, const struct series_point *p)
 	return 0;
 }
 
+void series_coarsen(struct series *s)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i + 1 < s->nr; i += 2, n++) {
+		struct series_point *to = &s->points[n];
+		const struct series_point *a = &s->points[i], *b = &s->points[i + 1];
+
+		for (int d = 0; d < DIR_COUNT; d++) {
+			to->ios[d] = a->ios[d] + b->ios[d];
+			to->bytes[d] = a->bytes[d] + b->bytes[d];
+			to->lat_sum_ns[d] = a->lat_sum_ns[d] + b->lat_sum_ns[d];
+		}
+		to->t_ns = b->t_ns;
+	}
+	if (s->nr % 2)
+		s->points[n++] = s->points[s->nr - 1];   /* a shorter last interval */
+	s->nr = n;
+	s->interval_ns *= 2;
+}
+
+/* Whether coarsening the finer of two series makes their intervals equal. */
+static bool coarsens_to(uint64_t fine, uint64_t coarse)
+{
+	while (fine && fine < coarse)
+		fine *= 2;
+	return fine == coarse;
+}
+
 int series_merge(struct series *dst, const struct series *src)
 {
+	struct series copy = { 0 };
+	int rc;
+
 	if (src->nr == 0)
 		return 0;
-	if (dst->interval_ns && src->interval_ns &&
-	    dst->interval_ns != src->interval_ns)
-		return err_set("series: cannot merge intervals of %llu ns and %llu ns",
-			       (unsigned long long)dst->interval_ns,
-			       (unsigned long long)src->interval_ns);
+	if (dst->interval_ns && src->interval_ns && dst->interval_ns != src->interval_ns) {
+		/* a clone that ran long coarsened its series (loop.c): bring the
+		 * finer one to the coarser interval, then add point by point */
+		if (coarsens_to(dst->interval_ns, src->interval_ns)) {
+			while (dst->interval_ns < src->interval_ns)
+				series_coarsen(dst);
+		} else if (coarsens_to(src->interval_ns, dst->interval_ns)) {
+			copy.interval_ns = src->interval_ns;
+			if (series_reserve(&copy, src->nr) < 0)
+				return -1;
+			memcpy(copy.points, src->points, src->nr * sizeof(*copy.points));
+			copy.nr = src->nr;
+			while (copy.interval_ns < dst->interval_ns)
+				series_coarsen(&copy);
+			rc = series_merge(dst, &copy);
+			series_free(&copy);
+			return rc;
+		} else {
+			return err_set("series: cannot merge intervals of %llu ns and %llu ns",
+				       (unsigned long long)dst->interval_ns,
+				       (unsigned long long)src->interval_ns);
+		}
+	}
 	/* Reserve first so a failure leaves dst untouched. */
 	if (series_reserve(dst, src->nr) < 0)
 		return -1;

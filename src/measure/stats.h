@@ -58,8 +58,16 @@ struct series {
 	unsigned nr, cap;
 };
 
+/* Room for want points in all (allocated now, so the loop never grows it). */
+int series_reserve(struct series *s, unsigned want);
 int series_append(struct series *s, const struct series_point *p);
-/* Adds src into dst point by point (same interval), extending dst. */
+/* Halves the points: each pair becomes one point of twice the interval
+ * (an odd last point stays, a shorter last interval). What a series does
+ * when it reaches its reserved size, so its memory stays bounded. */
+void series_coarsen(struct series *s);
+/* Adds src into dst point by point, extending dst; the finer of the two
+ * is coarsened first when one interval is the other's power-of-two
+ * multiple (else an error). */
 int series_merge(struct series *dst, const struct series *src);
 void series_free(struct series *s);
 

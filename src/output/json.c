@@ -494,7 +494,7 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 			cJSON *e = add_object(b, first, dir_name[d]);
 
 			add_int(b, e, "errno", positive_errno(ds->first_error));
-			add_string(b, e, "error", strerror(positive_errno(ds->first_error)));
+			add_string(b, e, "error", err_errno_text(ds->first_error));
 			add_u64(b, e, "offset", ds->first_error_offset);
 		}
 	}

@@ -125,7 +125,7 @@ static void print_header(FILE *f, const struct job_result *r)
 	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%d", r->name, r->groupid,
 		r->nr_merged, error);
 	if (error)
-		fprintf(f, " (%s)", strerror(error));
+		fprintf(f, " (%s)", err_errno_text(error));
 	if (spec) {
 		char bs_read[32], bs_write[32];
 
@@ -197,7 +197,7 @@ static void print_error_totals(FILE *f, const struct job_result *r)
 		for (int d = 0; d < DIR_COUNT; d++)
 			total += r->dir[d].errors;
 		fprintf(f, "  errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", total,
-			positive_errno(r->error), strerror(positive_errno(r->error)));
+			positive_errno(r->error), err_errno_text(r->error));
 	}
 	if (spec && fault_engine_named(spec->ioengine)) {
 		fprintf(f, "  faults injected:");
@@ -271,6 +271,18 @@ static void print_verify(FILE *f, const struct job_result *r)
 			unlisted, VERIFY_FAILURES_KEPT);
 }
 
+/* A direction is listed when it did anything; a job that did nothing at
+ * all (its I/Os outlasted the run) lists the directions it issues, with
+ * their zeros, rather than no figure. */
+static bool dir_listed(const struct job_result *r, int d)
+{
+	if (dir_active(&r->dir[d]))
+		return true;
+	if (!r->spec || dir_active(&r->dir[DIR_READ]) || dir_active(&r->dir[DIR_WRITE]))
+		return false;
+	return d == DIR_READ ? job_spec_reads(r->spec) : job_spec_writes(r->spec);
+}
+
 static void print_entry(FILE *f, const struct job_result *r)
 {
 	char decimal[32], binary[32], iops[32], io[32];
@@ -280,7 +292,7 @@ static void print_entry(FILE *f, const struct job_result *r)
 		const struct dir_stats *ds = &r->dir[d];
 		double bw = result_bw_bytes(r, (enum io_dir)d);
 
-		if (!dir_active(ds))
+		if (!dir_listed(r, d))
 			continue;
 		format_rate(decimal, sizeof(decimal), bw, false, 2);
 		format_rate(binary, sizeof(binary), bw, true, 2);
@@ -293,7 +305,7 @@ static void print_entry(FILE *f, const struct job_result *r)
 			fprintf(f, "    errors: %" PRIu64, ds->errors);
 			if (ds->first_error)
 				fprintf(f, ", first: %s (errno %d) at offset %" PRIu64,
-					strerror(positive_errno(ds->first_error)),
+					err_errno_text(ds->first_error),
 					positive_errno(ds->first_error),
 					ds->first_error_offset);
 			fputc('\n', f);

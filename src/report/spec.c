@@ -180,6 +180,12 @@ int spec_load(const char *path, struct drive_spec *spec, char **text)
 			buf = grown;
 		}
 		size_t got = fread(buf + len, 1, cap - len - 1, f);
+
+		if (memchr(buf + len, '\0', got)) {
+			free(buf);
+			fclose(f);
+			return err_set("%s: a NUL byte: binary data, not a spec sheet", path);
+		}
 		len += got;
 		if (got == 0)
 			break;

@@ -261,16 +261,39 @@ static void reset_measurement(struct loop *l, uint64_t now)
 	getrusage(RUSAGE_THREAD, &l->ru_start);
 }
 
+/* A full series coarsens (the worker reserved all its room): twice the
+ * interval, half the points; the open interval then runs on to the next
+ * boundary of the coarser grid. */
+static void coarsen_series(struct loop *l)
+{
+	struct series *s = &l->w->result.series;
+
+	series_coarsen(s);
+	l->interval = s->interval_ns;
+	l->next_tick = l->measure_start + (s->nr ? s->points[s->nr - 1].t_ns : 0) +
+		       l->interval;
+}
+
 static void close_interval(struct loop *l, uint64_t end)
 {
+	struct series *s = &l->w->result.series;
+
+	if (s->nr == s->cap && s->cap >= 2)
+		coarsen_series(l);
 	l->tick.t_ns = end - l->measure_start;
-	if (series_append(&l->w->result.series, &l->tick) == 0)
+	if (series_append(s, &l->tick) == 0)
 		memset(&l->tick, 0, sizeof(l->tick));
 }
 
 static void tick(struct loop *l, uint64_t now)
 {
+	struct series *s = &l->w->result.series;
+
 	while (now >= l->next_tick) {
+		if (s->nr == s->cap && s->cap >= 2) {
+			coarsen_series(l);
+			continue;
+		}
 		close_interval(l, l->next_tick);
 		l->next_tick += l->interval;
 	}
@@ -336,15 +359,52 @@ static int complete_one(struct loop *l, struct io *io, uint64_t now)
 	return 0;
 }
 
-/* Reaps at least min completions, accounts them, and submits the next
- * chunk of any request that continues on its slot. */
+/* A slot whose I/O is over: free for the next request. */
+static inline void free_slot(struct loop *l, struct io *io)
+{
+	struct worker *w = l->w;
+
+	l->inflight--;
+	((struct request *)io->owner)->busy = false;
+	w->free_ios[w->nr_free++] = io;
+}
+
+/* A stopping loop (deadline, stop flag, error) takes back the I/Os that
+ * only wait on the engine's modelled clock (null_latency, fault delays):
+ * they did not complete within the run, so they are never counted. */
+static void cancel_waiting(struct loop *l)
+{
+	struct worker *w = l->w;
+	struct io *back[256];
+	int n;
+
+	if (!w->ops->cancel)
+		return;
+	while ((n = w->ops->cancel(&w->engine, back, 256)) > 0)
+		for (int i = 0; i < n; i++) {
+			((struct request *)back[i]->owner)->active = false;
+			free_slot(l, back[i]);
+		}
+}
+
+/* Reaps at least min completions (fewer from an engine that models time:
+ * it returns after a slice), accounts them, and submits the next chunk of
+ * any request that continues on its slot. */
 static int reap_some(struct loop *l, unsigned min, unsigned max)
 {
 	struct worker *w = l->w;
 	struct io *done[256], *again[256];
 	unsigned nr_again = 0;
-	int n = w->ops->reap(&w->engine, done, min, max > 256 ? 256 : max);
+	int n;
 
+	if (l->abandon) {
+		cancel_waiting(l);
+		if (!l->inflight)
+			return 0;
+		if (min > l->inflight)
+			min = l->inflight;
+	}
+	n = w->ops->reap(&w->engine, done, min, max > 256 ? 256 : max);
 	if (n < 0)
 		return -1;
 	l->now = clock_now_ns();
@@ -357,9 +417,7 @@ static int reap_some(struct loop *l, unsigned min, unsigned max)
 			again[nr_again++] = done[i];
 			continue;
 		}
-		l->inflight--;
-		((struct request *)done[i]->owner)->busy = false;
-		w->free_ios[w->nr_free++] = done[i];
+		free_slot(l, done[i]);
 	}
 	if (nr_again) {
 		uint64_t issued;
@@ -376,9 +434,14 @@ static int reap_some(struct loop *l, unsigned min, unsigned max)
 /* Waits for everything in flight (fsync must see every write). */
 static int drain(struct loop *l)
 {
-	while (l->inflight)
+	while (l->inflight) {
+		if (*l->w->stop && !l->abandon) {   /* nothing more is finished */
+			l->w->result.partial = true;
+			l->abandon = true;
+		}
 		if (reap_some(l, 1, l->inflight))
 			return -1;
+	}
 	return 0;
 }
 
@@ -572,6 +635,7 @@ void loop_run(struct worker *w)
 		w->run_failed = true;
 		snprintf(w->error_text, sizeof(w->error_text), "%s", err_msg());
 		l.issuing = false;
+		l.abandon = true;   /* what is in flight only has to come back */
 		drain(&l);
 	}
 	end = clock_now_ns();

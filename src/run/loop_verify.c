@@ -71,7 +71,7 @@ static int verify_read_range(struct loop *l, uint64_t off, uint64_t len)
 		struct request *rq;
 		uint64_t piece = len < piece_max ? len : piece_max;
 
-		while (!w->nr_free && !l->abandon)
+		while (!w->nr_free && !l->abandon && !*w->stop)
 			if (loop_reap(l, 1, l->inflight))
 				return -1;
 		if (*w->stop)

@@ -18,6 +18,8 @@
 
 #include <cjson/cJSON.h>
 #include "util/error.h"
+#include "util/text.h"
+#include "workload/options.h"
 
 uint64_t run_default_buffer_limit(void)
 {
@@ -30,28 +32,86 @@ uint64_t run_default_buffer_limit(void)
 
 static void format_bytes(uint64_t b, char *out, size_t len)
 {
-	if (b >= (1ull << 30))
-		snprintf(out, len, "%.2f GiB", (double)b / (1ull << 30));
+	text_format_bytes(b, out, len);
+}
+
+/* What the run keeps until its end: every clone's result (counters, six
+ * latency histograms) and series. Summed over the whole run, since results
+ * outlive their phase. */
+static uint64_t results_bytes(const struct job_list *jobs)
+{
+	uint64_t total = 0;
+
+	for (unsigned j = 0; j < jobs->nr; j++)
+		total += worker_result_bytes(&jobs->jobs[j]) * jobs->jobs[j].numjobs;
+	return total;
+}
+
+/* The job whose results weigh most, for the message. */
+static const struct job_spec *heaviest_results(const struct job_list *jobs)
+{
+	const struct job_spec *worst = &jobs->jobs[0];
+
+	for (unsigned j = 1; j < jobs->nr; j++)
+		if (worker_result_bytes(&jobs->jobs[j]) * jobs->jobs[j].numjobs >
+		    worker_result_bytes(worst) * worst->numjobs)
+			worst = &jobs->jobs[j];
+	return worst;
+}
+
+/* Checked before the workers are allocated: the series and histograms of
+ * the whole run, refused with the arithmetic (series_interval=1ns used to
+ * grow until the kernel killed the run). */
+static int check_result_memory(const struct job_list *jobs, uint64_t limit)
+{
+	uint64_t total = results_bytes(jobs);
+	const struct job_spec *s;
+	char series[32], per[32], want[32], have[32], rest[32], how[160];
+	char runtime[32], interval[32];
+	uint64_t points;
+
+	if (total <= limit || !jobs->nr)
+		return 0;
+	s = heaviest_results(jobs);
+	points = worker_series_points(s);
+	format_bytes(points * sizeof(struct series_point), series, sizeof(series));
+	format_bytes(sizeof(struct worker), rest, sizeof(rest));
+	format_bytes(worker_result_bytes(s), per, sizeof(per));
+	format_bytes(total, want, sizeof(want));
+	format_bytes(limit, have, sizeof(have));
+	if (s->runtime_ns)
+		snprintf(how, sizeof(how), " (runtime %s / series_interval %s + 2%s)",
+			 format_time_ns(s->runtime_ns, runtime, sizeof(runtime)),
+			 format_time_ns(s->series_interval_ns, interval, sizeof(interval)),
+			 points == SERIES_POINTS_MAX ? ", at most 2^28" : "");
 	else
-		snprintf(out, len, "%.2f MiB", (double)b / (1ull << 20));
+		snprintf(how, sizeof(how), " (a job without a runtime)");
+	return err_set("job '%s'%s: the run's series and histograms need %s, over the limit of %s (--max-buffer-mem): %u clone%s x (%llu samples%s x %zu bytes = %s, plus %s of counters and histograms = %s); raise series_interval, shorten runtime or lower numjobs",
+		       s->name, jobs->nr > 1 ? " (of the run's jobs, the one that needs most)" : "",
+		       want, have, s->numjobs, s->numjobs == 1 ? "" : "s",
+		       (unsigned long long)points, how, sizeof(struct series_point), series,
+		       rest, per);
 }
 
 /* The memory check happens before anything is allocated, per phase (jobs
  * that run at the same time), so a job that cannot fit is refused with the
- * arithmetic rather than dying of OOM half-way. */
+ * arithmetic rather than dying of OOM half-way. The run's results (series,
+ * histograms) count in every phase: they are kept to the end. */
 static int check_buffer_memory(const struct job_list *jobs, unsigned first,
-			       unsigned last, uint64_t limit, const uint64_t *verify_bytes)
+			       unsigned last, uint64_t limit, const uint64_t *verify_bytes,
+			       uint64_t results)
 {
 	uint64_t total = 0;
-	char want[32], have[32];
+	char want[32], have[32], kept[32];
 
 	for (unsigned j = first; j < last; j++)
 		total += worker_buffer_bytes(&jobs->jobs[j]) * jobs->jobs[j].numjobs +
 			 verify_bytes[j];
-	if (total <= limit)
+	if (total <= limit && results <= limit - total)
 		return 0;
 	format_bytes(total, want, sizeof(want));
 	format_bytes(limit, have, sizeof(have));
+	format_bytes(results, kept, sizeof(kept));
 	if (last - first == 1) {
 		const struct job_spec *s = &jobs->jobs[first];
 		uint64_t per_io = worker_buffer_bytes(s) / s->iodepth;
@@ -61,18 +121,18 @@ static int check_buffer_memory(const struct job_list *jobs, unsigned first,
 
 			format_bytes(worker_buffer_bytes(s) * s->numjobs, buffers, sizeof(buffers));
 			format_bytes(verify_bytes[first], map, sizeof(map));
-			return err_set("job '%s': I/O buffers (%u jobs x iodepth %u x %llu bytes = %s) and the verify map (4 bytes per %llu-byte unit written, plus verify_backlog: %s) need %s, over the limit of %s (--max-buffer-mem); lower size, numjobs or iodepth, or raise the verify unit (verify_interval)",
+			return err_set("job '%s': I/O buffers (%u jobs x iodepth %u x %llu bytes = %s) and the verify map (4 bytes per %llu-byte unit written, plus verify_backlog: %s) need %s, plus %s of the run's series and histograms, over the limit of %s (--max-buffer-mem); lower size, numjobs or iodepth, or raise the verify unit (verify_interval)",
 				       s->name, s->numjobs, s->iodepth,
 				       (unsigned long long)per_io, buffers,
-				       (unsigned long long)verify_unit(s), map, want, have);
+				       (unsigned long long)verify_unit(s), map, want, kept, have);
 		}
 
-		return err_set("job '%s': I/O buffers need %u jobs x iodepth %u x %llu bytes = %s, over the limit of %s (--max-buffer-mem); lower numjobs, iodepth or chunk_size",
+		return err_set("job '%s': I/O buffers need %u jobs x iodepth %u x %llu bytes = %s, plus %s of the run's series and histograms, over the limit of %s (--max-buffer-mem); lower numjobs, iodepth or chunk_size",
 			       s->name, s->numjobs, s->iodepth,
-			       (unsigned long long)per_io, want, have);
+			       (unsigned long long)per_io, want, kept, have);
 	}
-	return err_set("jobs %u..%u running together need %s of I/O buffers, over the limit of %s (--max-buffer-mem)",
-		       first + 1, last, want, have);
+	return err_set("jobs %u..%u running together need %s of I/O buffers, plus %s of the run's series and histograms, over the limit of %s (--max-buffer-mem)",
+		       first + 1, last, want, kept, have);
 }
 
 /* Verification of one clone: the run's seed (drawn once per run unless the
@@ -323,16 +383,23 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	     struct run_output *out, enum run_failure *why)
 {
 	unsigned nr = count_clones(jobs), k = 0, groupid = 0;
-	struct worker *workers = calloc(nr ? nr : 1, sizeof(*workers));
-	struct target *targets = calloc(nr ? nr : 1, sizeof(*targets));
-	struct drive_snapshot **snapshots = calloc(nr ? nr : 1, sizeof(*snapshots));
-	uint64_t *verify_bytes = calloc(jobs->nr ? jobs->nr : 1, sizeof(*verify_bytes));
+	struct worker *workers = NULL;
+	struct target *targets = NULL;
+	struct drive_snapshot **snapshots = NULL;
+	uint64_t *verify_bytes = NULL;
 	struct verify_setup vs = { 0 };
 	uint64_t limit = opt->max_buffer_mem ? opt->max_buffer_mem : run_default_buffer_limit();
+	uint64_t results = results_bytes(jobs);
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	*why = RUN_FAILED_INPUT;
+	if (check_result_memory(jobs, limit))
+		return -1;
+	workers = calloc(nr ? nr : 1, sizeof(*workers));
+	targets = calloc(nr ? nr : 1, sizeof(*targets));
+	snapshots = calloc(nr ? nr : 1, sizeof(*snapshots));
+	verify_bytes = calloc(jobs->nr ? jobs->nr : 1, sizeof(*verify_bytes));
 	if (!workers || !targets || !snapshots || !verify_bytes) {
 		rc = err_set("out of memory");
 		goto done;
@@ -400,7 +467,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 
 		while (last < jobs->nr && !jobs->jobs[last].stonewall)
 			last++;
-		if (check_buffer_memory(jobs, j, last, limit, verify_bytes)) {
+		if (check_buffer_memory(jobs, j, last, limit, verify_bytes, results)) {
 			rc = -1;
 			goto done;
 		}

@@ -52,6 +52,25 @@ uint64_t worker_buffer_bytes(const struct job_spec *spec)
 	return per_io * spec->iodepth;
 }
 
+uint64_t worker_series_points(const struct job_spec *spec)
+{
+	uint64_t interval = spec->series_interval_ns ? spec->series_interval_ns : 1000000000ull;
+	uint64_t points = SERIES_POINTS_UNTIMED;
+
+	/* the measured time in whole intervals, a partial last one, and one
+	 * to spare; a job that runs on (verify after the writes) coarsens */
+	if (spec->runtime_ns)
+		points = spec->runtime_ns / interval + 2;
+	if (points > SERIES_POINTS_MAX)
+		points = SERIES_POINTS_MAX;
+	return (points + 1) & ~1ull;   /* even: coarsening halves it */
+}
+
+uint64_t worker_result_bytes(const struct job_spec *spec)
+{
+	return sizeof(struct worker) + worker_series_points(spec) * sizeof(struct series_point);
+}
+
 static int fail(struct worker *w)
 {
 	w->setup_failed = true;
@@ -159,6 +178,11 @@ int worker_setup(struct worker *w)
 	}
 	if (setup_buffers(w) || setup_generators(w))
 		return fail(w);
+	/* the series' whole room now: the loop never allocates (loop.c) */
+	if (series_reserve(&w->result.series, (unsigned)worker_series_points(s))) {
+		err_prefix("job '%s'", s->name);
+		return fail(w);
+	}
 	if (s->verify != VERIFY_NONE) {
 		if (verify_ctx_init(&w->verify, s, w->verify_seed, w->range_start,
 				    w->range_len))

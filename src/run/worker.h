@@ -88,4 +88,15 @@ void worker_teardown(struct worker *w);
  * request, or of the chunk size when requests are larger. */
 uint64_t worker_buffer_bytes(const struct job_spec *spec);
 
+/* Series points reserved per clone: runtime / series_interval + 2 for a job
+ * with a runtime, else SERIES_POINTS_UNTIMED, at most SERIES_POINTS_MAX;
+ * a series that fills up coarsens (twice the interval, half the points),
+ * so it never grows past this. */
+#define SERIES_POINTS_UNTIMED 4096ull
+#define SERIES_POINTS_MAX (1ull << 28)
+uint64_t worker_series_points(const struct job_spec *spec);
+/* What a clone's result holds for the whole run: its worker (counters and
+ * the six latency histograms) and its series. */
+uint64_t worker_result_bytes(const struct job_spec *spec);
+
 #endif

@@ -151,15 +151,19 @@ static int get_u64(const struct parse_ctx *c, const cJSON *obj,
 	return 0;
 }
 
-/* obj[key] as an object; NULL (no error) when missing. */
+/* obj[key] as an object; NULL (no error) when missing. A null is an
+ * error: fio never writes one, and "read": null would import a job as if
+ * it had not read. */
 static int get_object(const struct parse_ctx *c, const cJSON *obj,
 		      const char *path, const char *key, const cJSON **out)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
 
 	*out = NULL;
-	if (!item || cJSON_IsNull(item))
+	if (!item)
 		return 0;
+	if (cJSON_IsNull(item))
+		return field_error(c, path, key, "is null, not an object");
 	if (!cJSON_IsObject(item))
 		return field_error(c, path, key, "is not an object");
 	*out = item;
@@ -651,6 +655,12 @@ int fio_import_parse(const char *text, size_t len, const char *file_name,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	error_at = memchr(text, '\0', len);
+	if (error_at) {
+		line_and_column(text, (size_t)(error_at - text), &line, &column);
+		return err_set("%s: a NUL byte at line %u, column %u: binary data, not fio JSON",
+			       file_name, line, column);
+	}
 	start = find_json_start(text, len, &out->skipped_lines);
 	if (start == len) {
 		size_t i = 0;
@@ -686,7 +696,7 @@ int fio_import_parse(const char *text, size_t len, const char *file_name,
 			       line, column);
 	}
 	offset = parse_end ? (size_t)(parse_end - text) : len;
-	while (offset < len && (is_blank(text[offset]) || text[offset] == '\0'))
+	while (offset < len && is_blank(text[offset]))
 		offset++;
 	if (offset < len) {
 		cJSON_Delete(root);
@@ -741,6 +751,9 @@ int fio_import_file(const char *path, struct fio_import *out)
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		/* binary data (/dev/zero): no need to read on to say so */
+		if (memchr(text + len - (size_t)n, '\0', (size_t)n))
+			break;
 	}
 	rc = fio_import_parse(text, len, path, out);
 out:

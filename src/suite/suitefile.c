@@ -2,13 +2,11 @@
  * [suite] names the suite, [global] holds fio options for the steps after
  * it, every other section is a step in file order with its step parameters
  * and fio options. ${VAR} expands from the environment; include is not
- * supported. Every error names "file:line". docs/suites.md is the format. */
+ * supported. Every error names "file:line". docs/suites.md is the format;
+ * the step parameters' values and ranges are stepparams.c's. */
 #include "suite/suite.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +14,8 @@
 
 #include "util/error.h"
 #include "util/text.h"
+#include "suite/stepparams.h"
 #include "workload/options.h"
-
-#define NS_PER_SEC 1000000000ull
 
 /* One "key[=value]" line of the open section. */
 struct entry {
@@ -99,172 +96,6 @@ static int add_entry(struct parser *p, unsigned line, const char *key, const cha
 	return 0;
 }
 
-/* ---- value parsers (messages without file:line; the caller adds them) -- */
-
-static int parse_unsigned(const char *text, unsigned min, unsigned *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (!text || !*text || !isdigit((unsigned char)*text))
-		return err_set("not a whole number: '%s'", text ? text : "");
-	errno = 0;
-	v = strtoul(text, &end, 10);
-	if (errno || *end || v > UINT_MAX)
-		return err_set("not a whole number: '%s'", text);
-	if (v < min)
-		return err_set("must be at least %u", min);
-	*out = (unsigned)v;
-	return 0;
-}
-
-static int parse_positive_double(const char *text, double *out)
-{
-	char *end;
-	double v;
-
-	if (!text || !*text)
-		return err_set("needs a value");
-	errno = 0;
-	v = strtod(text, &end);
-	if (errno || *end || !isfinite(v) || v <= 0)
-		return err_set("not a positive number: '%s'", text);
-	*out = v;
-	return 0;
-}
-
-/* "180s", "3m"; a bare number is seconds. */
-static int parse_duration(const char *text, uint64_t *ns)
-{
-	if (!text || parse_time_ns(text, NS_PER_SEC, ns))
-		return err_set("bad time '%s'", text ? text : "");
-	return 0;
-}
-
-/* "7%" -> 0.07, "0.07" -> 0.07; a fraction must be in (0, 1). */
-static int parse_fraction(const char *text, double *out)
-{
-	char buf[64];
-	size_t len = text ? strlen(text) : 0;
-	double v;
-
-	if (!len || len >= sizeof(buf))
-		return err_set("bad fraction '%s' (write 7%% or 0.07)", text ? text : "");
-	memcpy(buf, text, len + 1);
-	if (buf[len - 1] == '%') {
-		buf[len - 1] = '\0';
-		if (parse_positive_double(text_trim(buf), &v) || v >= 100)
-			return err_set("bad percentage '%s' (between 0%% and 100%%)", text);
-		*out = v / 100.0;
-		return 0;
-	}
-	if (parse_positive_double(buf, &v) || v >= 1)
-		return err_set("bad fraction '%s' (write 7%% or 0.07)", text);
-	*out = v;
-	return 0;
-}
-
-static int parse_bool(const char *text, bool *out)
-{
-	if (!text || !strcmp(text, "1") || !strcmp(text, "true") || !strcmp(text, "yes")) {
-		*out = true;
-		return 0;
-	}
-	if (!strcmp(text, "0") || !strcmp(text, "false") || !strcmp(text, "no")) {
-		*out = false;
-		return 0;
-	}
-	return err_set("not a boolean: '%s' (0 or 1)", text);
-}
-
-/* A point sets the job's iodepth and numjobs, so those options' limits
- * apply (points = 4294967295/4294967295 used to pass; see docs/fuzzing.md). */
-static int check_point_limits(unsigned iodepth, unsigned numjobs)
-{
-	struct job_spec *probe = malloc(sizeof(*probe));
-	char value[16];
-	int rc = 0;
-
-	if (!probe)
-		return err_set("out of memory");
-	job_spec_defaults(probe);
-	snprintf(value, sizeof(value), "%u", iodepth);
-	if (job_option_set(probe, "iodepth", value)) {
-		rc = err_prefix("point %u/%u", iodepth, numjobs);
-	} else {
-		snprintf(value, sizeof(value), "%u", numjobs);
-		if (job_option_set(probe, "numjobs", value))
-			rc = err_prefix("point %u/%u", iodepth, numjobs);
-	}
-	free(probe);
-	return rc;
-}
-
-static int add_point(struct suite_step *step, unsigned iodepth, unsigned numjobs)
-{
-	if (step->nr_points == SUITE_POINTS_MAX)
-		return err_set("more than %d points", SUITE_POINTS_MAX);
-	if (check_point_limits(iodepth, numjobs))
-		return -1;
-	step->points[step->nr_points].iodepth = iodepth;
-	step->points[step->nr_points].numjobs = numjobs;
-	step->nr_points++;
-	return 0;
-}
-
-/* "1/1 2/1 4/1" (blanks or commas between points): QD/jobs. */
-static int parse_points(const char *text, struct suite_step *step)
-{
-	char *copy = strdup(text ? text : ""), *save = NULL, *token;
-	int rc = 0;
-
-	if (!copy)
-		return err_set("out of memory");
-	for (token = strtok_r(copy, " \t,", &save); token && !rc;
-	     token = strtok_r(NULL, " \t,", &save)) {
-		char *slash = strchr(token, '/');
-		unsigned qd, jobs;
-
-		if (!slash) {
-			rc = err_set("bad point '%s' (write QD/jobs, e.g. 4/1)", token);
-			break;
-		}
-		*slash = '\0';
-		if (parse_unsigned(token, 1, &qd) || parse_unsigned(slash + 1, 1, &jobs)) {
-			*slash = '/';
-			rc = err_set("bad point '%s' (write QD/jobs, both at least 1)", token);
-			break;
-		}
-		rc = add_point(step, qd, jobs);
-	}
-	free(copy);
-	if (!rc && step->nr_points == 0)
-		rc = err_set("no points given");
-	return rc;
-}
-
-/* "1,2,4,8" -> values; at least one. */
-static int parse_list(const char *text, unsigned *values, unsigned max, unsigned *nr)
-{
-	char *copy = strdup(text ? text : ""), *save = NULL, *token;
-	int rc = 0;
-
-	if (!copy)
-		return err_set("out of memory");
-	*nr = 0;
-	for (token = strtok_r(copy, " \t,", &save); token && !rc;
-	     token = strtok_r(NULL, " \t,", &save)) {
-		if (*nr == max)
-			rc = err_set("more than %u values", max);
-		else
-			rc = parse_unsigned(token, 1, &values[(*nr)++]);
-	}
-	free(copy);
-	if (!rc && *nr == 0)
-		rc = err_set("no values given");
-	return rc;
-}
-
 /* ---- sections ----------------------------------------------------------- */
 
 static const struct entry *find_entry(const struct parser *p, const char *key)
@@ -316,6 +147,12 @@ static int apply_fio_options(struct parser *p, struct job_spec *spec, bool is_st
 			if (!strcmp(e->key, "name"))
 				return err_set("%s:%u: key 'name': a step's job name is its section name",
 					       p->file, e->line);
+			/* every step runs on the suite's one target; a file named
+			 * here would be silently replaced by it */
+			if (!strcmp(e->key, "filename") || !strcmp(e->key, "directory"))
+				return err_set("%s:%u: key '%s': a suite runs every step on its target; "
+					       "give it on the command line (drivebench suite ... TARGET)",
+					       p->file, e->line, e->key);
 			if (!is_step && is_step_parameter(e->key, false) &&
 			    !job_option_known(e->key))
 				return err_set("%s:%u: key '%s': step parameters belong in a step section",
@@ -396,108 +233,6 @@ static int parse_kind(const char *value, enum step_kind *kind)
 		       value ? value : "");
 }
 
-static int set_step_parameter(struct suite_step *step, const struct entry *e,
-			      unsigned *iodepths, unsigned *nr_iodepths,
-			      unsigned *jobs, unsigned *nr_jobs)
-{
-	const char *v = e->value;
-	const char *key = e->key;
-
-	if (!strcmp(key, "precondition")) {
-		if (v && !strcmp(v, "sequential"))
-			step->precondition = PRECOND_SEQUENTIAL;
-		else if (v && !strcmp(v, "random"))
-			step->precondition = PRECOND_RANDOM;
-		else if (v && !strcmp(v, "sprandom"))
-			step->precondition = PRECOND_SPRANDOM;
-		else
-			return err_set("unknown mode '%s' (sequential, random, sprandom)", v ? v : "");
-		return 0;
-	}
-	if (!strcmp(key, "capacities"))
-		return parse_positive_double(v, &step->capacities);
-	if (!strcmp(key, "op"))
-		return parse_fraction(v, &step->op);
-	if (!strcmp(key, "regions"))
-		return parse_unsigned(v, 1, &step->regions);
-	if (!strcmp(key, "iu")) {
-		if (!v || parse_size(v, step->spec.kb_base, &step->iu))
-			return err_set("bad size '%s'", v ? v : "");
-		if (step->iu == 0)
-			return err_set("must be above 0");
-		return 0;
-	}
-	if (!strcmp(key, "metric")) {
-		if (v && !strcmp(v, "iops"))
-			step->metric = STEADY_IOPS;
-		else if (v && !strcmp(v, "bw"))
-			step->metric = STEADY_BW;
-		else if (v && !strcmp(v, "lat"))
-			step->metric = STEADY_LAT_MEAN;
-		else
-			return err_set("unknown metric '%s' (iops, bw, lat)", v ? v : "");
-		return 0;
-	}
-	if (!strcmp(key, "window"))
-		return parse_unsigned(v, 2, &step->window);
-	if (!strcmp(key, "max_rounds"))
-		return parse_unsigned(v, 1, &step->max_rounds);
-	if (!strcmp(key, "range_limit"))
-		return parse_fraction(v, &step->range_limit);
-	if (!strcmp(key, "slope_limit"))
-		return parse_fraction(v, &step->slope_limit);
-	if (!strcmp(key, "points"))
-		return parse_points(v, step);
-	if (!strcmp(key, "iodepths"))
-		return parse_list(v, iodepths, SUITE_POINTS_MAX, nr_iodepths);
-	if (!strcmp(key, "numjobs"))
-		return parse_list(v, jobs, SUITE_POINTS_MAX, nr_jobs);
-	if (!strcmp(key, "pause"))
-		return parse_duration(v, &step->pause_ns);
-	if (!strcmp(key, "idle"))
-		return parse_duration(v, &step->idle_ns);
-	if (!strcmp(key, "nvme_format"))
-		return parse_bool(v, &step->nvme_format);
-	if (!strcmp(key, "model")) {
-		if (!v || !v[0] || strlen(v) >= sizeof(step->checkpoint_model))
-			return err_set("bad model name '%s'", v ? v : "");
-		snprintf(step->checkpoint_model, sizeof(step->checkpoint_model), "%s", v);
-		return 0;
-	}
-	if (!strcmp(key, "checkpoint_size")) {
-		/* decimal units, as the reviews quote checkpoint sizes */
-		if (!v || parse_size(v, 1000, &step->checkpoint_size) || !step->checkpoint_size)
-			return err_set("bad size '%s'", v ? v : "");
-		return 0;
-	}
-	if (!strcmp(key, "ranks"))
-		return parse_unsigned(v, 1, &step->checkpoint_ranks);
-	if (!strcmp(key, "passes"))
-		return parse_unsigned(v, 1, &step->checkpoint_passes);
-	if (!strcmp(key, "count"))
-		return parse_unsigned(v, 1, &step->checkpoint_count);
-	if (!strcmp(key, "fill"))
-		return parse_fraction(v, &step->checkpoint_fill);
-	if (!strcmp(key, "record_series"))
-		return parse_bool(v, &step->record_series);
-	return err_set("internal error: unhandled parameter");
-}
-
-static void step_defaults(struct suite_step *step)
-{
-	step->capacities = 1;
-	step->op = 0.07;
-	step->regions = 16;
-	step->iu = 0;           /* 0 until the end: then the write block size */
-	step->metric = STEADY_IOPS;
-	step->window = 5;
-	step->max_rounds = 25;
-	step->range_limit = 0.20;
-	step->slope_limit = 0.10;
-	step->checkpoint_passes = 3;
-	step->checkpoint_fill = 0.9;
-}
-
 static bool step_sets(const struct parser *p, const char *key)
 {
 	return find_entry(p, key) != NULL;
@@ -538,8 +273,10 @@ static int validate_step(const struct parser *p, struct suite_step *step)
 	case STEP_PURGE:
 		break;
 	case STEP_CHECKPOINT:
-		if (!step->checkpoint_model[0] == !step->checkpoint_size)
-			return err_set("a checkpoint step needs model = NAME or checkpoint_size = SIZE (with ranks =), not both");
+		if (!step->checkpoint_model[0] && !step->checkpoint_size)
+			return err_set("a checkpoint step needs model = NAME or checkpoint_size = SIZE (with ranks =)");
+		if (step->checkpoint_model[0] && step->checkpoint_size)
+			return err_set("a checkpoint step takes model or checkpoint_size, not both");
 		if (!step->checkpoint_size != !step->checkpoint_ranks)
 			return err_set("checkpoint_size and ranks go together");
 		if (!(step->checkpoint_fill > 0))
@@ -583,7 +320,7 @@ static int close_step_section(struct parser *p)
 	}
 	step = &p->suite->steps[p->suite->nr_steps];
 	memset(step, 0, sizeof(*step));
-	step_defaults(step);
+	step_parameter_defaults(step);
 	strcpy(step->name, p->section_name);
 	step->line = p->section_line;
 	if (parse_kind(kind_entry->value, &step->kind))
@@ -615,7 +352,7 @@ static int close_step_section(struct parser *p)
 		if (!strcmp(e->key, "points") && has_iodepths)
 			return err_set("%s:%u: key 'points': give points or iodepths/numjobs, not both",
 				       p->file, e->line);
-		if (set_step_parameter(step, e, iodepths, &nr_iodepths, jobs, &nr_jobs))
+		if (step_parameter_set(step, e->key, e->value, iodepths, &nr_iodepths, jobs, &nr_jobs))
 			return err_prefix("%s:%u: key '%s'", p->file, e->line, e->key);
 	}
 	if (has_iodepths) {
@@ -624,7 +361,7 @@ static int close_step_section(struct parser *p)
 			jobs[nr_jobs++] = 1;
 		for (unsigned j = 0; j < nr_jobs; j++)
 			for (unsigned q = 0; q < nr_iodepths; q++)
-				if (add_point(step, iodepths[q], jobs[j]))
+				if (step_point_add(step, iodepths[q], jobs[j]))
 					return err_prefix("%s:%u: key 'iodepths'", p->file,
 							  iodepths_entry->line);
 	}
@@ -781,34 +518,19 @@ static int handle_line(struct parser *p, unsigned lineno, char *raw)
 
 static int parse_file(struct parser *p)
 {
-	FILE *f = fopen(p->file, "r");
-	char *buf = NULL;
-	size_t buf_size = 0;
-	unsigned lineno = 0;
-	ssize_t got;
-	int rc = 0;
+	struct text_reader r;
+	char *line;
+	int got;
 
-	if (!f)
-		return err_set("cannot read suite file '%s': %s", p->file, strerror(errno));
-	errno = 0;
-	while ((got = getline(&buf, &buf_size, f)) >= 0) {
-		lineno++;
-		if (memchr(buf, '\0', (size_t)got)) {
-			rc = err_set("%s:%u: binary data in suite file", p->file, lineno);
+	if (text_reader_open(&r, p->file, "suite file"))
+		return -1;
+	while ((got = text_reader_next(&r, &line)) > 0)
+		if (handle_line(p, r.line, line)) {
+			got = -1;
 			break;
 		}
-		if (handle_line(p, lineno, buf)) {
-			rc = -1;
-			break;
-		}
-		errno = 0;
-	}
-	if (!rc && ferror(f))
-		rc = err_set("cannot read suite file '%s': %s", p->file,
-			     strerror(errno ? errno : EIO));
-	free(buf);
-	fclose(f);
-	return rc;
+	text_reader_close(&r);
+	return got < 0 ? -1 : 0;
 }
 
 /* ---- finding the file ---------------------------------------------------- */

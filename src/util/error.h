@@ -27,10 +27,17 @@ int err_refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool err_refused(void);
 /* The code the current error named with err_fail, else otherwise. */
 int err_exit_code(int otherwise);
-/* Prefixes the current message: "prefix: old message"; returns -1. */
+/* Prefixes the current message: "prefix: old message"; returns -1. A
+ * message that already starts with "prefix: " is left as it is, so layers
+ * that each name the job (or file) never say it twice. */
 int err_prefix(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The thread's last error message ("" when none). */
 const char *err_msg(void);
 void err_clear(void);
+
+/* What a job's error code (errno, either sign) means, for people:
+ * strerror, except EILSEQ, the code of a failed verification (as in
+ * fio), which reads "verify failed". */
+const char *err_errno_text(int error);
 
 #endif

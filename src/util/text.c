@@ -1,5 +1,6 @@
-/* text.c - small string helpers shared by the text parsers, and the reader
- * of small text files (sysfs attributes, /proc tables). */
+/* text.c - small string helpers shared by the text parsers, the bounded
+ * line reader of job, suite and bssplit files, and the readers of small
+ * text files (sysfs attributes, /proc tables). */
 #include "util/text.h"
 
 #include <ctype.h>
@@ -9,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "util/error.h"
 
 #include "util/error.h"
 
@@ -123,4 +126,88 @@ int text_read_file(const char *path, size_t max_bytes, char **text)
 	buf[used] = '\0';
 	*text = buf;
 	return 0;
+}
+
+char *text_format_bytes(uint64_t bytes, char *out, size_t len)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	unsigned u = 0;
+	uint64_t scale = 1024;
+
+	if (bytes < 1024) {
+		snprintf(out, len, "%llu byte%s", (unsigned long long)bytes, bytes == 1 ? "" : "s");
+		return out;
+	}
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && bytes / scale >= 1024) {
+		scale *= 1024;
+		u++;
+	}
+	snprintf(out, len, "%.2f %s", (double)bytes / (double)scale, units[u]);
+	return out;
+}
+
+int text_reader_open(struct text_reader *r, const char *path, const char *what)
+{
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	r->what = what;
+	r->limit = TEXT_FILE_MAX;
+	r->f = fopen(path, "re");
+	if (!r->f)
+		return err_set("cannot read %s '%s': %s", what, path, strerror(errno));
+	r->buf = malloc(TEXT_LINE_MAX + 1);
+	if (!r->buf) {
+		fclose(r->f);
+		r->f = NULL;
+		return err_set("cannot read %s '%s': out of memory", what, path);
+	}
+	return 0;
+}
+
+/* The reader's failure: a read error (EISDIR, EIO) or the limits. */
+static int reader_failed(struct text_reader *r)
+{
+	return err_set("cannot read %s '%s': %s", r->what, r->path,
+		       strerror(errno ? errno : EIO));
+}
+
+int text_reader_next(struct text_reader *r, char **line)
+{
+	size_t len = 0;
+	int c;
+
+	errno = 0;
+	while ((c = getc_unlocked(r->f)) != EOF) {
+		if (++r->bytes > r->limit)
+			return err_set("%s: larger than %llu MiB, not a %s", r->path,
+				       (unsigned long long)(r->limit >> 20), r->what);
+		if (c == '\n')
+			break;
+		if (c == '\0')
+			return err_set("%s:%u: binary data in %s (a NUL byte)", r->path,
+				       r->line + 1, r->what);
+		if (len == TEXT_LINE_MAX)
+			return err_set("%s:%u: line longer than %u bytes", r->path,
+				       r->line + 1, TEXT_LINE_MAX);
+		r->buf[len++] = (char)c;
+	}
+	if (c == EOF && ferror(r->f))
+		return reader_failed(r);
+	if (c == EOF && len == 0)
+		return 0;
+	r->buf[len] = '\0';
+	*line = r->buf;
+	/* a byte-order mark some editors write: not part of the text */
+	if (r->line++ == 0 && !memcmp(*line, "\xEF\xBB\xBF", 3))
+		*line += 3;
+	return 1;
+}
+
+void text_reader_close(struct text_reader *r)
+{
+	if (r->f)
+		fclose(r->f);
+	free(r->buf);
+	r->f = NULL;
+	r->buf = NULL;
 }

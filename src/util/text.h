@@ -4,6 +4,8 @@
 #define DRIVEBENCH_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 /* Strips leading and trailing white space in place; returns the start. */
 char *text_trim(char *s);
@@ -27,5 +29,37 @@ int text_read_small_file(const char *path, char *out, size_t len);
  * it, never a partial read taken for the whole (a /dev/zero named by
  * mistake). Returns 0, or -1 with err_msg (also on out of memory). */
 int text_read_file(const char *path, size_t max_bytes, char **text);
+
+/* Lines of a text file (job, suite, bssplit files), bounded: no line
+ * longer than TEXT_LINE_MAX, no more than limit bytes in all, no NUL byte,
+ * and a failure to read (or to allocate) is an error, never the end of the
+ * file. A UTF-8 byte-order mark at the start is skipped. */
+#define TEXT_LINE_MAX 65536u
+#define TEXT_FILE_MAX (4u << 20)
+
+struct text_reader {
+	FILE *f;
+	const char *path;
+	const char *what;      /* "job file": named in the messages */
+	unsigned line;         /* number of the line last returned */
+	uint64_t bytes;        /* read so far */
+	uint64_t limit;        /* most bytes to read; TEXT_FILE_MAX by default */
+	char *buf;             /* TEXT_LINE_MAX + 1 bytes */
+};
+
+/* Opens path for reading. Returns 0, or -1 with err_msg "cannot read WHAT
+ * 'PATH': reason". */
+int text_reader_open(struct text_reader *r, const char *path, const char *what);
+/* The next line, without its newline, in *line (valid until the next
+ * call). Returns 1 for a line, 0 at the end of the file, -1 with err_msg
+ * naming the file and line ("a.fio:3: line longer than 65536 bytes",
+ * "a.fio:1: binary data in job file (a NUL byte)", "a.fio: larger than 4
+ * MiB, not a job file", "cannot read job file 'a.fio': reason"). */
+int text_reader_next(struct text_reader *r, char **line);
+void text_reader_close(struct text_reader *r);
+
+/* bytes in binary units for people: "512 bytes", "4.00 KiB", "1.50 MiB",
+ * "2.00 GiB", so that even a small figure says something. Returns out. */
+char *text_format_bytes(uint64_t bytes, char *out, size_t len);
 
 #endif

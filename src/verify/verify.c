@@ -621,12 +621,14 @@ int verify_result_failure(const struct job_result *r)
 			       (unsigned long long)r->verify_failures[0].offset);
 	if (!error)
 		return 0;
+	if (error == EILSEQ)
+		return err_set("verify failed");
 	for (int d = 0; d < DIR_COUNT; d++)
 		if (r->dir[d].errors)
-			return err_set("I/O error: %s (%s at offset %llu)", strerror(error),
+			return err_set("I/O error: %s (%s at offset %llu)", err_errno_text(error),
 				       d == DIR_READ ? "read" : "write",
 				       (unsigned long long)r->dir[d].first_error_offset);
-	return err_set("I/O error: %s", strerror(error));
+	return err_set("I/O error: %s", err_errno_text(error));
 }
 
 bool verify_result_present(const struct job_result *r)

@@ -35,6 +35,8 @@ struct parser {
 	unsigned section_line;
 	struct pending_option *pending;
 	unsigned nr_pending, cap_pending;
+	/* bytes of job file text read, includes too (TEXT_FILE_MAX in all) */
+	uint64_t bytes_read;
 };
 
 static void clear_pending(struct parser *p)
@@ -268,37 +270,38 @@ static int handle_line(struct parser *p, const char *file, unsigned lineno,
 static int parse_file(struct parser *p, const char *path, int depth,
 		      const char *from_file, unsigned from_line)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t buf_size = 0;
-	unsigned lineno = 0;
-	ssize_t got;
-	int rc = 0;
+	struct text_reader r;
+	uint64_t counted = 0;
+	char *line;
+	int got;
 
-	if (!f) {
+	if (text_reader_open(&r, path, "job file")) {
 		if (from_file)
 			return err_set("%s:%u: cannot read included file '%s': %s",
 				       from_file, from_line, path, strerror(errno));
-		return err_set("cannot read job file '%s': %s", path, strerror(errno));
+		return -1;
 	}
-	errno = 0;
-	while ((got = getline(&buf, &buf_size, f)) >= 0) {
-		lineno++;
-		if (memchr(buf, '\0', (size_t)got)) {
-			rc = err_set("%s:%u: binary data in job file", path, lineno);
+	/* one budget for the file and everything it includes, so that
+	 * repeated includes cannot grow the parse without bound */
+	r.limit = TEXT_FILE_MAX - p->bytes_read;
+	while ((got = text_reader_next(&r, &line)) > 0) {
+		p->bytes_read += r.bytes - counted;
+		counted = r.bytes;
+		if (p->bytes_read > TEXT_FILE_MAX) {
+			got = err_set("%s:%u: the job file and its includes hold more than %u MiB",
+				      path, r.line, TEXT_FILE_MAX >> 20);
 			break;
 		}
-		if (handle_line(p, path, lineno, buf, depth)) {
-			rc = -1;
+		if (handle_line(p, path, r.line, line, depth)) {
+			got = -1;
 			break;
 		}
-		errno = 0;
 	}
-	if (!rc && ferror(f))
-		rc = err_set("cannot read job file '%s': %s", path, strerror(errno ? errno : EIO));
-	free(buf);
-	fclose(f);
-	return rc;
+	if (got < 0 && r.bytes > r.limit && p->bytes_read > counted)
+		err_set("%s:%u: the job file and its includes hold more than %u MiB",
+			path, r.line + 1, TEXT_FILE_MAX >> 20);
+	text_reader_close(&r);
+	return got < 0 ? -1 : 0;
 }
 
 int jobfile_load(const char *path, struct job_list *out)

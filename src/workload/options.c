@@ -1,7 +1,8 @@
-/* options.c - the table of fio option names drivebench accepts, what each
- * one sets in a job_spec, and the value parsers every front end shares:
- * sizes with fio's kb_base rules, times with units, CPU lists, booleans,
- * bs/bssplit, random distributions and percentile lists. */
+/* options.c - the table of fio option names drivebench accepts, each with
+ * its range (docs/options.md), and what each one sets in a job_spec: bs,
+ * null latency, verify and fault options. The value parsers and bounds
+ * are values.c's, bssplit is bssplit.c's, random_distribution and
+ * percentile_list are distribution.c's. */
 #include "workload/options.h"
 
 #include <ctype.h>
@@ -19,277 +20,9 @@
 #include "io/cufile.h"
 #include "util/error.h"
 #include "util/text.h"
-
-#define NS_PER_US 1000ull
-#define NS_PER_MS 1000000ull
-#define NS_PER_SEC 1000000000ull
-#define IODEPTH_LIMIT 65536u
-#define NUMJOBS_LIMIT 4096u   /* fio's FIO_MAX_JOBS */
-#define PCT_TOLERANCE 0.001
-
-/* ---- value parsers ---------------------------------------------------- */
-
-/* Unsigned integer: decimal, or hex with 0x. No sign, no blanks, no junk. */
-static int parse_u64_plain(const char *text, uint64_t *out)
-{
-	char *end;
-	int base = 10;
-	unsigned long long value;
-
-	if (!text || !isdigit((unsigned char)text[0]))
-		return -1;
-	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-		if (!isxdigit((unsigned char)text[2]))
-			return -1;
-		base = 16;
-	}
-	errno = 0;
-	value = strtoull(text, &end, base);
-	if (errno == ERANGE || *end != '\0')
-		return -1;
-	*out = value;
-	return 0;
-}
-
-/* Finite decimal number; rejects blanks, junk, nan and inf. */
-static int parse_double_plain(const char *text, double *out)
-{
-	char *end;
-	double value;
-
-	if (!text || !(isdigit((unsigned char)text[0]) || text[0] == '.' ||
-		       text[0] == '-' || text[0] == '+'))
-		return -1;
-	errno = 0;
-	value = strtod(text, &end);
-	if (errno == ERANGE || *end != '\0' || end == text || !isfinite(value))
-		return -1;
-	*out = value;
-	return 0;
-}
-
-static bool parse_bool_text(const char *text, bool *out)
-{
-	static const char *const yes[] = { "1", "true", "yes", "on" };
-	static const char *const no[] = { "0", "false", "no", "off" };
-
-	if (!text) {
-		*out = true;
-		return true;
-	}
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-		if (!strcasecmp(text, yes[i])) {
-			*out = true;
-			return true;
-		}
-		if (!strcasecmp(text, no[i])) {
-			*out = false;
-			return true;
-		}
-	}
-	return false;
-}
-
-static int mul_overflows(uint64_t a, uint64_t b, uint64_t *out)
-{
-	if (b && a > UINT64_MAX / b)
-		return 1;
-	*out = a * b;
-	return 0;
-}
-
-/* Multiplier of a size suffix (already lower case), or 0 when unknown.
- * fio's "compatibility mode": with kb_base=1024, k/kb are 1024 and kib is
- * 1000; kb_base=1000 flips both. */
-static uint64_t size_multiplier(const char *suffix, unsigned kb_base)
-{
-	static const char letters[] = "kmgtp";
-	unsigned alternate = kb_base == 1024 ? 1000 : 1024;
-	const char *pos;
-	uint64_t mult = 1, base;
-	int power;
-
-	if (suffix[0] == '\0' || !strcmp(suffix, "b"))
-		return 1;
-	pos = strchr(letters, suffix[0]);
-	if (!pos)
-		return 0;
-	power = (int)(pos - letters) + 1;
-	if (suffix[1] == '\0' || !strcmp(suffix + 1, "b"))
-		base = kb_base;
-	else if (!strcmp(suffix + 1, "ib"))
-		base = alternate;
-	else
-		return 0;
-	while (power--)
-		mult *= base;   /* at most 1024^5: cannot overflow */
-	return mult;
-}
-
-int parse_size(const char *text, unsigned kb_base, uint64_t *out)
-{
-	uint64_t whole = 0, frac = 0, frac_scale = 1, mult, result;
-	char suffix[8];
-	const char *p = text;
-	size_t len;
-
-	if (kb_base != 1000 && kb_base != 1024)
-		return err_set("bad kb_base %u", kb_base);
-	if (!text || (!isdigit((unsigned char)text[0]) &&
-		      !(text[0] == '.' && isdigit((unsigned char)text[1]))))
-		return err_set("bad size '%s'", text ? text : "");
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		return parse_u64_plain(text, out) ?
-			err_set("bad size '%s'", text) : 0;
-	for (; isdigit((unsigned char)*p); p++) {
-		if (mul_overflows(whole, 10, &whole) || whole > UINT64_MAX - (uint64_t)(*p - '0'))
-			return err_set("bad size '%s': too large", text);
-		whole += (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		p++;
-		if (!isdigit((unsigned char)*p))
-			return err_set("bad size '%s'", text);
-		/* keep 18 digits: enough for any byte count, fits in 64 bits */
-		for (; isdigit((unsigned char)*p); p++) {
-			if (frac_scale >= 1000000000000000000ull)
-				continue;
-			frac = frac * 10 + (uint64_t)(*p - '0');
-			frac_scale *= 10;
-		}
-	}
-	len = strlen(p);
-	if (len >= sizeof(suffix))
-		return err_set("bad size '%s'", text);
-	for (size_t i = 0; i <= len; i++)
-		suffix[i] = (char)tolower((unsigned char)p[i]);
-	mult = size_multiplier(suffix, kb_base);
-	if (mult == 0)
-		return err_set("bad size '%s'", text);
-	if (mul_overflows(whole, mult, &result))
-		return err_set("bad size '%s': too large", text);
-	if (frac) {
-		/* fraction of the unit, truncated to whole bytes */
-		unsigned __int128 part = (unsigned __int128)frac * mult / frac_scale;
-
-		if (part > UINT64_MAX - result)
-			return err_set("bad size '%s': too large", text);
-		result += (uint64_t)part;
-	}
-	*out = result;
-	return 0;
-}
-
-int parse_time_ns(const char *text, uint64_t default_unit_ns, uint64_t *out)
-{
-	static const struct { const char *name; uint64_t ns; } units[] = {
-		{ "ns", 1 }, { "nsec", 1 },
-		{ "us", NS_PER_US }, { "usec", NS_PER_US },
-		{ "ms", NS_PER_MS }, { "msec", NS_PER_MS },
-		{ "s", NS_PER_SEC }, { "sec", NS_PER_SEC },
-		{ "m", 60 * NS_PER_SEC }, { "min", 60 * NS_PER_SEC },
-		{ "h", 3600 * NS_PER_SEC }, { "hour", 3600 * NS_PER_SEC },
-		{ "d", 86400 * NS_PER_SEC }, { "day", 86400 * NS_PER_SEC },
-	};
-	uint64_t value = 0, unit = 0;
-	const char *p = text;
-
-	if (!text || !isdigit((unsigned char)text[0]))
-		return err_set("bad time '%s'", text ? text : "");
-	for (; isdigit((unsigned char)*p); p++) {
-		if (mul_overflows(value, 10, &value) || value > UINT64_MAX - (uint64_t)(*p - '0'))
-			return err_set("bad time '%s': too large", text);
-		value += (uint64_t)(*p - '0');
-	}
-	if (*p == '\0') {
-		unit = default_unit_ns;
-	} else {
-		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (!strcasecmp(p, units[i].name))
-				unit = units[i].ns;
-	}
-	if (unit == 0)
-		return err_set("bad time '%s'", text);
-	if (mul_overflows(value, unit, out))
-		return err_set("bad time '%s': too large", text);
-	return 0;
-}
-
-static int parse_cpu_number(const char **p, const char *text, unsigned *cpu)
-{
-	unsigned long value;
-	char *end;
-
-	if (!isdigit((unsigned char)**p))
-		return err_set("bad CPU list '%s'", text);
-	errno = 0;
-	value = strtoul(*p, &end, 10);
-	if (errno == ERANGE || value >= CPU_SETSIZE)
-		return err_set("bad CPU list '%s': CPU out of range (max %d)", text,
-			       CPU_SETSIZE - 1);
-	*cpu = (unsigned)value;
-	*p = end;
-	return 0;
-}
-
-int parse_cpu_list(const char *text, void *cpu_set)
-{
-	cpu_set_t seen;
-	const char *p = text;
-
-	if (!text || !*text)
-		return err_set("bad CPU list '%s'", text ? text : "");
-	CPU_ZERO(&seen);
-	for (;;) {
-		unsigned first, last;
-
-		if (parse_cpu_number(&p, text, &first))
-			return -1;
-		last = first;
-		if (*p == '-') {
-			p++;
-			if (parse_cpu_number(&p, text, &last))
-				return -1;
-			if (last < first)
-				return err_set("bad CPU list '%s': range %u-%u runs backwards",
-					       text, first, last);
-		}
-		for (unsigned cpu = first; cpu <= last; cpu++)
-			CPU_SET(cpu, &seen);
-		if (*p == '\0')
-			break;
-		if (*p != ',')
-			return err_set("bad CPU list '%s'", text);
-		p++;
-	}
-	if (cpu_set)
-		memcpy(cpu_set, &seen, sizeof(seen));
-	return CPU_COUNT(&seen);
-}
-
-/* Splits text at sep into at most max_parts pieces copied into parts[i]
- * (256 bytes each). Returns the count, or -1 when too many / too long. */
-static int split_text(const char *text, char sep, char parts[][256], int max_parts)
-{
-	int count = 0;
-	const char *start = text;
-
-	for (;;) {
-		const char *end = strchr(start, sep);
-		size_t len = end ? (size_t)(end - start) : strlen(start);
-
-		if (count == max_parts || len >= 256)
-			return -1;
-		memcpy(parts[count], start, len);
-		parts[count][len] = '\0';
-		count++;
-		if (!end)
-			return count;
-		start = end + 1;
-	}
-}
-
-/* ---- option handlers -------------------------------------------------- */
+#include "workload/bssplit.h"
+#include "workload/distribution.h"
+#include "workload/values.h"
 
 typedef int (*option_fn)(struct job_spec *spec, const char *value);
 
@@ -320,8 +53,12 @@ static int size_or_percent(const struct job_spec *spec, const char *value,
 	size_t len = strlen(value);
 	char number[64];
 
-	if (len <= 1 || value[len - 1] != '%')
-		return parse_size(value, spec->kb_base, bytes) ? -1 : 0;
+	if (len <= 1 || value[len - 1] != '%') {
+		if (parse_size(value, spec->kb_base, bytes) ||
+		    value_in_range(*bytes, 0, SIZE_LIMIT, VALUE_BYTES, value))
+			return -1;
+		return 0;
+	}
 	if (len >= sizeof(number))
 		return err_set("bad %s '%s'", what, value);
 	memcpy(number, value, len - 1);
@@ -387,8 +124,8 @@ static int parse_percent_uint(const char *value, unsigned *out)
 
 	if (parse_u64_plain(value, &pct))
 		return err_set("bad number '%s'", value);
-	if (pct > 100)
-		return err_set("must be at most 100");
+	if (value_in_range(pct, 0, 100, VALUE_COUNT, value))
+		return -1;
 	*out = (unsigned)pct;
 	return 0;
 }
@@ -428,10 +165,9 @@ static int parse_per_direction(struct job_spec *spec, const char *value,
 
 		if (!parts[i][0] && count > 1)
 			continue;
-		if (parse_size(parts[i], spec->kb_base, &bytes))
+		if (parse_size(parts[i], spec->kb_base, &bytes) ||
+		    value_in_range(bytes, zero_allowed ? 0 : 1, BS_LIMIT, VALUE_BYTES, parts[i]))
 			return -1;
-		if (bytes == 0 && !zero_allowed)
-			return err_set("must be at least 1");
 		if (count == 1) {
 			result[DIR_READ] = bytes;
 			result[DIR_WRITE] = bytes;
@@ -463,105 +199,6 @@ static int set_blockalign(struct job_spec *spec, const char *value)
 	return 0;
 }
 
-/* One direction of bssplit: "4k/10:64k/50:32k/" ... Entries without a
- * percentage share what the others leave, equally. */
-static int parse_bssplit_list(const struct job_spec *spec, const char *text,
-			      struct bssplit_entry *entries, unsigned *nr)
-{
-	const char *start = text;
-	unsigned count = 0, missing = 0;
-	double sum = 0;
-
-	for (;;) {
-		const char *end = strchr(start, ':');
-		size_t len = end ? (size_t)(end - start) : strlen(start);
-		char entry[256], *slash;
-		struct bssplit_entry *e;
-
-		if (len == 0)
-			return err_set("empty entry in '%s'", text);
-		if (len >= sizeof(entry))
-			return err_set("entry too long in '%s'", text);
-		if (count == BSSPLIT_MAX)
-			return err_set("more than %d entries", BSSPLIT_MAX);
-		memcpy(entry, start, len);
-		entry[len] = '\0';
-		e = &entries[count++];
-		slash = strchr(entry, '/');
-		if (slash)
-			*slash = '\0';
-		if (parse_size(entry, spec->kb_base, &e->bs))
-			return -1;
-		if (e->bs == 0)
-			return err_set("block size must be at least 1");
-		if (slash && slash[1]) {
-			if (parse_double_plain(slash + 1, &e->pct) ||
-			    !(e->pct >= 0 && e->pct <= 100))
-				return err_set("bad percentage '%s'", slash + 1);
-			sum += e->pct;
-		} else {
-			e->pct = -1;   /* filled in below */
-			missing++;
-		}
-		if (!end)
-			break;
-		start = end + 1;
-	}
-	if (missing) {
-		double share = (100 - sum) / missing;
-
-		if (share < -PCT_TOLERANCE / missing)
-			return err_set("percentages add up to %g, over 100", sum);
-		if (share < 0)
-			share = 0;
-		for (unsigned i = 0; i < count; i++)
-			if (entries[i].pct < 0)
-				entries[i].pct = share;
-		sum += share * missing;
-	}
-	if (fabs(sum - 100) > PCT_TOLERANCE)
-		return err_set("percentages add up to %g, not 100", sum);
-	*nr = count;
-	return 0;
-}
-
-static int set_bssplit(struct job_spec *spec, const char *value)
-{
-	struct bssplit_entry split[DIR_COUNT][BSSPLIT_MAX];
-	unsigned nr[DIR_COUNT] = { spec->bssplit_nr[DIR_READ], spec->bssplit_nr[DIR_WRITE] };
-	const char *comma = strchr(value, ',');
-	char *copy;
-	int rc = 0;
-
-	if (comma && strchr(comma + 1, ','))
-		return err_set("trim split is not supported");
-	memcpy(split, spec->bssplit, sizeof(split));
-	copy = strdup(value);
-	if (!copy)
-		return err_set("out of memory");
-	if (!comma) {
-		/* one split for both directions, as in fio */
-		rc = parse_bssplit_list(spec, copy, split[DIR_READ], &nr[DIR_READ]);
-		if (!rc) {
-			memcpy(split[DIR_WRITE], split[DIR_READ], sizeof(split[DIR_READ]));
-			nr[DIR_WRITE] = nr[DIR_READ];
-		}
-	} else {
-		char *parts[DIR_COUNT] = { copy, copy + (comma - value) + 1 };
-
-		copy[comma - value] = '\0';
-		for (int dir = 0; dir < DIR_COUNT && !rc; dir++)
-			if (parts[dir][0])   /* empty: that direction keeps its split */
-				rc = parse_bssplit_list(spec, parts[dir], split[dir], &nr[dir]);
-	}
-	free(copy);
-	if (rc)
-		return -1;
-	memcpy(spec->bssplit, split, sizeof(split));
-	memcpy(spec->bssplit_nr, nr, sizeof(nr));
-	return 0;
-}
-
 /* offset_increment=SIZE or NN% of the target (fio accepts both): clone i
  * starts at offset + i x increment, e.g. 4 jobs each on its quarter. */
 static int set_offset_increment(struct job_spec *spec, const char *value)
@@ -575,122 +212,6 @@ static int set_offset_increment(struct job_spec *spec, const char *value)
 		return -1;
 	spec->offset_increment = bytes;
 	spec->offset_increment_pct = kind ? pct : 0;
-	return 0;
-}
-
-/* Where bssplit_file=PATH lives: as given when absolute; else next to the
- * job or suite file (spec->source) or in the working directory for the
- * command line; else in the shipped workloads/ ($DRIVEBENCH_WORKLOADS,
- * ./workloads, the executable's ../workloads). */
-static int find_bssplit_file(const struct job_spec *spec, const char *name,
-			     char *path, size_t size)
-{
-	char exe[JOB_PATH_MAX];
-	const char *env = getenv("DRIVEBENCH_WORKLOADS");
-	const char *slash = strrchr(spec->source, '/');
-	ssize_t len;
-
-	if (!*name)
-		return err_set("empty path");
-	if (name[0] == '/' || (!slash && access(name, R_OK) == 0)) {
-		if ((size_t)snprintf(path, size, "%s", name) >= size)
-			return err_set("path too long");
-		return 0;
-	}
-	if (slash && (size_t)snprintf(path, size, "%.*s/%s", (int)(slash - spec->source),
-				       spec->source, name) < size && access(path, R_OK) == 0)
-		return 0;
-	if (env && *env && (size_t)snprintf(path, size, "%s/%s", env, name) < size &&
-	    access(path, R_OK) == 0)
-		return 0;
-	if ((size_t)snprintf(path, size, "workloads/%s", name) < size && access(path, R_OK) == 0)
-		return 0;
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len > 0) {
-		char *exe_slash;
-
-		exe[len] = '\0';
-		exe_slash = strrchr(exe, '/');
-		if (exe_slash) {
-			*exe_slash = '\0';
-			if ((size_t)snprintf(path, size, "%s/../workloads/%s", exe, name) < size &&
-			    access(path, R_OK) == 0)
-				return 0;
-		}
-	}
-	return err_set("no file '%s' (looked next to %s, in $DRIVEBENCH_WORKLOADS, "
-		       "./workloads and the executable's ../workloads)", name,
-		       slash ? spec->source : "the working directory");
-}
-
-/* One "SIZE/PCT" line of a bssplit file (comments stripped already). */
-static int parse_bssplit_line(const struct job_spec *spec, char *line,
-			      struct bssplit_entry *e)
-{
-	char *slash = strchr(line, '/');
-
-	if (!slash)
-		return err_set("'%s': want SIZE/PERCENT, e.g. 128k/83.21", line);
-	*slash = '\0';
-	if (parse_size(text_trim(line), spec->kb_base, &e->bs))
-		return -1;
-	if (e->bs == 0)
-		return err_set("block size must be at least 1");
-	if (parse_double_plain(text_trim(slash + 1), &e->pct) || !(e->pct >= 0 && e->pct <= 100))
-		return err_set("bad percentage '%s'", text_trim(slash + 1));
-	return 0;
-}
-
-/* bssplit_file=PATH: the split of both directions from a data file with
- * one SIZE/PERCENT per line and ';' or '#' comments (workloads/NAME.bssplit).
- * Errors name "file:line". */
-static int set_bssplit_file(struct job_spec *spec, const char *value)
-{
-	struct bssplit_entry split[BSSPLIT_MAX];
-	char path[JOB_PATH_MAX];
-	char *line = NULL;
-	size_t line_size = 0;
-	unsigned nr = 0, lineno = 0;
-	double sum = 0;
-	int rc = 0;
-	FILE *f;
-
-	if (find_bssplit_file(spec, value, path, sizeof(path)))
-		return -1;
-	f = fopen(path, "r");
-	if (!f)
-		return err_set("cannot read '%s': %s", path, strerror(errno));
-	errno = 0;
-	while (getline(&line, &line_size, f) >= 0) {
-		lineno++;
-		text_strip_comment(line);
-		if (!*text_trim(line))
-			continue;
-		if (nr == BSSPLIT_MAX) {
-			rc = err_set("%s:%u: more than %d entries", path, lineno, BSSPLIT_MAX);
-			break;
-		}
-		if (parse_bssplit_line(spec, text_trim(line), &split[nr])) {
-			rc = err_prefix("%s:%u", path, lineno);
-			break;
-		}
-		sum += split[nr++].pct;
-		errno = 0;
-	}
-	if (!rc && ferror(f))
-		rc = err_set("cannot read '%s': %s", path, strerror(errno ? errno : EIO));
-	free(line);
-	fclose(f);
-	if (rc)
-		return -1;
-	if (nr == 0)
-		return err_set("%s: no SIZE/PERCENT entries", path);
-	if (fabs(sum - 100) > PCT_TOLERANCE)
-		return err_set("%s: percentages add up to %g, not 100", path, sum);
-	for (int dir = 0; dir < DIR_COUNT; dir++) {
-		memcpy(spec->bssplit[dir], split, nr * sizeof(split[0]));
-		spec->bssplit_nr[dir] = nr;
-	}
 	return 0;
 }
 
@@ -763,148 +284,6 @@ static int set_random_generator(struct job_spec *spec, const char *value)
 	return 0;
 }
 
-/* "A/B:A/B:..." zones; absolute zones take a size as B. */
-static int parse_zones(const struct job_spec *spec, const char *text, bool absolute,
-		       struct distribution *d)
-{
-	const char *start = text;
-	double access = 0, range = 0;
-
-	if (strchr(text, ','))
-		return err_set("per-direction zones are not supported");
-	d->nr_zones = 0;
-	for (;;) {
-		const char *end = strchr(start, ':');
-		size_t len = end ? (size_t)(end - start) : strlen(start);
-		char entry[256], *slash;
-		struct zone *z;
-
-		if (len == 0 || len >= sizeof(entry))
-			return err_set("bad zone in '%s'", text);
-		if (d->nr_zones == ZONES_MAX)
-			return err_set("more than %d zones", ZONES_MAX);
-		memcpy(entry, start, len);
-		entry[len] = '\0';
-		slash = strchr(entry, '/');
-		if (!slash)
-			return err_set("bad zone '%s' (want access/%s)", entry,
-				       absolute ? "size" : "range");
-		*slash = '\0';
-		z = &d->zones[d->nr_zones++];
-		memset(z, 0, sizeof(*z));
-		if (parse_double_plain(entry, &z->access_pct) ||
-		    !(z->access_pct >= 0 && z->access_pct <= 100))
-			return err_set("bad access percentage '%s'", entry);
-		access += z->access_pct;
-		if (absolute) {
-			if (parse_size(slash + 1, spec->kb_base, &z->size))
-				return -1;
-			if (z->size == 0)
-				return err_set("zone size must be at least 1");
-		} else {
-			if (parse_double_plain(slash + 1, &z->range_pct) ||
-			    !(z->range_pct >= 0 && z->range_pct <= 100))
-				return err_set("bad range percentage '%s'", slash + 1);
-			range += z->range_pct;
-		}
-		if (!end)
-			break;
-		start = end + 1;
-	}
-	if (fabs(access - 100) > PCT_TOLERANCE)
-		return err_set("access percentages add up to %g, not 100", access);
-	if (!absolute && fabs(range - 100) > PCT_TOLERANCE)
-		return err_set("range percentages add up to %g, not 100", range);
-	return 0;
-}
-
-static int set_random_distribution(struct job_spec *spec, const char *value)
-{
-	struct distribution d;
-	const char *colon = strchr(value, ':');
-	size_t kind_len = colon ? (size_t)(colon - value) : strlen(value);
-	const char *arg = colon ? colon + 1 : NULL;
-
-	memset(&d, 0, sizeof(d));
-#define KIND_IS(s) (kind_len == strlen(s) && !strncmp(value, s, kind_len))
-	if (KIND_IS("random")) {
-		if (arg)
-			return err_set("'random' takes no parameter");
-		d.kind = DIST_RANDOM;
-	} else if (KIND_IS("zoned") || KIND_IS("zoned_abs")) {
-		bool absolute = KIND_IS("zoned_abs");
-
-		d.kind = absolute ? DIST_ZONED_ABS : DIST_ZONED;
-		if (!arg || !*arg)
-			return err_set("'%s' needs zones", value);
-		if (parse_zones(spec, arg, absolute, &d))
-			return -1;
-	} else if (KIND_IS("zipf") || KIND_IS("pareto") || KIND_IS("normal") ||
-		   KIND_IS("gauss")) {
-		if (!arg || parse_double_plain(arg, &d.param))
-			return err_set("'%s' needs a number (e.g. zipf:1.2)", value);
-		if (KIND_IS("zipf")) {
-			d.kind = DIST_ZIPF;
-			if (!(d.param > 0) || d.param == 1)
-				return err_set("zipf theta must be > 0 and not 1");
-		} else if (KIND_IS("pareto")) {
-			d.kind = DIST_PARETO;
-			if (!(d.param > 0 && d.param < 1))
-				return err_set("pareto h must be between 0 and 1");
-		} else {
-			d.kind = DIST_NORMAL;
-			if (!(d.param > 0))
-				return err_set("normal sigma must be > 0");
-		}
-	} else {
-		return err_set("unknown distribution '%s'", value);
-	}
-#undef KIND_IS
-	spec->distribution = d;
-	return 0;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int set_percentile_list(struct job_spec *spec, const char *value)
-{
-	double list[PERCENTILE_MAX];
-	unsigned count = 0, kept = 0;
-	const char *start = value;
-
-	for (;;) {
-		const char *end = strchr(start, ':');
-		size_t len = end ? (size_t)(end - start) : strlen(start);
-		char number[64];
-
-		if (count == PERCENTILE_MAX)
-			return err_set("more than %d percentiles", PERCENTILE_MAX);
-		if (len == 0 || len >= sizeof(number))
-			return err_set("bad percentile list '%s'", value);
-		memcpy(number, start, len);
-		number[len] = '\0';
-		if (parse_double_plain(number, &list[count]) ||
-		    !(list[count] > 0 && list[count] <= 100))
-			return err_set("bad percentile '%s' (0 < p <= 100)", number);
-		count++;
-		if (!end)
-			break;
-		start = end + 1;
-	}
-	qsort(list, count, sizeof(list[0]), compare_doubles);
-	for (unsigned i = 0; i < count; i++)
-		if (kept == 0 || list[i] != list[kept - 1])
-			list[kept++] = list[i];
-	memcpy(spec->percentiles, list, kept * sizeof(list[0]));
-	spec->nr_percentiles = kept;
-	return 0;
-}
-
 static int set_kb_base(struct job_spec *spec, const char *value)
 {
 	if (!strcmp(value, "1000"))
@@ -932,10 +311,12 @@ static int set_null_latency(struct job_spec *spec, const char *value)
 
 	if (count < 1 || count > 2)
 		return err_set("bad latency range '%s' (want MIN-MAX, e.g. 10us-2ms)", value);
-	if (parse_time_ns(parts[0], NS_PER_US, &min_ns))
+	if (parse_time_ns(parts[0], NS_PER_US, &min_ns) ||
+	    value_in_range(min_ns, 0, TIME_LIMIT, VALUE_NS, parts[0]))
 		return -1;
 	max_ns = min_ns;
-	if (count == 2 && parse_time_ns(parts[1], NS_PER_US, &max_ns))
+	if (count == 2 && (parse_time_ns(parts[1], NS_PER_US, &max_ns) ||
+			   value_in_range(max_ns, 0, TIME_LIMIT, VALUE_NS, parts[1])))
 		return -1;
 	if (min_ns > max_ns)
 		return err_set("minimum %s is above maximum %s", parts[0], parts[1]);
@@ -1022,7 +403,8 @@ static int set_fault_offsets(struct job_spec *spec, enum fault_kind kind, const 
 			return err_set("bad offset list '%s' (want O1:O2:..., e.g. 4k:1m)", value);
 		memcpy(text, start, len);
 		text[len] = '\0';
-		if (parse_size(text, spec->kb_base, &offsets[count]))
+		if (parse_size(text, spec->kb_base, &offsets[count]) ||
+		    value_in_range(offsets[count], 0, SIZE_LIMIT, VALUE_BYTES, text))
 			return -1;
 		count++;
 		if (!end)
@@ -1097,8 +479,8 @@ enum option_type {
 	OPT_BOOL,          /* bool field; bare flag = 1 */
 	OPT_BOOL_INVERSE,  /* bool field set to !value (buffered -> direct) */
 	OPT_UINT,          /* unsigned field within [min, max] */
-	OPT_SIZE,          /* uint64_t bytes, at least min */
-	OPT_TIME,          /* uint64_t ns; bare number in unit ns; at least min */
+	OPT_SIZE,          /* uint64_t bytes within [min, max] */
+	OPT_TIME,          /* uint64_t ns within [min, max]; bare number in unit_ns */
 	OPT_STRING,        /* char array of size bytes */
 	OPT_FUNC,          /* fn does it all; gets NULL for a bare flag */
 };
@@ -1108,7 +490,7 @@ struct option_def {
 	const char *alias;
 	enum option_type type;
 	size_t offset, size;
-	uint64_t min, max;    /* OPT_UINT range; min for SIZE and TIME */
+	uint64_t min, max;    /* the range of UINT, SIZE and TIME */
 	uint64_t unit_ns;     /* OPT_TIME default unit */
 	option_fn fn;
 	bool bare_ok;         /* may appear without a value (a flag) */
@@ -1117,8 +499,8 @@ struct option_def {
 #define FIELD(f) offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f)
 #define BOOL(n, f) { n, NULL, OPT_BOOL, FIELD(f), 0, 0, 0, NULL, true }
 #define UINT(n, a, f, lo, hi) { n, a, OPT_UINT, FIELD(f), lo, hi, 0, NULL }
-#define SIZE(n, a, f, lo) { n, a, OPT_SIZE, FIELD(f), lo, 0, 0, NULL }
-#define TIME(n, a, f, unit, lo) { n, a, OPT_TIME, FIELD(f), lo, 0, unit, NULL }
+#define SIZE(n, a, f, lo, hi) { n, a, OPT_SIZE, FIELD(f), lo, hi, 0, NULL }
+#define TIME(n, a, f, unit, lo, hi) { n, a, OPT_TIME, FIELD(f), lo, hi, unit, NULL }
 #define STRING(n, f) { n, NULL, OPT_STRING, FIELD(f), 0, 0, 0, NULL }
 #define FUNC(n, a, fn) { n, a, OPT_FUNC, 0, 0, 0, 0, 0, fn, false }
 #define FLAG_FUNC(n, a, fn) { n, a, OPT_FUNC, 0, 0, 0, 0, 0, fn, true }
@@ -1129,15 +511,15 @@ static const struct option_def option_table[] = {
 	STRING("filename", filename),
 	STRING("directory", directory),
 	FUNC("size", NULL, set_size),
-	SIZE("io_size", "io_limit", io_size, 0),
+	SIZE("io_size", "io_limit", io_size, 0, SIZE_LIMIT),
 	FUNC("offset", "fileoffset", set_offset),
 	FUNC("offset_increment", NULL, set_offset_increment),
-	FUNC("bssplit_file", NULL, set_bssplit_file),
+	FUNC("bssplit_file", NULL, bssplit_file_option_set),
 	FUNC("rw", "readwrite", set_rw),
 	FUNC("rwmixread", NULL, set_rwmixread),
 	FUNC("rwmixwrite", NULL, set_rwmixwrite),
 	FUNC("bs", "blocksize", set_bs),
-	FUNC("bssplit", NULL, set_bssplit),
+	FUNC("bssplit", NULL, bssplit_option_set),
 	FUNC("blockalign", "ba", set_blockalign),
 	UINT("iodepth", NULL, iodepth, 1, IODEPTH_LIMIT),
 	UINT("iodepth_batch_submit", "iodepth_batch", iodepth_batch_submit, 0, IODEPTH_LIMIT),
@@ -1150,16 +532,16 @@ static const struct option_def option_table[] = {
 	{ "buffered", NULL, OPT_BOOL_INVERSE, FIELD(direct), 0, 0, 0, NULL, true },
 	FLAG_FUNC("sync", NULL, set_sync),
 	FUNC("ioengine", NULL, set_ioengine),
-	TIME("runtime", "timeout", runtime_ns, NS_PER_SEC, 0),
+	TIME("runtime", "timeout", runtime_ns, NS_PER_SEC, 0, TIME_LIMIT),
 	BOOL("time_based", time_based),
-	TIME("ramp_time", NULL, ramp_ns, NS_PER_SEC, 0),
+	TIME("ramp_time", NULL, ramp_ns, NS_PER_SEC, 0, RAMP_LIMIT),
 	BOOL("group_reporting", group_reporting),
 	BOOL("randrepeat", randrepeat),
 	FUNC("randseed", NULL, set_randseed),
 	BOOL("norandommap", norandommap),
 	FUNC("random_generator", NULL, set_random_generator),
-	FUNC("random_distribution", NULL, set_random_distribution),
-	FUNC("percentile_list", NULL, set_percentile_list),
+	FUNC("random_distribution", NULL, distribution_option_set),
+	FUNC("percentile_list", NULL, percentile_option_set),
 	UINT("fsync", NULL, fsync_every, 0, UINT_MAX),
 	BOOL("end_fsync", end_fsync),
 	FUNC("cpus_allowed", NULL, set_cpus_allowed),
@@ -1170,16 +552,17 @@ static const struct option_def option_table[] = {
 	FLAG_FUNC("stonewall", "wait_for_previous", set_stonewall),
 	BOOL("new_group", new_group),
 	FUNC("kb_base", NULL, set_kb_base),
-	SIZE("chunk_size", NULL, chunk_size, 1),
-	TIME("series_interval", NULL, series_interval_ns, NS_PER_MS, 1),
+	SIZE("chunk_size", NULL, chunk_size, CHUNK_MIN, CHUNK_LIMIT),
+	TIME("series_interval", NULL, series_interval_ns, NS_PER_MS, SERIES_INTERVAL_MIN,
+	     SERIES_INTERVAL_LIMIT),
 	FUNC("null_latency", NULL, set_null_latency),
 	FUNC("gds_transfer", NULL, set_gds_transfer),
 	UINT("gpu_dev_id", NULL, gpu_device, 0, 1023),
 	FUNC("verify", NULL, set_verify),
 	BOOL("do_verify", do_verify),
-	UINT("verify_backlog", NULL, verify_backlog, 0, 1u << 24),
+	UINT("verify_backlog", NULL, verify_backlog, 0, VERIFY_BACKLOG_LIMIT),
 	FUNC("verify_seed", NULL, set_verify_seed),
-	SIZE("verify_interval", NULL, verify_interval, 1),
+	SIZE("verify_interval", NULL, verify_interval, VERIFY_UNIT_MIN, BS_LIMIT),
 	BOOL("verify_only", verify_only),
 	BOOL("verify_fatal", verify_fatal),
 	FUNC("continue_on_error", NULL, set_continue_on_error),
@@ -1193,7 +576,7 @@ static const struct option_def option_table[] = {
 	FUNC("fault_drop_offsets", NULL, set_fault_drop_offsets),
 	FUNC("fault_flip_rate", NULL, set_fault_flip_rate),
 	FUNC("fault_flip_offsets", NULL, set_fault_flip_offsets),
-	TIME("fault_delay", NULL, fault.delay_ns, NS_PER_US, 1),
+	TIME("fault_delay", NULL, fault.delay_ns, NS_PER_US, 1, TIME_LIMIT),
 	FUNC("fault_skip", NULL, set_fault_skip),
 	FUNC("fault_seed", NULL, set_fault_seed),
 	FUNC("fault_dir", NULL, set_fault_dir),
@@ -1226,6 +609,11 @@ static const struct option_def *find_option(const char *key)
 	return NULL;
 }
 
+const char *job_option_name(unsigned i)
+{
+	return i < sizeof(option_table) / sizeof(option_table[0]) ? option_table[i].name : NULL;
+}
+
 bool job_option_known(const char *key)
 {
 	return key && find_option(key) != NULL;
@@ -1250,24 +638,20 @@ static int apply_option(struct job_spec *spec, const struct option_def *o,
 	case OPT_UINT:
 		if (parse_u64_plain(value, &number))
 			return err_set("bad number '%s'", value);
-		if (number < o->min)
-			return err_set("must be at least %llu", (unsigned long long)o->min);
-		if (number > o->max)
-			return err_set("must be at most %llu", (unsigned long long)o->max);
+		if (value_in_range(number, o->min, o->max, VALUE_COUNT, value))
+			return -1;
 		*(unsigned *)field = (unsigned)number;
 		return 0;
 	case OPT_SIZE:
-		if (parse_size(value, spec->kb_base, &number))
+		if (parse_size(value, spec->kb_base, &number) ||
+		    value_in_range(number, o->min, o->max, VALUE_BYTES, value))
 			return -1;
-		if (number < o->min)
-			return err_set("must be at least %llu", (unsigned long long)o->min);
 		*(uint64_t *)field = number;
 		return 0;
 	case OPT_TIME:
-		if (parse_time_ns(value, o->unit_ns, &number))
+		if (parse_time_ns(value, o->unit_ns, &number) ||
+		    value_in_range(number, o->min, o->max, VALUE_NS, value))
 			return -1;
-		if (number < o->min)
-			return err_set("must be above 0");
 		*(uint64_t *)field = number;
 		return 0;
 	case OPT_STRING:

@@ -4,6 +4,7 @@
 #define DRIVEBENCH_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "workload/job_spec.h"
@@ -13,6 +14,10 @@
  * as "unknown option 'foo'" or "option 'bs': bad size 'x'"; callers add the
  * file and line. An option drivebench does not support is always an error. */
 int job_option_set(struct job_spec *spec, const char *key, const char *value);
+
+/* The name of the i-th option of the table (NULL past the last), for
+ * tests and help that walk every option. */
+const char *job_option_name(unsigned i);
 
 /* True when key names an option job_option_set accepts. */
 bool job_option_known(const char *key);
@@ -26,6 +31,9 @@ int parse_size(const char *text, unsigned kb_base, uint64_t *out);
 /* Time with a unit: "30" (in default_unit_ns), "30s", "500ms", "10us",
  * "2m", "1h", "1d". */
 int parse_time_ns(const char *text, uint64_t default_unit_ns, uint64_t *out);
+
+/* A time as the options write it: "1ms", "365d", "1500us". */
+char *format_time_ns(uint64_t ns, char *out, size_t len);
 
 /* "0-3,6" -> count of CPUs, and fills set (a cpu_set_t) when non-NULL. */
 int parse_cpu_list(const char *text, void *cpu_set);

@@ -238,7 +238,7 @@ static void test_options(void **state)
 	assert_int_equal(job_option_set(&spec, "gpu_dev_id", "-1"), -1);
 	assert_contains(err_msg(), "option 'gpu_dev_id'");
 	assert_int_equal(job_option_set(&spec, "gpu_dev_id", "5000"), -1);
-	assert_contains(err_msg(), "option 'gpu_dev_id': must be at most 1023");
+	assert_contains(err_msg(), "option 'gpu_dev_id': 5000 is too large, the range is 0..1023");
 }
 
 /* ---- gds_probe ---- */

@@ -21,6 +21,7 @@
 
 #include "io/engine.h"
 #include "io/null_latency.h"
+#include "util/clock.h"
 #include "util/error.h"
 
 #define BS 4096u
@@ -777,6 +778,55 @@ static void test_null_programmed_latency(void **state)
 	free(spec);
 }
 
+/* A modelled latency is real time: nothing comes back before it is due,
+ * one reap waits a slice at most (so a loop sees its deadline and stop
+ * flag), due I/Os leave in any order, and cancel hands back the rest
+ * undone. */
+static void test_null_latency_is_waited_for(void **state)
+{
+	struct pool p;
+	struct engine e;
+	struct job_spec *spec = new_spec();
+	struct io *out[POOL];
+	uint64_t t0, took;
+	int n;
+
+	(void)state;
+	spec->null_latency_min_ns = 10ull * 1000000000ull;   /* longer than the test */
+	spec->null_latency_max_ns = spec->null_latency_min_ns;
+	pool_init(&p, BS);
+	assert_int_equal(engine_start(&e, "null", -1, &p, spec), 0);
+	t0 = clock_now_ns();
+	for (unsigned i = 0; i < 4; i++) {
+		p.ios[i].issue_ns = t0;
+		assert_int_equal(e.ops->prep(&e, &p.ios[i]), 0);
+	}
+	/* one I/O issued long ago is due at once, in the middle of the queue */
+	p.ios[2].issue_ns = t0 - spec->null_latency_min_ns;
+	assert_int_equal(e.ops->submit(&e), 4);
+	n = e.ops->reap(&e, out, 1, POOL);
+	assert_int_equal(n, 1);
+	assert_ptr_equal(out[0], &p.ios[2]);
+	assert_int_equal(out[0]->result, (int32_t)BS);
+	t0 = clock_now_ns();
+	n = e.ops->reap(&e, out, 1, POOL);
+	took = clock_now_ns() - t0;
+	assert_int_equal(n, 0);                       /* not due for 10 s */
+	assert_true(took >= 40000000ull && took < 500000000ull);
+	assert_non_null(e.ops->cancel);
+	n = e.ops->cancel(&e, out, POOL);
+	assert_int_equal(n, 3);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(out[i]->result, -ECANCELED);
+	assert_ptr_equal(out[0], &p.ios[0]);
+	assert_ptr_equal(out[2], &p.ios[3]);
+	assert_int_equal(e.ops->cancel(&e, out, POOL), 0);
+	assert_int_equal(e.ops->reap(&e, out, 0, POOL), 0);
+	e.ops->cleanup(&e);
+	pool_free(&p);
+	free(spec);
+}
+
 static const struct roundtrip_case roundtrips[] = {
 	{ .writer = "io_uring", .reader = "libaio" },
 	{ .writer = "libaio", .reader = "psync" },
@@ -835,6 +885,7 @@ int main(void)
 		cmocka_unit_test(test_uring_submit_from_other_thread),
 		cmocka_unit_test(test_libaio_setup_over_limit),
 		cmocka_unit_test(test_null_latency_values),
+		cmocka_unit_test(test_null_latency_is_waited_for),
 		cmocka_unit_test(test_null_engine),
 		cmocka_unit_test(test_null_programmed_latency),
 	};

@@ -243,7 +243,7 @@ static void test_errors(void **state)
 	load_fails(f, path, "jobs.fio:7: unknown option 'foo'");
 
 	write_file(f, "bad_value.fio", "[a]\n\niodepth=0\n", path);
-	load_fails(f, path, "bad_value.fio:3: option 'iodepth': must be at least 1");
+	load_fails(f, path, "bad_value.fio:3: option 'iodepth': 0 is too small, the range is 1..65536");
 
 	write_file(f, "outside.fio", "bs=4k\n[a]\n", path);
 	load_fails(f, path, "outside.fio:1: option 'bs' outside any section");

@@ -299,8 +299,8 @@ static void test_rw_and_mix(void **state)
 	assert_int_equal(s->rwmixread, 90);
 	set_ok(s, "rwmixread", "0");
 	assert_int_equal(s->rwmixread, 0);
-	set_fails(s, "rwmixread", "101", "option 'rwmixread': must be at most 100");
-	set_fails(s, "rwmixwrite", "101", "option 'rwmixwrite': must be at most 100");
+	set_fails(s, "rwmixread", "101", "option 'rwmixread': 101 is too large, the range is 0..100");
+	set_fails(s, "rwmixwrite", "101", "option 'rwmixwrite': 101 is too large, the range is 0..100");
 	set_fails(s, "rwmixread", "-5", "option 'rwmixread': bad number '-5'");
 	set_fails(s, "rwmixread", "5x", "option 'rwmixread': bad number '5x'");
 	free(s);
@@ -319,7 +319,7 @@ static void test_block_sizes(void **state)
 	assert_true(s->bs[DIR_READ] == 4 * KiB && s->bs[DIR_WRITE] == 8 * KiB);
 	set_ok(s, "blocksize", "16k");
 	assert_true(s->bs[DIR_READ] == 16 * KiB && s->bs[DIR_WRITE] == 16 * KiB);
-	set_fails(s, "bs", "0", "option 'bs': must be at least 1");
+	set_fails(s, "bs", "0", "option 'bs': 0 is too small, the range is 1 byte..4 GiB");
 	set_fails(s, "bs", "abc", "option 'bs': bad size 'abc'");
 	set_fails_with(s, "bs", "4k-64k", "not supported");
 	set_fails_with(s, "bs", "4k,4k,4k", "not supported");
@@ -387,7 +387,7 @@ static void test_bssplit(void **state)
 	set_fails_with(s, "bssplit", "4k/60:64k/50", "110");
 	set_fails_with(s, "bssplit", "4k/60:64k/50:8k/", "over 100");
 	set_fails(s, "bssplit", "4k/10:xyz/90", "option 'bssplit': bad size 'xyz'");
-	set_fails(s, "bssplit", "0/100", "option 'bssplit': block size must be at least 1");
+	set_fails(s, "bssplit", "0/100", "option 'bssplit': block size: 0 is too small, the range is 1 byte..4 GiB");
 	set_fails(s, "bssplit", "4k/abc", "option 'bssplit': bad percentage 'abc'");
 	set_fails(s, "bssplit", "4k/101", "option 'bssplit': bad percentage '101'");
 	set_fails_with(s, "bssplit", "4k/50::8k/50", "empty entry");
@@ -424,15 +424,15 @@ static void test_depth_and_engine(void **state)
 	assert_int_equal(s->iodepth_batch_complete_max, 16);
 	set_ok(s, "numjobs", "4");
 	assert_int_equal(s->numjobs, 4);
-	set_fails(s, "iodepth", "0", "option 'iodepth': must be at least 1");
+	set_fails(s, "iodepth", "0", "option 'iodepth': 0 is too small, the range is 1..65536");
 	set_fails(s, "iodepth", "-1", "option 'iodepth': bad number '-1'");
 	set_fails(s, "iodepth", "4k", "option 'iodepth': bad number '4k'");
 	set_fails(s, "iodepth", "", "option 'iodepth': bad number ''");
 	set_fails(s, "iodepth", "99999999999999999999999", "option 'iodepth': bad number '99999999999999999999999'");
-	set_fails(s, "iodepth", "1000000", "option 'iodepth': must be at most 65536");
-	set_fails(s, "numjobs", "0", "option 'numjobs': must be at least 1");
+	set_fails(s, "iodepth", "1000000", "option 'iodepth': 1000000 is too large, the range is 1..65536");
+	set_fails(s, "numjobs", "0", "option 'numjobs': 0 is too small, the range is 1..4096");
 	set_fails(s, "fsync", "x", "option 'fsync': bad number 'x'");
-	set_fails(s, "fsync", "4294967296", "option 'fsync': must be at most 4294967295");
+	set_fails(s, "fsync", "4294967296", "option 'fsync': 4294967296 is too large, the range is 0..4294967295");
 	assert_int_equal(s->iodepth, 32);
 
 	set_ok(s, "ioengine", "LibAIO");
@@ -533,7 +533,7 @@ static void test_times(void **state)
 	assert_true(s->series_interval_ns == 250000000);
 	set_ok(s, "series_interval", "2s");
 	assert_true(s->series_interval_ns == 2 * NS_PER_SEC);
-	set_fails(s, "series_interval", "0", "option 'series_interval': must be above 0");
+	set_fails(s, "series_interval", "0", "option 'series_interval': 0 is too small, the range is 1ms..1d");
 	set_fails(s, "runtime", "soon", "option 'runtime': bad time 'soon'");
 	set_fails(s, "ramp_time", "1y", "option 'ramp_time': bad time '1y'");
 
@@ -551,7 +551,7 @@ static void test_times(void **state)
 
 	set_ok(s, "chunk_size", "1m");
 	assert_true(s->chunk_size == MiB);
-	set_fails(s, "chunk_size", "0", "option 'chunk_size': must be at least 1");
+	set_fails(s, "chunk_size", "0", "option 'chunk_size': 0 is too small, the range is 512 bytes..1 GiB");
 	free(s);
 }
 
@@ -610,7 +610,7 @@ static void test_random(void **state)
 	set_fails_with(s, "random_distribution", "zoned:50/y:50/50", "bad range percentage");
 	set_fails_with(s, "random_distribution", "zoned:50/50,50/50", "not supported");
 	set_fails_with(s, "random_distribution", "zoned_abs:60/20g:30/1g", "add up to 90");
-	set_fails_with(s, "random_distribution", "zoned_abs:100/0", "at least 1");
+	set_fails_with(s, "random_distribution", "zoned_abs:100/0", "zone size: 0 is too small, the range is 1 byte..1 EiB");
 	set_fails_with(s, "random_distribution", "zoned_abs:100/huge", "bad size 'huge'");
 	set_fails_with(s, "random_distribution", "lumpy:3", "unknown distribution");
 	{
@@ -853,7 +853,7 @@ static void test_cmdline(void **state)
 	assert_int_equal(job_spec_validate(&list.jobs[1]), 0);
 	/* a failed --set leaves every job as it was */
 	assert_int_equal(job_list_set_all(&list, "iodepth=0"), -1);
-	assert_string_equal(err_msg(), "--set iodepth=0: option 'iodepth': must be at least 1");
+	assert_string_equal(err_msg(), "--set iodepth=0: option 'iodepth': 0 is too small, the range is 1..65536");
 	assert_int_equal(list.jobs[0].iodepth, 16);
 	assert_int_equal(list.jobs[1].iodepth, 1);
 
@@ -1008,7 +1008,7 @@ static void test_bssplit_file(void **state)
 	write_text("badpct.bssplit", "4k/100\n8k/-1\n");
 	set_fails_with(s, "bssplit_file", "badpct.bssplit", "badpct.bssplit:2: bad percentage '-1'");
 	write_text("zero.bssplit", "0/100\n");
-	set_fails_with(s, "bssplit_file", "zero.bssplit", "zero.bssplit:1: block size must be at least 1");
+	set_fails_with(s, "bssplit_file", "zero.bssplit", "zero.bssplit:1: block size: 0 is too small, the range is 1 byte..4 GiB");
 	write_text("empty.bssplit", "# nothing\n\n");
 	set_fails_with(s, "bssplit_file", "empty.bssplit", "empty.bssplit: no SIZE/PERCENT entries");
 	{

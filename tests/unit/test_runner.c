@@ -49,7 +49,7 @@ static int cmp_u64(const void *a, const void *b)
 static void percentiles_within_one_percent(void **state)
 {
 	const char *args[] = { "--name=p", "--ioengine=null", "--rw=randread",
-		"--bs=4k", "--iodepth=32", "--size=800m", "--null_latency=10us-2ms",
+		"--bs=4k", "--iodepth=1024", "--size=800m", "--null_latency=10us-2ms",
 		"--percentile_list=1:10:50:90:99:99.9:99.99:99.999" };
 	const double pct[] = { 1, 10, 50, 90, 99, 99.9, 99.99, 99.999 };
 	struct job_list jobs;

@@ -196,7 +196,7 @@ static void test_series_merge(void **state)
 
 static void test_series_merge_interval_mismatch(void **state)
 {
-	struct series a = { .interval_ns = 1000 }, b = { .interval_ns = 500 };
+	struct series a = { .interval_ns = 1000 }, b = { .interval_ns = 300 };
 	struct series_point p = point(1000, 1, 1);
 
 	(void)state;
@@ -207,6 +207,48 @@ static void test_series_merge_interval_mismatch(void **state)
 	assert_non_null(strstr(err_msg(), "interval"));
 	assert_int_equal(a.nr, 1);
 	assert_int_equal(a.points[0].ios[DIR_READ], 1);  /* untouched */
+	series_free(&a);
+	series_free(&b);
+}
+
+/* A full series halves its points at twice the interval; series of
+ * intervals a power of two apart merge at the coarser one. */
+static void test_series_coarsen_and_merge(void **state)
+{
+	struct series a = { .interval_ns = 1000 }, b = { .interval_ns = 250 };
+
+	(void)state;
+	for (unsigned i = 0; i < 5; i++) {
+		struct series_point p = point((i + 1) * 1000ull, i + 1, 1);
+
+		assert_int_equal(series_append(&a, &p), 0);
+	}
+	series_coarsen(&a);
+	assert_int_equal(a.interval_ns, 2000);
+	assert_int_equal(a.nr, 3);
+	assert_int_equal(a.points[0].ios[DIR_READ], 1 + 2);
+	assert_int_equal(a.points[0].t_ns, 2000);
+	assert_int_equal(a.points[1].ios[DIR_READ], 3 + 4);
+	assert_int_equal(a.points[1].lat_sum_ns[DIR_WRITE], 400);
+	assert_int_equal(a.points[2].ios[DIR_READ], 5);   /* odd last point kept */
+	assert_int_equal(a.points[2].t_ns, 5000);
+	for (unsigned i = 0; i < 8; i++) {
+		struct series_point p = point((i + 1) * 250ull, 1, 0);
+
+		assert_int_equal(series_append(&b, &p), 0);
+	}
+	/* the finer source is coarsened on a copy: b itself is untouched */
+	assert_int_equal(series_merge(&a, &b), 0);
+	assert_int_equal(a.interval_ns, 2000);
+	assert_int_equal(a.nr, 3);
+	assert_int_equal(a.points[0].ios[DIR_READ], 3 + 8);
+	assert_int_equal(b.nr, 8);
+	assert_int_equal(b.interval_ns, 250);
+	/* the finer destination is coarsened in place */
+	assert_int_equal(series_merge(&b, &a), 0);
+	assert_int_equal(b.interval_ns, 2000);
+	assert_int_equal(b.nr, 3);
+	assert_int_equal(b.points[0].ios[DIR_READ], 8 + 11);
 	series_free(&a);
 	series_free(&b);
 }
@@ -368,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_series_append_grows),
 		cmocka_unit_test(test_series_merge),
 		cmocka_unit_test(test_series_merge_interval_mismatch),
+		cmocka_unit_test(test_series_coarsen_and_merge),
 		cmocka_unit_test(test_job_result_init),
 		cmocka_unit_test(test_job_result_merge),
 		cmocka_unit_test(test_job_result_merge_failure_leaves_dst),

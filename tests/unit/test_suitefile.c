@@ -312,15 +312,18 @@ static void test_errors(void **state)
 	expect_error("[s]\nstep = sweep\npoints = 0/1\n", 3, "key 'points'");
 	/* a point is held to the iodepth and numjobs options' limits */
 	expect_error("[s]\nstep = sweep\npoints = 1/1 65537/1\n", 3,
-		     "key 'points': point 65537/1: option 'iodepth': must be at most 65536");
+		     "key 'points': point 65537/1: option 'iodepth': 65537 is too large, the range is 1..65536");
 	expect_error("[s]\nstep = sweep\npoints = 4294967295/4294967295\n", 3,
-		     "option 'iodepth': must be at most");
+		     "option 'iodepth': 4294967295 is too large");
 	expect_error("[s]\nstep = sweep\npoints = 1/4097\n", 3,
-		     "point 1/4097: option 'numjobs': must be at most 4096");
+		     "point 1/4097: option 'numjobs': 4097 is too large, the range is 1..4096");
 	expect_error("[s]\nstep = sweep\niodepths = 1,70000\n", 3,
-		     "key 'iodepths': point 70000/1: option 'iodepth'");
-	expect_error("[s]\nstep = sweep\niodepths = 1\nnumjobs = 5000\n", 3,
-		     "point 1/5000: option 'numjobs'");
+		     "key 'iodepths': 70000 is too large, the range is 1..65536");
+	expect_error("[s]\nstep = sweep\niodepths = 1\nnumjobs = 5000\n", 4,
+		     "key 'numjobs': 5000 is too large, the range is 1..4096");
+	expect_error("[s]\nstep = sweep\npoints = 4294967296/1\n", 3,
+		     "key 'points': bad point '4294967296/1' (write QD/jobs, both at least 1): "
+		     "4294967296 is too large");
 	expect_error("[s]\nstep = sweep\npoints = 1/1\niodepths = 1\n", 3,
 		     "not both");
 	expect_error("[s]\nstep = sweep\niodepths = 1,x\n", 3, "key 'iodepths'");
@@ -329,7 +332,42 @@ static void test_errors(void **state)
 	expect_error("[s]\nstep = steady\ntime_based\nruntime = 10\nwindow = 6\nmax_rounds = 5\n",
 		     1, "max_rounds (5) is below the window (6)");
 	expect_error("[s]\nstep = steady\ntime_based\nruntime = 10\nwindow = 1\n", 5,
-		     "key 'window': must be at least 2");
+		     "key 'window': 1 is too small, the range is 2..10000");
+	/* every step parameter has a range; a number past 2^32 is too large,
+	 * not "not a whole number" */
+	expect_error("[s]\nstep = steady\ntime_based\nruntime = 10\nwindow = 4294967296\n", 5,
+		     "key 'window': 4294967296 is too large, the range is 2..10000");
+	expect_error("[s]\nstep = steady\ntime_based\nruntime = 10\nmax_rounds = 99999999999999999999\n", 5,
+		     "key 'max_rounds': 99999999999999999999 is too large, the range is 1..10000");
+	expect_error("[s]\nstep = steady\ntime_based\nruntime = 10\nwindow = 3x\n", 5,
+		     "key 'window': not a whole number: '3x'");
+	expect_error("[s]\nstep = precondition\nprecondition = sequential\ncapacities = 1e300\n", 4,
+		     "key 'capacities': 1e300 is too large, the range is 0 < N <= 100");
+	expect_error("[s]\nstep = precondition\nprecondition = sprandom\nregions = 100000\n", 4,
+		     "key 'regions': 100000 is too large, the range is 1..1024");
+	expect_error("[s]\nstep = precondition\nprecondition = sprandom\niu = 8g\n", 4,
+		     "key 'iu': 8g is too large, the range is 1 byte..4 GiB");
+	expect_error("[s]\nstep = idle\nidle = 2d\n", 3,
+		     "key 'idle': 2d is too large, the range is 0..1d");
+	expect_error("[s]\nstep = sweep\npoints = 1/1\npause = 400d\n", 4,
+		     "key 'pause': 400d is too large, the range is 0..1d");
+	/* a step's own file would be replaced by the suite's target: refused */
+	expect_error("[s]\nstep = measure\nfilename = /tmp/other\n", 3,
+		     "key 'filename': a suite runs every step on its target; give it on the command line");
+	expect_error("[global]\ndirectory = /tmp\n[s]\nstep = measure\n", 2,
+		     "key 'directory': a suite runs every step on its target");
+	/* a checkpoint step must say what it writes: refused at parse time,
+	 * naming the step's header line and the step */
+	expect_error("[s]\nstep = checkpoint\n", 1,
+		     "step [s]: a checkpoint step needs model = NAME or checkpoint_size = SIZE (with ranks =)");
+	expect_error("[s]\nstep = checkpoint\nmodel = llama3-8b\ncheckpoint_size = 1GB\nranks = 2\n", 1,
+		     "step [s]: a checkpoint step takes model or checkpoint_size, not both");
+	expect_error("[s]\nstep = checkpoint\nmodel = llama3-8b\npasses = 10001\n", 4,
+		     "key 'passes': 10001 is too large, the range is 1..10000");
+	expect_error("[s]\nstep = checkpoint\ncheckpoint_size = 1GB\nranks = 70000\n", 4,
+		     "key 'ranks': 70000 is too large, the range is 1..65536");
+	expect_error("[s]\nstep = checkpoint\nmodel = llama3-8b\ncount = 2000000\n", 4,
+		     "key 'count': 2000000 is too large, the range is 1..1000000");
 	expect_error("[s]\nstep = steady\ntime_based\nruntime = 10\nmetric = speed\n", 5,
 		     "unknown metric 'speed'");
 	expect_error("[s]\nstep = steady\ntime_based\nruntime = 10\nrange_limit = 150%\n", 5,

@@ -1,0 +1,326 @@
+/* stepparams.c - the step parameters of a suite file (window, points,
+ * capacities, checkpoint sizes ...): their values, their ranges and their
+ * defaults. Messages carry no file or line; suitefile.c adds them. */
+#include "suite/stepparams.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/text.h"
+#include "workload/options.h"
+
+#define NS_PER_SEC 1000000000ull
+
+/* The ranges of the step parameters (docs/suites.md). */
+#define STEP_CAPACITIES_MAX 100.0
+#define STEP_REGIONS_MAX 1024u
+#define STEP_ROUNDS_MAX 10000u
+#define STEP_TIME_MAX (86400 * NS_PER_SEC)
+#define STEP_RANKS_MAX 65536u
+#define STEP_PASSES_MAX 10000u
+#define STEP_COUNT_MAX 1000000u
+#define STEP_IU_MAX (4ull << 30)
+#define STEP_CHECKPOINT_MAX (1ull << 60)
+
+/* ---- values (messages without file:line; suitefile.c adds them) ------- */
+
+/* A whole number within [min, max]; digits beyond max (4294967296 too)
+ * are "too large", not "not a whole number". */
+static int parse_unsigned(const char *text, unsigned min, unsigned max, unsigned *out)
+{
+	const char *p = text;
+	unsigned long long v = 0;
+
+	if (!text || !*text)
+		return err_set("not a whole number: '%s'", text ? text : "");
+	for (; isdigit((unsigned char)*p); p++)
+		if (v <= max)
+			v = v * 10 + (unsigned)(*p - '0');
+	if (p == text || *p)
+		return err_set("not a whole number: '%s'", text);
+	if (v < min || v > max)
+		return err_set("%s is too %s, the range is %u..%u", text,
+			       v < min ? "small" : "large", min, max);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_positive_double(const char *text, double *out)
+{
+	char *end;
+	double v;
+
+	if (!text || !*text)
+		return err_set("needs a value");
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno || *end || !isfinite(v) || v <= 0)
+		return err_set("not a positive number: '%s'", text);
+	*out = v;
+	return 0;
+}
+
+/* "180s", "3m"; a bare number is seconds. */
+static int parse_duration(const char *text, uint64_t *ns)
+{
+	if (!text || parse_time_ns(text, NS_PER_SEC, ns))
+		return err_set("bad time '%s'", text ? text : "");
+	return 0;
+}
+
+/* A step parameter's decimal number within (0, max]. */
+static int parse_bounded_double(const char *text, double max, double *out)
+{
+	if (parse_positive_double(text, out))
+		return -1;
+	if (*out > max)
+		return err_set("%s is too large, the range is 0 < N <= %g", text, max);
+	return 0;
+}
+
+/* A duration within [0, max], "180s" or seconds. */
+static int parse_bounded_duration(const char *text, uint64_t max_ns, uint64_t *ns)
+{
+	if (parse_duration(text, ns))
+		return -1;
+	if (*ns > max_ns)
+		return err_set("%s is too large, the range is 0..%llud", text,
+			       (unsigned long long)(max_ns / (86400 * NS_PER_SEC)));
+	return 0;
+}
+
+/* "7%" -> 0.07, "0.07" -> 0.07; a fraction must be in (0, 1). */
+static int parse_fraction(const char *text, double *out)
+{
+	char buf[64];
+	size_t len = text ? strlen(text) : 0;
+	double v;
+
+	if (!len || len >= sizeof(buf))
+		return err_set("bad fraction '%s' (write 7%% or 0.07)", text ? text : "");
+	memcpy(buf, text, len + 1);
+	if (buf[len - 1] == '%') {
+		buf[len - 1] = '\0';
+		if (parse_positive_double(text_trim(buf), &v) || v >= 100)
+			return err_set("bad percentage '%s' (between 0%% and 100%%)", text);
+		*out = v / 100.0;
+		return 0;
+	}
+	if (parse_positive_double(buf, &v) || v >= 1)
+		return err_set("bad fraction '%s' (write 7%% or 0.07)", text);
+	*out = v;
+	return 0;
+}
+
+static int parse_bool(const char *text, bool *out)
+{
+	if (!text || !strcmp(text, "1") || !strcmp(text, "true") || !strcmp(text, "yes")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcmp(text, "0") || !strcmp(text, "false") || !strcmp(text, "no")) {
+		*out = false;
+		return 0;
+	}
+	return err_set("not a boolean: '%s' (0 or 1)", text);
+}
+
+/* A point sets the job's iodepth and numjobs, so those options' limits
+ * apply (points = 4294967295/4294967295 used to pass; see docs/fuzzing.md). */
+static int check_point_limits(unsigned iodepth, unsigned numjobs)
+{
+	struct job_spec *probe = malloc(sizeof(*probe));
+	char value[16];
+	int rc = 0;
+
+	if (!probe)
+		return err_set("out of memory");
+	job_spec_defaults(probe);
+	snprintf(value, sizeof(value), "%u", iodepth);
+	if (job_option_set(probe, "iodepth", value)) {
+		rc = err_prefix("point %u/%u", iodepth, numjobs);
+	} else {
+		snprintf(value, sizeof(value), "%u", numjobs);
+		if (job_option_set(probe, "numjobs", value))
+			rc = err_prefix("point %u/%u", iodepth, numjobs);
+	}
+	free(probe);
+	return rc;
+}
+
+int step_point_add(struct suite_step *step, unsigned iodepth, unsigned numjobs)
+{
+	if (step->nr_points == SUITE_POINTS_MAX)
+		return err_set("more than %d points", SUITE_POINTS_MAX);
+	if (check_point_limits(iodepth, numjobs))
+		return -1;
+	step->points[step->nr_points].iodepth = iodepth;
+	step->points[step->nr_points].numjobs = numjobs;
+	step->nr_points++;
+	return 0;
+}
+
+/* "1/1 2/1 4/1" (blanks or commas between points): QD/jobs. */
+static int parse_points(const char *text, struct suite_step *step)
+{
+	char *copy = strdup(text ? text : ""), *save = NULL, *token;
+	int rc = 0;
+
+	if (!copy)
+		return err_set("out of memory");
+	for (token = strtok_r(copy, " \t,", &save); token && !rc;
+	     token = strtok_r(NULL, " \t,", &save)) {
+		char *slash = strchr(token, '/');
+		unsigned qd, jobs;
+
+		if (!slash) {
+			rc = err_set("bad point '%s' (write QD/jobs, e.g. 4/1)", token);
+			break;
+		}
+		*slash = '\0';
+		if (parse_unsigned(token, 1, UINT_MAX, &qd) ||
+		    parse_unsigned(slash + 1, 1, UINT_MAX, &jobs)) {
+			*slash = '/';
+			rc = err_prefix("bad point '%s' (write QD/jobs, both at least 1)", token);
+			break;
+		}
+		rc = step_point_add(step, qd, jobs);
+	}
+	free(copy);
+	if (!rc && step->nr_points == 0)
+		rc = err_set("no points given");
+	return rc;
+}
+
+/* "1,2,4,8" -> values; at least one. */
+static int parse_list(const char *text, unsigned limit, unsigned *values, unsigned max,
+		      unsigned *nr)
+{
+	char *copy = strdup(text ? text : ""), *save = NULL, *token;
+	int rc = 0;
+
+	if (!copy)
+		return err_set("out of memory");
+	*nr = 0;
+	for (token = strtok_r(copy, " \t,", &save); token && !rc;
+	     token = strtok_r(NULL, " \t,", &save)) {
+		if (*nr == max)
+			rc = err_set("more than %u values", max);
+		else
+			rc = parse_unsigned(token, 1, limit, &values[(*nr)++]);
+	}
+	free(copy);
+	if (!rc && *nr == 0)
+		rc = err_set("no values given");
+	return rc;
+}
+
+
+int step_parameter_set(struct suite_step *step, const char *key, const char *v,
+		       unsigned *iodepths, unsigned *nr_iodepths, unsigned *jobs,
+		       unsigned *nr_jobs)
+{
+
+	if (!strcmp(key, "precondition")) {
+		if (v && !strcmp(v, "sequential"))
+			step->precondition = PRECOND_SEQUENTIAL;
+		else if (v && !strcmp(v, "random"))
+			step->precondition = PRECOND_RANDOM;
+		else if (v && !strcmp(v, "sprandom"))
+			step->precondition = PRECOND_SPRANDOM;
+		else
+			return err_set("unknown mode '%s' (sequential, random, sprandom)", v ? v : "");
+		return 0;
+	}
+	if (!strcmp(key, "capacities"))
+		return parse_bounded_double(v, STEP_CAPACITIES_MAX, &step->capacities);
+	if (!strcmp(key, "op"))
+		return parse_fraction(v, &step->op);
+	if (!strcmp(key, "regions"))
+		return parse_unsigned(v, 1, STEP_REGIONS_MAX, &step->regions);
+	if (!strcmp(key, "iu")) {
+		if (!v || parse_size(v, step->spec.kb_base, &step->iu))
+			return err_set("bad size '%s'", v ? v : "");
+		if (step->iu == 0 || step->iu > STEP_IU_MAX)
+			return err_set("%s is too %s, the range is 1 byte..4 GiB", v,
+				       step->iu ? "large" : "small");
+		return 0;
+	}
+	if (!strcmp(key, "metric")) {
+		if (v && !strcmp(v, "iops"))
+			step->metric = STEADY_IOPS;
+		else if (v && !strcmp(v, "bw"))
+			step->metric = STEADY_BW;
+		else if (v && !strcmp(v, "lat"))
+			step->metric = STEADY_LAT_MEAN;
+		else
+			return err_set("unknown metric '%s' (iops, bw, lat)", v ? v : "");
+		return 0;
+	}
+	if (!strcmp(key, "window"))
+		return parse_unsigned(v, 2, STEP_ROUNDS_MAX, &step->window);
+	if (!strcmp(key, "max_rounds"))
+		return parse_unsigned(v, 1, STEP_ROUNDS_MAX, &step->max_rounds);
+	if (!strcmp(key, "range_limit"))
+		return parse_fraction(v, &step->range_limit);
+	if (!strcmp(key, "slope_limit"))
+		return parse_fraction(v, &step->slope_limit);
+	if (!strcmp(key, "points"))
+		return parse_points(v, step);
+	if (!strcmp(key, "iodepths"))
+		return parse_list(v, 65536, iodepths, SUITE_POINTS_MAX, nr_iodepths);
+	if (!strcmp(key, "numjobs"))
+		return parse_list(v, 4096, jobs, SUITE_POINTS_MAX, nr_jobs);
+	if (!strcmp(key, "pause"))
+		return parse_bounded_duration(v, STEP_TIME_MAX, &step->pause_ns);
+	if (!strcmp(key, "idle"))
+		return parse_bounded_duration(v, STEP_TIME_MAX, &step->idle_ns);
+	if (!strcmp(key, "nvme_format"))
+		return parse_bool(v, &step->nvme_format);
+	if (!strcmp(key, "model")) {
+		if (!v || !v[0] || strlen(v) >= sizeof(step->checkpoint_model))
+			return err_set("bad model name '%s'", v ? v : "");
+		snprintf(step->checkpoint_model, sizeof(step->checkpoint_model), "%s", v);
+		return 0;
+	}
+	if (!strcmp(key, "checkpoint_size")) {
+		/* decimal units, as the reviews quote checkpoint sizes */
+		if (!v || parse_size(v, 1000, &step->checkpoint_size) || !step->checkpoint_size)
+			return err_set("bad size '%s'", v ? v : "");
+		if (step->checkpoint_size > STEP_CHECKPOINT_MAX)
+			return err_set("%s is too large, the range is 1 byte..1 EiB", v);
+		return 0;
+	}
+	if (!strcmp(key, "ranks"))
+		return parse_unsigned(v, 1, STEP_RANKS_MAX, &step->checkpoint_ranks);
+	if (!strcmp(key, "passes"))
+		return parse_unsigned(v, 1, STEP_PASSES_MAX, &step->checkpoint_passes);
+	if (!strcmp(key, "count"))
+		return parse_unsigned(v, 1, STEP_COUNT_MAX, &step->checkpoint_count);
+	if (!strcmp(key, "fill"))
+		return parse_fraction(v, &step->checkpoint_fill);
+	if (!strcmp(key, "record_series"))
+		return parse_bool(v, &step->record_series);
+	return err_set("internal error: unhandled parameter");
+}
+
+void step_parameter_defaults(struct suite_step *step)
+{
+	step->capacities = 1;
+	step->op = 0.07;
+	step->regions = 16;
+	step->iu = 0;           /* 0 until the end: then the write block size */
+	step->metric = STEADY_IOPS;
+	step->window = 5;
+	step->max_rounds = 25;
+	step->range_limit = 0.20;
+	step->slope_limit = 0.10;
+	step->checkpoint_passes = 3;
+	step->checkpoint_fill = 0.9;
+}

@@ -1,0 +1,157 @@
+/* distribution.c - the options that take lists of numbers with their own
+ * rules: random_distribution (zipf, pareto, normal, zoned, zoned_abs, with
+ * the parameters' ranges) and percentile_list (sorted, duplicates
+ * dropped). */
+#include "workload/distribution.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "workload/options.h"
+#include "workload/values.h"
+
+/* "A/B:A/B:..." zones; absolute zones take a size as B. */
+static int parse_zones(const struct job_spec *spec, const char *text, bool absolute,
+		       struct distribution *d)
+{
+	const char *start = text;
+	double access = 0, range = 0;
+
+	if (strchr(text, ','))
+		return err_set("per-direction zones are not supported");
+	d->nr_zones = 0;
+	for (;;) {
+		const char *end = strchr(start, ':');
+		size_t len = end ? (size_t)(end - start) : strlen(start);
+		char entry[256], *slash;
+		struct zone *z;
+
+		if (len == 0 || len >= sizeof(entry))
+			return err_set("bad zone in '%s'", text);
+		if (d->nr_zones == ZONES_MAX)
+			return err_set("more than %d zones", ZONES_MAX);
+		memcpy(entry, start, len);
+		entry[len] = '\0';
+		slash = strchr(entry, '/');
+		if (!slash)
+			return err_set("bad zone '%s' (want access/%s)", entry,
+				       absolute ? "size" : "range");
+		*slash = '\0';
+		z = &d->zones[d->nr_zones++];
+		memset(z, 0, sizeof(*z));
+		if (parse_double_plain(entry, &z->access_pct) ||
+		    !(z->access_pct >= 0 && z->access_pct <= 100))
+			return err_set("bad access percentage '%s'", entry);
+		access += z->access_pct;
+		if (absolute) {
+			if (parse_size(slash + 1, spec->kb_base, &z->size))
+				return -1;
+			if (value_in_range(z->size, 1, SIZE_LIMIT, VALUE_BYTES, slash + 1))
+				return err_prefix("zone size");
+		} else {
+			if (parse_double_plain(slash + 1, &z->range_pct) ||
+			    !(z->range_pct >= 0 && z->range_pct <= 100))
+				return err_set("bad range percentage '%s'", slash + 1);
+			range += z->range_pct;
+		}
+		if (!end)
+			break;
+		start = end + 1;
+	}
+	if (fabs(access - 100) > PCT_TOLERANCE)
+		return err_set("access percentages add up to %g, not 100", access);
+	if (!absolute && fabs(range - 100) > PCT_TOLERANCE)
+		return err_set("range percentages add up to %g, not 100", range);
+	return 0;
+}
+
+int distribution_option_set(struct job_spec *spec, const char *value)
+{
+	struct distribution d;
+	const char *colon = strchr(value, ':');
+	size_t kind_len = colon ? (size_t)(colon - value) : strlen(value);
+	const char *arg = colon ? colon + 1 : NULL;
+
+	memset(&d, 0, sizeof(d));
+#define KIND_IS(s) (kind_len == strlen(s) && !strncmp(value, s, kind_len))
+	if (KIND_IS("random")) {
+		if (arg)
+			return err_set("'random' takes no parameter");
+		d.kind = DIST_RANDOM;
+	} else if (KIND_IS("zoned") || KIND_IS("zoned_abs")) {
+		bool absolute = KIND_IS("zoned_abs");
+
+		d.kind = absolute ? DIST_ZONED_ABS : DIST_ZONED;
+		if (!arg || !*arg)
+			return err_set("'%s' needs zones", value);
+		if (parse_zones(spec, arg, absolute, &d))
+			return -1;
+	} else if (KIND_IS("zipf") || KIND_IS("pareto") || KIND_IS("normal") ||
+		   KIND_IS("gauss")) {
+		if (!arg || parse_double_plain(arg, &d.param))
+			return err_set("'%s' needs a number (e.g. zipf:1.2)", value);
+		if (KIND_IS("zipf")) {
+			d.kind = DIST_ZIPF;
+			if (!(d.param > 0 && d.param <= ZIPF_THETA_LIMIT) || d.param == 1)
+				return err_set("zipf theta %s is out of range: 0 < theta <= %g, not 1",
+					       arg, ZIPF_THETA_LIMIT);
+		} else if (KIND_IS("pareto")) {
+			d.kind = DIST_PARETO;
+			if (!(d.param > 0 && d.param < 1))
+				return err_set("pareto h must be between 0 and 1");
+		} else {
+			d.kind = DIST_NORMAL;
+			if (!(d.param > 0 && d.param <= NORMAL_SIGMA_LIMIT))
+				return err_set("normal sigma %s is out of range: 0 < sigma <= %g (percent of the range)",
+					       arg, NORMAL_SIGMA_LIMIT);
+		}
+	} else {
+		return err_set("unknown distribution '%s'", value);
+	}
+#undef KIND_IS
+	spec->distribution = d;
+	return 0;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int percentile_option_set(struct job_spec *spec, const char *value)
+{
+	double list[PERCENTILE_MAX];
+	unsigned count = 0, kept = 0;
+	const char *start = value;
+
+	for (;;) {
+		const char *end = strchr(start, ':');
+		size_t len = end ? (size_t)(end - start) : strlen(start);
+		char number[64];
+
+		if (count == PERCENTILE_MAX)
+			return err_set("more than %d percentiles", PERCENTILE_MAX);
+		if (len == 0 || len >= sizeof(number))
+			return err_set("bad percentile list '%s'", value);
+		memcpy(number, start, len);
+		number[len] = '\0';
+		if (parse_double_plain(number, &list[count]) ||
+		    !(list[count] > 0 && list[count] <= 100))
+			return err_set("bad percentile '%s' (0 < p <= 100)", number);
+		count++;
+		if (!end)
+			break;
+		start = end + 1;
+	}
+	qsort(list, count, sizeof(list[0]), compare_doubles);
+	for (unsigned i = 0; i < count; i++)
+		if (kept == 0 || list[i] != list[kept - 1])
+			list[kept++] = list[i];
+	memcpy(spec->percentiles, list, kept * sizeof(list[0]));
+	spec->nr_percentiles = kept;
+	return 0;
+}

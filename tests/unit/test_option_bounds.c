@@ -1,0 +1,208 @@
+/* test_option_bounds.c - every job option has a range: a value below or
+ * above it is refused with "VALUE is too small/too large, the range is
+ * A..B" naming the option (or the option's own range text for lists and
+ * percentages), every option in the table is covered here, and each one is
+ * documented in docs/options.md with its range. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "workload/job_spec.h"
+#include "workload/options.h"
+
+struct bound_case {
+	const char *key, *value, *message;   /* message: a fragment */
+};
+
+/* One value past each end of each range. */
+static const struct bound_case cases[] = {
+	{ "size", "2048p", "option 'size': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "size", "101%", "option 'size': bad percentage '101%' (0 < NN% <= 100)" },
+	{ "io_size", "2048p", "option 'io_size': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "offset", "2048p", "option 'offset': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "offset", "100%", "option 'offset': bad percentage '100%' (0 <= NN% < 100)" },
+	{ "offset_increment", "2048p", "option 'offset_increment': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "rwmixread", "101", "option 'rwmixread': 101 is too large, the range is 0..100" },
+	{ "rwmixwrite", "101", "option 'rwmixwrite': 101 is too large, the range is 0..100" },
+	{ "bs", "0", "option 'bs': 0 is too small, the range is 1 byte..4 GiB" },
+	{ "bs", "5g", "option 'bs': 5g is too large, the range is 1 byte..4 GiB" },
+	{ "bs", "4k,5g", "option 'bs': 5g is too large, the range is 1 byte..4 GiB" },
+	{ "bssplit", "5g/100", "option 'bssplit': block size: 5g is too large, the range is 1 byte..4 GiB" },
+	{ "bssplit", "4k/101", "option 'bssplit': bad percentage '101'" },
+	{ "blockalign", "5g", "option 'blockalign': 5g is too large, the range is 0 bytes..4 GiB" },
+	{ "iodepth", "0", "option 'iodepth': 0 is too small, the range is 1..65536" },
+	{ "iodepth", "65537", "option 'iodepth': 65537 is too large, the range is 1..65536" },
+	{ "iodepth_batch_submit", "65537", "option 'iodepth_batch_submit': 65537 is too large, the range is 0..65536" },
+	{ "iodepth_batch_complete_min", "65537", "option 'iodepth_batch_complete_min': 65537 is too large, the range is 0..65536" },
+	{ "iodepth_batch_complete_max", "65537", "option 'iodepth_batch_complete_max': 65537 is too large, the range is 0..65536" },
+	{ "numjobs", "0", "option 'numjobs': 0 is too small, the range is 1..4096" },
+	{ "numjobs", "4097", "option 'numjobs': 4097 is too large, the range is 1..4096" },
+	{ "runtime", "366d", "option 'runtime': 366d is too large, the range is 0..365d" },
+	{ "ramp_time", "31d", "option 'ramp_time': 31d is too large, the range is 0..30d" },
+	{ "fsync", "4294967296", "option 'fsync': 4294967296 is too large, the range is 0..4294967295" },
+	{ "chunk_size", "511", "option 'chunk_size': 511 is too small, the range is 512 bytes..1 GiB" },
+	{ "chunk_size", "2g", "option 'chunk_size': 2g is too large, the range is 512 bytes..1 GiB" },
+	{ "series_interval", "1ns", "option 'series_interval': 1ns is too small, the range is 1ms..1d" },
+	{ "series_interval", "2d", "option 'series_interval': 2d is too large, the range is 1ms..1d" },
+	{ "null_latency", "366d", "option 'null_latency': 366d is too large, the range is 0..365d" },
+	{ "null_latency", "1us-366d", "option 'null_latency': 366d is too large, the range is 0..365d" },
+	{ "gpu_dev_id", "1024", "option 'gpu_dev_id': 1024 is too large, the range is 0..1023" },
+	{ "gds_transfer", "3", "option 'gds_transfer': bad transfer type '3' (0 GPUD, 1 CPUONLY, 2 CPU_GPU, 5 GPUD_ASYNC)" },
+	{ "verify_backlog", "16777217", "option 'verify_backlog': 16777217 is too large, the range is 0..16777216" },
+	{ "verify_interval", "32", "option 'verify_interval': 32 is too small, the range is 64 bytes..4 GiB" },
+	{ "verify_interval", "5g", "option 'verify_interval': 5g is too large, the range is 64 bytes..4 GiB" },
+	{ "fault_delay", "0", "option 'fault_delay': 0 is too small, the range is 1ns..365d" },
+	{ "fault_delay", "366d", "option 'fault_delay': 366d is too large, the range is 1ns..365d" },
+	{ "fault_eio_rate", "101", "option 'fault_eio_rate': bad rate '101' (a percentage from 0 to 100" },
+	{ "fault_eio_offsets", "2048p", "option 'fault_eio_offsets': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "random_distribution", "zipf:1001", "option 'random_distribution': zipf theta 1001 is out of range: 0 < theta <= 1000, not 1" },
+	{ "random_distribution", "normal:1001", "option 'random_distribution': normal sigma 1001 is out of range: 0 < sigma <= 1000" },
+	{ "random_distribution", "pareto:1", "option 'random_distribution': pareto h must be between 0 and 1" },
+	{ "random_distribution", "zoned_abs:100/2048p", "zone size: 2048p is too large, the range is 1 byte..1 EiB" },
+	{ "random_distribution", "zoned:101/100", "bad access percentage '101'" },
+	{ "percentile_list", "101", "option 'percentile_list': bad percentile '101' (0 < p <= 100)" },
+	{ "cpus_allowed", "1024", "option 'cpus_allowed': bad CPU list '1024': CPU out of range (max 1023)" },
+	{ "kb_base", "1023", "option 'kb_base': must be 1000 or 1024" },
+	{ "name", "", "option 'name': empty name" },
+};
+
+/* Options whose values are names, flags, seeds or counts of any size:
+ * nothing to bound beyond their syntax (or their length, tested below). */
+static const char *const unbounded[] = {
+	"description", "filename", "directory", "bssplit_file", "rw", "thread",
+	"direct", "buffered", "sync", "ioengine", "time_based", "group_reporting",
+	"randrepeat", "randseed", "norandommap", "random_generator", "end_fsync",
+	"fixedbufs", "registerfiles", "sqthread_poll", "hipri", "stonewall",
+	"new_group", "verify", "do_verify", "verify_seed", "verify_only",
+	"continue_on_error", "fault_short_rate", "fault_short_offsets",
+	"fault_delay_rate", "fault_delay_offsets", "fault_drop_rate",
+	"fault_drop_offsets", "fault_flip_rate", "fault_flip_offsets", "fault_skip",
+	"fault_seed", "fault_dir",
+};
+
+static void every_bound_is_refused_with_its_range(void **state)
+{
+	struct job_spec *spec = malloc(sizeof(*spec));
+
+	(void)state;
+	assert_non_null(spec);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		job_spec_defaults(spec);
+		err_clear();
+		if (job_option_set(spec, cases[i].key, cases[i].value) == 0)
+			fail_msg("%s=%s was accepted", cases[i].key, cases[i].value);
+		if (!strstr(err_msg(), cases[i].message))
+			fail_msg("%s=%s: '%s' lacks '%s'", cases[i].key, cases[i].value,
+				 err_msg(), cases[i].message);
+	}
+	free(spec);
+}
+
+/* The ends themselves are accepted. */
+static void the_ends_of_each_range_are_accepted(void **state)
+{
+	static const char *const ok[][2] = {
+		{ "iodepth", "1" }, { "iodepth", "65536" }, { "numjobs", "4096" },
+		{ "bs", "1" }, { "bs", "4g" }, { "size", "1024p" }, { "runtime", "365d" },
+		{ "ramp_time", "30d" }, { "chunk_size", "512" }, { "chunk_size", "1g" },
+		{ "series_interval", "1ms" }, { "series_interval", "1d" },
+		{ "null_latency", "365d" }, { "verify_interval", "64" },
+		{ "fault_delay", "1ns" }, { "random_distribution", "zipf:1000" },
+		{ "random_distribution", "normal:1000" }, { "gpu_dev_id", "1023" },
+	};
+	struct job_spec *spec = malloc(sizeof(*spec));
+
+	(void)state;
+	assert_non_null(spec);
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		job_spec_defaults(spec);
+		if (job_option_set(spec, ok[i][0], ok[i][1]))
+			fail_msg("%s=%s: %s", ok[i][0], ok[i][1], err_msg());
+	}
+	free(spec);
+}
+
+static bool listed(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (!strcmp(cases[i].key, name))
+			return true;
+	for (size_t i = 0; i < sizeof(unbounded) / sizeof(unbounded[0]); i++)
+		if (!strcmp(unbounded[i], name))
+			return true;
+	return false;
+}
+
+/* A new option must come with its bound here (or be named unbounded). */
+static void every_option_is_covered(void **state)
+{
+	const char *name;
+
+	(void)state;
+	for (unsigned i = 0; (name = job_option_name(i)); i++)
+		if (!listed(name))
+			fail_msg("option '%s' has no bound test", name);
+}
+
+/* Strings are bounded by their fields. */
+static void strings_are_bounded_by_length(void **state)
+{
+	struct job_spec *spec = malloc(sizeof(*spec));
+	char *longer = malloc(JOB_PATH_MAX + 1);
+
+	(void)state;
+	assert_non_null(spec);
+	assert_non_null(longer);
+	memset(longer, 'a', JOB_PATH_MAX);
+	longer[JOB_PATH_MAX] = '\0';
+	job_spec_defaults(spec);
+	assert_int_equal(job_option_set(spec, "filename", longer), -1);
+	assert_string_equal(err_msg(), "option 'filename': value longer than 4095 characters");
+	longer[JOB_NAME_MAX] = '\0';
+	assert_int_equal(job_option_set(spec, "name", longer), -1);
+	assert_string_equal(err_msg(), "option 'name': value longer than 127 characters");
+	free(longer);
+	free(spec);
+}
+
+/* docs/options.md lists every option (make check runs from the top). */
+static void every_option_is_documented(void **state)
+{
+	FILE *f = fopen("docs/options.md", "r");
+	static char text[1 << 17];
+	size_t len;
+	const char *name;
+
+	(void)state;
+	assert_non_null(f);
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	for (unsigned i = 0; (name = job_option_name(i)); i++) {
+		char quoted[64];
+
+		snprintf(quoted, sizeof(quoted), "`%s`", name);
+		if (!strstr(text, quoted))
+			fail_msg("docs/options.md does not list option '%s'", name);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_bound_is_refused_with_its_range),
+		cmocka_unit_test(the_ends_of_each_range_are_accepted),
+		cmocka_unit_test(every_option_is_covered),
+		cmocka_unit_test(strings_are_bounded_by_length),
+		cmocka_unit_test(every_option_is_documented),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

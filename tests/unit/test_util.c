@@ -1,0 +1,141 @@
+/* test_util.c - the shared helpers of src/util: error messages (err_prefix
+ * never names a context twice, err_errno_text says "verify failed" for
+ * fio's verify code) and the bounded text reader every parser uses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/error.h"
+#include "util/text.h"
+
+static void prefix_is_added_once(void **state)
+{
+	(void)state;
+	err_set("size 0");
+	err_prefix("job '%s'", "j");
+	assert_string_equal(err_msg(), "job 'j': size 0");
+	/* a layer above names the job again: nothing doubles */
+	err_prefix("job '%s'", "j");
+	assert_string_equal(err_msg(), "job 'j': size 0");
+	err_prefix("a.fio:3");
+	assert_string_equal(err_msg(), "a.fio:3: job 'j': size 0");
+	/* another job's name, or a longer name sharing the start, is a prefix */
+	err_set("job 'jj': size 0");
+	err_prefix("job '%s'", "j");
+	assert_string_equal(err_msg(), "job 'j': job 'jj': size 0");
+	err_set("x.json: bad");
+	err_prefix("x.json");
+	assert_string_equal(err_msg(), "x.json: bad");
+}
+
+static void verify_code_reads_verify_failed(void **state)
+{
+	(void)state;
+	assert_string_equal(err_errno_text(EILSEQ), "verify failed");
+	assert_string_equal(err_errno_text(-EILSEQ), "verify failed");
+	assert_string_equal(err_errno_text(-EIO), strerror(EIO));
+	assert_string_equal(err_errno_text(ENOSPC), strerror(ENOSPC));
+}
+
+static void sizes_read_in_units_that_fit(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(text_format_bytes(0, b, sizeof(b)), "0 bytes");
+	assert_string_equal(text_format_bytes(1, b, sizeof(b)), "1 byte");
+	assert_string_equal(text_format_bytes(1023, b, sizeof(b)), "1023 bytes");
+	assert_string_equal(text_format_bytes(4096, b, sizeof(b)), "4.00 KiB");
+	assert_string_equal(text_format_bytes(1536, b, sizeof(b)), "1.50 KiB");
+	assert_string_equal(text_format_bytes(3ull << 20, b, sizeof(b)), "3.00 MiB");
+	assert_string_equal(text_format_bytes((1ull << 30) + 1, b, sizeof(b)), "1.00 GiB");
+	assert_string_equal(text_format_bytes(1ull << 60, b, sizeof(b)), "1.00 EiB");
+	assert_string_equal(text_format_bytes(UINT64_MAX, b, sizeof(b)), "16.00 EiB");
+}
+
+static void write_text(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+}
+
+/* Lines come back whole; a BOM only at the start; limits are errors. */
+static void reader_is_bounded(void **state)
+{
+	char path[] = "/tmp/drivebench-text-XXXXXX";
+	struct text_reader r;
+	char *line, *big;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	write_text(path, "\xEF\xBB\xBF[a]\n\xEF\xBB\xBF" "b\nlast", 16);
+	assert_int_equal(text_reader_open(&r, path, "job file"), 0);
+	assert_int_equal(text_reader_next(&r, &line), 1);
+	assert_string_equal(line, "[a]");
+	assert_int_equal(text_reader_next(&r, &line), 1);
+	assert_string_equal(line, "\xEF\xBB\xBF" "b");   /* only the first line's */
+	assert_int_equal(text_reader_next(&r, &line), 1);
+	assert_string_equal(line, "last");                /* no newline at the end */
+	assert_int_equal(r.line, 3);
+	assert_int_equal(text_reader_next(&r, &line), 0);
+	text_reader_close(&r);
+
+	write_text(path, "a\nb\0c\n", 6);
+	assert_int_equal(text_reader_open(&r, path, "suite file"), 0);
+	assert_int_equal(text_reader_next(&r, &line), 1);
+	assert_int_equal(text_reader_next(&r, &line), -1);
+	assert_non_null(strstr(err_msg(), ":2: binary data in suite file (a NUL byte)"));
+	text_reader_close(&r);
+
+	big = malloc(TEXT_LINE_MAX + 2);
+	assert_non_null(big);
+	memset(big, 'x', TEXT_LINE_MAX + 1);
+	write_text(path, big, TEXT_LINE_MAX + 1);
+	assert_int_equal(text_reader_open(&r, path, "job file"), 0);
+	assert_int_equal(text_reader_next(&r, &line), -1);
+	assert_non_null(strstr(err_msg(), ":1: line longer than 65536 bytes"));
+	text_reader_close(&r);
+	free(big);
+
+	write_text(path, "a\nbb\nccc\n", 9);
+	assert_int_equal(text_reader_open(&r, path, "job file"), 0);
+	r.limit = 5;
+	assert_int_equal(text_reader_next(&r, &line), 1);
+	assert_int_equal(text_reader_next(&r, &line), 1);
+	assert_int_equal(text_reader_next(&r, &line), -1);
+	assert_non_null(strstr(err_msg(), "larger than 0 MiB, not a job file"));
+	text_reader_close(&r);
+	unlink(path);
+
+	assert_int_equal(text_reader_open(&r, "/", "job file"), 0);
+	assert_int_equal(text_reader_next(&r, &line), -1);
+	assert_string_equal(err_msg(), "cannot read job file '/': Is a directory");
+	text_reader_close(&r);
+	assert_int_equal(text_reader_open(&r, "/nonexistent/x", "job file"), -1);
+	assert_string_equal(err_msg(), "cannot read job file '/nonexistent/x': No such file or directory");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(prefix_is_added_once),
+		cmocka_unit_test(verify_code_reads_verify_failed),
+		cmocka_unit_test(sizes_read_in_units_that_fit),
+		cmocka_unit_test(reader_is_bounded),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

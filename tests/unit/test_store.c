@@ -752,7 +752,7 @@ static void test_migrate_from_v5(void **state)
 	unsigned nr;
 	sqlite3 *db = raw_open(f->path);
 
-	assert_int_equal(schema_version, 6);
+	assert_true(schema_version >= 6);
 	for (unsigned v = 0; v < 5; v++)
 		raw_exec(db, schema_migrations[v]);
 	raw_exec(db, "PRAGMA user_version = 5");
@@ -779,7 +779,7 @@ static void test_migrate_from_v5(void **state)
 	store_close(s);
 
 	db = raw_open(f->path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 6);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), (int)schema_version);
 	assert_int_equal(raw_int(db, "SELECT count(*) FROM verify_failures"), 0);
 	assert_int_equal(raw_int(db, "SELECT verify_seed IS NULL FROM results"), 1);
 	assert_int_equal(raw_int(db, "SELECT count(*) FROM pragma_table_info('result_dirs')"

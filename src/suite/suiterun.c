@@ -24,6 +24,7 @@
 #include "store/store.h"
 #include "suite/sprandom.h"
 #include "suite/steady.h"
+#include "suite/suiteresume.h"
 #include "target/safety.h"
 #include "target/snapshot.h"
 #include "target/target.h"
@@ -44,6 +45,7 @@ struct suite_ctx {
 	struct target target;
 	int exit_code;
 	bool interrupted;
+	struct suite_resume resume;    /* what a resume kept; nothing for a new run */
 
 	/* progress */
 	const unsigned *selected;      /* suite step indexes to run, in order */
@@ -228,25 +230,69 @@ static void on_progress(void *arg, uint64_t bytes)
 
 /* --- storing -------------------------------------------------------------- */
 
-/* Figure a steady step tracks, over every reported entry. */
-static double tracked_figure(enum steady_metric metric, const struct job_result *e,
-			     unsigned nr)
-{
-	double sum = 0, lat_sum = 0;
-	uint64_t ios = 0;
+/* The figure a steady step tracks, summed over a round's stored results
+ * (the same for rounds measured now and rounds a resume kept). */
+struct figure {
+	double sum, lat_sum;
+	uint64_t ios;
+};
 
-	for (unsigned i = 0; i < nr; i++)
-		for (int d = 0; d < DIR_COUNT; d++) {
-			if (metric == STEADY_IOPS)
-				sum += result_iops(&e[i], d);
-			else if (metric == STEADY_BW)
-				sum += result_bw_bytes(&e[i], d);
-			lat_sum += (double)e[i].dir[d].lat.sum;
-			ios += e[i].dir[d].lat.n;
-		}
+static void figure_add(struct figure *f, enum steady_metric metric,
+		       const struct result_record *rec)
+{
+	for (int d = 0; d < DIR_COUNT; d++) {
+		if (metric == STEADY_IOPS)
+			f->sum += rec->dir[d].iops;
+		else if (metric == STEADY_BW)
+			f->sum += rec->dir[d].bw_bytes;
+		f->lat_sum += rec->dir[d].lat.mean * (double)rec->dir[d].lat.n;
+		f->ios += rec->dir[d].lat.n;
+	}
+}
+
+static double figure_value(const struct figure *f, enum steady_metric metric)
+{
 	if (metric == STEADY_LAT_MEAN)
-		return ios ? lat_sum / (double)ios : 0;
-	return sum;
+		return f->ios ? f->lat_sum / (double)f->ios : 0;
+	return f->sum;
+}
+
+/* The figure of a round a resume kept. */
+static double kept_figure(const struct suite_ctx *c, int64_t step_id, unsigned point)
+{
+	struct figure f = { 0 };
+
+	for (unsigned i = 0; i < c->resume.nr_kept; i++) {
+		const struct result_record *rec = &c->resume.kept[i];
+
+		if (rec->step_id == step_id && rec->has_point && rec->point == point)
+			figure_add(&f, c->step->metric, rec);
+	}
+	return figure_value(&f, c->step->metric);
+}
+
+/* Whether a resume kept this point of the step: it is not run again. */
+static bool point_kept(const struct suite_ctx *c, int64_t step_id, unsigned point)
+{
+	return suite_resume_kept(&c->resume, step_id, point);
+}
+
+/* A point's results in one transaction: after a kill the point is in the
+ * store whole or not at all, so a resume can keep what it finds. */
+static int store_point(struct suite_ctx *c, const struct result_record *recs, unsigned nr)
+{
+	if (store_transaction_begin(c->db))
+		return -1;
+	for (unsigned i = 0; i < nr; i++)
+		if (store_result_add(c->db, c->run_id, &recs[i], NULL)) {
+			store_transaction_rollback(c->db);
+			return -1;
+		}
+	if (store_transaction_commit(c->db)) {
+		store_transaction_rollback(c->db);
+		return -1;
+	}
+	return 0;
 }
 
 /* How a step runs its jobs: the suite's limits, consent and stop flag,
@@ -263,19 +309,40 @@ static struct run_options step_run_options(struct suite_ctx *c)
 	};
 }
 
-/* Runs jobs and stores what they report under step_id. An interrupted run
- * stores nothing (the step is re-run on resume). *figure (may be NULL)
- * gets the step's tracked metric. */
+/* Builds the records of what a point's jobs reported, under step_id and
+ * point; *failure names the first failing job's failure ("" = none). */
+static int point_records(struct suite_ctx *c, const struct job_result *entries,
+			 unsigned nr, int64_t step_id, unsigned point,
+			 struct result_record *recs, char *failure, size_t len)
+{
+	for (unsigned i = 0; i < nr; i++) {
+		if (record_from_result(&entries[i], &recs[i]))
+			return -1;
+		recs[i].step_id = step_id;
+		recs[i].has_point = true;
+		recs[i].point = point;
+		for (int d = 0; d < DIR_COUNT; d++)
+			c->step_bytes += entries[i].dir[d].bytes;
+		if (!failure[0] && verify_result_failure(&entries[i]))
+			snprintf(failure, len, "%s", err_msg());   /* the first names it */
+	}
+	return 0;
+}
+
+/* Runs one point's jobs and stores what they report under step_id and
+ * point, all in one transaction. An interrupted run stores nothing (the
+ * point is run again on resume). *figure (may be NULL) gets the step's
+ * tracked metric. */
 static int run_and_store(struct suite_ctx *c, const struct job_list *jobs,
-			 int64_t step_id, double *figure)
+			 int64_t step_id, unsigned point, double *figure)
 {
 	struct run_options opt = step_run_options(c);
 	struct run_output out = { 0 };
 	struct job_result *entries = NULL;
+	struct result_record *recs = NULL;
 	enum run_failure why;
 	unsigned nr = 0;
-	int rc = 0;
-	bool failed = false;
+	int rc;
 	char failure[1024] = "";
 
 	/* the first sample's rate counts from here */
@@ -291,36 +358,29 @@ static int run_and_store(struct suite_ctx *c, const struct job_list *jobs,
 		c->exit_code = EXIT_RUN_FAILED;
 		return err_set("interrupted");
 	}
-	if (run_output_for_report(&out, &entries, &nr)) {
-		run_output_free(&out);
-		c->exit_code = EXIT_RUN_FAILED;
-		return -1;
-	}
-	if (figure)
-		*figure = tracked_figure(c->step->metric, entries, nr);
-	for (unsigned i = 0; i < nr && rc == 0; i++) {
-		struct result_record rec;
+	rc = run_output_for_report(&out, &entries, &nr);
+	if (rc == 0 && !(recs = calloc(nr + 1, sizeof(*recs))))
+		rc = err_set("out of memory");
+	if (rc == 0)
+		rc = point_records(c, entries, nr, step_id, point, recs, failure, sizeof(failure));
+	if (rc == 0 && figure) {
+		struct figure f = { 0 };
 
-		if (record_from_result(&entries[i], &rec)) {
-			rc = -1;
-			break;
-		}
-		rec.step_id = step_id;
-		rc = store_result_add(c->db, c->run_id, &rec, NULL);
-		record_free(&rec);
-		for (int d = 0; d < DIR_COUNT; d++)
-			c->step_bytes += entries[i].dir[d].bytes;
-		if (!failed && verify_result_failure(&entries[i])) {
-			failed = true;   /* the first failing job names the step's failure */
-			snprintf(failure, sizeof(failure), "%s", err_msg());
-		}
+		for (unsigned i = 0; i < nr; i++)
+			figure_add(&f, c->step->metric, &recs[i]);
+		*figure = figure_value(&f, c->step->metric);
 	}
+	if (rc == 0)
+		rc = store_point(c, recs, nr);
+	for (unsigned i = 0; recs && i < nr; i++)
+		record_free(&recs[i]);
+	free(recs);
 	for (unsigned i = 0; i < nr; i++)
 		job_result_free(&entries[i]);
 	free(entries);
 	run_output_free(&out);
 	c->phase_bytes = 0;
-	if (rc == 0 && failed)
+	if (rc == 0 && failure[0])
 		rc = err_set("%s", failure);
 	if (rc)
 		c->exit_code = EXIT_RUN_FAILED;
@@ -329,7 +389,7 @@ static int run_and_store(struct suite_ctx *c, const struct job_list *jobs,
 
 /* Runs one job built from spec and stores it. */
 static int run_one(struct suite_ctx *c, const struct job_spec *spec, int64_t step_id,
-		   double *figure)
+		   unsigned point, double *figure)
 {
 	struct job_list jobs = { 0 };
 	int rc;
@@ -338,7 +398,7 @@ static int run_one(struct suite_ctx *c, const struct job_spec *spec, int64_t ste
 		c->exit_code = EXIT_RUN_FAILED;
 		return err_set("out of memory");
 	}
-	rc = run_and_store(c, &jobs, step_id, figure);
+	rc = run_and_store(c, &jobs, step_id, point, figure);
 	job_list_free(&jobs);
 	return rc;
 }
@@ -443,6 +503,8 @@ static int spec_range(struct suite_ctx *c, const struct job_spec *spec,
 	return 0;
 }
 
+/* A precondition is one point: kept when a resume found it stored whole,
+ * else written again from its start (a cut fill is not a fill). */
 static int do_fill(struct suite_ctx *c, int64_t step_id)
 {
 	const struct suite_step *st = c->step;
@@ -450,6 +512,8 @@ static int do_fill(struct suite_ctx *c, int64_t step_id)
 	struct job_spec spec;
 	uint64_t start, len, bs;
 
+	if (point_kept(c, step_id, 0))
+		return 0;
 	step_spec(c, st, "", &spec);
 	spec.rw = st->precondition == PRECOND_RANDOM ? RW_RANDWRITE : RW_WRITE;
 	spec.time_based = false;
@@ -463,7 +527,7 @@ static int do_fill(struct suite_ctx *c, int64_t step_id)
 	if (!spec.io_size)
 		spec.io_size = bs;
 	c->step_planned_bytes = spec.io_size;
-	return run_one(c, &spec, step_id, NULL);
+	return run_one(c, &spec, step_id, 0, NULL);
 }
 
 /* sprandom: one sequential write of each region, then random overwrites
@@ -478,6 +542,8 @@ static int do_sprandom(struct suite_ctx *c, int64_t step_id)
 	char suffix[48];
 	int rc = 0;
 
+	if (point_kept(c, step_id, 0))   /* one point, as a fill */
+		return 0;
 	step_spec(c, st, "", &base);
 	base.time_based = false;
 	base.runtime_ns = 0;
@@ -529,7 +595,7 @@ static int do_sprandom(struct suite_ctx *c, int64_t step_id)
 		c->exit_code = EXIT_RUN_FAILED;
 		rc = err_set("out of memory");
 	} else {
-		rc = run_and_store(c, &jobs, step_id, NULL);
+		rc = run_and_store(c, &jobs, step_id, 0, NULL);
 	}
 	job_list_free(&jobs);
 	return rc;
@@ -540,76 +606,100 @@ static const char *metric_name(enum steady_metric m)
 	return m == STEADY_IOPS ? "iops" : m == STEADY_BW ? "bw_bytes" : "lat_mean_ns";
 }
 
+/* A steady step's limits, defaults filled in. */
+struct steady_limits {
+	unsigned window, max_rounds;
+	double range_limit, slope_limit;
+};
+
+/* The step's detail: every round's figure, the verdict over the window
+ * (which starts at window_start: rounds before it were measured before an
+ * interruption). */
+static int steady_detail(struct suite_ctx *c, int64_t step_id, const struct steady_limits *l,
+			 const double *values, unsigned n, unsigned window_start,
+			 const struct steady_verdict *v)
+{
+	cJSON *detail = cJSON_CreateObject(), *rounds;
+	char *text;
+	int rc;
+
+	rounds = cJSON_AddArrayToObject(detail, "rounds");
+	for (unsigned i = 0; rounds && i < n; i++)
+		cJSON_AddItemToArray(rounds, cJSON_CreateNumber(values[i]));
+	cJSON_AddStringToObject(detail, "metric", metric_name(c->step->metric));
+	cJSON_AddBoolToObject(detail, "reached", v->reached);
+	cJSON_AddNumberToObject(detail, "window", l->window);
+	cJSON_AddNumberToObject(detail, "max_rounds", l->max_rounds);
+	cJSON_AddNumberToObject(detail, "range_limit", l->range_limit);
+	cJSON_AddNumberToObject(detail, "slope_limit", l->slope_limit);
+	cJSON_AddNumberToObject(detail, "window_start", window_start);
+	if (n - window_start >= l->window) {
+		cJSON_AddNumberToObject(detail, "mean", v->mean);
+		cJSON_AddNumberToObject(detail, "range", v->range);
+		cJSON_AddNumberToObject(detail, "slope", v->slope);
+		cJSON_AddNumberToObject(detail, "slope_excursion", v->slope_excursion);
+	}
+	text = detail ? cJSON_PrintUnformatted(detail) : NULL;
+	cJSON_Delete(detail);
+	rc = text ? store_step_detail_set(c->db, step_id, text) : err_set("out of memory");
+	free(text);
+	return rc;
+}
+
 /* Rounds of the workload until steady state (SNIA PTS) or max_rounds;
- * every round is a stored result, the verdict is the step's detail. */
+ * every round is a stored result (point = round), the verdict is the
+ * step's detail. A resume keeps the rounds stored before the interruption
+ * and continues after them, but the window restarts: the drive idled (and
+ * recovered) in between, so a window across the gap proves nothing; at
+ * least one window of rounds runs after a resume, even past max_rounds. */
 static int do_steady(struct suite_ctx *c, int64_t step_id)
 {
 	const struct suite_step *st = c->step;
-	unsigned window = st->window ? st->window : 5;
-	unsigned max_rounds = st->max_rounds ? st->max_rounds : 25;
-	double range_limit = st->range_limit > 0 ? st->range_limit : 0.20;
-	double slope_limit = st->slope_limit > 0 ? st->slope_limit : 0.10;
+	struct steady_limits l = {
+		.window = st->window ? st->window : 5,
+		.max_rounds = st->max_rounds ? st->max_rounds : 25,
+		.range_limit = st->range_limit > 0 ? st->range_limit : 0.20,
+		.slope_limit = st->slope_limit > 0 ? st->slope_limit : 0.10,
+	};
+	unsigned kept = suite_resume_prefix(&c->resume, step_id), n;
+	unsigned after = l.window < l.max_rounds ? l.window : l.max_rounds;
+	double *values = calloc((size_t)kept + l.max_rounds + l.window, sizeof(*values));
 	struct steady_verdict v = { 0 };
-	double *values = calloc(max_rounds, sizeof(*values));
-	cJSON *detail = NULL, *rounds;
-	char suffix[32], *text = NULL;
+	char suffix[32];
 	struct job_spec spec;
-	unsigned n = 0;
 	int rc = 0;
 
-	if (!values) {
-		c->exit_code = EXIT_RUN_FAILED;
+	c->exit_code = EXIT_RUN_FAILED;
+	if (!values)
 		return err_set("out of memory");
-	}
-	while (n < max_rounds) {
+	for (n = 0; n < kept; n++)
+		values[n] = kept_figure(c, step_id, n);
+	if (kept)
+		log_line(c, "kept %u round%s; the steady-state window starts again at round %u",
+			 kept, kept == 1 ? "" : "s", kept + 1);
+	while (rc == 0 && (n < l.max_rounds || (kept && n - kept < after))) {
 		snprintf(suffix, sizeof(suffix), "-round%u", n + 1);
 		step_spec(c, st, suffix, &spec);
 		spec.group_reporting = true;
-		if (run_one(c, &spec, step_id, &values[n]))
-			goto done;
+		if ((rc = run_one(c, &spec, step_id, n, &values[n])))
+			break;
 		n++;
-		if (steady_check(values, n, window, range_limit, slope_limit, &v)) {
+		if ((rc = steady_check(values + kept, n - kept, l.window, l.range_limit,
+				       l.slope_limit, &v))) {
 			c->exit_code = EXIT_BAD_INPUT;
-			goto done;
+			break;
 		}
 		if (!c->o->progress_tty)
 			log_line(c, "round %u: %s %.6g", n, metric_name(st->metric), values[n - 1]);
 		if (v.reached)
 			break;
 	}
-	detail = cJSON_CreateObject();
-	rounds = cJSON_AddArrayToObject(detail, "rounds");
-	for (unsigned i = 0; rounds && i < n; i++)
-		cJSON_AddItemToArray(rounds, cJSON_CreateNumber(values[i]));
-	cJSON_AddStringToObject(detail, "metric", metric_name(st->metric));
-	cJSON_AddBoolToObject(detail, "reached", v.reached);
-	cJSON_AddNumberToObject(detail, "window", window);
-	cJSON_AddNumberToObject(detail, "max_rounds", max_rounds);
-	cJSON_AddNumberToObject(detail, "range_limit", range_limit);
-	cJSON_AddNumberToObject(detail, "slope_limit", slope_limit);
-	if (n >= window) {
-		cJSON_AddNumberToObject(detail, "mean", v.mean);
-		cJSON_AddNumberToObject(detail, "range", v.range);
-		cJSON_AddNumberToObject(detail, "slope", v.slope);
-		cJSON_AddNumberToObject(detail, "slope_excursion", v.slope_excursion);
-	}
-	text = detail ? cJSON_PrintUnformatted(detail) : NULL;
-	if (!text) {
-		c->exit_code = EXIT_RUN_FAILED;
-		rc = err_set("out of memory");
-		goto done;
-	}
-	if (store_step_detail_set(c->db, step_id, text)) {
-		c->exit_code = EXIT_RUN_FAILED;
-		goto done;
-	}
-	log_line(c, "steady state %s after %u rounds", v.reached ? "reached" : "not reached", n);
-	rc = 1;
-done:
-	cJSON_Delete(detail);
-	free(text);
+	if (rc == 0)
+		rc = steady_detail(c, step_id, &l, values, n, kept, &v);
+	if (rc == 0)
+		log_line(c, "steady state %s after %u rounds", v.reached ? "reached" : "not reached", n);
 	free(values);
-	return rc == 1 ? 0 : -1;
+	return rc;
 }
 
 static int idle_for(struct suite_ctx *c, uint64_t ns);
@@ -621,10 +711,19 @@ static int do_sweep(struct suite_ctx *c, int64_t step_id)
 	char suffix[48];
 
 	if (!st->nr_points) {
+		if (point_kept(c, step_id, 0))
+			return 0;
 		step_spec(c, st, "", &spec);
-		return run_one(c, &spec, step_id, NULL);
+		return run_one(c, &spec, step_id, 0, NULL);
 	}
 	for (unsigned p = 0; p < st->nr_points; p++) {
+		if (point_kept(c, step_id, p))
+			continue;   /* a resume kept it: the sweep goes on after it */
+		/* the pause after the point before may not have happened: the
+		 * point starts from an idle drive, as in an uninterrupted sweep */
+		if (p && point_kept(c, step_id, p - 1) && st->pause_ns &&
+		    idle_for(c, st->pause_ns))
+			return -1;
 		snprintf(suffix, sizeof(suffix), "-qd%u-j%u", st->points[p].iodepth,
 			 st->points[p].numjobs);
 		step_spec(c, st, suffix, &spec);
@@ -635,7 +734,7 @@ static int do_sweep(struct suite_ctx *c, int64_t step_id)
 			c->exit_code = EXIT_BAD_INPUT;
 			return -1;
 		}
-		if (run_one(c, &spec, step_id, NULL))
+		if (run_one(c, &spec, step_id, p, NULL))
 			return -1;
 		/* pause = 180s: the drive idles after every point (CDN) */
 		if (st->pause_ns && idle_for(c, st->pause_ns))
@@ -660,17 +759,95 @@ static int checkpoint_directory(struct suite_ctx *c, char *dir, size_t len)
 	return 0;
 }
 
+/* How many checkpoints a pass writes: the step's count, else as many as
+ * fit the free space. Recorded in the step's detail when first computed,
+ * so a resume (which finds pass 1's files taking space) writes as many. */
+static int checkpoint_count(struct suite_ctx *c, int64_t step_id, const struct dlio_plan *plan,
+			    const char *dir, unsigned *count)
+{
+	const struct suite_step *st = c->step;
+	char *stored = NULL, detail[64];
+	uint64_t free_bytes;
+	const cJSON *item;
+	cJSON *j;
+
+	if (store_step_detail_get(c->db, step_id, &stored))
+		return -1;
+	j = stored ? cJSON_Parse(stored) : NULL;
+	free(stored);
+	item = cJSON_GetObjectItemCaseSensitive(j, "checkpoints");
+	*count = cJSON_IsNumber(item) && item->valuedouble >= 1 &&
+		 item->valuedouble <= UINT32_MAX ? (unsigned)item->valuedouble : 0;
+	cJSON_Delete(j);
+	if (*count)
+		return 0;
+	if (checkpoint_free_bytes(dir, &free_bytes))
+		return -1;
+	*count = st->checkpoint_count ? st->checkpoint_count :
+		checkpoint_count_for_space(free_bytes, st->checkpoint_fill, plan->total_bytes);
+	if (!*count)
+		return err_set("not one checkpoint of %.2f GB fits in the %.2f GB free in '%s'",
+			       (double)plan->total_bytes / 1e9, (double)free_bytes / 1e9, dir);
+	snprintf(detail, sizeof(detail), "{\"checkpoints\":%u}", *count);
+	return store_step_detail_set(c->db, step_id, detail);
+}
+
+/* One checkpoint of one pass, stored as point (pass - 1) x count + i - 1. */
+static int checkpoint_point(struct suite_ctx *c, const struct dlio_plan *plan,
+			    const struct checkpoint_write *w, unsigned pass, unsigned i,
+			    unsigned count, int64_t step_id)
+{
+	struct run_options opt = step_run_options(c);
+	unsigned point = (pass - 1) * count + i - 1;
+	struct checkpoint_one one;
+	struct result_record rec;
+	enum run_failure why;
+	uint64_t bytes;
+	int rc;
+
+	c->phase_bytes = c->sample_bytes = 0;
+	c->sample_ns = clock_now_ns();
+	if (checkpoint_one_run(plan, w, pass, i, &opt, &one, &why)) {
+		c->exit_code = run_failure_exit_code(why);
+		rc = -1;
+	} else if (one.out.partial || one.out.nr == 0 || *c->o->stop) {
+		c->interrupted = true;
+		c->exit_code = EXIT_RUN_FAILED;
+		rc = err_set("interrupted");
+	} else if (record_from_result(&one.merged, &rec)) {
+		c->exit_code = EXIT_RUN_FAILED;
+		rc = -1;
+	} else {
+		rec.step_id = step_id;
+		rec.has_point = true;
+		rec.point = point;
+		rc = store_point(c, &rec, 1);
+		record_free(&rec);
+		bytes = one.merged.dir[DIR_WRITE].bytes;
+		c->step_bytes += bytes;
+		log_line(c, "pass %u checkpoint %u/%u: %.3f GB in %.3f s", pass, i, count,
+			 (double)bytes / 1e9, (double)one.merged.runtime_ns / 1e9);
+		if (rc == 0 && verify_result_failure(&one.merged))
+			rc = -1;
+		if (rc)
+			c->exit_code = EXIT_RUN_FAILED;
+	}
+	c->phase_bytes = 0;
+	checkpoint_one_free(&one);
+	return rc;
+}
+
 /* DLIO-style checkpoint passes (workload/checkpoint.h): pass 1 writes the
  * checkpoints, later passes write over them in place; one result per
- * checkpoint, named "passP-ckptNNN", under this step. */
+ * checkpoint, named "passP-ckptNNN", under this step. A resume continues
+ * at the first checkpoint not stored (a pass-1 checkpoint cut short is
+ * written again over its partly written files). */
 static int do_checkpoint(struct suite_ctx *c, int64_t step_id)
 {
 	const struct suite_step *st = c->step;
 	char dir[JOB_PATH_MAX];
 	struct checkpoint_write w = { .dir = dir, .fsync = true };
-	struct run_options opt = step_run_options(c);
 	struct dlio_plan plan;
-	uint64_t free_bytes;
 	unsigned count;
 	int rc = 0;
 
@@ -679,53 +856,15 @@ static int do_checkpoint(struct suite_ctx *c, int64_t step_id)
 	    checkpoint_plan_for(st->checkpoint_model, st->checkpoint_size,
 				st->checkpoint_ranks, &plan))
 		return -1;
-	if (checkpoint_free_bytes(dir, &free_bytes)) {
+	if (checkpoint_count(c, step_id, &plan, dir, &count)) {
 		dlio_plan_free(&plan);
 		return -1;
 	}
-	count = st->checkpoint_count ? st->checkpoint_count :
-		checkpoint_count_for_space(free_bytes, st->checkpoint_fill, plan.total_bytes);
-	if (!count) {
-		dlio_plan_free(&plan);
-		return err_set("not one checkpoint of %.2f GB fits in the %.2f GB free in '%s'",
-			       (double)plan.total_bytes / 1e9, (double)free_bytes / 1e9, dir);
-	}
 	c->exit_code = EXIT_OK;
 	for (unsigned p = 1; p <= st->checkpoint_passes && rc == 0; p++)
-		for (unsigned i = 1; i <= count && rc == 0; i++) {
-			struct checkpoint_one one;
-			struct result_record rec;
-			enum run_failure why;
-			uint64_t bytes;
-
-			c->phase_bytes = c->sample_bytes = 0;
-			c->sample_ns = clock_now_ns();
-			if (checkpoint_one_run(&plan, &w, p, i, &opt, &one, &why)) {
-				c->exit_code = run_failure_exit_code(why);
-				rc = -1;
-			} else if (one.out.partial || one.out.nr == 0 || *c->o->stop) {
-				c->interrupted = true;
-				c->exit_code = EXIT_RUN_FAILED;
-				rc = err_set("interrupted");
-			} else if (record_from_result(&one.merged, &rec)) {
-				c->exit_code = EXIT_RUN_FAILED;
-				rc = -1;
-			} else {
-				rec.step_id = step_id;
-				rc = store_result_add(c->db, c->run_id, &rec, NULL);
-				record_free(&rec);
-				bytes = one.merged.dir[DIR_WRITE].bytes;
-				c->step_bytes += bytes;
-				log_line(c, "pass %u checkpoint %u/%u: %.3f GB in %.3f s", p, i, count,
-					 (double)bytes / 1e9, (double)one.merged.runtime_ns / 1e9);
-				if (rc == 0 && verify_result_failure(&one.merged))
-					rc = -1;
-				if (rc)
-					c->exit_code = EXIT_RUN_FAILED;
-			}
-			c->phase_bytes = 0;
-			checkpoint_one_free(&one);
-		}
+		for (unsigned i = 1; i <= count && rc == 0; i++)
+			if (!point_kept(c, step_id, (p - 1) * count + i - 1))
+				rc = checkpoint_point(c, &plan, &w, p, i, count, step_id);
 	dlio_plan_free(&plan);
 	return rc;
 }
@@ -828,53 +967,20 @@ static void suite_key(const struct suite *s, char *key, size_t len)
 	suite_target_key(s->path[0] ? s->path : s->name, key, len);
 }
 
-/* Finds the unfinished run to continue: keeps its done steps (marked in
- * done[]), discards every other step with its results. */
-static int resume_run(struct suite_ctx *c, bool *done)
+/* Finds the unfinished run to continue and what of it is kept
+ * (suiteresume.c). */
+static int resume_run(struct suite_ctx *c)
 {
-	struct stored_run run;
-	struct stored_step *steps = NULL;
-	char recorded[JOB_PATH_MAX], key[JOB_PATH_MAX];
-	unsigned nr = 0;
-	int rc = 0;
+	char key[JOB_PATH_MAX];
+	bool bad_input = false;
 
-	c->exit_code = EXIT_BAD_INPUT;
-	if (store_run_find_last(c->db, "suite", c->target_key, &c->run_id))
-		return -1;
-	if (!c->run_id)
-		return err_set("no suite run on '%s' to resume", c->o->target);
-	if (store_run_get(c->db, c->run_id, &run) ||
-	    store_run_suite(c->db, c->run_id, recorded, sizeof(recorded)))
-		return -1;
-	if (run.finished_ms)
-		return err_set("the last suite run on '%s' (run %lld) finished; nothing to resume",
-			       c->o->target, (long long)c->run_id);
 	suite_key(c->s, key, sizeof(key));
-	if (strcmp(recorded, key))
-		return err_set("run %lld on '%s' ran suite '%s', not '%s'",
-			       (long long)c->run_id, c->o->target, recorded, key);
-	if (store_steps_list(c->db, c->run_id, &steps, &nr))
+	if (suite_resume_prepare(c->db, c->s, c->o->target, c->target_key, key, &c->run_id,
+				 &c->resume, &bad_input)) {
+		c->exit_code = bad_input ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 		return -1;
-	for (unsigned i = 0; i < nr && rc == 0; i++) {
-		const struct stored_step *st = &steps[i];
-
-		if (st->idx >= c->s->nr_steps || strcmp(st->name, c->s->steps[st->idx].name)) {
-			rc = err_set("suite '%s' changed since run %lld (step %u was '%s')",
-				     c->s->name, (long long)c->run_id, st->idx + 1, st->name);
-		} else if (!strcmp(st->status, "done")) {
-			done[st->idx] = true;
-		} else {
-			rc = store_step_discard(c->db, st->id);
-			if (rc == 0)
-				fprintf(stderr, "drivebench: resuming run %lld: step %u '%s' was %s, re-running it\n",
-					(long long)c->run_id, st->idx + 1, st->name,
-					!strcmp(st->status, "running") ? "interrupted" : st->status);
-		}
 	}
-	free(steps);
-	if (rc == 0)
-		c->exit_code = EXIT_RUN_FAILED;
-	return rc;
+	return 0;
 }
 
 static int begin_run(struct suite_ctx *c)
@@ -913,8 +1019,18 @@ static int begin_run(struct suite_ctx *c)
 	return rc;
 }
 
+/* The step's row: the one a resume continues (running again), or a new one. */
+static int step_row(struct suite_ctx *c, unsigned idx, int64_t *step_id)
+{
+	*step_id = c->resume.steps[idx].id;
+	if (*step_id)
+		return store_step_reopen(c->db, *step_id);
+	return store_step_begin(c->db, c->run_id, idx, c->step->name,
+				step_kind_name(c->step->kind), step_id);
+}
+
 /* Runs the selected steps not done yet; 0 when all completed. */
-static int run_steps(struct suite_ctx *c, const bool *done)
+static int run_steps(struct suite_ctx *c)
 {
 	for (c->position = 0; c->position < c->nr_selected; c->position++) {
 		unsigned idx = c->selected[c->position];
@@ -924,7 +1040,7 @@ static int run_steps(struct suite_ctx *c, const bool *done)
 		int rc;
 
 		c->step = &c->s->steps[idx];
-		if (done[idx])
+		if (c->resume.steps[idx].done)
 			continue;
 		if (*c->o->stop) {
 			c->interrupted = true;
@@ -943,8 +1059,7 @@ static int run_steps(struct suite_ctx *c, const bool *done)
 		if (!c->o->progress_tty)
 			log_line(c, "started");
 		draw_status(c, c->step_start_ns);
-		if (store_step_begin(c->db, c->run_id, idx, c->step->name,
-				     step_kind_name(c->step->kind), &step_id)) {
+		if (step_row(c, idx, &step_id)) {
 			c->exit_code = EXIT_RUN_FAILED;
 			return -1;
 		}
@@ -993,7 +1108,6 @@ int suite_run(const struct suite *s, const struct suite_options *o, int *exit_co
 	struct suite_options opts = *o;
 	struct suite_ctx c = { .s = s, .o = &opts, .exit_code = EXIT_BAD_INPUT };
 	unsigned *selected = NULL;
-	bool *done = NULL;
 	int rc = -1;
 
 	if (!opts.stop)
@@ -1004,8 +1118,7 @@ int suite_run(const struct suite *s, const struct suite_options *o, int *exit_co
 	if (!s->nr_steps)
 		return err_set("suite '%s' has no steps", s->name);
 	selected = calloc(s->nr_steps, sizeof(*selected));
-	done = calloc(s->nr_steps, sizeof(*done));
-	if (!selected || !done) {
+	if (!selected || suite_resume_init(&c.resume, s->nr_steps)) {
 		rc = err_set("out of memory");
 		goto out;
 	}
@@ -1018,12 +1131,12 @@ int suite_run(const struct suite *s, const struct suite_options *o, int *exit_co
 	if (store_open(o->db_path, &c.db))
 		goto out;
 	c.exit_code = EXIT_RUN_FAILED;
-	if (o->resume ? resume_run(&c, done) : begin_run(&c))
+	if (o->resume ? resume_run(&c) : begin_run(&c))
 		goto out;
 	fprintf(stderr, "drivebench: suite '%s' on %s: run %lld in %s\n", s->name,
 		o->target, (long long)c.run_id, o->db_path);
 	c.suite_start_ns = clock_now_ns();
-	if (run_steps(&c, done))
+	if (run_steps(&c))
 		goto out;
 	if (store_run_end(c.db, c.run_id, false)) {
 		c.exit_code = EXIT_RUN_FAILED;
@@ -1035,31 +1148,7 @@ out:
 	if (c.db)
 		store_close(c.db);
 	free(selected);
-	free(done);
+	suite_resume_free(&c.resume);
 	*exit_code = c.exit_code;
-	return rc;
-}
-
-int suite_resume_lookup(const char *db_path, const char *target, char *path,
-			size_t len)
-{
-	struct store *db;
-	char key[JOB_PATH_MAX];
-	int64_t run_id = 0;
-	int rc;
-
-	if (access(db_path, F_OK))
-		return err_set("no database '%s': nothing to resume", db_path);
-	if (store_open(db_path, &db))
-		return -1;
-	suite_target_key(target, key, sizeof(key));
-	rc = store_run_find_last(db, "suite", key, &run_id);
-	if (rc == 0 && !run_id)
-		rc = err_set("no suite run on '%s' in %s to resume", target, db_path);
-	if (rc == 0)
-		rc = store_run_suite(db, run_id, path, len);
-	if (rc == 0 && !path[0])
-		rc = err_set("run %lld on '%s' names no suite file", (long long)run_id, target);
-	store_close(db);
 	return rc;
 }

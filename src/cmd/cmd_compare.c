@@ -20,7 +20,8 @@ static const char compare_usage[] =
 	"result of the same point replaces an earlier one). Prints every point\n"
 	"both have - same rw, bs, iodepth, numjobs and direction - with MB/s\n"
 	"(10^6 bytes/s), IOPS, mean and p99 latency (us) of each, and the %\n"
-	"difference of A over B.\n"
+	"difference of A over B. A run that is not whole (it never finished, or\n"
+	"was stopped early) is compared as stored, with a warning naming it.\n"
 	"\n"
 	"options:\n"
 	"  --db FILE    the database (default $DRIVEBENCH_DB or ./drivebench.db)\n"
@@ -59,6 +60,27 @@ static int load_side(struct store *db, const char *what, struct side *s)
 	return report_points(s->recs, s->nr, &s->pts, &s->n);
 }
 
+/* Warns about each run of a side that is not whole; returns the side's
+ * mark for the header ("", ", INCOMPLETE" or ", PARTIAL"). */
+static const char *warn_side(const char *which, const struct side *s)
+{
+	const char *mark = "";
+
+	for (unsigned g = 0; g < s->sel.nr_groups; g++)
+		for (unsigned i = 0; i < s->sel.groups[g].nr_not_whole; i++) {
+			const struct stored_run *run = &s->sel.groups[g].not_whole[i];
+			char text[1024];
+
+			report_run_warning(run, text, sizeof(text));
+			fprintf(stderr, "drivebench compare: warning: %s: %s\n", which, text);
+			if (stored_run_incomplete(run))
+				mark = ", INCOMPLETE";
+			else if (!mark[0])
+				mark = ", PARTIAL";
+		}
+	return mark;
+}
+
 static void free_side(struct side *s)
 {
 	free(s->pts);
@@ -86,6 +108,7 @@ int cmd_compare(int argc, char **argv)
 	unsigned nr_names = 0, shared = 0;
 	struct side a = { 0 }, b = { 0 };
 	struct store *db = NULL;
+	const char *mark_a, *mark_b;
 	int rc = EXIT_BAD_INPUT;
 
 	for (int i = 1; i < argc; i++) {
@@ -127,8 +150,10 @@ int cmd_compare(int argc, char **argv)
 		rc = a.sel.unknown || b.sel.unknown ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 		goto done;
 	}
-	printf("A = %s (%s), B = %s (%s); diff = (A - B) / B\n", names[0], a.name,
-	       names[1], b.name);
+	mark_a = warn_side("A", &a);
+	mark_b = warn_side("B", &b);
+	printf("A = %s (%s%s), B = %s (%s%s); diff = (A - B) / B\n", names[0], a.name,
+	       mark_a, names[1], b.name, mark_b);
 	printf("%-26s %-7s %10s %10s %8s %10s %10s %8s %9s %9s %8s %9s %9s %8s\n",
 	       "test", "QD/jobs", "A MB/s", "B MB/s", "diff", "A IOPS", "B IOPS", "diff",
 	       "A mean", "B mean", "diff", "A p99", "B p99", "diff");
@@ -150,6 +175,10 @@ int cmd_compare(int argc, char **argv)
 			shared++;
 		}
 	printf("%u shared point(s); latencies in us, MB/s = 10^6 bytes/s\n", shared);
+	if (mark_a[0] || mark_b[0])
+		printf("warning: %s not whole (see the warnings above); its points are not"
+		       " the whole measurement\n", !mark_b[0] ? "A holds a run that is" :
+		       !mark_a[0] ? "B holds a run that is" : "A and B hold runs that are");
 	rc = EXIT_OK;
 done:
 	free_side(&a);

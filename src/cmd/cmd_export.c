@@ -14,6 +14,7 @@
 #include "cmd/args.h"
 #include "cmd/commands.h"
 #include "output/output.h"
+#include "report/select.h"
 #include "store/store.h"
 #include "util/error.h"
 
@@ -35,6 +36,9 @@ static const char export_usage[] =
 	"  --db FILE        the results database (default " STORE_DEFAULT_PATH ")\n"
 	"  --format FORMAT  json or csv (required)\n"
 	"  -h, --help       this text\n"
+	"\n"
+	"A run that is not whole (it never finished: \"incomplete\": true in JSON;\n"
+	"or it was stopped early: \"partial\") gets a warning on standard error.\n"
 	"\n"
 	"Exit codes: 0 written; 2 usage error, missing database or unknown run.\n";
 
@@ -229,6 +233,7 @@ static cJSON *run_json(const struct stored_run *run, const struct result_record 
 	cJSON_AddNumberToObject(o, "started_ms", (double)run->started_ms);
 	cJSON_AddNumberToObject(o, "finished_ms", (double)run->finished_ms);
 	cJSON_AddBoolToObject(o, "partial", run->partial);
+	cJSON_AddBoolToObject(o, "incomplete", stored_run_incomplete(run));
 	cJSON_AddStringToObject(o, "drive_model", run->drive_model);
 	cJSON_AddStringToObject(o, "drive_serial", run->drive_serial);
 	results = cJSON_AddArrayToObject(o, "results");
@@ -271,7 +276,10 @@ static int export_runs(struct store *s, enum export_format format,
 	for (unsigned i = 0; i < nr_runs; i++) {
 		struct result_record *recs;
 		unsigned nr;
+		char warning[1024];
 
+		if (report_run_warning(&runs[i], warning, sizeof(warning)))
+			fprintf(stderr, "drivebench export: warning: %s\n", warning);
 		if (store_results_load(s, runs[i].id, &recs, &nr)) {
 			fprintf(stderr, "drivebench export: %s\n", err_msg());
 			rc = EXIT_RUN_FAILED;

@@ -165,19 +165,22 @@ static int import_one(struct store *db, const struct import_args *a,
 	if (imp->disk_util_json && !drive_json && strcmp(imp->disk_util_json, "[]"))
 		return err_set("%s: out of memory", path);
 	meta.drive_json = drive_json;
-	rc = store_run_begin(db, &meta, &run_id);
+	/* one transaction: a file is imported whole or not at all */
+	rc = store_transaction_begin(db);
+	if (rc == 0)
+		rc = store_run_begin(db, &meta, &run_id);
 	free(drive_json);
-	if (rc)
-		return err_prefix("%s", path);
-	for (i = 0; i < imp->nr_records; i++) {
-		if (store_result_add(db, run_id, &imp->records[i], NULL)) {
-			err_prefix("%s", path);   /* the store names the job */
-			store_run_end(db, run_id, true);
-			return -1;
-		}
+	for (i = 0; rc == 0 && i < imp->nr_records; i++)
+		if (store_result_add(db, run_id, &imp->records[i], NULL))
+			rc = -1;   /* the store names the job */
+	if (rc == 0)
+		rc = store_run_end(db, run_id, false);
+	if (rc == 0)
+		rc = store_transaction_commit(db);
+	if (rc) {
+		store_transaction_rollback(db);
+		return err_prefix("%s: nothing imported from it", path);
 	}
-	if (store_run_end(db, run_id, false))
-		return err_prefix("%s", path);
 	printf("imported %u result%s from %s as run %lld (label %s)\n", imp->nr_records,
 	       imp->nr_records == 1 ? "" : "s", path, (long long)run_id, a->label);
 	return 0;

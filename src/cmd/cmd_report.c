@@ -44,6 +44,41 @@ struct spec_arg {
 	const char *label, *path;
 };
 
+/* The warning lines of a drive's runs that are not whole, printed on
+ * standard error and given to the page; its mark. */
+static int drive_warnings(const struct report_group *g, struct report_drive *d,
+			  char ***lines)
+{
+	*lines = calloc(g->nr_not_whole + 1, sizeof(**lines));
+	if (!*lines)
+		return err_set("out of memory");
+	for (unsigned i = 0; i < g->nr_not_whole; i++) {
+		char text[1024];
+
+		report_run_warning(&g->not_whole[i], text, sizeof(text));
+		fprintf(stderr, "drivebench report: warning: %s\n", text);
+		if (!((*lines)[i] = strdup(text)))
+			return err_set("out of memory");
+		if (stored_run_incomplete(&g->not_whole[i]))
+			d->state = "incomplete";
+		else if (!d->state)
+			d->state = "partial";
+	}
+	d->warnings = (const char *const *)*lines;
+	d->nr_warnings = g->nr_not_whole;
+	return 0;
+}
+
+static void free_warnings(char ***lines, unsigned nr)
+{
+	for (unsigned g = 0; lines && g < nr; g++)
+		for (unsigned i = 0; lines[g] && lines[g][i]; i++)
+			free(lines[g][i]);
+	for (unsigned g = 0; lines && g < nr; g++)
+		free(lines[g]);
+	free(lines);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
@@ -53,6 +88,7 @@ int cmd_report(int argc, char **argv)
 	struct report_selection sel = { 0 };
 	struct report_drive *drives = NULL;
 	struct drive_spec *specs = NULL;
+	char ***warnings = NULL;
 	struct store *db = NULL;
 	unsigned nr_sels = 0, nr_specs = 0;
 	int rc = EXIT_BAD_INPUT;
@@ -124,7 +160,8 @@ int cmd_report(int argc, char **argv)
 	}
 	drives = calloc(sel.nr_groups + 1, sizeof(*drives));
 	specs = calloc(sel.nr_groups + 1, sizeof(*specs));
-	if (!drives || !specs) {
+	warnings = calloc(sel.nr_groups + 1, sizeof(*warnings));
+	if (!drives || !specs || !warnings) {
 		fprintf(stderr, "drivebench report: out of memory\n");
 		rc = EXIT_RUN_FAILED;
 		goto done;
@@ -156,6 +193,11 @@ int cmd_report(int argc, char **argv)
 		drives[g].nr = sel.groups[g].nr;
 		drives[g].steady = sel.groups[g].steady;
 		drives[g].nr_steady = sel.groups[g].nr_steady;
+		if (drive_warnings(&sel.groups[g], &drives[g], &warnings[g])) {
+			fprintf(stderr, "drivebench report: %s\n", err_msg());
+			rc = EXIT_RUN_FAILED;
+			goto done;
+		}
 		if (drives[g].spec || !sel.groups[g].spec_text)
 			continue;
 		char name[200];
@@ -189,6 +231,7 @@ int cmd_report(int argc, char **argv)
 done:
 	if (out)
 		output_gate_close(out, "--out", out_path);
+	free_warnings(warnings, sel.nr_groups);
 	report_selection_free(&sel);
 	if (db)
 		store_close(db);

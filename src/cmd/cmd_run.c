@@ -186,7 +186,8 @@ static int print_results(FILE *f, const struct run_args *a, const struct run_out
 }
 
 /* Records what was reported (one entry per clone, or per group with
- * group_reporting), each result in its own transaction. */
+ * group_reporting): the run, its steps and results in one transaction, so
+ * a kill or a failure while storing leaves the whole run or none of it. */
 static int store_results(struct store *db, const struct run_args *a,
 			 const struct run_output *out, const struct job_result *entries,
 			 unsigned nr, const struct job_list *jobs, time_t started)
@@ -202,6 +203,8 @@ static int store_results(struct store *db, const struct run_args *a,
 
 	cmd_join_command(a->argc, a->argv, command, sizeof(command));
 	meta.drive_json = nr ? entries[0].drive_before : NULL;
+	if (store_transaction_begin(db))
+		return -1;
 	if (store_run_begin(db, &meta, &run_id))
 		rc = -1;
 	/* each reporting group is a step of the run */
@@ -232,8 +235,13 @@ static int store_results(struct store *db, const struct run_args *a,
 	if (rc == 0)
 		rc = store_run_end(db, run_id, out->partial);
 	if (rc == 0)
-		fprintf(stderr, "drivebench: results stored in %s as run %lld\n",
-			a->store.db_path, (long long)run_id);
+		rc = store_transaction_commit(db);
+	if (rc) {
+		store_transaction_rollback(db);
+		return err_prefix("nothing stored");
+	}
+	fprintf(stderr, "drivebench: results stored in %s as run %lld\n",
+		a->store.db_path, (long long)run_id);
 	return rc;
 }
 

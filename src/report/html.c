@@ -35,7 +35,10 @@ static const char page_css[] =
 	"th{background:#f0f0f0}td.l,th.l{text-align:left}"
 	"svg.chart{display:block;margin:10px 0;max-width:100%;height:auto}"
 	"p.say{background:#f7f7fb;padding:6px 10px;border-left:3px solid #88a}"
-	".note{color:#666;font-size:13px}";
+	".note{color:#666;font-size:13px}"
+	"div.warn{background:#fff3e0;border:2px solid #e65100;padding:6px 12px;margin:10px 0}"
+	"span.warn{background:#e65100;color:#fff;font-size:12px;padding:1px 6px;"
+	"border-radius:3px;margin-left:6px}";
 
 static void esc(FILE *out, const char *s)
 {
@@ -116,6 +119,11 @@ static void drives_table(FILE *out, const struct report_drive *drives, unsigned 
 		const struct drive_spec *s = drives[i].spec;
 		fputs("<tr><td class=\"l\">", out);
 		esc(out, drives[i].label);
+		if (drives[i].state) {
+			fputs("<span class=\"warn\">", out);
+			esc(out, drives[i].state);
+			fputs("</span>", out);
+		}
 		fputs("</td>", out);
 		if (!s) {
 			fprintf(out, "<td class=\"l\" colspan=\"11\">no spec sheet</td><td>%u</td></tr>\n",
@@ -140,6 +148,26 @@ static void drives_table(FILE *out, const struct report_drive *drives, unsigned 
 		fprintf(out, "<td>%u</td></tr>\n", drives[i].nr);
 	}
 	fputs("</table>\n", out);
+}
+
+/* Runs that are not whole, named above everything: their results are
+ * shown, but they are not the whole measurement. */
+static void warnings_box(FILE *out, const struct report_drive *drives, unsigned nr)
+{
+	unsigned n = 0;
+
+	for (unsigned d = 0; d < nr; d++)
+		n += drives[d].nr_warnings;
+	if (!n)
+		return;
+	fputs("<div class=\"warn\"><b>Warning: not every run shown is whole.</b><ul>\n", out);
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned i = 0; i < drives[d].nr_warnings; i++) {
+			fputs("<li>", out);
+			esc(out, drives[d].warnings[i]);
+			fputs("</li>\n", out);
+		}
+	fputs("</ul></div>\n", out);
 }
 
 static void results_table(FILE *out, const struct report_drive *drives,
@@ -1050,6 +1078,7 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 		esc(out, opt->subtitle);
 		fputs("</p>\n", out);
 	}
+	warnings_box(out, drives, nr);
 	drives_table(out, drives, nr);
 	if (steady_section(out, drives, nr) < 0)
 		goto out;

@@ -33,6 +33,12 @@ struct report_drive {
 	const struct drive_spec *spec;     /* NULL = none */
 	const struct report_steady *steady;
 	unsigned nr_steady;
+	/* runs of the drive that are not whole: a mark by its label
+	 * ("incomplete" when one never finished, else "partial"; NULL = all
+	 * whole) and one warning line per run above everything */
+	const char *state;
+	const char *const *warnings;
+	unsigned nr_warnings;
 };
 
 struct report_options {

@@ -119,6 +119,41 @@ static int add_steady_steps(struct store *s, struct report_group *g, int64_t run
 	return rc;
 }
 
+bool report_run_warning(const struct stored_run *run, char *buf, size_t len)
+{
+	char who[256];
+
+	buf[0] = '\0';
+	if (!stored_run_incomplete(run) && !run->partial)
+		return false;
+	if (run->label[0])
+		snprintf(who, sizeof(who), "run %lld (%s, label '%s')", (long long)run->id,
+			 run->source, run->label);
+	else
+		snprintf(who, sizeof(who), "run %lld (%s)", (long long)run->id, run->source);
+	if (stored_run_incomplete(run))
+		snprintf(buf, len, "%s is incomplete: it never finished (killed, failed or still"
+			 " running); its %u stored result%s are only part of it%s", who,
+			 run->nr_results, run->nr_results == 1 ? "" : "s",
+			 strcmp(run->source, "suite") ? "" :
+			 " (drivebench suite --resume continues it)");
+	else
+		snprintf(buf, len, "%s is partial: it was stopped before it completed"
+			 " (Ctrl-C, SIGTERM or a failed job)", who);
+	return true;
+}
+
+static int add_not_whole(struct report_group *g, const struct stored_run *run)
+{
+	struct stored_run *grown = realloc(g->not_whole, (g->nr_not_whole + 1) * sizeof(*grown));
+
+	if (!grown)
+		return err_set("out of memory");
+	g->not_whole = grown;
+	g->not_whole[g->nr_not_whole++] = *run;
+	return 0;
+}
+
 /* loads one run's results and appends them to the group of its label */
 static int add_run(struct store *s, struct report_selection *sel, int64_t id)
 {
@@ -152,7 +187,7 @@ static int add_run(struct store *s, struct report_selection *sel, int64_t id)
 	sel->nr_loaded[sel->nr_runs] = nr;
 	sel->nr_runs++;
 	g = group_for(sel, label);
-	if (!g)
+	if (!g || ((stored_run_incomplete(&run) || run.partial) && add_not_whole(g, &run)))
 		return -1;
 	if (nr) {
 		grown = realloc(g->recs, (g->nr + nr) * sizeof(*grown));
@@ -222,6 +257,7 @@ void report_selection_free(struct report_selection *sel)
 		for (unsigned k = 0; k < sel->groups[i].nr_steady; k++)
 			free(sel->groups[i].steady[k].rounds);
 		free(sel->groups[i].steady);
+		free(sel->groups[i].not_whole);
 	}
 	free(sel->groups);
 	for (unsigned i = 0; i < sel->nr_runs; i++)

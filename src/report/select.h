@@ -21,6 +21,8 @@ struct report_group {
 	char *spec_text;              /* stored spec sheet or NULL */
 	struct report_steady *steady; /* suites' steady-state steps */
 	unsigned nr_steady;
+	struct stored_run *not_whole; /* its runs that are incomplete or partial */
+	unsigned nr_not_whole;
 };
 
 struct report_selection {
@@ -38,5 +40,10 @@ struct report_selection {
 int report_select(struct store *s, const struct selector *sel_list, unsigned nr,
 		  struct report_selection *sel);
 void report_selection_free(struct report_selection *sel);
+
+/* For a run that is not whole, the warning report, compare and export
+ * print ("run 7 (suite, label 'x') is incomplete: it never finished ...");
+ * false (and "") for a whole run. */
+bool report_run_warning(const struct stored_run *run, char *buf, size_t len);
 
 #endif

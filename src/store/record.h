@@ -54,6 +54,10 @@ struct result_record {
 	char job_name[JOB_NAME_MAX];
 	unsigned groupid;
 	int64_t step_id;               /* store step it belongs to; 0 = none */
+	/* (v7) the point of its step (sweep point, steady round, checkpoint)
+	 * that suite --resume keeps; a point's results are stored together */
+	bool has_point;
+	unsigned point;
 	int error;                     /* positive errno, 0 = none */
 	bool partial;
 	char *options_json;            /* {"rw":"randread","bs":"4k",...} as given */

@@ -142,6 +142,12 @@ static const char schema_v7[] =
 	"DROP TABLE verify_failures;"
 	"ALTER TABLE verify_failures_v7 RENAME TO verify_failures;";
 
+/* v8: the point of its step a result belongs to (0-based: sweep point,
+ * steady round, checkpoint), so suite --resume keeps a step's completed
+ * points; NULL for results outside suite steps and for older rows. */
+static const char schema_v8[] =
+	"ALTER TABLE results ADD COLUMN point INTEGER;";
+
 const char *const schema_migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4,
-					  schema_v5, schema_v6, schema_v7 };
+					  schema_v5, schema_v6, schema_v7, schema_v8 };
 const unsigned schema_version = sizeof(schema_migrations) / sizeof(schema_migrations[0]);

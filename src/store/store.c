@@ -23,6 +23,7 @@
 struct store {
 	sqlite3 *db;
 	char path[4096];
+	unsigned depth;        /* open transactions: 1 = ours, more = savepoints */
 };
 
 static const char *const dir_names[DIR_COUNT] = { "read", "write" };
@@ -57,6 +58,54 @@ static int exec_sql(struct store *s, const char *sql, const char *what)
 		return -1;
 	}
 	return 0;
+}
+
+/* A write transaction, or a savepoint inside one already open (a
+ * store_transaction_begin of the caller's), so that each write function
+ * is whole on its own and also inside a larger whole. IMMEDIATE: the write
+ * lock is taken (or waited for) up front, never upgraded midway. */
+static int txn_begin(struct store *s, const char *what)
+{
+	if (exec_sql(s, s->depth ? "SAVEPOINT inner" : "BEGIN IMMEDIATE", what))
+		return -1;
+	s->depth++;
+	return 0;
+}
+
+/* On failure the transaction stays open: the caller rolls it back. */
+static int txn_commit(struct store *s, const char *what)
+{
+	if (exec_sql(s, s->depth > 1 ? "RELEASE inner" : "COMMIT", what))
+		return -1;
+	s->depth--;
+	return 0;
+}
+
+/* Undoes the innermost transaction, keeping err_msg (what failed). */
+static void txn_rollback(struct store *s)
+{
+	if (!s->depth)
+		return;
+	sqlite3_exec(s->db, s->depth > 1 ? "ROLLBACK TO inner; RELEASE inner" : "ROLLBACK",
+		     NULL, NULL, NULL);
+	s->depth--;
+}
+
+int store_transaction_begin(struct store *s)
+{
+	return txn_begin(s, "starting a transaction");
+}
+
+int store_transaction_commit(struct store *s)
+{
+	if (!s->depth)
+		return err_set("%s: no transaction to commit", s->path);
+	return txn_commit(s, "committing");
+}
+
+void store_transaction_rollback(struct store *s)
+{
+	txn_rollback(s);
 }
 
 static int prepare(struct store *s, const char *sql, sqlite3_stmt **st)
@@ -478,7 +527,7 @@ int store_run_begin(struct store *s, const struct run_meta *meta, int64_t *run_i
 	bool have_drive = meta->drive_json || label[0];
 	sqlite3_stmt *st;
 
-	if (exec_sql(s, "BEGIN IMMEDIATE", "starting a run"))
+	if (txn_begin(s, "starting a run"))
 		return -1;
 	if (host_id(s, &host) || (have_drive && drive_id(s, label, meta->drive_json, &drive)))
 		goto fail;
@@ -501,9 +550,10 @@ int store_run_begin(struct store *s, const struct run_meta *meta, int64_t *run_i
 	if (step_once(s, st, "recording the run"))
 		goto fail;
 	*run_id = sqlite3_last_insert_rowid(s->db);
-	return exec_sql(s, "COMMIT", "committing the run");
+	if (txn_commit(s, "committing the run") == 0)
+		return 0;
 fail:
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	txn_rollback(s);
 	return -1;
 }
 
@@ -654,7 +704,7 @@ int store_step_discard(struct store *s, int64_t step_id)
 	};
 	char message[1024];
 
-	if (exec_sql(s, "BEGIN IMMEDIATE", "discarding a step"))
+	if (txn_begin(s, "discarding a step"))
 		return -1;
 	for (unsigned i = 0; i < 2; i++) {
 		sqlite3_stmt *st;
@@ -667,12 +717,34 @@ int store_step_discard(struct store *s, int64_t step_id)
 		if (rc)
 			goto fail;
 	}
-	if (exec_sql(s, "COMMIT", "committing a step's removal") == 0)
+	if (txn_commit(s, "committing a step's removal") == 0)
 		return 0;
 fail:
 	snprintf(message, sizeof(message), "%s", err_msg());
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	txn_rollback(s);
 	return err_set("%s", message);
+}
+
+int store_point_discard(struct store *s, int64_t step_id, unsigned point)
+{
+	sqlite3_stmt *st;
+
+	/* one statement: the cascade removes everything under the results */
+	if (prepare(s, "DELETE FROM results WHERE step_id = ? AND point = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, step_id);
+	sqlite3_bind_int64(st, 2, point);
+	return step_once(s, st, "discarding a step's point");
+}
+
+int store_step_reopen(struct store *s, int64_t step_id)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, "UPDATE steps SET status = 'running', finished_ms = 0 WHERE id = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, step_id);
+	return update_one_row(s, st, "reopening a step", "step", step_id);
 }
 
 int store_step_detail_set(struct store *s, int64_t step_id, const char *json)
@@ -694,8 +766,8 @@ static const char *const insert_sql[ST_COUNT] = {
 	"INSERT INTO results (run_id, job_name, groupid, error, partial, options_json,"
 	" rw, bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
 	" drive_after, drive_delta, step_id, max_buffer_bytes, verify_seed,"
-	" verify_checked, verify_failed, verify_units, verify_stopped)"
-	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	" verify_checked, verify_failed, verify_units, verify_stopped, point)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO result_dirs (result_id, dir, ios, bytes, errors, runtime_ms, iops,"
 	" bw_bytes, slat_min, slat_max, slat_mean, slat_stddev, slat_n, clat_min,"
 	" clat_max, clat_mean, clat_stddev, clat_n, lat_min, lat_max, lat_mean,"
@@ -832,6 +904,10 @@ static int insert_result(struct store *s, sqlite3_stmt **st, int64_t run_id,
 	bind_u64(q, 20, rec->verify_failed);
 	bind_u64(q, 21, rec->verify_units);
 	sqlite3_bind_int(q, 22, rec->verify_stopped);
+	if (rec->has_point)
+		sqlite3_bind_int64(q, 23, rec->point);
+	else
+		sqlite3_bind_null(q, 23);
 	if (step_done(s, q, "writing the result"))
 		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);
@@ -864,14 +940,14 @@ int store_result_add(struct store *s, int64_t run_id,
 	int64_t id = 0;
 	int rc = -1;
 
-	if (exec_sql(s, "BEGIN IMMEDIATE", "starting a result"))
+	if (txn_begin(s, "starting a result"))
 		return -1;
 	for (int i = 0; i < ST_COUNT; i++)
 		if (prepare(s, insert_sql[i], &st[i]))
 			goto done;
 	if (insert_result(s, st, run_id, rec, &id))
 		goto done;
-	rc = exec_sql(s, "COMMIT", "committing the result");
+	rc = txn_commit(s, "committing the result");
 done:
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(st[i]);
@@ -880,7 +956,7 @@ done:
 
 		/* ROLLBACK must not replace the message saying what failed */
 		snprintf(message, sizeof(message), "%s", err_msg());
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		txn_rollback(s);
 		return err_set("%s (job '%s')", message, rec->job_name);
 	}
 	if (result_id)
@@ -1163,6 +1239,8 @@ static int result_from_row(sqlite3_stmt *st, void *arg)
 	rec->verify_failed = column_u64(st, 19);
 	rec->verify_units = column_u64(st, 20);
 	rec->verify_stopped = sqlite3_column_int(st, 21) != 0;
+	rec->has_point = sqlite3_column_type(st, 22) != SQLITE_NULL;
+	rec->point = (unsigned)sqlite3_column_int64(st, 22);
 	for (unsigned i = 0; i < NR_RESULT_PARTS; i++) {
 		sqlite3_bind_int64(rd->parts[i], 1, id);
 		if (each_row(rd->s, rd->parts[i], result_parts[i].row, rd, result_parts[i].what))
@@ -1180,14 +1258,15 @@ int store_results_load(struct store *s, int64_t run_id,
 
 	*recs = NULL;
 	*nr = 0;
-	/* one read transaction, so a writer cannot slip in between the tables */
-	if (exec_sql(s, "BEGIN", "starting a read"))
+	/* one read transaction, so a writer cannot slip in between the tables
+	 * (a savepoint: inside a caller's write transaction too) */
+	if (exec_sql(s, "SAVEPOINT reading", "starting a read"))
 		return -1;
 	if (prepare(s, "SELECT id, job_name, groupid, error, partial, options_json, rw,"
 		    " bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
 		    " drive_after, drive_delta, coalesce(step_id, 0), max_buffer_bytes,"
-		    " verify_seed, verify_checked, verify_failed, verify_units, verify_stopped"
-		    " FROM results"
+		    " verify_seed, verify_checked, verify_failed, verify_units, verify_stopped,"
+		    " point FROM results"
 		    " WHERE run_id = ? ORDER BY id", &st))
 		goto done;
 	/* prepared once for the whole run, reset after each result */
@@ -1200,12 +1279,11 @@ done:
 	sqlite3_finalize(st);
 	for (unsigned i = 0; i < NR_RESULT_PARTS; i++)
 		sqlite3_finalize(parts[i]);
+	sqlite3_exec(s->db, "RELEASE reading", NULL, NULL, NULL);   /* nothing to undo */
 	if (rc) {
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		store_results_free(rd.list, rd.nr);
 		return -1;
 	}
-	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 	*recs = rd.list;
 	*nr = rd.nr;
 	return 0;
@@ -1226,7 +1304,7 @@ int store_spec_set(struct store *s, const char *label, const char *ini_text)
 
 	if (!label || !label[0])
 		return err_set("a spec sheet needs a drive label");
-	if (exec_sql(s, "BEGIN IMMEDIATE", "starting a spec update"))
+	if (txn_begin(s, "starting a spec update"))
 		return -1;
 	/* a label seen for the first time gets a drive row of its own */
 	if (prepare(s, "INSERT INTO drives (label, model, serial, firmware)"
@@ -1242,9 +1320,10 @@ int store_spec_set(struct store *s, const char *label, const char *ini_text)
 	sqlite3_bind_text(st, 2, label, -1, SQLITE_STATIC);
 	if (step_once(s, st, "recording the spec sheet"))
 		goto fail;
-	return exec_sql(s, "COMMIT", "committing the spec sheet");
+	if (txn_commit(s, "committing the spec sheet") == 0)
+		return 0;
 fail:
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	txn_rollback(s);
 	return -1;
 }
 

@@ -43,6 +43,14 @@ struct stored_run {
 int store_open(const char *path, struct store **out);
 void store_close(struct store *s);
 
+/* Everything stored from begin to commit is one transaction: a crash or a
+ * failure in between leaves all of it or none (`run` stores its whole run
+ * so, a suite each point's results). The functions below nest inside it
+ * (each stays whole on its own). Rollback keeps err_msg. */
+int store_transaction_begin(struct store *s);
+int store_transaction_commit(struct store *s);
+void store_transaction_rollback(struct store *s);
+
 int store_run_begin(struct store *s, const struct run_meta *meta, int64_t *run_id);
 /* Writes one result with everything under it in one transaction. */
 int store_result_add(struct store *s, int64_t run_id,
@@ -80,10 +88,21 @@ int store_steps_list(struct store *s, int64_t run_id, struct stored_step **steps
 		     unsigned *nr);
 /* Deletes a step and every result stored under it, in one transaction. */
 int store_step_discard(struct store *s, int64_t step_id);
+/* Deletes the results of one point of a step (v7 results.point). */
+int store_point_discard(struct store *s, int64_t step_id, unsigned point);
+/* A resumed step runs again under its id: status 'running', unfinished. */
+int store_step_reopen(struct store *s, int64_t step_id);
 /* Sets a step's detail (JSON text, or NULL). */
 int store_step_detail_set(struct store *s, int64_t step_id, const char *json);
 /* A step's detail; *json = NULL when it has none; caller frees. */
 int store_step_detail_get(struct store *s, int64_t step_id, char **json);
+
+/* A run that never ended (finished_ms = 0: killed, failed before its end,
+ * or still running) holds only part of its results. */
+static inline bool stored_run_incomplete(const struct stored_run *run)
+{
+	return run->finished_ms == 0;
+}
 
 /* Reading, for export, report and compare. Arrays are malloc'd; free
  * results with store_results_free. */

@@ -1,7 +1,7 @@
 /* suiterun.h - runs a suite on a target, unattended: every step through
- * the one runner (run/runner.h), each step's results and drive snapshots
+ * the one runner (run/runner.h), each point's results and drive snapshots
  * stored as it completes, progress on a terminal, and resume after any
- * interruption (kill -9, power loss) at the first incomplete step of the
+ * interruption (kill -9, power loss) at the first missing point of the
  * last run on that target; a resumed run stays one run in the store. */
 #ifndef DRIVEBENCH_SUITERUN_H
 #define DRIVEBENCH_SUITERUN_H

@@ -163,3 +163,22 @@ expect_exit 2 "a missing spec file exits 2" import --db "$DBFILE" --label driveA
 expect_output "none.ini: No such file or directory" "the missing spec file is named"
 expect_exit 0 "import --help" import --help
 expect_output "usage: drivebench import" "help shows the usage"
+
+# --- a failure while writing stores nothing of that file ------------------------
+# a trigger makes the insert of the json+ file's third result fail, after
+# its run row and first two results were written in the same transaction
+fdb="$TMP/fail.db"
+expect_exit 0 "import the first file" import --db "$fdb" --label driveA "$TMP/normal.json"
+sql "$fdb" '
+c.execute("""create trigger fail_third before insert on results
+    when (select count(*) from results where run_id = new.run_id) = 2
+    begin select raise(abort, "injected failure"); end""")
+c.commit()'
+expect_exit 1 "a write failure exits 1" import --db "$fdb" --label driveB "$TMP/plus.json"
+expect_output "plus.json: nothing imported from it: .*injected failure \\(job 'rand'\\)" \
+	"the failure names the file, the job and the cause"
+check "the failed file left no run and no result, the earlier one is whole" sql "$fdb" '
+assert c.execute("select id, finished_ms > 0 from runs").fetchall() == [(1, 1)]
+assert c.execute("select count(*) from results").fetchone()[0] == 1
+assert c.execute("select count(*) from result_dirs").fetchone()[0] == 2
+'

@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_store.sh - the results database from the command line: `run --db`
 # records runs, kill -9 in the middle of a batch of stores leaves a database
-# that passes PRAGMA integrity_check with whole results only, and `export`
+# that passes PRAGMA integrity_check with whole results only, a run killed
+# while it is stored (or failing to store) is absent or whole, and `export`
 # writes JSON and CSV and rejects a missing database or an unknown run.
 . "$(dirname "$0")/lib.sh"
 
@@ -56,16 +57,68 @@ counts = set(n for (n,) in c.execute("""select count(p.pct) from results r
     left join percentiles p on p.result_id = r.id group by r.id"""))
 assert len(counts) == 1 and counts.pop() > 0, counts
 '
-check "killed runs are left unfinished, ended ones have every result" sql "$db" '
-unfinished = c.execute("select count(*) from runs where finished_ms = 0").fetchone()[0]
-assert unfinished > 0
-# at least one kill landed inside the batch of stores
-mid = c.execute("""select count(*) from runs r where finished_ms = 0 and
-    (select count(*) from results where run_id = r.id) between 1 and 149""").fetchone()[0]
-assert mid > 0
-for run, n in c.execute("""select r.id, (select count(*) from results where run_id = r.id)
-    from runs r where finished_ms != 0 and id > 1"""):
-    assert n == 150, (run, n)
+check "a killed run is absent or whole: never part of its results" sql "$db" '
+for run, fin, n in c.execute("""select r.id, r.finished_ms,
+    (select count(*) from results where run_id = r.id) from runs r where id > 1"""):
+    assert fin > 0 and n == 150, (run, fin, n)
+'
+
+# --- kill -9 while the run is being stored ----------------------------------------
+# `run` writes its summary (--output FILE, closed before the store) and then
+# stores the run: a kill after the summary is complete and before the exit
+# lands in the store. The old code left such runs unfinished with part of
+# their results; now the store is one transaction.
+{
+	printf '[global]\nioengine=null\nrw=randread\nbs=4k\nsize=64k\n'
+	for i in $(seq 1 400); do printf '[job%d]\n' "$i"; done
+} > "$TMP/more.fio"
+sdb="$TMP/store-kill.db"
+# store_window: runs one whole run, sets $window to the ms from its summary
+# being complete to its exit (the store) and $runs_whole to the count
+summary_done() { [ -s "$TMP/sum.txt" ] && grep -q '^job400' "$TMP/sum.txt"; }
+"$DB" run --db "$sdb" "$TMP/more.fio" --output "$TMP/sum.txt" >/dev/null 2>&1 &
+pid=$!
+until summary_done || ! kill -0 $pid 2>/dev/null; do sleep 0.002; done
+t0=$(date +%s%N)
+wait $pid
+window=$((($(date +%s%N) - t0) / 1000000))
+echo "# storing 400 results took about $window ms"
+in_store=0
+for i in $(seq 1 12); do
+	rm -f "$TMP/sum.txt"
+	"$DB" run --db "$sdb" "$TMP/more.fio" --output "$TMP/sum.txt" >/dev/null 2>&1 &
+	pid=$!
+	until summary_done || ! kill -0 $pid 2>/dev/null; do sleep 0.002; done
+	ms=$((RANDOM % (window > 2 ? window - 1 : 1)))
+	sleep "0.$(printf '%03d' $ms)"
+	if kill -9 $pid 2>/dev/null; then in_store=$((in_store + 1)); fi
+	wait $pid 2>/dev/null
+done
+echo "# $in_store of 12 kills landed while the run was being stored"
+check "kills landed during the store ($in_store of 12)" test "$in_store" -ge 3
+check "after kills during the store: integrity ok, whole results" whole_results "$sdb"
+check "after kills during the store: every run whole (400 results, ended), no partial run" sql "$sdb" '
+rows = c.execute("""select r.id, r.finished_ms, (select count(*) from results
+    where run_id = r.id) from runs r""").fetchall()
+assert rows, rows
+for run, fin, n in rows:
+    assert fin > 0 and n == 400, (run, fin, n)
+assert c.execute("select count(*) from results where run_id not in (select id from runs)").fetchone()[0] == 0
+'
+
+# --- a failure while storing: nothing of the run is stored -----------------------
+fdb="$TMP/store-fail.db"
+expect_exit 0 "a first run to keep" run --db "$fdb" --ioengine=null --size=1m --name=keep
+sql "$fdb" '
+c.execute("""create trigger fail_job120 before insert on results when new.job_name = "job120"
+    begin select raise(abort, "injected failure"); end""")
+c.commit()'
+expect_exit 1 "a store failure after 119 results exits 1" run --db "$fdb" "$TMP/many.fio"
+expect_output "nothing stored: .*injected failure .*job120" "the failure says nothing was stored and why"
+check "the failed run left no run and no result" sql "$fdb" '
+assert c.execute("select count(*) from runs").fetchone()[0] == 1
+assert c.execute("select count(*) from results").fetchone()[0] == 1
+assert c.execute("select count(*) from steps").fetchone()[0] == 1
 '
 expect_exit 0 "the database still takes runs after the crashes" run --db "$db" \
 	--ioengine=null --rw=write --bs=64k --size=1m --name=after

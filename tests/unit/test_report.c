@@ -1,6 +1,7 @@
 /* test_report.c - the report module on synthetic data: SVG scales, ticks
  * and axis labels, the reviews' point order, heatmap colours, the computed
- * sentences, the spec sheet parser and its errors, and the page itself. */
+ * sentences, the spec sheet parser and its errors, and the page itself
+ * (with runs that are not whole marked). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -740,6 +741,43 @@ static void test_report_gds(void **state)
 	free(html);
 }
 
+static void draw_two_drives(FILE *f, void *arg)
+{
+	assert_int_equal(report_html(f, arg, 2, NULL), 0);
+}
+
+/* A drive with a run that never finished: the warning above everything
+ * and a mark by its label; a whole drive gets neither. */
+static void test_report_marks_runs_not_whole(void **state)
+{
+	const char *const lines[] = { "run 7 (suite) is incomplete: it never finished" };
+	struct result_record a, b;
+	struct report_drive d[2] = {
+		{ .label = "whole", .recs = &a, .nr = 1 },
+		{ .label = "cut", .recs = &b, .nr = 1, .state = "incomplete",
+		  .warnings = lines, .nr_warnings = 1 },
+	};
+	char *html;
+	(void)state;
+
+	fill_record(&a, "randread", 4096, DIR_READ, 1, 1, 10000, 90);
+	fill_record(&b, "randread", 4096, DIR_READ, 1, 1, 9000, 95);
+	html = render(draw_two_drives, d);
+	assert_int_equal(count(html, "<div class=\"warn\">"), 1);
+	assert_non_null(strstr(html, "<li>run 7 (suite) is incomplete: it never finished</li>"));
+	assert_non_null(strstr(html, ">cut<span class=\"warn\">incomplete</span></td>"));
+	assert_null(strstr(html, ">whole<span"));
+	/* the box comes before the first table */
+	assert_true(strstr(html, "<div class=\"warn\">") < strstr(html, "<table"));
+	free(html);
+
+	d[1].state = NULL;
+	d[1].nr_warnings = 0;
+	html = render(draw_two_drives, d);
+	assert_null(strstr(html, "class=\"warn\">"));
+	free(html);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -763,6 +801,7 @@ int main(void)
 		cmocka_unit_test(test_report_per_jobs_charts_and_buffer_memory),
 		cmocka_unit_test(test_report_checkpoints),
 		cmocka_unit_test(test_report_gds),
+		cmocka_unit_test(test_report_marks_runs_not_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

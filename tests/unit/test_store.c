@@ -755,6 +755,7 @@ static void test_migrate_from_v5(void **state)
 	unsigned nr;
 	sqlite3 *db = raw_open(f->path);
 
+	assert_true(schema_version >= 6);
 	for (unsigned v = 0; v < 5; v++)
 		raw_exec(db, schema_migrations[v]);
 	raw_exec(db, "PRAGMA user_version = 5");
@@ -883,7 +884,7 @@ static void test_migrate_from_v6(void **state)
 	unsigned nr;
 	sqlite3 *db = raw_open(f->path);
 
-	assert_int_equal(schema_version, 7);
+	assert_int_equal(schema_version, 8);
 	for (unsigned v = 0; v < 6; v++)
 		raw_exec(db, schema_migrations[v]);
 	raw_exec(db, "PRAGMA user_version = 6");
@@ -920,7 +921,7 @@ static void test_migrate_from_v6(void **state)
 	store_close(s);
 
 	db = raw_open(f->path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 7);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 8);
 	raw_exec(db, "INSERT INTO verify_failures VALUES"
 		     " (1, 2, 65536, 8192, 'missing', 0,0,0,0,65536,-1,-1,2)");
 	assert_int_equal(raw_int(db, "SELECT sum(units) FROM verify_failures"), 4);

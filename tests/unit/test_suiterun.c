@@ -1,7 +1,9 @@
 /* test_suiterun.c - the suite runner on a small temporary file with a suite
  * built in code: every step kind stored once with its results, steady
  * verdicts, sweeps one result per point, --only/--skip, the purge safety
- * gate, interruption and resume in the same run, and the resume errors. */
+ * gate, interruption and resume in the same run keeping every complete
+ * point (sweep points, steady rounds; failed points and an older build's
+ * steps measured again), and the resume errors. */
 #include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -347,13 +349,63 @@ static void *stop_later(void *arg)
 	return NULL;
 }
 
+/* The stored results as "id:point:name," text, in id order. */
+static char *results_text(const struct fixture *f)
+{
+	char *text = calloc(1, 65536);
+
+	assert_non_null(text);
+	query_text(f, "SELECT group_concat(t, ',') || ',' FROM (SELECT id || ':' ||"
+		   " coalesce(point, '-') || ':' || job_name AS t FROM results ORDER BY id)",
+		   text, 65536);
+	return text;
+}
+
+/* Every result of before is still in after, as it was; returns how many. */
+static unsigned assert_kept(const char *before, const char *after)
+{
+	size_t len = strlen(after) + 2;
+	char *hay = malloc(len);
+	unsigned n = 0;
+
+	assert_non_null(hay);
+	snprintf(hay, len, ",%s", after);
+	for (const char *p = before, *comma; (comma = strchr(p, ',')); p = comma + 1) {
+		char token[256];
+
+		if (comma == p)
+			continue;
+		snprintf(token, sizeof(token), ",%.*s,", (int)(comma - p), p);
+		if (!strstr(hay, token))
+			fail_msg("result %s was not kept", token);
+		n++;
+	}
+	free(hay);
+	return n;
+}
+
+/* Every point of step idx stored exactly once: points 0 .. n-1. */
+static long long assert_points_once(const struct fixture *f, unsigned idx)
+{
+	long long n = query_int(f, "SELECT count(*) FROM results r JOIN steps s ON s.id = r.step_id"
+				" WHERE s.idx = %u", idx);
+
+	assert_int_equal(query_int(f, "SELECT count(DISTINCT point) FROM results r JOIN steps s"
+				   " ON s.id = r.step_id WHERE s.idx = %u", idx), n);
+	assert_int_equal(query_int(f, "SELECT max(point) FROM results r JOIN steps s"
+				   " ON s.id = r.step_id WHERE s.idx = %u", idx), n - 1);
+	return n;
+}
+
 /* Stopped in the middle (the stop flag, as SIGINT sets it), resumed until
- * done: one run, every step once, no result of an interrupted step kept. */
+ * done: one run, every step once; what was stored before each stop is
+ * kept (the same rows), every point stored exactly once. */
 static void test_interrupt_and_resume(void **state)
 {
 	struct fixture *f = *state;
 	unsigned delays[] = { 5, 120, 260, 400 };
-	unsigned interrupted = 0;
+	unsigned interrupted = 0, kept = 0;
+	long long rounds;
 	int code = -1;
 
 	/* rounds that never agree, so the steady step runs all its rounds */
@@ -362,6 +414,7 @@ static void test_interrupt_and_resume(void **state)
 	f->steps[2].slope_limit = 1e-9;
 	for (unsigned i = 0; i < sizeof(delays) / sizeof(delays[0]); i++) {
 		struct stopper s = { &f->stop, delays[i] };
+		char *before = access(f->db, F_OK) ? strdup("") : results_text(f), *after;
 		pthread_t thread;
 		int rc;
 
@@ -369,6 +422,10 @@ static void test_interrupt_and_resume(void **state)
 		assert_int_equal(pthread_create(&thread, NULL, stop_later, &s), 0);
 		rc = suite_run(&f->suite, &f->opt, &code);
 		pthread_join(thread, NULL);
+		after = results_text(f);
+		kept += assert_kept(before, after);
+		free(before);
+		free(after);
 		f->opt.resume = true;
 		if (rc == 0)
 			break;
@@ -378,6 +435,7 @@ static void test_interrupt_and_resume(void **state)
 		interrupted++;
 	}
 	assert_true(interrupted >= 1);
+	assert_true(kept >= 1);
 	f->stop = 0;
 	if (query_int(f, "SELECT finished_ms FROM runs WHERE id = 1") == 0) {
 		assert_int_equal(suite_run(&f->suite, &f->opt, &code), 0);
@@ -386,10 +444,11 @@ static void test_interrupt_and_resume(void **state)
 	assert_int_equal(query_int(f, "SELECT count(*) FROM runs"), 1);
 	assert_int_equal(query_int(f, "SELECT count(*) FROM steps"), 5);
 	assert_int_equal(query_int(f, "SELECT count(*) FROM steps WHERE status = 'done'"), 5);
-	assert_int_equal(query_int(f, "SELECT count(*) FROM results r JOIN steps s"
-				   " ON s.id = r.step_id WHERE s.idx = 2"), 6);
-	assert_int_equal(query_int(f, "SELECT count(*) FROM results r JOIN steps s"
-				   " ON s.id = r.step_id WHERE s.idx = 3"), 2);
+	/* all 6 rounds, more when a stop fell late in them (a window after it) */
+	rounds = assert_points_once(f, 2);
+	assert_true(rounds >= 6 && rounds <= 6 + 3 * interrupted);
+	assert_int_equal(assert_points_once(f, 3), 2);
+	assert_int_equal(assert_points_once(f, 1), 1);
 	assert_int_equal(query_int(f, "SELECT count(*) FROM results WHERE step_id IS NULL"
 				   " OR step_id NOT IN (SELECT id FROM steps)"), 0);
 	/* not reached: recorded as such */
@@ -399,6 +458,81 @@ static void test_interrupt_and_resume(void **state)
 		query_text(f, "SELECT detail FROM steps WHERE idx = 2", detail, sizeof(detail));
 		assert_non_null(strstr(detail, "\"reached\":false"));
 	}
+}
+
+static void exec_sql(const struct fixture *f, const char *sql)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* What a resume keeps, from a store left as a kill leaves it: complete
+ * points keep their rows, missing points are measured, a failed point is
+ * measured again, a steady step continues its rounds with the window
+ * starting after them, a step an older build stored without points runs
+ * again whole, a done step is not touched. */
+static void test_resume_keeps_complete_points(void **state)
+{
+	struct fixture *f = *state;
+	long long sweep0, round0, round1, fill, purge;
+	char detail[2048];
+	int code = -1;
+
+	f->steps[3].points[2] = (struct sweep_point){ 4, 1 };
+	f->steps[3].points[3] = (struct sweep_point){ 1, 2 };
+	f->steps[3].nr_points = 4;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), 0);
+	sweep0 = query_int(f, "SELECT r.id FROM results r JOIN steps s ON s.id = r.step_id"
+			   " WHERE s.idx = 3 AND point = 0");
+	round0 = query_int(f, "SELECT r.id FROM results r JOIN steps s ON s.id = r.step_id"
+			   " WHERE s.idx = 2 AND point = 0");
+	round1 = query_int(f, "SELECT r.id FROM results r JOIN steps s ON s.id = r.step_id"
+			   " WHERE s.idx = 2 AND point = 1");
+	fill = query_int(f, "SELECT r.id FROM results r JOIN steps s ON s.id = r.step_id"
+			 " WHERE s.idx = 1");
+	purge = query_int(f, "SELECT id FROM steps WHERE idx = 0");
+	/* killed in the sweep's point 2, after point 1 failed (as a verify
+	 * failure or I/O error leaves it); the steady step cut after round 2;
+	 * the fill stored by an older build (no point) */
+	exec_sql(f, "PRAGMA foreign_keys = ON; UPDATE runs SET finished_ms = 0;"
+		 "UPDATE steps SET status = 'running', finished_ms = 0 WHERE idx IN (1, 2, 3);"
+		 "DELETE FROM results WHERE step_id = (SELECT id FROM steps WHERE idx = 3)"
+		 " AND point >= 2;"
+		 "UPDATE results SET error = 5 WHERE step_id = (SELECT id FROM steps WHERE idx = 3)"
+		 " AND point = 1;"
+		 "DELETE FROM results WHERE step_id = (SELECT id FROM steps WHERE idx = 2)"
+		 " AND point >= 2;"
+		 "UPDATE results SET point = NULL WHERE step_id = (SELECT id FROM steps WHERE idx = 1)");
+	f->opt.resume = true;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), 0);
+	assert_int_equal(code, 0);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM steps WHERE status = 'done'"), 5);
+	/* sweep: point 0 kept, 1 measured again (no error now), 2 and 3 measured */
+	assert_int_equal(assert_points_once(f, 3), 4);
+	assert_int_equal(query_int(f, "SELECT r.id FROM results r JOIN steps s ON s.id = r.step_id"
+				   " WHERE s.idx = 3 AND point = 0"), sweep0);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results WHERE error <> 0"), 0);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results r JOIN steps s ON s.id = r.step_id"
+				   " WHERE s.idx = 3 AND point = 3 AND iodepth = 1 AND numjobs = 2"), 1);
+	/* steady: rounds 1 and 2 kept, then a whole window (3) after them */
+	assert_int_equal(assert_points_once(f, 2), 5);
+	assert_int_equal(query_int(f, "SELECT r.id FROM results r JOIN steps s ON s.id = r.step_id"
+				   " WHERE s.idx = 2 AND point = 0"), round0);
+	assert_int_equal(query_int(f, "SELECT r.id FROM results r JOIN steps s ON s.id = r.step_id"
+				   " WHERE s.idx = 2 AND point = 1"), round1);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results WHERE job_name = 'steady-round5'"), 1);
+	query_text(f, "SELECT detail FROM steps WHERE idx = 2", detail, sizeof(detail));
+	assert_non_null(strstr(detail, "\"window_start\":2"));
+	assert_non_null(strstr(detail, "\"reached\":true"));
+	/* fill: run again whole, under a new step row; purge untouched */
+	assert_int_equal(assert_points_once(f, 1), 1);
+	assert_true(query_int(f, "SELECT r.id FROM results r JOIN steps s ON s.id = r.step_id"
+			      " WHERE s.idx = 1") != fill);
+	assert_int_equal(query_int(f, "SELECT id FROM steps WHERE idx = 0"), purge);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM results WHERE point IS NULL"), 0);
 }
 
 static void test_purge_gate(void **state)
@@ -485,7 +619,8 @@ static void test_bad_options(void **state)
 }
 
 /* pause = N: the drive idles after every point of a sweep; the stop flag
- * ends a pause at once and leaves the step to run again on resume. */
+ * ends a pause at once and leaves the step to continue on resume, after
+ * the pause that was cut. */
 static void test_sweep_pause(void **state)
 {
 	struct fixture *f = *state;
@@ -513,6 +648,26 @@ static void test_sweep_pause(void **state)
 	ms = query_int(f, "SELECT finished_ms - started_ms FROM steps WHERE run_id = 2");
 	assert_true(ms >= 100 && ms < 2000);
 	assert_int_equal(query_int(f, "SELECT status = 'partial' FROM steps WHERE run_id = 2"), 1);
+
+	/* the resume keeps point 1 of 2 and pauses before point 2 too: the
+	 * pause after point 1 was cut */
+	{
+		long long first = query_int(f, "SELECT id FROM results WHERE run_id = 2");
+		struct timespec t0, t1;
+
+		f->steps[3].pause_ns = 200000000ull;
+		f->opt.resume = true;
+		f->stop = 0;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		assert_int_equal(suite_run(&f->suite, &f->opt, &code), 0);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+		assert_true(ms >= 200 + 60 + 200 - 10);
+		assert_int_equal(query_int(f, "SELECT count(*) FROM results WHERE run_id = 2"), 2);
+		assert_int_equal(query_int(f, "SELECT min(id) FROM results WHERE run_id = 2"), first);
+		assert_int_equal(query_int(f, "SELECT count(*) FROM results WHERE run_id = 2"
+					   " AND iodepth = 2 AND numjobs = 2 AND point = 1"), 1);
+	}
 }
 
 
@@ -523,6 +678,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resume_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interrupt_and_resume, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resume_keeps_complete_points, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_purge_gate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sprandom_fill, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_options, setup, teardown),

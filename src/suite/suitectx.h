@@ -1,0 +1,76 @@
+/* suitectx.h - what the parts of the suite runner share (not an API): the
+ * run's context carried from step to step, progress and log lines
+ * (suiteprogress.c), running and storing a step's points (suiterun.c), and
+ * the step kinds (suitesteps.c). */
+#ifndef DRIVEBENCH_SUITECTX_H
+#define DRIVEBENCH_SUITECTX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run/runner.h"
+#include "store/store.h"
+#include "suite/suite.h"
+#include "suite/suiteresume.h"
+#include "suite/suiterun.h"
+#include "target/target.h"
+#include "workload/job_list.h"
+
+/* Everything one suite run carries from step to step. */
+struct suite_ctx {
+	const struct suite *s;
+	const struct suite_options *o;
+	struct store *db;
+	int64_t run_id;
+	char target_key[JOB_PATH_MAX];
+	struct target target;
+	int exit_code;
+	bool interrupted;
+	struct suite_resume resume;    /* what a resume kept; nothing for a new run */
+
+	/* progress */
+	const unsigned *selected;      /* suite step indexes to run, in order */
+	unsigned nr_selected, position;/* position: index into selected */
+	const struct suite_step *step;
+	uint64_t suite_start_ns, step_start_ns;
+	uint64_t step_bytes;           /* stored results' bytes in this step */
+	uint64_t step_planned_bytes;   /* size-based step: bytes it will move */
+	uint64_t phase_bytes, sample_bytes, sample_ns, last_draw_ns;
+	double rate_bps;               /* current bytes/s */
+	double work_bytes, work_seconds;  /* finished size-based work, for ETAs */
+};
+
+/* --- suiteprogress.c --- */
+void suite_format_duration(double seconds, char *out, size_t len);
+void suite_format_rate(double bps, char *out, size_t len);
+/* What a step will take: *seconds for time-based work, *bytes for
+ * size-based work (either may be 0). */
+void suite_step_estimate(const struct suite_ctx *c, const struct suite_step *st,
+			 double *seconds, uint64_t *bytes);
+/* A log line of the current step ("[12:00:01] step 3/14 NAME KIND: ..."). */
+void suite_log(const struct suite_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Redraws the terminal status line (nothing when not a terminal). */
+void suite_draw_status(struct suite_ctx *c, uint64_t now);
+/* The runner's progress hook: bytes the running phase has measured. */
+void suite_on_progress(void *arg, uint64_t bytes);
+
+/* --- suiterun.c: running and storing points --- */
+struct run_options suite_run_options(struct suite_ctx *c);
+/* Runs one point's jobs, stores its results under step_id and point in one
+ * transaction; *figure (may be NULL) gets the steady metric. */
+int suite_run_and_store(struct suite_ctx *c, const struct job_list *jobs,
+			int64_t step_id, unsigned point, double *figure);
+int suite_run_one(struct suite_ctx *c, const struct job_spec *spec, int64_t step_id,
+		  unsigned point, double *figure);
+int suite_store_point(struct suite_ctx *c, const struct result_record *recs, unsigned nr);
+bool suite_point_kept(const struct suite_ctx *c, int64_t step_id, unsigned point);
+double suite_kept_figure(const struct suite_ctx *c, int64_t step_id, unsigned point);
+
+/* --- suitesteps.c --- */
+/* Runs the current step (c->step) under step_id: 0, or -1 with err_msg
+ * and c->exit_code, c->interrupted set. */
+int suite_run_step(struct suite_ctx *c, int64_t step_id);
+
+#endif

@@ -1,0 +1,550 @@
+/* suitesteps.c - the suite's step kinds, each through the one runner:
+ * purge (BLKDISCARD or a punched hole, behind the safety gate), the
+ * preconditions (sequential, random, sprandom), steady state (SNIA PTS
+ * rounds), measure and sweep points, DLIO checkpoint passes and idle;
+ * each skips the points a resume kept. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "suite/sprandom.h"
+#include "suite/steady.h"
+#include "suite/suitectx.h"
+#include "target/safety.h"
+#include "util/clock.h"
+#include "target/output_gate.h"
+#include "util/error.h"
+#include "verify/verify.h"
+#include "workload/checkpoint.h"
+
+#define IDLE_SLICE_NS 100000000ull   /* idle checks the stop flag this often */
+
+/* The step's workload aimed at the target, named after the step. */
+static void step_spec(const struct suite_ctx *c, const struct suite_step *st,
+		      const char *suffix, struct job_spec *spec)
+{
+	*spec = st->spec;
+	snprintf(spec->filename, sizeof(spec->filename), "%s", c->o->target);
+	spec->directory[0] = '\0';
+	snprintf(spec->name, sizeof(spec->name), "%.*s%s", SUITE_NAME_MAX, st->name, suffix);
+}
+
+/* The gate every write passes: the target holds no data, or the user
+ * consented with --destroy-data. */
+static int purge_consent(struct suite_ctx *c)
+{
+	struct safety_verdict v;
+	unsigned i = 0;
+
+	do {
+		const char *id = i < c->o->nr_destroy_ids ? c->o->destroy_ids[i] : NULL;
+
+		if (safety_check(c->o->target, id, &v)) {
+			c->exit_code = EXIT_BAD_INPUT;
+			return -1;
+		}
+		if (v.allowed)
+			return 0;
+	} while (++i < c->o->nr_destroy_ids);
+	c->exit_code = EXIT_UNSAFE;
+	return err_set("refusing to purge '%s': %s%s%s", c->o->target,
+		       v.nr_reasons ? v.reasons[0] : "it may hold data",
+		       safety_consent_hint(&v)[0] ? "; " : "", safety_consent_hint(&v));
+}
+
+static int do_purge(struct suite_ctx *c, int64_t step_id)
+{
+	const char *method;
+	uint64_t length = c->target.size;
+	char detail[128];
+	int fd;
+
+	if (c->step->nvme_format) {
+		c->exit_code = EXIT_BAD_INPUT;
+		return err_set("nvme_format=1 is not supported yet (drop it to discard the whole target instead)");
+	}
+	if (!c->target.exists) {
+		snprintf(detail, sizeof(detail), "{\"method\":\"none\",\"bytes\":0}");
+		return store_step_detail_set(c->db, step_id, detail);
+	}
+	if (purge_consent(c))
+		return -1;
+	fd = open(c->o->target, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		c->exit_code = EXIT_BAD_INPUT;
+		return err_set("cannot open '%s': %s", c->o->target, strerror(errno));
+	}
+	if (c->target.is_block) {
+		uint64_t range[2] = { 0, length };
+
+		method = "BLKDISCARD";
+		if (ioctl(fd, BLKDISCARD, range) < 0) {
+			int e = errno;
+
+			close(fd);
+			c->exit_code = EXIT_RUN_FAILED;
+			return err_set("BLKDISCARD on '%s': %s", c->o->target, strerror(e));
+		}
+	} else {
+		method = "punch-hole";
+		if (length && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+					0, (off_t)length) < 0) {
+			int e = errno;
+
+			close(fd);
+			c->exit_code = EXIT_RUN_FAILED;
+			return err_set("punching a hole over '%s': %s", c->o->target, strerror(e));
+		}
+	}
+	close(fd);
+	snprintf(detail, sizeof(detail), "{\"method\":\"%s\",\"bytes\":%llu}", method,
+		 (unsigned long long)length);
+	return store_step_detail_set(c->db, step_id, detail);
+}
+
+/* A job's byte range on the target, for fills sized in capacities. */
+static int spec_range(struct suite_ctx *c, const struct job_spec *spec,
+		      uint64_t *start, uint64_t *len)
+{
+	struct target t = c->target;
+
+	if (!t.exists && !t.is_block && spec->size)
+		t.size = spec->offset + spec->size;   /* the runner lays it out */
+	if (target_job_range(&t, spec, 0, start, len)) {
+		c->exit_code = EXIT_BAD_INPUT;
+		return -1;
+	}
+	return 0;
+}
+
+/* A precondition is one point: kept when a resume found it stored whole,
+ * else written again from its start (a cut fill is not a fill). */
+static int do_fill(struct suite_ctx *c, int64_t step_id)
+{
+	const struct suite_step *st = c->step;
+	double capacities = st->capacities > 0 ? st->capacities : 1;
+	struct job_spec spec;
+	uint64_t start, len, bs;
+
+	if (suite_point_kept(c, step_id, 0))
+		return 0;
+	step_spec(c, st, "", &spec);
+	spec.rw = st->precondition == PRECOND_RANDOM ? RW_RANDWRITE : RW_WRITE;
+	spec.time_based = false;
+	spec.runtime_ns = 0;
+	spec.ramp_ns = 0;
+	spec.numjobs = 1;
+	if (spec_range(c, &spec, &start, &len))
+		return -1;
+	bs = job_spec_max_bs(&spec);
+	spec.io_size = (uint64_t)(capacities * (double)len) / bs * bs;
+	if (!spec.io_size)
+		spec.io_size = bs;
+	c->step_planned_bytes = spec.io_size;
+	return suite_run_one(c, &spec, step_id, 0, NULL);
+}
+
+/* sprandom: one sequential write of each region, then random overwrites
+ * inside it with the IU as block size, as the plan says. */
+static int do_sprandom(struct suite_ctx *c, int64_t step_id)
+{
+	const struct suite_step *st = c->step;
+	struct sprandom_plan plan;
+	struct job_list jobs = { 0 };
+	struct job_spec base, spec;
+	uint64_t start, len;
+	char suffix[48];
+	int rc = 0;
+
+	if (suite_point_kept(c, step_id, 0))   /* one point, as a fill */
+		return 0;
+	step_spec(c, st, "", &base);
+	base.time_based = false;
+	base.runtime_ns = 0;
+	base.ramp_ns = 0;
+	base.numjobs = 1;
+	if (spec_range(c, &base, &start, &len))
+		return -1;
+	/* the plan tiles whole IUs: a tail smaller than one IU is left out */
+	if (st->iu)
+		len = len / st->iu * st->iu;
+	if (sprandom_plan(len, st->op, st->regions, st->iu, &plan)) {
+		c->exit_code = EXIT_BAD_INPUT;
+		return -1;
+	}
+	base.size_pct = base.offset_pct = 0;
+	base.offset_increment = 0;
+	base.offset_increment_pct = 0;
+	base.io_size = 0;
+	base.stonewall = true;
+	for (unsigned r = 0; r < plan.nr && rc == 0; r++) {
+		const struct sprandom_region *region = &plan.regions[r];
+
+		spec = base;
+		spec.rw = RW_WRITE;
+		spec.offset = start + region->offset;
+		spec.size = region->length;
+		snprintf(suffix, sizeof(suffix), "-r%u-fill", r);
+		snprintf(spec.name, sizeof(spec.name), "%.*s%s", SUITE_NAME_MAX, st->name, suffix);
+		rc = job_list_append(&jobs, &spec);
+		if (rc || region->overwrite_bytes < plan.iu)
+			continue;
+		spec.rw = RW_RANDWRITE;
+		spec.bs[DIR_READ] = spec.bs[DIR_WRITE] = plan.iu;
+		spec.bssplit_nr[DIR_READ] = spec.bssplit_nr[DIR_WRITE] = 0;
+		spec.blockalign[DIR_READ] = spec.blockalign[DIR_WRITE] = 0;
+		/* the planned invalid share needs distinct blocks: the random
+		 * map (a permutation) never repeats a block within a pass */
+		spec.norandommap = false;
+		spec.random_generator = RANDGEN_TAUSWORTHE;
+		spec.distribution.kind = DIST_RANDOM;
+		spec.io_size = region->overwrite_bytes / plan.iu * plan.iu;
+		snprintf(suffix, sizeof(suffix), "-r%u-overwrite", r);
+		snprintf(spec.name, sizeof(spec.name), "%.*s%s", SUITE_NAME_MAX, st->name, suffix);
+		rc = job_list_append(&jobs, &spec);
+	}
+	c->step_planned_bytes = plan.total_bytes;
+	sprandom_plan_free(&plan);
+	if (rc) {
+		c->exit_code = EXIT_RUN_FAILED;
+		rc = err_set("out of memory");
+	} else {
+		rc = suite_run_and_store(c, &jobs, step_id, 0, NULL);
+	}
+	job_list_free(&jobs);
+	return rc;
+}
+
+static const char *metric_name(enum steady_metric m)
+{
+	return m == STEADY_IOPS ? "iops" : m == STEADY_BW ? "bw_bytes" : "lat_mean_ns";
+}
+
+/* A steady step's limits, defaults filled in. */
+struct steady_limits {
+	unsigned window, max_rounds;
+	double range_limit, slope_limit;
+};
+
+/* The step's detail: every round's figure, the verdict over the window
+ * (which starts at window_start: rounds before it were measured before an
+ * interruption). */
+static int steady_detail(struct suite_ctx *c, int64_t step_id, const struct steady_limits *l,
+			 const double *values, unsigned n, unsigned window_start,
+			 const struct steady_verdict *v)
+{
+	cJSON *detail = cJSON_CreateObject(), *rounds;
+	char *text;
+	int rc;
+
+	rounds = cJSON_AddArrayToObject(detail, "rounds");
+	for (unsigned i = 0; rounds && i < n; i++)
+		cJSON_AddItemToArray(rounds, cJSON_CreateNumber(values[i]));
+	cJSON_AddStringToObject(detail, "metric", metric_name(c->step->metric));
+	cJSON_AddBoolToObject(detail, "reached", v->reached);
+	cJSON_AddNumberToObject(detail, "window", l->window);
+	cJSON_AddNumberToObject(detail, "max_rounds", l->max_rounds);
+	cJSON_AddNumberToObject(detail, "range_limit", l->range_limit);
+	cJSON_AddNumberToObject(detail, "slope_limit", l->slope_limit);
+	cJSON_AddNumberToObject(detail, "window_start", window_start);
+	if (n - window_start >= l->window) {
+		cJSON_AddNumberToObject(detail, "mean", v->mean);
+		cJSON_AddNumberToObject(detail, "range", v->range);
+		cJSON_AddNumberToObject(detail, "slope", v->slope);
+		cJSON_AddNumberToObject(detail, "slope_excursion", v->slope_excursion);
+	}
+	text = detail ? cJSON_PrintUnformatted(detail) : NULL;
+	cJSON_Delete(detail);
+	rc = text ? store_step_detail_set(c->db, step_id, text) : err_set("out of memory");
+	free(text);
+	return rc;
+}
+
+/* Rounds of the workload until steady state (SNIA PTS) or max_rounds;
+ * every round is a stored result (point = round), the verdict is the
+ * step's detail. A resume keeps the rounds stored before the interruption
+ * and continues after them, but the window restarts: the drive idled (and
+ * recovered) in between, so a window across the gap proves nothing; at
+ * least one window of rounds runs after a resume, even past max_rounds. */
+static int do_steady(struct suite_ctx *c, int64_t step_id)
+{
+	const struct suite_step *st = c->step;
+	struct steady_limits l = {
+		.window = st->window ? st->window : 5,
+		.max_rounds = st->max_rounds ? st->max_rounds : 25,
+		.range_limit = st->range_limit > 0 ? st->range_limit : 0.20,
+		.slope_limit = st->slope_limit > 0 ? st->slope_limit : 0.10,
+	};
+	unsigned kept = suite_resume_prefix(&c->resume, step_id), n;
+	unsigned after = l.window < l.max_rounds ? l.window : l.max_rounds;
+	double *values = calloc((size_t)kept + l.max_rounds + l.window, sizeof(*values));
+	struct steady_verdict v = { 0 };
+	char suffix[32];
+	struct job_spec spec;
+	int rc = 0;
+
+	c->exit_code = EXIT_RUN_FAILED;
+	if (!values)
+		return err_set("out of memory");
+	for (n = 0; n < kept; n++)
+		values[n] = suite_kept_figure(c, step_id, n);
+	if (kept)
+		suite_log(c, "kept %u round%s; the steady-state window starts again at round %u",
+			 kept, kept == 1 ? "" : "s", kept + 1);
+	while (rc == 0 && (n < l.max_rounds || (kept && n - kept < after))) {
+		snprintf(suffix, sizeof(suffix), "-round%u", n + 1);
+		step_spec(c, st, suffix, &spec);
+		spec.group_reporting = true;
+		if ((rc = suite_run_one(c, &spec, step_id, n, &values[n])))
+			break;
+		n++;
+		if ((rc = steady_check(values + kept, n - kept, l.window, l.range_limit,
+				       l.slope_limit, &v))) {
+			c->exit_code = EXIT_BAD_INPUT;
+			break;
+		}
+		if (!c->o->progress_tty)
+			suite_log(c, "round %u: %s %.6g", n, metric_name(st->metric), values[n - 1]);
+		if (v.reached)
+			break;
+	}
+	if (rc == 0)
+		rc = steady_detail(c, step_id, &l, values, n, kept, &v);
+	if (rc == 0)
+		suite_log(c, "steady state %s after %u rounds", v.reached ? "reached" : "not reached", n);
+	free(values);
+	return rc;
+}
+
+static int idle_for(struct suite_ctx *c, uint64_t ns);
+
+static int do_sweep(struct suite_ctx *c, int64_t step_id)
+{
+	const struct suite_step *st = c->step;
+	struct job_spec spec;
+	char suffix[48];
+
+	if (!st->nr_points) {
+		if (suite_point_kept(c, step_id, 0))
+			return 0;
+		step_spec(c, st, "", &spec);
+		return suite_run_one(c, &spec, step_id, 0, NULL);
+	}
+	for (unsigned p = 0; p < st->nr_points; p++) {
+		if (suite_point_kept(c, step_id, p))
+			continue;   /* a resume kept it: the sweep goes on after it */
+		/* the pause after the point before may not have happened: the
+		 * point starts from an idle drive, as in an uninterrupted sweep */
+		if (p && suite_point_kept(c, step_id, p - 1) && st->pause_ns &&
+		    idle_for(c, st->pause_ns))
+			return -1;
+		snprintf(suffix, sizeof(suffix), "-qd%u-j%u", st->points[p].iodepth,
+			 st->points[p].numjobs);
+		step_spec(c, st, suffix, &spec);
+		spec.iodepth = st->points[p].iodepth;
+		spec.numjobs = st->points[p].numjobs;
+		spec.group_reporting = true;   /* one result per point */
+		if (job_spec_validate(&spec)) {
+			c->exit_code = EXIT_BAD_INPUT;
+			return -1;
+		}
+		if (suite_run_one(c, &spec, step_id, p, NULL))
+			return -1;
+		/* pause = 180s: the drive idles after every point (CDN) */
+		if (st->pause_ns && idle_for(c, st->pause_ns))
+			return -1;
+	}
+	return 0;
+}
+
+/* The checkpoint passes' directory: next to a file target, TARGET.checkpoints */
+static int checkpoint_directory(struct suite_ctx *c, char *dir, size_t len)
+{
+	int n;
+
+	if (c->target.is_block)
+		return err_set("checkpoints on a raw device region are not supported yet; "
+			       "run this step on a file target (its checkpoints go next to it)");
+	n = snprintf(dir, len, "%s.checkpoints", c->o->target);
+	if (n < 0 || (size_t)n >= len)
+		return err_set("path too long: '%s.checkpoints'", c->o->target);
+	if (output_gate_check("checkpoint directory", dir, OUTPUT_DIRECTORY))
+		return -1;
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return err_set("cannot create '%s': %s", dir, strerror(errno));
+	return 0;
+}
+
+/* How many checkpoints a pass writes: the step's count, else as many as
+ * fit the free space. Recorded in the step's detail when first computed,
+ * so a resume (which finds pass 1's files taking space) writes as many. */
+static int checkpoint_count(struct suite_ctx *c, int64_t step_id, const struct dlio_plan *plan,
+			    const char *dir, unsigned *count)
+{
+	const struct suite_step *st = c->step;
+	char *stored = NULL, detail[64];
+	uint64_t free_bytes;
+	const cJSON *item;
+	cJSON *j;
+
+	if (store_step_detail_get(c->db, step_id, &stored))
+		return -1;
+	j = stored ? cJSON_Parse(stored) : NULL;
+	free(stored);
+	item = cJSON_GetObjectItemCaseSensitive(j, "checkpoints");
+	*count = cJSON_IsNumber(item) && item->valuedouble >= 1 &&
+		 item->valuedouble <= UINT32_MAX ? (unsigned)item->valuedouble : 0;
+	cJSON_Delete(j);
+	if (*count)
+		return 0;
+	if (checkpoint_free_bytes(dir, &free_bytes))
+		return -1;
+	*count = st->checkpoint_count ? st->checkpoint_count :
+		checkpoint_count_for_space(free_bytes, st->checkpoint_fill, plan->total_bytes);
+	if (!*count)
+		return err_set("not one checkpoint of %.2f GB fits in the %.2f GB free in '%s'",
+			       (double)plan->total_bytes / 1e9, (double)free_bytes / 1e9, dir);
+	snprintf(detail, sizeof(detail), "{\"checkpoints\":%u}", *count);
+	return store_step_detail_set(c->db, step_id, detail);
+}
+
+/* One checkpoint of one pass, stored as point (pass - 1) x count + i - 1. */
+static int checkpoint_point(struct suite_ctx *c, const struct dlio_plan *plan,
+			    const struct checkpoint_write *w, unsigned pass, unsigned i,
+			    unsigned count, int64_t step_id)
+{
+	struct run_options opt = suite_run_options(c);
+	unsigned point = (pass - 1) * count + i - 1;
+	struct checkpoint_one one;
+	struct result_record rec;
+	enum run_failure why;
+	uint64_t bytes;
+	int rc;
+
+	c->phase_bytes = c->sample_bytes = 0;
+	c->sample_ns = clock_now_ns();
+	if (checkpoint_one_run(plan, w, pass, i, &opt, &one, &why)) {
+		c->exit_code = run_failure_exit_code(why);
+		rc = -1;
+	} else if (one.out.partial || one.out.nr == 0 || *c->o->stop) {
+		c->interrupted = true;
+		c->exit_code = EXIT_RUN_FAILED;
+		rc = err_set("interrupted");
+	} else if (record_from_result(&one.merged, &rec)) {
+		c->exit_code = EXIT_RUN_FAILED;
+		rc = -1;
+	} else {
+		rec.step_id = step_id;
+		rec.has_point = true;
+		rec.point = point;
+		rc = suite_store_point(c, &rec, 1);
+		record_free(&rec);
+		bytes = one.merged.dir[DIR_WRITE].bytes;
+		c->step_bytes += bytes;
+		suite_log(c, "pass %u checkpoint %u/%u: %.3f GB in %.3f s", pass, i, count,
+			 (double)bytes / 1e9, (double)one.merged.runtime_ns / 1e9);
+		if (rc == 0 && verify_result_failure(&one.merged))
+			rc = -1;
+		if (rc)
+			c->exit_code = EXIT_RUN_FAILED;
+	}
+	c->phase_bytes = 0;
+	checkpoint_one_free(&one);
+	return rc;
+}
+
+/* DLIO-style checkpoint passes (workload/checkpoint.h): pass 1 writes the
+ * checkpoints, later passes write over them in place; one result per
+ * checkpoint, named "passP-ckptNNN", under this step. A resume continues
+ * at the first checkpoint not stored (a pass-1 checkpoint cut short is
+ * written again over its partly written files). */
+static int do_checkpoint(struct suite_ctx *c, int64_t step_id)
+{
+	const struct suite_step *st = c->step;
+	char dir[JOB_PATH_MAX];
+	struct checkpoint_write w = { .dir = dir, .fsync = true };
+	struct dlio_plan plan;
+	unsigned count;
+	int rc = 0;
+
+	c->exit_code = EXIT_BAD_INPUT;
+	if (checkpoint_directory(c, dir, sizeof(dir)) ||
+	    checkpoint_plan_for(st->checkpoint_model, st->checkpoint_size,
+				st->checkpoint_ranks, &plan))
+		return -1;
+	if (checkpoint_count(c, step_id, &plan, dir, &count)) {
+		dlio_plan_free(&plan);
+		return -1;
+	}
+	c->exit_code = EXIT_OK;
+	for (unsigned p = 1; p <= st->checkpoint_passes && rc == 0; p++)
+		for (unsigned i = 1; i <= count && rc == 0; i++)
+			if (!suite_point_kept(c, step_id, (p - 1) * count + i - 1))
+				rc = checkpoint_point(c, &plan, &w, p, i, count, step_id);
+	dlio_plan_free(&plan);
+	return rc;
+}
+
+static int do_idle(struct suite_ctx *c)
+{
+	return idle_for(c, c->step->idle_ns);
+}
+
+/* Sleeps ns in slices, checking the stop flag between them. */
+static int idle_for(struct suite_ctx *c, uint64_t ns)
+{
+	uint64_t end = clock_now_ns() + ns;
+	uint64_t now;
+
+	c->rate_bps = 0;
+	while ((now = clock_now_ns()) < end) {
+		uint64_t left = end - now;
+		struct timespec slice;
+
+		if (*c->o->stop) {
+			c->interrupted = true;
+			c->exit_code = EXIT_RUN_FAILED;
+			return err_set("interrupted");
+		}
+		if (left > IDLE_SLICE_NS)
+			left = IDLE_SLICE_NS;
+		slice.tv_sec = (time_t)(left / 1000000000ull);
+		slice.tv_nsec = (long)(left % 1000000000ull);
+		nanosleep(&slice, NULL);
+		if (now - c->last_draw_ns >= 1000000000ull)
+			suite_draw_status(c, now);
+	}
+	return 0;
+}
+
+int suite_run_step(struct suite_ctx *c, int64_t step_id)
+{
+	switch (c->step->kind) {
+	case STEP_PURGE:
+		return do_purge(c, step_id);
+	case STEP_PRECONDITION:
+		return c->step->precondition == PRECOND_SPRANDOM ?
+			do_sprandom(c, step_id) : do_fill(c, step_id);
+	case STEP_STEADY:
+		return do_steady(c, step_id);
+	case STEP_MEASURE:
+	case STEP_SWEEP:
+		return do_sweep(c, step_id);
+	case STEP_IDLE:
+		return do_idle(c);
+	case STEP_CHECKPOINT:
+		return do_checkpoint(c, step_id);
+	}
+	c->exit_code = EXIT_BAD_INPUT;
+	return err_set("unknown step kind %d", (int)c->step->kind);
+}

@@ -126,7 +126,10 @@ db="$TMP/kill.db"
 killed=0
 finished=0
 for delay in 0.15 0.6 1.1 1.7 2.3; do
-	if [ $killed -eq 0 ]; then tiny --db "$db" >/dev/null 2>&1 &
+	# a kill before the run row was stored leaves nothing to resume: start
+	# afresh then (a loaded machine reaches the store later)
+	if [ "$(sqlite3 "$db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)" = 0 ]; then
+		tiny --db "$db" >/dev/null 2>&1 &
 	else tiny --db "$db" --resume >/dev/null 2>&1 & fi
 	pid=$!
 	sleep $delay

@@ -2,6 +2,7 @@
  * forward migration by PRAGMA user_version), hosts / drives / runs, one
  * transaction per result with everything under it, and the reads that
  * rebuild result_records exactly for export, report and compare. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +34,10 @@ static const char *const dir_names[DIR_COUNT] = { "read", "write" };
  * (not a database, read-only, locked) is left to the caller. */
 static int db_fail(struct store *s, const char *what, const char *message)
 {
-	int code = sqlite3_errcode(s->db) & 0xff;
+	int code = sqlite3_errcode(s->db) & 0xff, sys = sqlite3_system_errno(s->db);
 
-	if (code == SQLITE_FULL)
+	/* SQLite says "disk I/O error" when growing its -shm hits ENOSPC */
+	if (code == SQLITE_FULL || (code == SQLITE_IOERR && (sys == ENOSPC || sys == EDQUOT)))
 		return err_fail(EXIT_RUN_FAILED, "%s: %s: the filesystem holding the "
 				"database is full (%s)", s->path, what, message);
 	if (code == SQLITE_IOERR || code == SQLITE_BUSY || code == SQLITE_LOCKED)

@@ -182,3 +182,18 @@ expect_output "newer.db: schema version 42 is newer" "the refusal names the file
 echo "not a database, just some text that is long enough ......................." > "$TMP/text.db"
 expect_exit 2 "a file that is not a database is refused" export --db "$TMP/text.db" --format csv
 expect_output "text.db" "the refusal names the file"
+
+# --- a database on a full filesystem: exit 1 (a run failure), saying so --------
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/full" && mount -t tmpfs -o size=64k tmpfs "$TMP/full"; then
+	for left in 0 8; do
+		dd if=/dev/zero of="$TMP/full/fill" bs=4k count=$((16 - left)) status=none 2>/dev/null
+		expect_exit 1 "a database opened on a full filesystem ($left KiB free): exit 1" \
+			run --db "$TMP/full/r$left.db" --name=x --ioengine=null --size=1m
+		expect_output "the filesystem holding the database is full" \
+			"... says the filesystem is full ($left KiB free)"
+		rm -f "$TMP/full/fill"
+	done
+	umount "$TMP/full"
+else
+	echo "# skipped: the full-filesystem checks need root (a small tmpfs)"
+fi

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "target/safety.h"
+#include "target/output_gate.h"
 #include "util/error.h"
 #include "workload/checkpoint.h"
 
@@ -145,6 +146,8 @@ int checkpoint_prepare(const struct dlio_plan *plan, const char *dir,
 		return -1;
 	if (mkdir(ckpt, 0755) && errno != EEXIST)
 		return err_set("cannot create '%s': %s", ckpt, strerror(errno));
+	if (output_gate_check("checkpoint directory", ckpt, OUTPUT_DIRECTORY))
+		return -1;
 	for (unsigned i = 0; i < plan->nr; i++) {
 		const struct dlio_file *f = &plan->files[i];
 		char *slash;
@@ -157,6 +160,9 @@ int checkpoint_prepare(const struct dlio_plan *plan, const char *dir,
 			*slash = '\0';
 			if (mkdir(path, 0755) && errno != EEXIST)
 				return err_set("cannot create '%s': %s", path, strerror(errno));
+			/* one that was there may lead elsewhere (a link into /dev) */
+			if (output_gate_check("checkpoint directory", path, OUTPUT_DIRECTORY))
+				return -1;
 			*slash = '/';
 		}
 		if (create_sparse(path, f->bytes, consent))
@@ -270,8 +276,11 @@ int checkpoint_one_run(const struct dlio_plan *plan, const struct checkpoint_wri
 
 	memset(one, 0, sizeof(*one));
 	*why = RUN_FAILED_INPUT;
-	if (pass <= 1 && !w->read && checkpoint_prepare(plan, w->dir, index, &consent))
+	if (pass <= 1 && !w->read && checkpoint_prepare(plan, w->dir, index, &consent)) {
+		if (err_refused())
+			*why = RUN_FAILED_UNSAFE;
 		goto done;
+	}
 	if (checkpoint_jobs(plan, w, index, &one->jobs))
 		goto done;
 	if (consent.nr) {

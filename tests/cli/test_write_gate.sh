@@ -242,6 +242,12 @@ expect_exit 0 "checkpoint accepts the option its hint names" checkpoint --db "$T
 	--checkpoint-size 1MB --ranks 1 --count 1 --passes 1 $(find "$WORK/ckpt" -type f \
 	-printf ' --destroy-data=%p') "$WORK/ckpt"
 
+# a checkpoint's own directory, already there as a link into /dev
+mkdir "$WORK/ckpt-link" && ln -s /dev "$WORK/ckpt-link/ckpt-001"
+refused 3 "checkpoint whose ckpt-001 is a link to /dev" checkpoint --db "$TMP/c.db" \
+	--checkpoint-size 1MB --ranks 1 --count 1 --passes 1 "$WORK/ckpt-link"
+check "no checkpoint file was created in /dev" test -z "$(ls /dev/*.pt 2>/dev/null)"
+
 # --- 7: directory= joined with a relative filename=, as fio does -------------------------
 mkdir "$WORK/dir" "$WORK/cwd"
 (cd "$WORK/cwd" && expect_exit 0 "directory= with a relative filename=" run --no-db --name=w \

@@ -4,6 +4,7 @@
  * are values.c's, bssplit is bssplit.c's, random_distribution and
  * percentile_list are distribution.c's. */
 #include "workload/options.h"
+#include "workload/option_table.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -23,8 +24,6 @@
 #include "workload/bssplit.h"
 #include "workload/distribution.h"
 #include "workload/values.h"
-
-typedef int (*option_fn)(struct job_spec *spec, const char *value);
 
 static int copy_string(char *dst, size_t size, const char *value)
 {
@@ -475,36 +474,6 @@ static int set_continue_on_error(struct job_spec *spec, const char *value)
 
 /* ---- the table -------------------------------------------------------- */
 
-enum option_type {
-	OPT_BOOL,          /* bool field; bare flag = 1 */
-	OPT_BOOL_INVERSE,  /* bool field set to !value (buffered -> direct) */
-	OPT_UINT,          /* unsigned field within [min, max] */
-	OPT_SIZE,          /* uint64_t bytes within [min, max] */
-	OPT_TIME,          /* uint64_t ns within [min, max]; bare number in unit_ns */
-	OPT_STRING,        /* char array of size bytes */
-	OPT_FUNC,          /* fn does it all; gets NULL for a bare flag */
-};
-
-struct option_def {
-	const char *name;
-	const char *alias;
-	enum option_type type;
-	size_t offset, size;
-	uint64_t min, max;    /* the range of UINT, SIZE and TIME */
-	uint64_t unit_ns;     /* OPT_TIME default unit */
-	option_fn fn;
-	bool bare_ok;         /* may appear without a value (a flag) */
-};
-
-#define FIELD(f) offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f)
-#define BOOL(n, f) { n, NULL, OPT_BOOL, FIELD(f), 0, 0, 0, NULL, true }
-#define UINT(n, a, f, lo, hi) { n, a, OPT_UINT, FIELD(f), lo, hi, 0, NULL }
-#define SIZE(n, a, f, lo, hi) { n, a, OPT_SIZE, FIELD(f), lo, hi, 0, NULL }
-#define TIME(n, a, f, unit, lo, hi) { n, a, OPT_TIME, FIELD(f), lo, hi, unit, NULL }
-#define STRING(n, f) { n, NULL, OPT_STRING, FIELD(f), 0, 0, 0, NULL }
-#define FUNC(n, a, fn) { n, a, OPT_FUNC, 0, 0, 0, 0, 0, fn, false }
-#define FLAG_FUNC(n, a, fn) { n, a, OPT_FUNC, 0, 0, 0, 0, 0, fn, true }
-
 static const struct option_def option_table[] = {
 	FUNC("name", NULL, set_name),
 	STRING("description", description),
@@ -585,33 +554,82 @@ static const struct option_def option_table[] = {
 /* fio options people often carry in job files; named explicitly so the
  * error says "not supported" rather than "unknown". */
 static const char *const unsupported_options[] = {
-	"verify_pattern", "rate", "rate_iops", "rate_min",
-	"rate_iops_min", "rate_process", "bsrange", "bs_unaligned", "zonemode",
-	"zonesize", "loops", "nrfiles", "filesize", "thinktime", "number_ios",
-	"rw_sequencer", "write_bw_log", "write_lat_log", "write_iops_log",
-	"write_hist_log", "log_avg_msec", "exitall", "exitall_on_error",
-	"create_serialize", "fallocate", "overwrite", "buffer_pattern",
-	"buffer_compress_percentage", "dedupe_percentage", "refill_buffers",
-	"scramble_buffers", "zero_buffers", "startdelay", "trim_percentage",
-	"lat_percentiles", "clat_percentiles", "slat_percentiles", "latency_target",
-	"iodepth_low", "flow", "rate_cycle", "steadystate",
-	"ss", "ss_dur", "ss_ramp", "unified_rw_reporting", "cpumask",
+	"verify_pattern",
+	"rate",
+	"rate_iops",
+	"rate_min",
+	"rate_iops_min",
+	"rate_process",
+	"bsrange",
+	"bs_unaligned",
+	"zonemode",
+	"zonesize",
+	"loops",
+	"nrfiles",
+	"filesize",
+	"thinktime",
+	"number_ios",
+	"rw_sequencer",
+	"write_bw_log",
+	"write_lat_log",
+	"write_iops_log",
+	"write_hist_log",
+	"log_avg_msec",
+	"exitall",
+	"exitall_on_error",
+	"create_serialize",
+	"fallocate",
+	"overwrite",
+	"buffer_pattern",
+	"buffer_compress_percentage",
+	"dedupe_percentage",
+	"refill_buffers",
+	"scramble_buffers",
+	"zero_buffers",
+	"startdelay",
+	"trim_percentage",
+	"lat_percentiles",
+	"clat_percentiles",
+	"slat_percentiles",
+	"latency_target",
+	"iodepth_low",
+	"flow",
+	"rate_cycle",
+	"steadystate",
+	"ss",
+	"ss_dur",
+	"ss_ramp",
+	"unified_rw_reporting",
+	"cpumask",
 };
+
+/* Every area's table: the core options above, then each area's own. */
+static const struct option_group option_groups[] = {
+	OPTION_GROUP(option_table),
+};
+
+#define NR_GROUPS (sizeof(option_groups) / sizeof(option_groups[0]))
 
 static const struct option_def *find_option(const char *key)
 {
-	for (size_t i = 0; i < sizeof(option_table) / sizeof(option_table[0]); i++) {
-		const struct option_def *o = &option_table[i];
+	for (size_t g = 0; g < NR_GROUPS; g++)
+		for (size_t i = 0; i < option_groups[g].nr; i++) {
+			const struct option_def *o = &option_groups[g].defs[i];
 
-		if (!strcmp(key, o->name) || (o->alias && !strcmp(key, o->alias)))
-			return o;
-	}
+			if (!strcmp(key, o->name) || (o->alias && !strcmp(key, o->alias)))
+				return o;
+		}
 	return NULL;
 }
 
 const char *job_option_name(unsigned i)
 {
-	return i < sizeof(option_table) / sizeof(option_table[0]) ? option_table[i].name : NULL;
+	for (size_t g = 0; g < NR_GROUPS; g++) {
+		if (i < option_groups[g].nr)
+			return option_groups[g].defs[i].name;
+		i -= (unsigned)option_groups[g].nr;
+	}
+	return NULL;
 }
 
 bool job_option_known(const char *key)

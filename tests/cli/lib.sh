@@ -6,6 +6,9 @@ trap 'rm -rf "$TMP"' EXIT
 export DRIVEBENCH_SCRATCH="$TMP/scratch.dat"
 export DRIVEBENCH_DB="$TMP/test.db"
 
+# a sanitizer build (make asan): memory and speed figures are not the program's
+if ldd "$DB" 2>/dev/null | grep -q libasan; then ASAN_BUILD=1; else ASAN_BUILD=0; fi
+
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; }
 

@@ -11,7 +11,6 @@
 # output in $TMP/o and $TMP/e, exit code in $rc. AddressSanitizer reserves
 # terabytes of address space and cannot start under a limit: under
 # `make asan` the command runs unlimited (the same checks still apply).
-if ldd "$DB" 2>/dev/null | grep -q libasan; then ASAN_BUILD=1; else ASAN_BUILD=0; fi
 limited() {
 	mb=$1; shift
 	if [ "$ASAN_BUILD" = 1 ]; then

@@ -7,12 +7,10 @@
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v fio >/dev/null 2>&1; then
-	echo "# skipped: fio is not installed (Debian package fio)"
-	exit 0
+	skip_all "fio is not installed (Debian package fio)"
 fi
 if ! command -v python3 >/dev/null 2>&1; then
-	echo "# skipped: python3 is needed to compare the JSON"
-	exit 0
+	skip_all "python3 is needed to compare the JSON"
 fi
 
 DBFILE="$TMP/results.db"

@@ -50,7 +50,7 @@ assert isinstance(d["size_bytes"], int) and d["logical_block_size"] >= 512
 assert d["serial"] is None and d["model"] is None and d["nvme"] is None
 '
 else
-	echo "# skipped: no /dev/zram0"
+	skip "no /dev/zram0"
 fi
 
 # --- a loop device ---------------------------------------------------------
@@ -75,10 +75,10 @@ assert d['loop_backing_file'] == '$TMP/loop.img'
 assert d['safety']['device_id'] == '$name'
 "
 	else
-		echo "# skipped: losetup could not attach a loop device"
+		skip "losetup could not attach a loop device"
 	fi
 else
-	echo "# skipped: loop device needs root and losetup"
+	skip "loop device needs root and losetup"
 fi
 
 # --- errors ----------------------------------------------------------------

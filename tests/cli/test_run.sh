@@ -127,7 +127,7 @@ else
 		expect_output "beyond the end" "error says the range is beyond the device"
 		losetup -d "$loopdev"
 	else
-		echo "# skipped: size larger than a device (no zram0 or loop device)"
+		skip "size larger than a device (no zram0 or loop device)"
 	fi
 fi
 

@@ -67,12 +67,10 @@ expect_exit 0 "file drivebench created is written again without consent" \
 
 # --- block devices (loop devices, root only) ------------------------------
 if [ "$(id -u)" -ne 0 ]; then
-	echo "# skipped: block device checks need root"
-	exit 0
+	skip_all "block device checks need root"
 fi
 if ! command -v losetup >/dev/null || ! losetup -f >/dev/null 2>&1; then
-	echo "# skipped: losetup unavailable"
-	exit 0
+	skip_all "losetup unavailable"
 fi
 
 # new_loop NAME: a 16 MiB image under $WORK on a fresh loop device; sets LOOP
@@ -87,8 +85,7 @@ new_loop ext4 && ext4=$LOOP
 new_loop gpt && gpt=$LOOP
 new_loop mounted && mounted=$LOOP
 if [ -z "$clean" ] || [ -z "$ext4" ] || [ -z "$gpt" ] || [ -z "$mounted" ]; then
-	echo "# skipped: could not attach loop devices"
-	exit 0
+	skip_all "could not attach loop devices"
 fi
 mkfs_ext4() { mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$1"; }
 check "ext4 made on $ext4" mkfs_ext4 "$ext4"
@@ -129,7 +126,7 @@ if command -v sfdisk >/dev/null; then
 	expect_exit 0 "gpt device written with --destroy-data=$gpt_id" \
 		run $WRITE --direct=1 --filename="$gpt" --destroy-data="$gpt_id"
 else
-	echo "# skipped: sfdisk unavailable, no partition table check"
+	skip "sfdisk unavailable, no partition table check"
 fi
 
 # mounted: refused even with the right ID

@@ -195,5 +195,5 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/full" && mount -t tmpfs -o size=64k tm
 	done
 	umount "$TMP/full"
 else
-	echo "# skipped: the full-filesystem checks need root (a small tmpfs)"
+	skip "the full-filesystem checks need root (a small tmpfs)"
 fi

@@ -13,8 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! losetup -f >/dev/null 2>&1; then
-	echo "# skipped: the write gate's device checks need root and loop devices"
-	exit 0
+	skip_all "the write gate's device checks need root and loop devices"
 fi
 
 WORK=$(mktemp -d /var/tmp/drivebench-gate.XXXXXX)
@@ -44,8 +43,7 @@ head_mib() { dd if="$1" bs=1M count=1 iflag=direct status=none | sha256sum; }
 new_loop fs && FS=$LOOP
 new_loop mounted && MOUNTED=$LOOP
 if [ -z "$FS" ] || [ -z "$MOUNTED" ]; then
-	echo "# skipped: could not attach loop devices"
-	exit 0
+	skip_all "could not attach loop devices"
 fi
 check "ext4 made on $FS" mkfs_ext4 "$FS"
 check "ext4 made on $MOUNTED" mkfs_ext4 "$MOUNTED"

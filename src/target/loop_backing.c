@@ -35,6 +35,7 @@ static bool backs(const char *kernel, const struct stat *st)
 		return false;   /* not attached */
 	snprintf(path, sizeof(path), "/dev/%s", kernel);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	memset(&info, 0, sizeof(info));   /* filled by the kernel; valgrind cannot tell */
 	if (fd >= 0) {
 		int rc = ioctl(fd, LOOP_GET_STATUS64, &info);
 

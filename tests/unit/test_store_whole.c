@@ -6,6 +6,7 @@
  * NULL), points round-trip, one point of a step is discarded, an ended step
  * is reopened; a run that never ended is incomplete. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -168,10 +169,11 @@ static void test_death_before_commit_leaves_nothing(void **state)
 		if (store_open(f->path, &s) || store_transaction_begin(s))
 			_exit(2);
 		store_run_inside(f, s, &run_id);
-		_exit(0);
+		raise(SIGKILL);   /* as kill -9: nothing after this runs */
+		_exit(3);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM pragma_integrity_check"
 				 " WHERE integrity_check <> 'ok'"), 0);
 	assert_int_equal(raw_int(f->path, "SELECT count(*) FROM runs"), 0);

@@ -1,0 +1,50 @@
+/* html_parts.h - what the pieces of the review page (html.c: the page,
+ * its tables and helpers; html_sweeps.c: a test's charts and the
+ * differential heatmaps; html_steady.c: steady-state rounds and checkpoint
+ * passes; html_gds.c: the GDS sweep) share. Private to src/report/. */
+#ifndef DRIVEBENCH_HTML_PARTS_H
+#define DRIVEBENCH_HTML_PARTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "report/report.h"
+
+#define POINT_NAME_MAX 24
+
+struct drive_points {
+	struct report_point *pts;
+	unsigned n;
+};
+
+/* the points of one test in one drive: a slice of its sorted points */
+struct slice {
+	const struct report_point *pts;
+	unsigned n;
+};
+
+void html_esc(FILE *out, const char *s);
+void html_point_name(const struct report_point *p, char *buf, size_t len);
+struct slice html_test_slice(const struct drive_points *dp, const struct report_point *test);
+void html_cell_number(FILE *out, double v, bool compact);
+/* headline metric of a test: IOPS for small blocks, else MB/s */
+bool html_headline_iops(const struct report_point *test);
+double html_headline(const struct report_point *p, bool iops);
+/* The three charts of a test section, in values[] order: MB/s, IOPS, mean
+ * latency. */
+extern const char *const html_metric_title[3];
+extern const char *const html_metric_unit[3];
+
+/* sections: 0, or -1 with err_msg */
+int html_sweep_section(FILE *out, const struct report_drive *drives,
+		       const struct slice *slices, unsigned nr, const struct report_point *test);
+int html_single_section(FILE *out, const struct report_drive *drives,
+			const struct slice *slices, unsigned nr, const struct report_point *test);
+void html_buffer_note(FILE *out, const struct report_drive *drives,
+		      const struct slice *slices, unsigned nr);
+int html_heatmaps(FILE *out, const struct report_drive *drives, const struct drive_points *dp);
+int html_steady_section(FILE *out, const struct report_drive *drives, unsigned nr);
+int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsigned nr);
+int html_gds_section(FILE *out, const struct report_drive *drives, unsigned nr);
+
+#endif

@@ -1,0 +1,193 @@
+/* html_steady.c - the steady-state rounds and the checkpoint passes on the review
+ * page. */
+#include "report/html_parts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/svg.h"
+#include "util/error.h"
+#include "workload/checkpoint.h"
+
+int html_steady_section(FILE *out, const struct report_drive *drives, unsigned nr)
+{
+	bool any = false;
+
+	for (unsigned d = 0; d < nr; d++)
+		any = any || drives[d].nr_steady;
+	if (!any)
+		return 0;
+	fputs("<section class=\"test\">\n<h2>Steady state (SNIA PTS)</h2>\n", out);
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned k = 0; k < drives[d].nr_steady; k++) {
+			const struct report_steady *st = &drives[d].steady[k];
+			bool bw = !strcmp(st->metric, "bw_bytes");
+			bool lat = !strcmp(st->metric, "lat_mean_ns");
+			double scale = bw ? 1e-6 : lat ? 1e-3 : 1.0;
+			double *y = calloc(st->nr_rounds + 1, sizeof(double));
+			char (*names)[12] = calloc(st->nr_rounds + 1, sizeof(*names));
+			const char **name_ptrs = calloc(st->nr_rounds + 1, sizeof(*name_ptrs));
+			char title[320];
+			int rc = 0;
+
+			if (!y || !names || !name_ptrs) {
+				free(y);
+				free(names);
+				free(name_ptrs);
+				return err_set("report: out of memory");
+			}
+			for (unsigned r = 0; r < st->nr_rounds; r++) {
+				y[r] = st->rounds[r] * scale;
+				snprintf(names[r], sizeof(names[r]), "%u", r + 1);
+				name_ptrs[r] = names[r];
+			}
+			snprintf(title, sizeof(title), "%s: %s, per round", drives[d].label, st->step);
+			struct svg_series series = { drives[d].label, NULL, y, st->nr_rounds };
+			struct svg_chart c = { title, "round",
+					       bw ? "MB/s (10^6 bytes/s)" : lat ? "mean latency (\u00b5s)" : "IOPS",
+					       name_ptrs, st->nr_rounds, &series, 1 };
+			if (st->nr_rounds)
+				rc = svg_line_chart(out, &c);
+			free(y);
+			free(names);
+			free(name_ptrs);
+			if (rc < 0)
+				return -1;
+			fputs("<p class=\"say\"><b>", out);
+			html_esc(out, st->step);
+			if (st->reached)
+				fprintf(out, ":</b> steady state reached after %u rounds: over the last %u, "
+					"range %.1f%% and slope excursion %.1f%% of the mean "
+					"(limits %.0f%% and %.0f%%).</p>\n", st->nr_rounds, st->window,
+					st->mean ? 100.0 * st->range / st->mean : 0.0,
+					st->mean ? 100.0 * st->slope_excursion / st->mean : 0.0,
+					100.0 * st->range_limit, 100.0 * st->slope_limit);
+			else
+				fprintf(out, ":</b> steady state <b>not reached</b> in %u rounds "
+					"(last window: range %.1f%%, slope excursion %.1f%% of the mean; "
+					"limits %.0f%% and %.0f%%).</p>\n", st->nr_rounds,
+					st->mean ? 100.0 * st->range / st->mean : 0.0,
+					st->mean ? 100.0 * st->slope_excursion / st->mean : 0.0,
+					100.0 * st->range_limit, 100.0 * st->slope_limit);
+		}
+	fputs("</section>\n", out);
+	return 0;
+}
+
+/* DLIO-style checkpoint results (named "passP-ckptNNN", read-back
+ * "read-ckptNNN"; see docs/checkpoint.md): seconds per checkpoint against
+ * its index, one line per pass (and drive), and the pass means. Partial
+ * (stopped) checkpoints are left out. */
+#define CHECKPOINT_MAX_PASSES 32
+static bool checkpoint_of(const struct result_record *rec, unsigned *pass, unsigned *index)
+{
+	return checkpoint_parse_name(rec->job_name, pass, index) && *index > 0 &&
+	       *pass < CHECKPOINT_MAX_PASSES && !rec->partial;
+}
+
+int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsigned nr)
+{
+	unsigned max_index = 0, nr_lines = (unsigned)nr * CHECKPOINT_MAX_PASSES, used = 0;
+	unsigned pass, index;
+	struct svg_series *series = NULL;
+	double *x = NULL, *y = NULL;
+	char (*names)[160] = NULL;
+	int rc = -1;
+
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned r = 0; r < drives[d].nr; r++)
+			if (checkpoint_of(&drives[d].recs[r], &pass, &index) && index > max_index)
+				max_index = index;
+	if (!max_index)
+		return 0;
+	series = calloc(nr_lines, sizeof(*series));
+	names = calloc(nr_lines, sizeof(*names));
+	x = calloc(max_index, sizeof(*x));
+	y = calloc((size_t)nr_lines * max_index, sizeof(*y));
+	if (!series || !names || !x || !y) {
+		err_set("report: out of memory");
+		goto done;
+	}
+	for (unsigned i = 0; i < max_index; i++)
+		x[i] = i + 1;
+	for (size_t i = 0; i < (size_t)nr_lines * max_index; i++)
+		y[i] = NAN;
+	fputs("<section class=\"test\">\n<h2>DLIO checkpoints</h2>\n<p class=\"note\">Time to "
+	      "write one checkpoint, from the barrier before the first write to the last "
+	      "rank's last fsync (lower is better); pass 1 starts on an empty drive, later "
+	      "passes write over the previous pass's checkpoints. GB = 10^9 bytes.</p>\n", out);
+	/* one line per drive and pass, in pass order; read-back last */
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned k = 1; k <= CHECKPOINT_MAX_PASSES; k++) {
+			unsigned want = k % CHECKPOINT_MAX_PASSES;   /* 0 (read-back) last */
+			double *line = y + (size_t)used * max_index;
+			bool any = false;
+
+			for (unsigned r = 0; r < drives[d].nr; r++) {
+				const struct result_record *rec = &drives[d].recs[r];
+
+				if (checkpoint_of(rec, &pass, &index) && pass == want) {
+					line[index - 1] = (double)rec->runtime_ns / 1e9;
+					any = true;
+				}
+			}
+			if (!any)
+				continue;
+			snprintf(names[used], sizeof(names[used]), "%s%s%s", nr > 1 ? drives[d].label : "",
+				 nr > 1 ? " " : "", want ? "" : "read-back");
+			if (want)
+				snprintf(names[used] + strlen(names[used]),
+					 sizeof(names[used]) - strlen(names[used]), "pass %u", want);
+			series[used] = (struct svg_series){ .name = names[used], .x = x, .y = line,
+							    .n = max_index };
+			used++;
+		}
+	struct svg_chart chart = {
+		.title = "Seconds per checkpoint", .x_label = "checkpoint",
+		.y_label = "seconds", .series = series, .nr_series = used,
+	};
+	if (svg_line_chart(out, &chart) < 0)
+		goto done;
+	fputs("<table><tr><th class=\"l\">drive</th><th class=\"l\">pass</th><th>checkpoints</th>"
+	      "<th>mean seconds</th><th>GB/s</th><th>GB per checkpoint</th></tr>\n", out);
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned k = 1; k <= CHECKPOINT_MAX_PASSES; k++) {
+			unsigned want = k % CHECKPOINT_MAX_PASSES, count = 0;
+			double seconds = 0, bytes = 0;
+
+			for (unsigned r = 0; r < drives[d].nr; r++) {
+				const struct result_record *rec = &drives[d].recs[r];
+
+				if (checkpoint_of(rec, &pass, &index) && pass == want) {
+					seconds += (double)rec->runtime_ns / 1e9;
+					bytes += (double)(rec->dir[DIR_READ].bytes + rec->dir[DIR_WRITE].bytes);
+					count++;
+				}
+			}
+			if (!count)
+				continue;
+			fputs("<tr><td class=\"l\">", out);
+			html_esc(out, drives[d].label);
+			if (want)
+				fprintf(out, "</td><td class=\"l\">%u</td>", want);
+			else
+				fputs("</td><td class=\"l\">read-back</td>", out);
+			fprintf(out, "<td>%u</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>\n", count,
+				seconds / count, seconds > 0 ? bytes / 1e9 / seconds : 0.0,
+				bytes / 1e9 / count);
+		}
+	fputs("</table>\n</section>\n", out);
+	rc = 0;
+done:
+	free(series);
+	free(names);
+	free(x);
+	free(y);
+	return rc;
+}
+
+/* GDS points (gdsio-style sweeps, workload/gds.h; their options carry
+ * gds_xfer): per direction and transfer type, throughput, IOPS and mean
+ * latency against threads, one line per block size (and drive), and with
+ * two drives the differential heatmap of block size x threads. */

@@ -1,0 +1,466 @@
+/* html_sweeps.c - a test's charts on the review page: sweeps (one line per drive, the
+ * CDN per-jobs charts), series and bars of single points, the buffer note,
+ * and the differential heatmaps of two drives. */
+#include "report/html_parts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/svg.h"
+#include "util/error.h"
+
+static int per_jobs_charts(FILE *out, const struct report_drive *drives, unsigned nr,
+			   const struct report_point *test, const struct report_point *axis,
+			   unsigned nx, const double *mbs)
+{
+	const char **names = calloc(nx ? nx : 1, sizeof(*names));
+	char (*name_buf)[POINT_NAME_MAX] = calloc(nx ? nx : 1, sizeof(*name_buf));
+	double *ys = calloc((size_t)(nr ? nr : 1) * (nx ? nx : 1), sizeof(*ys));
+	struct svg_series *series = calloc(nr ? nr : 1, sizeof(*series));
+	unsigned groups = 0;
+	char title[200], tname[96];
+	int rc = -1;
+
+	if (!names || !name_buf || !ys || !series) {
+		err_set("report: out of memory");
+		goto out;
+	}
+	for (unsigned j = 0; j < nx;) {
+		unsigned k = j;
+
+		while (k < nx && axis[k].numjobs == axis[j].numjobs)
+			k++;
+		if (k - j >= 2)
+			groups++;
+		j = k;
+	}
+	if (test->bs != 0 || groups < 2) {
+		rc = 0;
+		goto out;
+	}
+	report_test_name(test, tname, sizeof(tname));
+	for (unsigned j = 0; j < nx;) {
+		unsigned k = j, n;
+
+		while (k < nx && axis[k].numjobs == axis[j].numjobs)
+			k++;
+		n = k - j;
+		if (n >= 2) {
+			for (unsigned i = 0; i < n; i++) {
+				snprintf(name_buf[i], POINT_NAME_MAX, "%u", axis[j + i].iodepth);
+				names[i] = name_buf[i];
+			}
+			for (unsigned d = 0; d < nr; d++) {
+				memcpy(&ys[(size_t)d * nx], &mbs[(size_t)d * nx + j], n * sizeof(*ys));
+				series[d].name = drives[d].label;
+				series[d].x = NULL;
+				series[d].y = &ys[(size_t)d * nx];
+				series[d].n = n;
+			}
+			snprintf(title, sizeof(title), "%s, %u job%s: bandwidth by queue depth",
+				 tname, axis[j].numjobs, axis[j].numjobs == 1 ? "" : "s");
+			struct svg_chart c = { title, "QD (iodepth)", "MB/s (10^6 bytes/s)",
+					       names, n, series, nr };
+			if (svg_line_chart(out, &c) < 0)
+				goto out;
+		}
+		j = k;
+	}
+	rc = 0;
+out:
+	free(names);
+	free(name_buf);
+	free(ys);
+	free(series);
+	return rc;
+}
+
+/* Buffer memory of chunked or mixed-size tests (object storage): what the
+ * job held for its I/O buffers, so the page states the memory used. */
+void html_buffer_note(FILE *out, const struct report_drive *drives,
+			const struct slice *slices, unsigned nr)
+{
+	bool any = false;
+
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned i = 0; i < slices[d].n; i++) {
+			const struct report_point *p = &slices[d].pts[i];
+			uint64_t slots = (uint64_t)p->iodepth * (p->numjobs ? p->numjobs : 1);
+			char name[POINT_NAME_MAX];
+
+			if (!p->rec->max_buffer_bytes ||
+			    (p->bs && slots && p->bs <= p->rec->max_buffer_bytes / slots))
+				continue;   /* fixed size, not chunked: nothing to state */
+			html_point_name(p, name, sizeof(name));
+			fputs(any ? "; " : "<p class=\"note\">", out);
+			html_esc(out, drives[d].label);
+			fprintf(out, " %s: buffer memory: %.1f MiB", name,
+				(double)p->rec->max_buffer_bytes / (1024.0 * 1024.0));
+			any = true;
+		}
+	if (any)
+		fputs(" (I/O buffers held; large requests are served as chunks)</p>\n", out);
+}
+
+int html_sweep_section(FILE *out, const struct report_drive *drives,
+			 const struct slice *slices, unsigned nr,
+			 const struct report_point *test)
+{
+	struct report_point *axis = NULL;   /* union of points, sorted */
+	const char **names = NULL;
+	char (*name_buf)[POINT_NAME_MAX] = NULL;
+	double *values = NULL;
+	struct svg_series *series = NULL;
+	unsigned nx = 0, total = 0;
+	bool iops = html_headline_iops(test);
+	char title[160], tname[96];
+	int rc = -1;
+
+	for (unsigned d = 0; d < nr; d++)
+		total += slices[d].n;
+	axis = calloc(total, sizeof(*axis));
+	names = calloc(total, sizeof(*names));
+	name_buf = calloc(total, sizeof(*name_buf));
+	values = calloc((size_t)nr * total * 3, sizeof(*values));
+	series = calloc(nr, sizeof(*series));
+	if (!axis || !names || !name_buf || !values || !series) {
+		err_set("report: out of memory");
+		goto out;
+	}
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned i = 0; i < slices[d].n; i++) {
+			const struct report_point *p = &slices[d].pts[i];
+			unsigned j = 0;
+			while (j < nx && report_point_order(axis[j].iodepth, axis[j].numjobs,
+							    p->iodepth, p->numjobs) < 0)
+				j++;
+			if (j < nx && report_point_order(axis[j].iodepth, axis[j].numjobs,
+							  p->iodepth, p->numjobs) == 0)
+				continue;
+			memmove(&axis[j + 1], &axis[j], (nx - j) * sizeof(*axis));
+			axis[j] = *p;
+			nx++;
+		}
+	for (unsigned j = 0; j < nx; j++) {
+		html_point_name(&axis[j], name_buf[j], POINT_NAME_MAX);
+		names[j] = name_buf[j];
+	}
+	/* values[(metric * nr + d) * nx + j] */
+	for (size_t k = 0; k < (size_t)3 * nr * nx; k++)
+		values[k] = NAN;
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned i = 0; i < slices[d].n; i++) {
+			const struct report_point *p = &slices[d].pts[i];
+			unsigned j = 0;
+			while (report_point_order(axis[j].iodepth, axis[j].numjobs,
+						  p->iodepth, p->numjobs))
+				j++;
+			values[(0 * nr + d) * nx + j] = p->mbs;
+			values[(1 * nr + d) * nx + j] = p->iops;
+			values[(2 * nr + d) * nx + j] = p->lat_mean_us;
+		}
+
+	report_test_name(test, tname, sizeof(tname));
+	for (unsigned m = 0; m < 3; m++) {
+		for (unsigned d = 0; d < nr; d++) {
+			series[d].name = drives[d].label;
+			series[d].x = NULL;
+			series[d].y = &values[(m * nr + d) * nx];
+			series[d].n = nx;
+		}
+		snprintf(title, sizeof(title), "%s: %s", tname, html_metric_title[m]);
+		struct svg_chart c = { title, "QD/jobs (iodepth / numjobs)", html_metric_unit[m],
+				       names, nx, series, nr };
+		if (svg_line_chart(out, &c) < 0)
+			goto out;
+	}
+	if (per_jobs_charts(out, drives, nr, test, axis, nx, values) < 0)
+		goto out;
+	/* sentences per drive */
+	for (unsigned d = 0; d < nr; d++) {
+		struct sweep_point *sp;
+		char text[1024];
+		bool rating_iops;
+		double rating;
+
+		if (!slices[d].n)
+			continue;
+		sp = calloc(slices[d].n, sizeof(*sp));
+		if (!sp) {
+			err_set("report: out of memory");
+			goto out;
+		}
+		for (unsigned i = 0; i < slices[d].n; i++) {
+			sp[i].iodepth = slices[d].pts[i].iodepth;
+			sp[i].numjobs = slices[d].pts[i].numjobs;
+			sp[i].value = html_headline(&slices[d].pts[i], iops);
+			sp[i].lat_mean_us = slices[d].pts[i].lat_mean_us;
+		}
+		rating = spec_rating_for(drives[d].spec, test->rw, test->bs, test->dir,
+					 &rating_iops);
+		if (rating_iops != iops)
+			rating = 0;
+		if (sweep_sentences(sp, slices[d].n, iops ? "IOPS" : "MB/s", rating,
+				    text, sizeof(text)) == 0) {
+			fputs("<p class=\"say\"><b>", out);
+			html_esc(out, drives[d].label);
+			fputs(":</b> ", out);
+			html_esc(out, text);
+			fputs("</p>\n", out);
+		}
+		free(sp);
+	}
+	rc = 0;
+out:
+	free(axis);
+	free(names);
+	free(name_buf);
+	free(values);
+	free(series);
+	return rc;
+}
+
+/* MB/s over seconds of each drive's record for this test and direction */
+static int series_chart(FILE *out, const struct report_drive *drives,
+			const struct slice *slices, unsigned nr,
+			const struct report_point *test)
+{
+	struct svg_series *series = calloc(nr, sizeof(*series));
+	double **xs = calloc(nr, sizeof(*xs)), **ys = calloc(nr, sizeof(*ys));
+	unsigned used = 0;
+	char title[160], tname[96];
+	int rc = -1;
+
+	if (!series || !xs || !ys) {
+		err_set("report: out of memory");
+		goto out;
+	}
+	for (unsigned d = 0; d < nr; d++) {
+		const struct result_record *rec;
+		uint64_t prev = 0;
+
+		if (slices[d].n != 1 || slices[d].pts[0].rec->nr_series < 2)
+			continue;
+		rec = slices[d].pts[0].rec;
+		xs[used] = calloc(rec->nr_series, sizeof(double));
+		ys[used] = calloc(rec->nr_series, sizeof(double));
+		if (!xs[used] || !ys[used]) {
+			err_set("report: out of memory");
+			used++;
+			goto out;
+		}
+		for (unsigned i = 0; i < rec->nr_series; i++) {
+			const struct series_record *s = &rec->series[i];
+			double dt = (double)(s->t_ms - prev) / 1000.0;
+			xs[used][i] = s->t_ms / 1000.0;
+			ys[used][i] = dt > 0 ? s->bytes[test->dir] / dt / 1e6 : NAN;
+			prev = s->t_ms;
+		}
+		series[used].name = drives[d].label;
+		series[used].x = xs[used];
+		series[used].y = ys[used];
+		series[used].n = rec->nr_series;
+		used++;
+	}
+	if (used) {
+		report_test_name(test, tname, sizeof(tname));
+		snprintf(title, sizeof(title), "%s: bandwidth over time", tname);
+		struct svg_chart c = { title, "time (s)", "MB/s (10^6 bytes/s)", NULL, 0,
+				       series, used };
+		if (svg_line_chart(out, &c) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	for (unsigned i = 0; xs && ys && i < used; i++) {
+		free(xs[i]);
+		free(ys[i]);
+	}
+	free(xs);
+	free(ys);
+	free(series);
+	return rc;
+}
+
+int html_single_section(FILE *out, const struct report_drive *drives,
+			  const struct slice *slices, unsigned nr,
+			  const struct report_point *test)
+{
+	const char **names = calloc(nr, sizeof(*names));
+	char (*name_buf)[160] = calloc(nr, sizeof(*name_buf));
+	double *values = calloc((size_t)nr * 3, sizeof(*values));
+	unsigned n = 0;
+	bool same_point = true;
+	char title[200], tname[96];
+	int rc = -1;
+
+	if (!names || !name_buf || !values) {
+		err_set("report: out of memory");
+		goto out;
+	}
+	for (unsigned d = 0; d < nr; d++)
+		if (slices[d].n && report_point_order(slices[d].pts[0].iodepth,
+				slices[d].pts[0].numjobs, test->iodepth, test->numjobs))
+			same_point = false;
+	for (unsigned d = 0; d < nr; d++) {
+		const struct report_point *p;
+		if (!slices[d].n)
+			continue;
+		p = &slices[d].pts[0];
+		if (same_point)
+			snprintf(name_buf[n], sizeof(name_buf[n]), "%s", drives[d].label);
+		else
+			snprintf(name_buf[n], sizeof(name_buf[n]), "%s (%u/%u)",
+				 drives[d].label, p->iodepth, p->numjobs);
+		names[n] = name_buf[n];
+		values[n] = p->mbs;
+		values[nr + n] = p->iops;
+		values[2 * nr + n] = p->lat_mean_us;
+		n++;
+	}
+	report_test_name(test, tname, sizeof(tname));
+	for (unsigned m = 0; m < 3; m++) {
+		if (same_point)
+			snprintf(title, sizeof(title), "%s at %u/%u: %s", tname, test->iodepth,
+				 test->numjobs, html_metric_title[m]);
+		else
+			snprintf(title, sizeof(title), "%s: %s", tname, html_metric_title[m]);
+		if (svg_bar_chart(out, title, html_metric_unit[m], names, &values[m * nr], n) < 0)
+			goto out;
+	}
+	if (series_chart(out, drives, slices, nr, test) < 0)
+		goto out;
+	for (unsigned d = 0; d < nr; d++) {
+		bool rating_iops;
+		double rating = spec_rating_for(drives[d].spec, test->rw, test->bs,
+						test->dir, &rating_iops);
+		char v[48], r[48];
+		if (!slices[d].n || rating <= 0)
+			continue;
+		double measured = html_headline(&slices[d].pts[0], rating_iops);
+		report_format_number(measured, rating_iops, v, sizeof(v));
+		report_format_rating(rating, rating_iops, r, sizeof(r));
+		fputs("<p class=\"say\"><b>", out);
+		html_esc(out, drives[d].label);
+		fprintf(out, ":</b> %s %s, %s its %s %s rating (%+.1f%%).</p>\n", v,
+			rating_iops ? "IOPS" : "MB/s", measured >= rating ? "above" : "below",
+			r, rating_iops ? "IOPS" : "MB/s", report_pct_diff(measured, rating));
+	}
+	rc = 0;
+out:
+	free(names);
+	free(name_buf);
+	free(values);
+	return rc;
+}
+
+/* Differential heatmaps of drive a over drive b: per rw and direction, rows
+ * block sizes, columns QD/jobs points, cells the MB/s difference. */
+int html_heatmaps(FILE *out, const struct report_drive *drives,
+		    const struct drive_points *dp)
+{
+	const struct drive_points *a = &dp[0], *b = &dp[1];
+	bool drawn = false;
+
+	fputs("<h2>Differential heatmaps</h2>\n<p class=\"note\">", out);
+	html_esc(out, drives[0].label);
+	fputs(" against ", out);
+	html_esc(out, drives[1].label);
+	fputs(": MB/s difference at every shared point; green where the first drive "
+	      "is ahead, red where it is behind, stronger colour for a larger "
+	      "difference (full at &plusmn;50%).</p>\n", out);
+	for (unsigned i = 0; i < a->n; i++) {
+		const struct report_point *g = &a->pts[i];
+		bool first = true;
+
+		/* one heatmap per (rw, dir), drawn at its first point in a */
+		for (unsigned k = 0; k < i; k++)
+			if (!strcmp(a->pts[k].rw, g->rw) && a->pts[k].dir == g->dir)
+				first = false;
+		if (!first)
+			continue;
+		uint64_t row_bs[32];
+		struct report_point cols[64];
+		unsigned rows = 0, ncols = 0;
+		for (unsigned k = 0; k < a->n; k++) {
+			const struct report_point *p = &a->pts[k];
+			if (strcmp(p->rw, g->rw) || p->dir != g->dir)
+				continue;
+			for (unsigned m = 0; m < b->n; m++) {
+				const struct report_point *q = &b->pts[m];
+				unsigned r, c;
+				if (!report_same_test(p, q) || q->iodepth != p->iodepth
+				    || q->numjobs != p->numjobs)
+					continue;
+				for (r = 0; r < rows && row_bs[r] != p->bs; r++)
+					;
+				if (r == rows && rows < 32)
+					row_bs[rows++] = p->bs;
+				for (c = 0; c < ncols && report_point_order(cols[c].iodepth,
+						cols[c].numjobs, p->iodepth, p->numjobs); c++)
+					;
+				if (c == ncols && ncols < 64)
+					cols[ncols++] = *p;
+			}
+		}
+		if (!rows || !ncols)
+			continue;
+		/* columns in the reviews' order (insertion sort, small) */
+		for (unsigned c = 1; c < ncols; c++)
+			for (unsigned k = c; k > 0 && report_point_order(cols[k - 1].iodepth,
+					cols[k - 1].numjobs, cols[k].iodepth, cols[k].numjobs) > 0; k--) {
+				struct report_point t = cols[k];
+				cols[k] = cols[k - 1];
+				cols[k - 1] = t;
+			}
+		char row_names[32][32], col_names[64][POINT_NAME_MAX];
+		const char *rp[32], *cp[64];
+		double pct[32 * 64];
+		for (unsigned r = 0; r < rows; r++) {
+			report_bs_name(row_bs[r], row_names[r], sizeof(row_names[r]));
+			rp[r] = row_names[r];
+		}
+		for (unsigned c = 0; c < ncols; c++) {
+			html_point_name(&cols[c], col_names[c], POINT_NAME_MAX);
+			cp[c] = col_names[c];
+		}
+		for (unsigned k = 0; k < rows * ncols; k++)
+			pct[k] = NAN;
+		for (unsigned k = 0; k < a->n; k++) {
+			const struct report_point *p = &a->pts[k];
+			if (strcmp(p->rw, g->rw) || p->dir != g->dir)
+				continue;
+			for (unsigned m = 0; m < b->n; m++) {
+				const struct report_point *q = &b->pts[m];
+				unsigned r = 0, c = 0;
+				if (!report_same_test(p, q) || q->iodepth != p->iodepth
+				    || q->numjobs != p->numjobs)
+					continue;
+				while (r < rows && row_bs[r] != p->bs)
+					r++;
+				while (c < ncols && report_point_order(cols[c].iodepth,
+						cols[c].numjobs, p->iodepth, p->numjobs))
+					c++;
+				if (r < rows && c < ncols)
+					pct[r * ncols + c] = report_pct_diff(p->mbs, q->mbs);
+			}
+		}
+		char title[300], tname[96];
+		struct report_point named = *g;
+		report_test_name(&named, tname, sizeof(tname));
+		/* the name without its block size: "random read" */
+		const char *kind = strchr(tname, ' ');
+		snprintf(title, sizeof(title), "%s vs %s: %s MB/s difference",
+			 drives[0].label, drives[1].label, kind ? kind + 1 : tname);
+		if (svg_heatmap(out, title, rp, rows, cp, ncols, pct) < 0)
+			return -1;
+		drawn = true;
+	}
+	if (!drawn)
+		fputs("<p class=\"note\">The two drives share no measured point.</p>\n", out);
+	return 0;
+}
+
+/* The suites' steady-state steps: the tracked figure per round, and the
+ * SNIA verdict over the last window. */

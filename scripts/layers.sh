@@ -1,0 +1,59 @@
+#!/bin/sh
+# layers.sh - checks that every #include between src/ folders points down
+# the layer order of the README's architecture (and ../shared/DESIGN.md):
+#
+#   util < job < measure < verify < io < target < run < {store, output}
+#        < record < {workload, suite} < report < cmd
+#
+# A file may include its own folder and any folder of a lower layer; store
+# and output sit side by side (neither includes the other), and so do the
+# producers workload/ and suite/ (suite runs workload's producers: suite may
+# include workload, not the other way). Prints every include that points
+# against the order and exits 1 when there is one; `-v` lists every
+# cross-folder include. Usage: sh scripts/layers.sh [-v] [SRC_DIR]
+set -u
+verbose=0
+[ "${1:-}" = "-v" ] && { verbose=1; shift; }
+src=${1:-src}
+
+rank() {
+	case "$1" in
+	util) echo 0 ;; job) echo 1 ;; measure) echo 2 ;; verify) echo 3 ;;
+	io) echo 4 ;; target) echo 5 ;; run) echo 6 ;;
+	store|output) echo 7 ;; record) echo 8 ;;
+	workload) echo 9 ;; suite) echo 10 ;; report) echo 11 ;; cmd) echo 12 ;;
+	*) echo "" ;;
+	esac
+}
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+for file in $(find "$src" -name '*.[ch]' | sort); do
+	rel=${file#"$src"/}
+	case "$rel" in */*) from=${rel%%/*} ;; *) continue ;; esac   # main.c: the top
+	from_rank=$(rank "$from")
+	if [ -z "$from_rank" ]; then
+		echo "layers: $rel: folder '$from' has no layer (add it to scripts/layers.sh and the README)" >>"$out"
+		continue
+	fi
+	grep -n '^#include "' "$file" | while IFS= read -r line; do
+		num=${line%%:*}
+		inc=$(printf '%s' "$line" | sed 's/.*#include "\([^"]*\)".*/\1/')
+		to=${inc%%/*}
+		[ "$to" = "$from" ] && continue
+		to_rank=$(rank "$to")
+		if [ -z "$to_rank" ]; then
+			echo "layers: $rel:$num: includes '$inc' from unknown folder '$to'" >>"$out"
+		elif [ "$to_rank" -ge "$from_rank" ]; then
+			echo "layers: $rel:$num: $from (layer $from_rank) includes $inc ($to, layer $to_rank): against the order" >>"$out"
+		elif [ "$verbose" = 1 ]; then
+			echo "$rel:$num: $from -> $inc"
+		fi
+	done
+done
+if [ -s "$out" ]; then
+	cat "$out"
+	echo "layers: $(wc -l <"$out") include(s) against the layer order"
+	exit 1
+fi
+echo "layers: every include points down the layer order"

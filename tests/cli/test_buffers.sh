@@ -165,7 +165,65 @@ check "randrw with fsync=5: one sync per 5 writes, not one per read after them" 
 job = j["jobs"][0]
 assert job["sync"]["total_ios"] == (job["write"]["total_ios"] - 1) // 5, job["sync"]'
 
+run_db run --no-db "$JOBS/sync-fsync.fio" --set filename="$TMP/fsync.dat" \
+	--set ioengine=null --set numjobs=2 --set group_reporting=1 --output-format=json
+check "group_reporting adds the clones' syncs" json '
+s = j["jobs"][0]["sync"]
+assert s["total_ios"] == 126 and s["lat_ns"]["N"] == 126, s'
+
+if command -v strace >/dev/null 2>&1; then
+	strace -f -qq -e trace=fsync,fdatasync -o "$TMP/strace4" "$DB" run --no-db --name=c \
+		--filename="$TMP/both.dat" --rw=write --size=1m --fsync_on_close=1 \
+		--output-format=json >"$TMP/close.json" 2>&1
+	check "fsync_on_close: one fsync when the writes are done" \
+		test "$(grep -c -E '(^|[^a-z])fsync\(' "$TMP/strace4")" -eq 1
+	OUT=$(cat "$TMP/close.json")
+	check "... not counted in sync" json 'assert j["jobs"][0]["sync"]["total_ios"] == 0'
+	strace -f -qq -e trace=fsync,fadvise64 -o "$TMP/strace5" "$DB" run --no-db --name=v \
+		--filename="$TMP/both.dat" --rw=write --size=1m --verify=crc32c \
+		--output-format=json >"$TMP/verify.json" 2>&1
+	check "verify: a sync and a drop of the range before the verify phase (fio's do_verify)" \
+		python3 - "$TMP/strace5" <<'PY'
+import sys
+calls = [l.split(None, 1)[1] for l in open(sys.argv[1]) if "1048576" in l or "fsync(" in l]
+assert calls[0].startswith("fadvise64(3, 0, 1048576, POSIX_FADV_DONTNEED)"), calls
+assert calls[-2].startswith("fsync(3)"), calls
+assert calls[-1].startswith("fadvise64(3, 0, 1048576, POSIX_FADV_DONTNEED)"), calls
+PY
+	OUT=$(cat "$TMP/verify.json")
+	check "... that sync is counted (as fio's)" json 'assert j["jobs"][0]["sync"]["total_ios"] == 1'
+fi
+
 # ---- page cache ----------------------------------------------------------
+
+if command -v strace >/dev/null 2>&1; then
+	# fadvise64 calls on the job's 64 KiB range (libblkid advises on its own)
+	advice() {
+		strace -f -qq -e trace=fadvise64 -o "$TMP/fadvise" "$DB" run --no-db --name=a \
+			--filename="$TMP/small.dat" --size=64k "$@" >/dev/null 2>&1
+		grep -o '65536, POSIX_FADV_[A-Z]*' "$TMP/fadvise" | cut -d' ' -f2 | tr '\n' ' '
+	}
+	"$DB" run --no-db --name=mk --filename="$TMP/small.dat" --rw=write --size=64k >/dev/null
+	check "fadvise_hint=1 (default): FADV_SEQUENTIAL after the drop for a sequential job" \
+		test "$(advice --rw=read)" = "POSIX_FADV_DONTNEED POSIX_FADV_SEQUENTIAL "
+	check "... FADV_RANDOM for a random one" \
+		test "$(advice --rw=randread)" = "POSIX_FADV_DONTNEED POSIX_FADV_RANDOM "
+	check "fadvise_hint=0 and invalidate=0: no advice at all" \
+		test -z "$(advice --rw=read --fadvise_hint=0 --invalidate=0)"
+	check "fadvise_hint=noreuse" \
+		test "$(advice --rw=read --fadvise_hint=noreuse)" = "POSIX_FADV_DONTNEED POSIX_FADV_NOREUSE "
+	check "buffered, 4 passes over the range: dropped at open and at each of 3 wraps" \
+		test "$(advice --rw=read --io_size=256k --fadvise_hint=0)" = \
+		"POSIX_FADV_DONTNEED POSIX_FADV_DONTNEED POSIX_FADV_DONTNEED POSIX_FADV_DONTNEED "
+	check "... also when a random job's pass ends" \
+		test "$(advice --rw=randread --io_size=256k --fadvise_hint=0)" = \
+		"POSIX_FADV_DONTNEED POSIX_FADV_DONTNEED POSIX_FADV_DONTNEED POSIX_FADV_DONTNEED "
+	check "... not with direct=1 (fio drops at open only)" \
+		test "$(advice --rw=read --io_size=256k --fadvise_hint=0 --direct=1)" = \
+		"POSIX_FADV_DONTNEED "
+	check "... and not with invalidate=0" \
+		test -z "$(advice --rw=randread --io_size=256k --fadvise_hint=0 --invalidate=0)"
+fi
 
 resident() { fincore -n -b -o RES "$1" 2>/dev/null | tr -d ' '; }
 cold="$TMP/cold.dat"
@@ -198,6 +256,16 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null 2>&1 && command -v stra
 			"$JOBS/invalidate.fio" --set filename="$LOOP" --set invalidate=0 >/dev/null 2>&1
 		check "invalidate=0 on a block device: no BLKFLSBUF" \
 			bash -c "! grep -q BLKFLSBUF '$TMP/ioctl0'"
+		# only root may flush a device: for anyone else a warning, as fio
+		chmod o+r "$LOOP"
+		chmod o+rx "$TMP"
+		OUT=$(cd "$TMP" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$DB" run --no-db --name=u --filename="$LOOP" --rw=randread \
+			--io_size=16k 2>&1)
+		RC=$?
+		check "invalidate as another user: the job runs (exit $RC)" test "$RC" -eq 0
+		expect_output "drivebench: job 'u': cache invalidation of '$LOOP' failed: .*only root may flush a block device" \
+			"... with a warning naming the device"
 	else
 		echo "# skipped: losetup could not attach a loop device"
 	fi

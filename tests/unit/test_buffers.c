@@ -2,7 +2,8 @@
  * the mode each combination of options gives, scrambled blocks that never
  * repeat, compressible chunks, dedupe repeats and working sets (also
  * across clones), the pattern syntax (workload/pattern.c), the buffering
- * options and their checks. */
+ * options and their checks, and the page-cache calls' errors
+ * (target/cache.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "run/buffers.h"
+#include "target/cache.h"
 #include "util/error.h"
 #include "workload/options.h"
 #include "workload/pattern.h"
@@ -391,6 +393,50 @@ static void options_set_and_check(void **state)
 	free(s);
 }
 
+/* Values no option can set (a spec built in code) are still refused. */
+static void out_of_range_fields_are_refused(void **state)
+{
+	struct job_spec *s = spec_with(NULL);
+
+	(void)state;
+	s->buffering.compress_pct = 101;
+	assert_int_equal(job_spec_validate(s), -1);
+	assert_non_null(strstr(err_msg(), "over 100"));
+	s->buffering.compress_pct = 0;
+	s->buffering.pattern_len = BUFFER_PATTERN_MAX + 1;
+	assert_int_equal(job_spec_validate(s), -1);
+	assert_non_null(strstr(err_msg(), "option 'buffer_pattern': longer than 512 bytes"));
+	free(s);
+}
+
+/* A target the calls do not apply to: an error naming it and the cause
+ * (the runner turns it into a warning). */
+static void cache_calls_report_failures(void **state)
+{
+	int fds[2];
+	char path[] = "/tmp/drivebench-cache-XXXXXX";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(target_cache_drop(fds[0], false, "a pipe", 0, 4096), -1);
+	assert_string_equal(err_msg(), "cache invalidation of 'a pipe' failed: Illegal seek");
+	assert_int_equal(target_cache_advise(fds[0], FADVISE_RANDOM, true, "a pipe", 0, 4096), -1);
+	assert_string_equal(err_msg(), "fadvise_hint on 'a pipe' failed: Illegal seek");
+	assert_int_equal(target_cache_advise(fds[0], FADVISE_NONE, true, "a pipe", 0, 4096), 0);
+	close(fds[0]);
+	close(fds[1]);
+	assert_true(fd >= 0);
+	/* BLKFLSBUF on a regular file */
+	assert_int_equal(target_cache_drop(fd, true, path, 0, 0), -1);
+	assert_non_null(strstr(err_msg(), "cache invalidation of '/tmp/drivebench-cache-"));
+	assert_int_equal(target_cache_drop(fd, false, path, 0, 0), 0);
+	for (int h = FADVISE_NONE; h <= FADVISE_NOREUSE; h++)
+		assert_int_equal(target_cache_advise(fd, (enum fadvise_hint)h, false, path, 0, 0), 0);
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +449,8 @@ int main(void)
 		cmocka_unit_test_teardown(zero_and_pattern_fill, release),
 		cmocka_unit_test_teardown(patterns_parse_as_fio, release),
 		cmocka_unit_test_teardown(options_set_and_check, release),
+		cmocka_unit_test_teardown(out_of_range_fields_are_refused, release),
+		cmocka_unit_test_teardown(cache_calls_report_failures, release),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

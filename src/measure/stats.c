@@ -186,6 +186,7 @@ void job_result_init(struct job_result *r, const struct job_spec *spec)
 		lat_stat_init(&r->dir[d].clat);
 		lat_stat_init(&r->dir[d].lat);
 	}
+	lat_stat_init(&r->sync_lat);
 	r->spec = spec;
 	if (spec) {
 		memcpy(r->name, spec->name, sizeof(r->name));
@@ -227,6 +228,8 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 		return -1;
 	for (int d = 0; d < DIR_COUNT; d++)
 		dir_stats_merge(&dst->dir[d], &src->dir[d]);
+	dst->sync_ios += src->sync_ios;
+	lat_merge(&dst->sync_lat, &src->sync_lat);
 	if (!dst->spec)
 		dst->spec = src->spec;
 	if (!dst->error)

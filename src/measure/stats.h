@@ -84,6 +84,9 @@ struct job_result {
 	uint64_t ramp_ns;        /* ramp actually spent */
 	uint64_t start_unix_ms;  /* wall clock at measurement start */
 	struct dir_stats dir[DIR_COUNT];
+	/* the measured part's syncs (fsync=N, fdatasync=N): fio's "sync" */
+	uint64_t sync_ios;
+	struct lat_stat sync_lat;
 	struct series series;
 	double usr_cpu_s, sys_cpu_s;   /* CPU seconds used by the thread(s) */
 	uint64_t ctx_switches;

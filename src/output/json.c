@@ -552,10 +552,9 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 	add_dir_json(b, job, "trim", r, NULL, DIR_READ, 0.0, &pcts, false);
 
 	cJSON *sync = add_object(b, job, "sync");
-	static const struct lat_stat empty_lat;
 
-	add_u64(b, sync, "total_ios", 0);
-	add_lat_json(b, sync, "lat_ns", &empty_lat, NULL, false);
+	add_u64(b, sync, "total_ios", r->sync_ios);
+	add_lat_json(b, sync, "lat_ns", &r->sync_lat, &pcts, json_plus);
 
 	/* fio's job_runtime and CPU shares cover the whole job, ramp included */
 	add_u64(b, job, "job_runtime", (job_ns + 500000) / 1000000);

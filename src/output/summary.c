@@ -186,6 +186,27 @@ static void print_latency(FILE *f, const struct dir_stats *ds)
 	}
 }
 
+/* fio's fsync/fdatasync lines, shortened: how many syncs and their
+ * latency. */
+static void print_sync(FILE *f, const struct job_result *r)
+{
+	static const double pcts[] = { 50.0, 99.0 };
+	uint64_t values[2];
+	struct lat_unit unit;
+
+	if (!r->sync_ios)
+		return;
+	unit = lat_unit_for(r->sync_lat.min, r->sync_lat.max);
+	hist_percentiles(&r->sync_lat.hist, pcts, 2, values);
+	for (int i = 0; i < 2; i++)
+		if (values[i] > r->sync_lat.max)
+			values[i] = r->sync_lat.max;
+	fprintf(f, "  sync: %" PRIu64 " (fsync/fdatasync), lat (%s): mean %.2f, p50 %.2f, "
+		"p99 %.2f, max %.2f\n", r->sync_ios, unit.name,
+		lat_mean(&r->sync_lat) / unit.divisor, (double)values[0] / unit.divisor,
+		(double)values[1] / unit.divisor, (double)r->sync_lat.max / unit.divisor);
+}
+
 /* fio's totals line for a continue_on_error job, and what the fault
  * engine injected, by kind. */
 static void print_error_totals(FILE *f, const struct job_result *r)
@@ -311,6 +332,7 @@ static void print_entry(FILE *f, const struct job_result *r)
 			fputc('\n', f);
 		}
 	}
+	print_sync(f, r);
 	print_error_totals(f, r);
 	print_verify(f, r);
 }

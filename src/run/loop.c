@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "io/fault.h"
+#include "run/buffers.h"
+#include "run/pagecache.h"
 #include "run/runner.h"
 #include "util/error.h"
 
@@ -28,8 +30,10 @@ static inline uint64_t pick_offset(struct loop *l, int dir, uint64_t len)
 			off = (w->range_len - len) / w->align * w->align;
 	} else {
 		off = w->seq_pos[dir];
-		if (off + len > w->range_len)
+		if (off + len > w->range_len) {
 			off = 0;
+			worker_cache_wrap(w);   /* fio's loop_cache_invalidate */
+		}
 		w->seq_pos[dir] = off + len;
 	}
 	return w->range_start + off;
@@ -107,8 +111,10 @@ static inline void start_request(struct loop *l, struct io *io, int dir,
 	}
 	if (l->measuring)
 		l->bytes_issued += len;
-	if (dir == DIR_WRITE)
-		l->writes_since_sync++;
+	if (dir == DIR_WRITE) {
+		l->writes_to_sync--;   /* 0: the next I/O waits for a sync */
+		buffers_write(&w->bufs, io, now);
+	}
 }
 
 /* prep_new with verify on: a held pick goes first, overlaps wait, and
@@ -143,16 +149,20 @@ static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
 	return w->ops->prep(&w->engine, io);
 }
 
-/* Prepares one new request on a free slot. Returns 0, 1 when verify held
- * the pick back (the slot stays free), or -1 on error. With verify off
- * the only cost of verification here is the one branch on verifying. */
+/* Prepares one new request on a free slot. Returns 0, 1 when a due sync
+ * (loop_sync.c) or verify held the pick back (the slot stays free), or -1
+ * on error. With verify off the only cost of verification here is the one
+ * branch on verifying. */
 static int prep_new(struct loop *l, uint64_t now)
 {
 	struct worker *w = l->w;
-	struct io *io = w->free_ios[--w->nr_free];
+	struct io *io;
 	int dir;
 	uint64_t len, off;
 
+	if (!l->writes_to_sync)   /* a sync is due first (loop_sync) */
+		return 1;
+	io = w->free_ios[--w->nr_free];
 	if (w->verifying)
 		return prep_new_verified(l, io, now);
 	dir = pick_dir(w);
@@ -181,6 +191,8 @@ static int prep_continue(struct worker *w, struct io *io, uint64_t now)
 	if (w->verifying && io->dir == DIR_WRITE)
 		verify_fill_range(io->buf, io->offset, io->len, w->verify.base,
 				  w->verify.unit, w->verify.seed, rq->verify_seq);
+	else if (io->dir == DIR_WRITE)
+		buffers_write(&w->bufs, io, now);
 	return w->ops->prep(&w->engine, io);
 }
 
@@ -252,6 +264,7 @@ static void reset_measurement(struct loop *l, uint64_t now)
 		lat_stat_init(&w->result.dir[d].lat);
 	}
 	w->result.ramp_ns = now - l->measure_start;
+	loop_sync_start(l);
 	l->measuring = true;
 	l->measure_start = now;
 	l->next_tick = now + l->interval;
@@ -462,20 +475,6 @@ void loop_tick(struct loop *l, uint64_t now)
 	tick(l, now);
 }
 
-static int sync_target(struct loop *l)
-{
-	struct worker *w = l->w;
-
-	if (w->fd < 0)
-		return 0;
-	if (drain(l))
-		return -1;
-	if (fsync(w->fd))
-		return err_set("job '%s': fsync: %s", w->spec->name, strerror(errno));
-	l->writes_since_sync = 0;
-	return 0;
-}
-
 /* iodepth_batch_submit=0 (the default) adapts the batch to what a submit
  * costs per I/O on this target: where submitting only queues work (zram's
  * io-wq hand-off, an NVMe doorbell) one call carries many I/Os and the
@@ -515,7 +514,7 @@ static int issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *i
 		if (rc) {
 			if (rc < 0)
 				return -1;
-			break;   /* verify holds the pick: see loop_verify_resume */
+			break;   /* a due sync or verify holds the pick (loop_sync, loop_verify_resume) */
 		}
 		batch[nb++] = w->free_ios[w->nr_free];
 	}
@@ -563,9 +562,6 @@ static int submit_reap_loop(struct loop *l)
 			reset_measurement(l, l->now);
 		if ((l->issuing || !l->abandon) && limits_reached(l, l->now))
 			l->issuing = false;
-		if (l->issuing && s->fsync_every && l->writes_since_sync >= s->fsync_every)
-			if (sync_target(l))
-				return -1;
 		/* fill every free slot, in batches of batch_max per submit; a
 		 * short batch means nothing more may be issued now */
 		while (may_issue(l)) {
@@ -588,8 +584,15 @@ static int submit_reap_loop(struct loop *l)
 				return -1;
 			continue;
 		}
-		if (!l->inflight)
-			break;
+		if (!l->inflight) {
+			/* the writes before a due sync are done: issue it,
+			 * unless nothing would follow it (as fio) */
+			if (l->writes_to_sync || !may_issue(l))
+				break;
+			if (loop_sync(l))
+				return -1;
+			continue;
+		}
 		/* every free slot is filled, or nothing more will be issued:
 		 * block for complete_min */
 		if (reap_some(l, complete_min, complete_max ? complete_max :
@@ -598,9 +601,8 @@ static int submit_reap_loop(struct loop *l)
 		if (l->measuring)
 			tick(l, l->now);
 	}
-	if (l->measuring && s->end_fsync && w->fd >= 0 && job_spec_writes(s))
-		if (fsync(w->fd))
-			return err_set("job '%s': end_fsync: %s", s->name, strerror(errno));
+	if (loop_sync_end(l))
+		return -1;
 	if (w->verifying && loop_verify_finish(l))
 		return -1;
 	return 0;
@@ -624,6 +626,7 @@ void loop_run(struct worker *w)
 	l.time_based = s->time_based;
 	l.bytes_target = s->io_size ? s->io_size : w->range_len;
 	l.issuing = true;
+	loop_sync_start(&l);
 	l.measure_start = now;
 	l.ramp_end = now + s->ramp_ns;
 	if (!s->ramp_ns)

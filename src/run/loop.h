@@ -21,7 +21,11 @@ struct loop {
 	uint64_t measure_start, ramp_end, deadline;
 	uint64_t bytes_target;        /* measured bytes to issue (0 = none) */
 	uint64_t bytes_issued;
-	uint64_t writes_since_sync;
+	/* fsync=N / fdatasync=N (loop_sync.c): writes left before the next
+	 * sync (UINT64_MAX when neither is set; 0 holds new I/O back until
+	 * the writes in flight are done and the sync is issued), and the
+	 * write count at which it falls */
+	uint64_t writes_to_sync, sync_at;
 	uint64_t next_tick, interval;
 	struct series_point tick;     /* what completed in this interval */
 	unsigned inflight;
@@ -50,6 +54,19 @@ int loop_reap(struct loop *l, unsigned min, unsigned max);
 int loop_drain(struct loop *l);
 /* Closes every series interval that ended by now. */
 void loop_tick(struct loop *l, uint64_t now);
+
+/* loop_sync.c: fsync=N, fdatasync=N, end_fsync, fsync_on_close */
+/* Starts counting writes and syncs afresh (the measured part begins). */
+void loop_sync_start(struct loop *l);
+/* The sync that writes_to_sync == 0 waits for, issued once nothing is in
+ * flight: fsync or fdatasync, counted and timed in w->result.sync_*.
+ * Returns 0 or -1 with err_msg. */
+int loop_sync(struct loop *l);
+/* end_fsync / fsync_on_close after the last write (not counted, as fio). */
+int loop_sync_end(struct loop *l);
+/* Before the verify phase reads back: a sync, and the written range
+ * dropped from the page cache, as fio's do_verify. */
+int loop_sync_before_verify(struct loop *l);
 
 /* loop_verify.c: called only when the job has verify on */
 int loop_verify_claim(struct loop *l, struct request *rq, int dir,

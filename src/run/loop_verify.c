@@ -250,6 +250,6 @@ int loop_verify_finish(struct loop *l)
 	if (w->verify.backlog_cap)
 		return verify_backlog_pass(l);
 	if (s->do_verify && w->verify.map)
-		return loop_verify_pass(l);
+		return loop_sync_before_verify(l) ? -1 : loop_verify_pass(l);
 	return 0;
 }

@@ -279,6 +279,31 @@ static void snapshot_after(struct worker *w, struct drive_snapshot *before)
 	free(before);
 }
 
+/* dedupe_global: every participating clone's data key, so each builds
+ * its dedupe working set from all of them (run/buffers.h). */
+static int share_dedupe_keys(struct worker *workers, unsigned nr, struct buffer_keys *keys)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < nr; i++)
+		n += workers[i].spec->buffering.dedupe_global;
+	if (!n)
+		return 0;
+	keys->keys = calloc(n, sizeof(*keys->keys));
+	if (!keys->keys)
+		return err_set("out of memory");
+	for (unsigned i = 0; i < nr; i++) {
+		struct worker *w = &workers[i];
+
+		if (!w->spec->buffering.dedupe_global)
+			continue;
+		keys->keys[keys->nr] = job_seed(w->spec, w->clone, RNG_STREAM_DATA);
+		w->dedupe_keys = keys;
+		w->dedupe_index = keys->nr++;
+	}
+	return 0;
+}
+
 struct phase {
 	struct worker *workers;
 	struct target *targets;
@@ -388,6 +413,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	struct drive_snapshot **snapshots = NULL;
 	uint64_t *verify_bytes = NULL;
 	struct verify_setup vs = { 0 };
+	struct buffer_keys dedupe_keys = { 0 };
 	uint64_t limit = opt->max_buffer_mem ? opt->max_buffer_mem : run_default_buffer_limit();
 	uint64_t results = results_bytes(jobs);
 	int rc = 0;
@@ -459,6 +485,10 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 			snprintf(w->result.name, sizeof(w->result.name), "%s", s->name);
 		}
 	}
+	if (share_dedupe_keys(workers, nr, &dedupe_keys)) {
+		rc = -1;
+		goto done;
+	}
 	/* phases: a stonewall job waits for every job before it */
 	k = 0;
 	for (unsigned j = 0; j < jobs->nr;) {
@@ -524,6 +554,7 @@ done:
 	free(targets);
 	free(snapshots);
 	free(verify_bytes);
+	free(dedupe_keys.keys);
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "run/loop.h"
+#include "run/pagecache.h"
 #include "util/error.h"
 #include "workload/options.h"
 
@@ -78,16 +79,15 @@ static int fail(struct worker *w)
 	return -1;
 }
 
-/* Incompressible, non-zero data, so writes are not shortcut by a drive or
- * a RAM disk that compresses or deduplicates (fio fills buffers likewise). */
-static void fill_buffers(struct worker *w, size_t bytes)
+/* What the slots hold before the job (buffers.h): random data, unless
+ * the buffer options say otherwise. */
+static void fill_buffers(struct worker *w)
 {
-	uint64_t *p = w->buffers;
-	struct rng r;
+	uint64_t key = w->dedupe_keys ? w->dedupe_keys->keys[w->dedupe_index] :
+		job_seed(w->spec, w->clone, RNG_STREAM_DATA);
 
-	rng_seed(&r, job_seed(w->spec, w->clone, RNG_STREAM_DATA));
-	for (size_t i = 0; i < bytes / sizeof(*p); i++)
-		p[i] = rng_next(&r);
+	buffers_setup(&w->bufs, w->spec, key, w->range_len, w->dedupe_keys, w->dedupe_index);
+	buffers_fill_slots(&w->bufs, w->buffers, w->depth, w->buf_size);
 }
 
 static int setup_buffers(struct worker *w)
@@ -100,7 +100,7 @@ static int setup_buffers(struct worker *w)
 	if (posix_memalign(&w->buffers, BUFFER_ALIGN, total))
 		return err_set("job '%s': cannot allocate %llu bytes of I/O buffers",
 			       s->name, (unsigned long long)total);
-	fill_buffers(w, total);
+	fill_buffers(w);
 	w->ios = calloc(w->depth, sizeof(*w->ios));
 	w->requests = calloc(w->depth, sizeof(*w->requests));
 	w->free_ios = calloc(w->depth, sizeof(*w->free_ios));
@@ -178,6 +178,7 @@ int worker_setup(struct worker *w)
 	}
 	if (setup_buffers(w) || setup_generators(w))
 		return fail(w);
+	worker_cache_open(w);
 	/* the series' whole room now: the loop never allocates (loop.c) */
 	if (series_reserve(&w->result.series, (unsigned)worker_series_points(s))) {
 		err_prefix("job '%s'", s->name);

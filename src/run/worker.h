@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "io/engine.h"
+#include "run/buffers.h"
 #include "measure/stats.h"
 #include "target/target.h"
 #include "verify/verify.h"
@@ -53,6 +54,14 @@ struct worker {
 	unsigned nr_free, depth;
 	void *buffers;
 	uint32_t buf_size;
+	/* what writes carry (buffers.h); for dedupe_global the runner hands
+	 * over the run's data keys and this clone's index among them */
+	struct buffers bufs;
+	const struct buffer_keys *dedupe_keys;
+	unsigned dedupe_index;
+	/* page cache (pagecache.h): drop the range again when the offsets
+	 * wrap; a failed drop was reported */
+	bool invalidate_on_wrap, cache_warned;
 
 	struct rng rng_mix, rng_bs;
 	struct offset_gen offsets;

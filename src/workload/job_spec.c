@@ -46,6 +46,7 @@ void job_spec_defaults(struct job_spec *spec)
 	spec->kb_base = 1024;
 	spec->gds_transfer = 1;   /* GDS_XFER_CPUONLY: needs no GPU */
 	spec->do_verify = true;
+	buffering_defaults(&spec->buffering);
 }
 
 static bool rw_is_mixed(enum rw_mode rw)
@@ -252,6 +253,8 @@ static int check_spec(const struct job_spec *spec)
 	if (verify_spec_check(spec))
 		return -1;
 	if (check_fault_options(spec))
+		return -1;
+	if (buffering_check(spec))
 		return -1;
 	return check_distribution(&spec->distribution);
 }

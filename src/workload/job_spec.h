@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "workload/buffering.h"
+
 #define JOB_NAME_MAX 128
 #define JOB_PATH_MAX 4096
 #define BSSPLIT_MAX 64
@@ -128,6 +130,8 @@ struct job_spec {
 	bool sync_io;                  /* sync=1: O_SYNC */
 	unsigned fsync_every;          /* fsync=N: after every N writes */
 	bool end_fsync;
+	/* buffer contents, fdatasync, fsync_on_close, invalidate, fadvise_hint */
+	struct job_buffering buffering;
 	char cpus_allowed[256];        /* "0-3,6"; "" = any */
 
 	/* io_uring */

@@ -419,6 +419,12 @@ uint64_t offset_gen_scatter(const struct offset_gen *g, uint64_t rank)
 	return feistel_map(&g->scatter, rank);
 }
 
+void offset_gen_on_pass_end(struct offset_gen *g, void (*fn)(void *), void *arg)
+{
+	g->on_pass_end = fn;
+	g->on_pass_arg = arg;
+}
+
 uint64_t offset_gen_next(struct offset_gen *g)
 {
 	switch (g->kind) {
@@ -429,6 +435,8 @@ uint64_t offset_gen_next(struct offset_gen *g)
 			g->pass_position = g->pass_row = g->pass_col = 0;
 			g->passes++;
 			feistel_rekey(&g->pass_order, &g->rng);
+			if (g->on_pass_end)
+				g->on_pass_end(g->on_pass_arg);
 		}
 		/* the pass position kept as a grid cell: no division */
 		uint64_t row = g->pass_row, col = g->pass_col;

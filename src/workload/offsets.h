@@ -42,6 +42,9 @@ struct offset_gen {
 	uint64_t pass_position;
 	uint64_t pass_row, pass_col;  /* pass_position as a grid cell */
 	uint64_t passes;             /* completed passes */
+	/* called as each new pass begins (offset_gen_on_pass_end) */
+	void (*on_pass_end)(void *arg);
+	void *on_pass_arg;
 
 	/* ZIPF / PARETO / NORMAL: rank -> block, fixed for a given nr_blocks */
 	struct feistel scatter;
@@ -80,6 +83,11 @@ int offset_gen_init(struct offset_gen *g, const struct job_spec *spec,
 /* The same, with the bytes per block index given (for zoned_abs). */
 int offset_gen_init_unit(struct offset_gen *g, const struct job_spec *spec,
 			 uint64_t nr_blocks, uint64_t block_bytes, uint64_t seed);
+
+/* Calls fn(arg) each time a permutation pass ends, before the first
+ * index of the next (the runner drops the page cache there, as fio does
+ * when its random map is full). Other kinds have no passes. */
+void offset_gen_on_pass_end(struct offset_gen *g, void (*fn)(void *), void *arg);
 
 /* The next block index, in [0, nr_blocks). */
 uint64_t offset_gen_next(struct offset_gen *g);

@@ -22,6 +22,7 @@
 #include "util/error.h"
 #include "util/text.h"
 #include "workload/bssplit.h"
+#include "workload/buffering_options.h"
 #include "workload/distribution.h"
 #include "workload/values.h"
 
@@ -580,12 +581,6 @@ static const char *const unsupported_options[] = {
 	"create_serialize",
 	"fallocate",
 	"overwrite",
-	"buffer_pattern",
-	"buffer_compress_percentage",
-	"dedupe_percentage",
-	"refill_buffers",
-	"scramble_buffers",
-	"zero_buffers",
 	"startdelay",
 	"trim_percentage",
 	"lat_percentiles",
@@ -606,6 +601,7 @@ static const char *const unsupported_options[] = {
 /* Every area's table: the core options above, then each area's own. */
 static const struct option_group option_groups[] = {
 	OPTION_GROUP(option_table),
+	OPTION_GROUP(buffering_options),
 };
 
 #define NR_GROUPS (sizeof(option_groups) / sizeof(option_groups[0]))

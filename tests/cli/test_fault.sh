@@ -134,10 +134,10 @@ assert [b for b in range(64) if not any(blocks[b])] == [16, 33]"
 expect_exit 0 "flipped writes report success" \
 	run --no-db --destroy-data="$FILE" --filename="$FILE" --name=f \
 	--ioengine=fault:psync --rw=write --bs=4k --size=256k --iodepth=1 \
-	--fault_flip_offsets=8k --output-format=json
+	--scramble_buffers=0 --fault_flip_offsets=8k --output-format=json
 json_check "one write flipped" "assert f['flip'] == 1 and j['error'] == 0, f"
-# iodepth=1: every block is written from the same buffer, so all but the
-# flipped one are equal
+# iodepth=1 and scramble_buffers=0: every block is written from the same,
+# unchanged buffer, so all but the flipped one are equal
 check "the flipped block differs by one bit past its first 64 bytes" python3 -c "
 d = open('$FILE', 'rb').read()
 blocks = [d[i * 4096:(i + 1) * 4096] for i in range(64)]

@@ -71,6 +71,13 @@ static const struct bound_case cases[] = {
 	{ "cpus_allowed", "1024", "option 'cpus_allowed': bad CPU list '1024': CPU out of range (max 1023)" },
 	{ "kb_base", "1023", "option 'kb_base': must be 1000 or 1024" },
 	{ "name", "", "option 'name': empty name" },
+	{ "fdatasync", "4294967296", "option 'fdatasync': 4294967296 is too large, the range is 0..4294967295" },
+	{ "buffer_compress_percentage", "101", "option 'buffer_compress_percentage': 101 is too large, the range is 0..100" },
+	{ "buffer_compress_chunk", "5g", "option 'buffer_compress_chunk': 5g is too large, the range is 0 bytes..4 GiB" },
+	{ "dedupe_percentage", "101", "option 'dedupe_percentage': 101 is too large, the range is 0..100" },
+	{ "dedupe_working_set_percentage", "101", "option 'dedupe_working_set_percentage': 101 is too large, the range is 0..100" },
+	{ "buffer_pattern", "\"", "option 'buffer_pattern': bad pattern '\"': string without its closing" },
+	{ "buffer_pattern", "2147483648", "option 'buffer_pattern': bad pattern '2147483648': number out of range" },
 };
 
 /* Options whose values are names, flags, seeds or counts of any size:
@@ -85,6 +92,8 @@ static const char *const unbounded[] = {
 	"fault_delay_rate", "fault_delay_offsets", "fault_drop_rate",
 	"fault_drop_offsets", "fault_flip_rate", "fault_flip_offsets", "fault_skip",
 	"fault_seed", "fault_dir",
+	"zero_buffers", "refill_buffers", "scramble_buffers", "dedupe_mode", "dedupe_global",
+	"fsync_on_close", "invalidate", "fadvise_hint",
 };
 
 static void every_bound_is_refused_with_its_range(void **state)
@@ -116,6 +125,9 @@ static void the_ends_of_each_range_are_accepted(void **state)
 		{ "null_latency", "365d" }, { "verify_interval", "64" },
 		{ "fault_delay", "1ns" }, { "random_distribution", "zipf:1000" },
 		{ "random_distribution", "normal:1000" }, { "gpu_dev_id", "1023" },
+		{ "buffer_compress_percentage", "100" }, { "dedupe_percentage", "100" },
+		{ "buffer_compress_chunk", "4g" }, { "fdatasync", "4294967295" },
+		{ "buffer_pattern", "2147483647" }, { "buffer_pattern", "-2147483648" },
 	};
 	struct job_spec *spec = malloc(sizeof(*spec));
 

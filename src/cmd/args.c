@@ -101,11 +101,34 @@ int cmd_default_target(const char **path)
 
 int store_args_init(struct store_args *a, int argc)
 {
-	a->db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
+	a->db_path = store_default_path();
+	a->no_db = false;
 	a->label = "";
 	a->nr_destroy_ids = 0;
 	a->destroy_ids = calloc((size_t)argc + 1, sizeof(char *));
 	return a->destroy_ids ? 0 : err_set("out of memory");
+}
+
+int cmd_parse(const struct cmdopt_spec *spec, int argc, char **argv, void *args,
+	      int *exit_code)
+{
+	int rc = cmdopt_parse(spec, argc, argv, args);
+
+	if (rc == 0)
+		return 0;
+	if (rc > 0) {
+		*exit_code = EXIT_OK;
+	} else {
+		fprintf(stderr, "drivebench %s: %s\n", spec->command, err_msg());
+		*exit_code = EXIT_BAD_INPUT;
+	}
+	return 1;
+}
+
+void store_args_done(struct store_args *a)
+{
+	if (a->no_db)
+		a->db_path = NULL;
 }
 
 void store_args_free(struct store_args *a)
@@ -120,6 +143,7 @@ int store_args_option(struct store_args *a, bool allow_no_db, int argc,
 	const char *v;
 
 	if (allow_no_db && !strcmp(argv[*i], "--no-db")) {
+		a->no_db = true;
 		a->db_path = NULL;
 		return 1;
 	}

@@ -7,27 +7,50 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/args.h"
 #include "cmd/commands.h"
+#include "cmd/parse_options.h"
 #include "report/report.h"
 #include "report/select.h"
 #include "store/store.h"
 #include "util/error.h"
 
-static const char compare_usage[] =
-	"usage: drivebench compare [--db FILE] A B\n"
-	"\n"
+struct compare_args {
+	const char *db_path;
+	const char *names[2];
+	unsigned nr_names;
+};
+
+static int add_name(void *args, const char *v)
+{
+	struct compare_args *a = args;
+
+	if (a->nr_names == 2)
+		return err_set("wants exactly two runs or labels (a third: '%s')", v);
+	a->names[a->nr_names++] = v;
+	return 0;
+}
+
+static const struct cmdopt compare_options[] = {
+	CMDOPT_STRING("--db", 0, struct compare_args, db_path, "FILE",
+		      "the database (default $DRIVEBENCH_DB or ./drivebench.db)"),
+};
+
+static const struct cmdopt_spec compare_spec = {
+	.command = "compare",
+	.synopsis = "compare [--db FILE] A B",
+	.about =
 	"A and B are run ids or drive labels (a label takes all its runs; a later\n"
 	"result of the same point replaces an earlier one). Prints every point\n"
 	"both have - same rw, bs, iodepth, numjobs and direction - with MB/s\n"
 	"(10^6 bytes/s), IOPS, mean and p99 latency (us) of each, and the %\n"
 	"difference of A over B. A run that is not whole (it never finished, or\n"
-	"was stopped early) is compared as stored, with a warning naming it.\n"
-	"\n"
-	"options:\n"
-	"  --db FILE    the database (default $DRIVEBENCH_DB or ./drivebench.db)\n"
-	"  -h, --help   this text\n"
-	"\n"
-	"Exit 2 for an unknown run or label. See docs/report.md.\n";
+	"was stopped early) is compared as stored, with a warning naming it.\n",
+	.options = compare_options,
+	.nr_options = CMDOPT_COUNT(compare_options),
+	.footer = "Exit 2 for an unknown run or label. See docs/report.md.\n",
+	.positional = add_name,
+};
 
 struct side {
 	struct report_selection sel;
@@ -103,40 +126,24 @@ static void print_triplet(double a, double b, const char *fmt)
 
 int cmd_compare(int argc, char **argv)
 {
-	const char *db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
-	const char *names[2] = { NULL, NULL };
-	unsigned nr_names = 0, shared = 0;
+	struct compare_args args = { .db_path = store_default_path() };
+	const char *db_path, *names[2];
+	unsigned shared = 0;
 	struct side a = { 0 }, b = { 0 };
 	struct store *db = NULL;
 	const char *mark_a, *mark_b;
 	int rc = EXIT_BAD_INPUT;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(compare_usage, stdout);
-			return EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--db") && i + 1 < argc) {
-			db_path = argv[++i];
-		} else if (!strncmp(argv[i], "--db=", 5)) {
-			db_path = argv[i] + 5;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "drivebench compare: unknown option or missing value '%s'\n%s",
-				argv[i], compare_usage);
-			return EXIT_BAD_INPUT;
-		} else if (nr_names < 2) {
-			names[nr_names++] = argv[i];
-		} else {
-			fprintf(stderr, "drivebench compare: wants exactly two runs or labels\n%s",
-				compare_usage);
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (nr_names != 2) {
-		fprintf(stderr, "drivebench compare: wants exactly two runs or labels\n%s",
-			compare_usage);
+	if (cmd_parse(&compare_spec, argc, argv, &args, &rc))
+		return rc;
+	if (args.nr_names != 2) {
+		fprintf(stderr, "drivebench compare: wants exactly two runs or labels (see "
+			"'drivebench compare --help')\n");
 		return EXIT_BAD_INPUT;
 	}
+	db_path = args.db_path;
+	names[0] = args.names[0];
+	names[1] = args.names[1];
 	if (access(db_path, R_OK) != 0) {
 		fprintf(stderr, "drivebench compare: %s: %s\n", db_path, strerror(errno));
 		return EXIT_BAD_INPUT;

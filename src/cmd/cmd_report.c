@@ -9,6 +9,7 @@
 
 #include "cmd/args.h"
 #include "cmd/commands.h"
+#include "cmd/parse_options.h"
 #include "report/report.h"
 #include "report/select.h"
 #include "report/spec.h"
@@ -18,30 +19,79 @@
 
 #define REPORT_DEFAULT_OUT "./drivebench-report.html"
 
-static const char report_usage[] =
-	"usage: drivebench report [--db FILE] [RUN|LABEL...] [--label LABEL]...\n"
-	"                         [--spec LABEL=FILE.ini]... [--title TEXT] [--out FILE]\n"
-	"\n"
+struct spec_arg {
+	const char *label, *path;
+};
+
+struct report_args {
+	const char *db_path, *out_path, *title;
+	struct selector *sels;
+	unsigned nr_sels;
+	struct spec_arg *specs;
+	unsigned nr_specs;
+};
+
+static int add_label(void *args, const struct cmdopt *o, const char *v)
+{
+	struct report_args *a = args;
+
+	(void)o;
+	a->sels[a->nr_sels].text = v;
+	a->sels[a->nr_sels++].label_only = true;
+	return 0;
+}
+
+static int add_spec(void *args, const struct cmdopt *o, const char *v)
+{
+	struct report_args *a = args;
+	const char *eq = strchr(v, '=');
+
+	(void)o;
+	if (!eq || eq == v || !eq[1])
+		return err_set("--spec wants LABEL=FILE.ini, not '%s'", v);
+	a->specs[a->nr_specs].label = strndup(v, (size_t)(eq - v));
+	if (!a->specs[a->nr_specs].label)
+		return err_set("out of memory");
+	a->specs[a->nr_specs++].path = eq + 1;
+	return 0;
+}
+
+static int add_selector(void *args, const char *v)
+{
+	struct report_args *a = args;
+
+	a->sels[a->nr_sels++].text = v;
+	return 0;
+}
+
+static const struct cmdopt report_options[] = {
+	CMDOPT_STRING("--db", 0, struct report_args, db_path, "FILE",
+		      "the database (default $DRIVEBENCH_DB or ./drivebench.db)"),
+	CMDOPT_VALUE_FN("--label", 0, add_label, "LABEL",
+			"add the runs of this drive label (repeatable)"),
+	CMDOPT_VALUE_FN("--spec", 0, add_spec, "LABEL=FILE.ini",
+			"use this spec sheet for LABEL (else the stored one)"),
+	CMDOPT_STRING("--title", 0, struct report_args, title, "TEXT", "the page title"),
+	CMDOPT_STRING("--out", 0, struct report_args, out_path, "FILE",
+		      "where to write (default " REPORT_DEFAULT_OUT ")"),
+};
+
+static const struct cmdopt_spec report_spec = {
+	.command = "report",
+	.synopsis = "report [--db FILE] [RUN|LABEL...] [--label LABEL]...\n"
+		    "                         [--spec LABEL=FILE.ini]... [--title TEXT] [--out FILE]",
+	.about =
 	"Writes one self-contained HTML page (inline CSS and SVG, opens offline)\n"
 	"with the review's charts and tables: sweep charts of MB/s, IOPS and mean\n"
 	"latency over the QD/jobs points, bar charts of single-point tests, time\n"
 	"series, latency tables, computed sentences (peak, 1/1 latency, worst\n"
 	"latency, flattening, against rated) and a differential heatmap of the\n"
 	"first two drives. Results are grouped by drive label (\"run N\" when a run\n"
-	"has none). With no RUN or LABEL, every run in the database is shown.\n"
-	"\n"
-	"options:\n"
-	"  --db FILE               the database (default $DRIVEBENCH_DB or ./drivebench.db)\n"
-	"  --label LABEL           add the runs of this drive label (repeatable)\n"
-	"  --spec LABEL=FILE.ini   use this spec sheet for LABEL (else the stored one)\n"
-	"  --title TEXT            the page title\n"
-	"  --out FILE              where to write (default ./drivebench-report.html)\n"
-	"  -h, --help              this text\n"
-	"\n"
-	"Exit 2 for an unknown run or label or a bad option. See docs/report.md.\n";
-
-struct spec_arg {
-	const char *label, *path;
+	"has none). With no RUN or LABEL, every run in the database is shown.\n",
+	.options = report_options,
+	.nr_options = CMDOPT_COUNT(report_options),
+	.footer = "Exit 2 for an unknown run or label or a bad option. See docs/report.md.\n",
+	.positional = add_selector,
 };
 
 /* The warning lines of a drive's runs that are not whole, printed on
@@ -81,10 +131,14 @@ static void free_warnings(char ***lines, unsigned nr)
 
 int cmd_report(int argc, char **argv)
 {
-	const char *db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
-	const char *out_path = REPORT_DEFAULT_OUT, *title = NULL;
-	struct selector *sels = calloc((size_t)argc + 1, sizeof(*sels));
-	struct spec_arg *spec_args = calloc((size_t)argc + 1, sizeof(*spec_args));
+	struct report_args a = {
+		.db_path = store_default_path(), .out_path = REPORT_DEFAULT_OUT,
+		.sels = calloc((size_t)argc + 1, sizeof(struct selector)),
+		.specs = calloc((size_t)argc + 1, sizeof(struct spec_arg)),
+	};
+	const char *db_path = NULL, *out_path = NULL, *title = NULL;
+	struct selector *sels = a.sels;
+	struct spec_arg *spec_args = a.specs;
 	struct report_selection sel = { 0 };
 	struct report_drive *drives = NULL;
 	struct drive_spec *specs = NULL;
@@ -99,44 +153,13 @@ int cmd_report(int argc, char **argv)
 		rc = EXIT_RUN_FAILED;
 		goto done;
 	}
-	err_clear();
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(report_usage, stdout);
-			rc = EXIT_OK;
-			goto done;
-		} else if ((v = cmd_option("--db", argc, argv, &i))) {
-			db_path = v;
-		} else if ((v = cmd_option("--out", argc, argv, &i))) {
-			out_path = v;
-		} else if ((v = cmd_option("--title", argc, argv, &i))) {
-			title = v;
-		} else if ((v = cmd_option("--label", argc, argv, &i))) {
-			sels[nr_sels].text = v;
-			sels[nr_sels++].label_only = true;
-		} else if ((v = cmd_option("--spec", argc, argv, &i))) {
-			const char *eq = strchr(v, '=');
-			if (!err_msg()[0] && (!eq || eq == v || !eq[1]))
-				err_set("--spec wants LABEL=FILE.ini, not '%s'", v);
-			else if (eq) {
-				spec_args[nr_specs].label = strndup(v, (size_t)(eq - v));
-				spec_args[nr_specs++].path = eq + 1;
-			}
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			err_set("unknown option '%s'", argv[i]);
-		} else {
-			sels[nr_sels++].text = argv[i];
-		}
-		if (err_msg()[0]) {
-			fprintf(stderr, "drivebench report: %s\n%s", err_msg(), report_usage);
-			goto done;
-		}
-	}
-	if (!db_path[0] || !out_path[0]) {
-		fprintf(stderr, "drivebench report: --db and --out need a file name\n");
+	if (cmd_parse(&report_spec, argc, argv, &a, &rc))
 		goto done;
-	}
+	db_path = a.db_path;
+	out_path = a.out_path;
+	title = a.title;
+	nr_sels = a.nr_sels;
+	nr_specs = a.nr_specs;
 	/* reading must not create an empty database */
 	if (access(db_path, R_OK) != 0) {
 		fprintf(stderr, "drivebench report: %s: %s\n", db_path, strerror(errno));

@@ -72,6 +72,13 @@ fail:
 	return -1;
 }
 
+const char *store_default_path(void)
+{
+	const char *env = getenv(STORE_PATH_ENV);
+
+	return env && env[0] ? env : STORE_DEFAULT_PATH;
+}
+
 int store_open(const char *path, struct store **out)
 {
 	struct store *s;

@@ -13,6 +13,11 @@
 #include "store/record.h"
 
 #define STORE_DEFAULT_PATH "./drivebench.db"
+#define STORE_PATH_ENV "DRIVEBENCH_DB"
+
+/* The database a command uses without --db: $DRIVEBENCH_DB, else
+ * ./drivebench.db. The one place that rule lives. */
+const char *store_default_path(void);
 
 struct store;
 

@@ -46,6 +46,7 @@ void job_spec_defaults(struct job_spec *spec)
 	spec->kb_base = 1024;
 	spec->gds_transfer = 1;   /* GDS_XFER_CPUONLY: needs no GPU */
 	spec->do_verify = true;
+	job_output_defaults(&spec->output);
 }
 
 static bool rw_is_mixed(enum rw_mode rw)

@@ -23,6 +23,7 @@
 #include "util/text.h"
 #include "workload/bssplit.h"
 #include "workload/distribution.h"
+#include "workload/job_output_table.h"
 #include "workload/values.h"
 
 static int copy_string(char *dst, size_t size, const char *value)
@@ -570,11 +571,6 @@ static const char *const unsupported_options[] = {
 	"thinktime",
 	"number_ios",
 	"rw_sequencer",
-	"write_bw_log",
-	"write_lat_log",
-	"write_iops_log",
-	"write_hist_log",
-	"log_avg_msec",
 	"exitall",
 	"exitall_on_error",
 	"create_serialize",
@@ -601,11 +597,19 @@ static const char *const unsupported_options[] = {
 	"ss_ramp",
 	"unified_rw_reporting",
 	"cpumask",
+	"log_compression",
+	"log_compression_cpus",
+	"log_store_compressed",
+	"log_unix_epoch",
+	"log_alternate_epoch",
+	"log_alternate_epoch_clock_id",
+	"log_entries",
 };
 
 /* Every area's table: the core options above, then each area's own. */
 static const struct option_group option_groups[] = {
 	OPTION_GROUP(option_table),
+	OPTION_GROUP(job_output_table),
 };
 
 #define NR_GROUPS (sizeof(option_groups) / sizeof(option_groups[0]))

@@ -71,6 +71,9 @@ static const struct bound_case cases[] = {
 	{ "cpus_allowed", "1024", "option 'cpus_allowed': bad CPU list '1024': CPU out of range (max 1023)" },
 	{ "kb_base", "1023", "option 'kb_base': must be 1000 or 1024" },
 	{ "name", "", "option 'name': empty name" },
+	{ "log_avg_msec", "86400001", "option 'log_avg_msec': 86400001 is too large, the range is 0..86400000" },
+	{ "log_hist_msec", "86400001", "option 'log_hist_msec': 86400001 is too large, the range is 0..86400000" },
+	{ "log_hist_coarseness", "7", "option 'log_hist_coarseness': 7 is too large, the range is 0..6" },
 };
 
 /* Options whose values are names, flags, seeds or counts of any size:
@@ -85,6 +88,9 @@ static const char *const unbounded[] = {
 	"fault_delay_rate", "fault_delay_offsets", "fault_drop_rate",
 	"fault_drop_offsets", "fault_flip_rate", "fault_flip_offsets", "fault_skip",
 	"fault_seed", "fault_dir",
+	/* log names are bounded by their length (below) */
+	"write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
+	"log_max_value", "log_offset", "log_prio", "per_job_logs", "disk_util",
 };
 
 static void every_bound_is_refused_with_its_range(void **state)
@@ -116,6 +122,8 @@ static void the_ends_of_each_range_are_accepted(void **state)
 		{ "null_latency", "365d" }, { "verify_interval", "64" },
 		{ "fault_delay", "1ns" }, { "random_distribution", "zipf:1000" },
 		{ "random_distribution", "normal:1000" }, { "gpu_dev_id", "1023" },
+		{ "log_avg_msec", "86400000" }, { "log_hist_msec", "0" },
+		{ "log_hist_coarseness", "6" },
 	};
 	struct job_spec *spec = malloc(sizeof(*spec));
 
@@ -165,6 +173,11 @@ static void strings_are_bounded_by_length(void **state)
 	job_spec_defaults(spec);
 	assert_int_equal(job_option_set(spec, "filename", longer), -1);
 	assert_string_equal(err_msg(), "option 'filename': value longer than 4095 characters");
+	longer[JOB_LOG_NAME_MAX] = '\0';
+	assert_int_equal(job_option_set(spec, "write_bw_log", longer), -1);
+	assert_string_equal(err_msg(), "option 'write_bw_log': log name longer than 1023 characters");
+	longer[JOB_LOG_NAME_MAX - 1] = '\0';
+	assert_int_equal(job_option_set(spec, "write_hist_log", longer), 0);
 	longer[JOB_NAME_MAX] = '\0';
 	assert_int_equal(job_option_set(spec, "name", longer), -1);
 	assert_string_equal(err_msg(), "option 'name': value longer than 127 characters");

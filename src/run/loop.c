@@ -211,9 +211,11 @@ void account(struct loop *l, struct io *io, uint64_t now, const bool logging)
 	l->tick.ios[io->dir]++;
 	l->tick.bytes[io->dir] += bytes;
 	l->tick.lat_sum_ns[io->dir] += done - start;
+	/* stamped when reaped (fio: when the sample is added), so the log's
+	 * times never go back even where an engine programs completions */
 	if (logging)
 		loop_log_io(l->log, io->dir, offset, bytes, issue - start, done - issue,
-			    done - start, done - l->measure_start);
+			    done - start, now - l->measure_start);
 }
 
 static void record_error(struct loop *l, struct io *io, int err)

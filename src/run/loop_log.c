@@ -213,6 +213,8 @@ static void hist_window_add(struct loop_log *lg, unsigned dir, uint64_t bytes, u
 
 	if (!w->last_ms)
 		w->last_ms = t_ms;
+	if (t_ms < w->last_ms)
+		return;
 	window = t_ms - w->last_ms;
 	if (window < lg->o->log_hist_msec)
 		return;

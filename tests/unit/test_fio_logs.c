@@ -256,6 +256,7 @@ static void hist_windows_and_coarseness(void **state)
 	loop_log_io(lg, 0, 0, 4096, 0, 101, 101, 50 * MS);
 	lat_add(&rd->clat, 5000);
 	loop_log_io(lg, 0, 0, 8192, 0, 5000, 5000, 115 * MS); /* 105 ms: entry */
+	loop_log_io(lg, 0, 0, 4096, 0, 1, 1, 105 * MS);       /* before the window */
 	lat_add(&rd->clat, 300ull * 1000000000);              /* past fio's range */
 	loop_log_io(lg, 0, 0, 4096, 0, 0, 0, 230 * MS);       /* 120 ms: entry */
 	lat_add(&rd->clat, 7);
@@ -271,7 +272,8 @@ static void hist_windows_and_coarseness(void **state)
 	assert_non_null(strstr(text, ", 0, 2, 0, "));
 	line2 = strchr(text, '\n') + 1;
 	assert_int_equal(strncmp(line2, "230, 0, 4096, ", 14), 0);
-	/* one sample, in the last bin */
+	/* one sample, in the last bin (the early one counts in the next entry
+	 * only through the histogram, which the test did not add it to) */
 	assert_true(strstr(line2, ", 1\n") != NULL);
 	for (char *p = line2 + 14; *p && *p != '\n'; p++)
 		if (p[-1] == ' ')

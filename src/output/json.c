@@ -380,16 +380,23 @@ static void add_latency_ranges(struct json_builder *b, cJSON *job,
 }
 
 /* An options object ("job options", "global options") from text[0..len),
- * "key=value" per line; a later line for the same key wins. */
+ * "key=value" per line; a later line for the same key wins. A bare flag
+ * ("direct", "group_reporting") is left out, as fio leaves out options
+ * given without a value, and so is an empty object, as in fio. */
 static void add_options(struct json_builder *b, cJSON *parent, const char *name,
 			const char *text, size_t len)
 {
-	cJSON *opts = add_object(b, parent, name);
+	cJSON *opts = cJSON_CreateObject();
 	size_t pos = 0;
 
+	if (!opts) {
+		b->failed = true;
+		return;
+	}
 	while (opts && pos < len) {
 		size_t line_end = pos, key_start, key_end, value_start, value_end;
 		char key[256], value[1024];
+		bool has_value;
 
 		while (line_end < len && text[line_end] != '\n')
 			line_end++;
@@ -399,7 +406,8 @@ static void add_options(struct json_builder *b, cJSON *parent, const char *name,
 		key_end = key_start;
 		while (key_end < line_end && text[key_end] != '=')
 			key_end++;
-		value_start = key_end < line_end ? key_end + 1 : line_end;
+		has_value = key_end < line_end;   /* found '=' */
+		value_start = has_value ? key_end + 1 : line_end;
 		value_end = line_end;
 		while (key_end > key_start && (text[key_end - 1] == ' ' ||
 					       text[key_end - 1] == '\t' ||
@@ -412,7 +420,7 @@ static void add_options(struct json_builder *b, cJSON *parent, const char *name,
 						   text[value_end - 1] == '\t' ||
 						   text[value_end - 1] == '\r'))
 			value_end--;
-		if (key_end > key_start) {
+		if (key_end > key_start && has_value) {
 			snprintf(key, sizeof(key), "%.*s", (int)(key_end - key_start),
 				 text + key_start);
 			snprintf(value, sizeof(value), "%.*s",
@@ -422,6 +430,10 @@ static void add_options(struct json_builder *b, cJSON *parent, const char *name,
 		}
 		pos = line_end + 1;
 	}
+	if (opts->child)
+		attach(b, parent, name, opts);
+	else
+		cJSON_Delete(opts);
 }
 
 /* As fio: "job options" holds the job's own options, the global section's
@@ -454,11 +466,8 @@ static void add_global_options(struct json_builder *b, cJSON *root,
 	for (unsigned i = 0; i < nr; i++)
 		if (res[i].spec)
 			spec = res[i].spec;
-	if (!spec) {
-		add_object(b, root, "global options");
-		return;
-	}
-	add_options(b, root, "global options", spec->options_text, global_len(spec));
+	if (spec)
+		add_options(b, root, "global options", spec->options_text, global_len(spec));
 }
 
 static void add_series(struct json_builder *b, cJSON *parent,

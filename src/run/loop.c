@@ -185,8 +185,9 @@ static int prep_continue(struct worker *w, struct io *io, uint64_t now)
 	return w->ops->prep(&w->engine, io);
 }
 
-/* logging: the job writes fio logs (loop_log.c); a constant in each of
- * reap_some's two specialisations, so the path without logs has no test. */
+/* logging: the job writes fio logs (loop_log.c); a constant in each
+ * specialisation of reap_body (reap_some, reap_slow), so the path without
+ * logs has no test for them. */
 static inline __attribute__((always_inline))
 void account(struct loop *l, struct io *io, uint64_t now, const bool logging)
 {

@@ -2,10 +2,12 @@
 # Installs the Debian packages drivebench needs to build and test, when any
 # is missing. Needs root (or sudo) only when something must be installed.
 # Extra package names on the command line are needed too (`make fuzz` adds
-# clang and libFuzzer's runtime: clang libclang-rt-dev).
+# clang and libFuzzer's runtime: clang libclang-rt-dev). python3-numpy and
+# python3-pandas are for fio's fiologparser_hist.py in the tests.
 set -e
 need="gcc make pkg-config liburing-dev libaio-dev libsqlite3-dev libcjson-dev \
-libcmocka-dev libblkid-dev fio util-linux mount fdisk e2fsprogs python3 chromium strace $*"
+libcmocka-dev libblkid-dev fio util-linux mount fdisk e2fsprogs python3 chromium strace \
+python3-numpy python3-pandas $*"
 missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -14,6 +14,7 @@
 #include "output/output.h"
 #include "run/runner.h"
 #include "store/store.h"
+#include "target/disk_util.h"
 #include "target/output_gate.h"
 #include "target/target.h"
 #include "util/error.h"
@@ -30,7 +31,11 @@ static const char run_usage[] =
 	"\n"
 	"options:\n"
 	"  --set KEY=VALUE          override option KEY in every job (repeatable)\n"
-	"  --output-format=FORMAT   normal (default), json or json+\n"
+	"  --output-format=FORMAT   normal (default), json, json+ or terse, or several\n"
+	"                           of them comma-separated (json,normal); printed\n"
+	"                           in fio's order: terse, json, normal\n"
+	"  --terse-version=N        fio's terse line version 2, 3 (default), 4 or 5\n"
+	"  --minimal                the same as --output-format=terse\n"
 	"  --output=FILE            write the results to FILE instead of stdout\n"
 	"  --max-buffer-mem=SIZE    refuse jobs needing more memory for I/O buffers,\n"
 	"                           verify maps, series and histograms\n"
@@ -55,7 +60,8 @@ struct run_args {
 	int nr_fio_args;
 	const char **sets;
 	int nr_sets;
-	const char *format;
+	unsigned formats;             /* FORMAT_* */
+	int terse_version;
 	const char *output;
 	uint64_t max_buffer_mem;
 	struct store_args store;      /* --db, --no-db, --label, --destroy-data */
@@ -63,11 +69,48 @@ struct run_args {
 	char **argv;
 };
 
+enum {
+	FORMAT_NORMAL = 1, FORMAT_JSON = 2, FORMAT_JSON_PLUS = 4, FORMAT_TERSE = 8,
+};
+
+/* fio's --output-format: a comma-separated list of its formats. */
+static int parse_formats(const char *text, unsigned *out)
+{
+	static const struct { const char *name; unsigned bits; } names[] = {
+		{ "normal", FORMAT_NORMAL }, { "json", FORMAT_JSON },
+		{ "json+", FORMAT_JSON | FORMAT_JSON_PLUS }, { "terse", FORMAT_TERSE },
+	};
+	char part[32];
+	const char *p = text;
+
+	*out = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		bool known = false;
+
+		if (len == 0 || len >= sizeof(part))
+			return err_set("--output-format: bad format list '%s' (normal, json, json+, terse, comma-separated)", text);
+		memcpy(part, p, len);
+		part[len] = '\0';
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(part, names[i].name)) {
+				*out |= names[i].bits;
+				known = true;
+			}
+		if (!known)
+			return err_set("--output-format: unknown format '%s' (normal, json, json+, terse)", part);
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	a->fio_args = calloc((size_t)argc + 1, sizeof(char *));
 	a->sets = calloc((size_t)argc + 1, sizeof(char *));
-	a->format = "normal";
+	a->formats = FORMAT_NORMAL;
+	a->terse_version = 3;
 	a->argc = argc;
 	a->argv = argv;
 	if (!a->fio_args || !a->sets || store_args_init(&a->store, argc))
@@ -84,9 +127,16 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		} else if ((v = cmd_option("--output-format", argc, argv, &i))) {
 			if (err_msg()[0])
 				return -1;
-			if (strcmp(v, "normal") && strcmp(v, "json") && strcmp(v, "json+"))
-				return err_set("--output-format: unknown format '%s' (normal, json, json+)", v);
-			a->format = v;
+			if (parse_formats(v, &a->formats))
+				return -1;
+		} else if ((v = cmd_option("--terse-version", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			if (strlen(v) != 1 || v[0] < '2' || v[0] > '5')
+				return err_set("--terse-version: '%s' is not 2, 3, 4 or 5", v);
+			a->terse_version = v[0] - '0';
+		} else if (!strcmp(argv[i], "--minimal")) {
+			a->formats = FORMAT_TERSE;
 		} else if ((v = cmd_option("--output", argc, argv, &i))) {
 			if (err_msg()[0])
 				return -1;
@@ -167,22 +217,49 @@ static int use_default_target(struct job_list *jobs, char *note, size_t len)
 	return 1;
 }
 
-/* entries: what run_output_for_report made of out, for print and store. */
+/* entries: what run_output_for_report made of out, for print and store.
+ * Several formats print in fio's order: terse, json, normal. */
 static int print_results(FILE *f, const struct run_args *a, const struct run_output *out,
 			 const struct job_result *entries, unsigned nr,
-			 const char *note, time_t started)
+			 const char *note, time_t started, const struct disk_util *du)
 {
 	struct run_info info = {
 		.target_note = note[0] ? note : NULL,
 		.partial = out->partial,
 		.timestamp_s = (uint64_t)started,
 		.timestamp_ms = (uint64_t)started * 1000,
-		.json_plus = !strcmp(a->format, "json+"),
+		.json_plus = a->formats & FORMAT_JSON_PLUS,
+		.disk_util = du,
 	};
 
-	if (!strcmp(a->format, "normal"))
+	if ((a->formats & FORMAT_TERSE) &&
+	    output_terse(f, entries, nr, &info, a->terse_version))
+		return -1;
+	if ((a->formats & FORMAT_JSON) && output_json(f, entries, nr, &info))
+		return -1;
+	if (a->formats & FORMAT_NORMAL)
 		return output_summary(f, entries, nr, &info);
-	return output_json(f, entries, nr, &info);
+	return 0;
+}
+
+/* fio's disk_util: the block devices under the jobs' targets, counted from
+ * here to the end of the run (a job with disk_util=0, or an engine without
+ * a target, adds none). */
+static void start_disk_util(const struct job_list *jobs, struct disk_util *du)
+{
+	char path[JOB_PATH_MAX];
+
+	for (unsigned j = 0; j < jobs->nr; j++) {
+		const struct job_spec *s = &jobs->jobs[j];
+		const struct engine_ops *ops = engine_find(s->ioengine);
+
+		if (!s->output.disk_util || !ops || !engine_needs_fd(ops))
+			continue;
+		for (unsigned c = 0; c < s->numjobs; c++)
+			if (job_spec_path(s, c, path, sizeof(path)) == 0)
+				disk_util_add(du, path);
+	}
+	err_clear();
 }
 
 /* Records what was reported (one entry per clone, or per group with
@@ -262,6 +339,7 @@ int cmd_run(int argc, char **argv)
 	struct store *db = NULL;
 	FILE *output = stdout, *printed;
 	struct job_result *entries = NULL;
+	struct disk_util *du = NULL;
 	unsigned nr = 0;
 	char note[JOB_PATH_MAX + 128] = "";
 	enum run_failure why = RUN_FAILED_INPUT;
@@ -289,6 +367,9 @@ int cmd_run(int argc, char **argv)
 		rc = err_exit_code(EXIT_BAD_INPUT);
 		goto fail;
 	}
+	du = calloc(1, sizeof(*du));
+	if (du)
+		start_disk_util(&jobs, du);
 	opt.max_buffer_mem = a.max_buffer_mem;
 	opt.destroy_ids = a.store.destroy_ids;
 	opt.nr_destroy_ids = a.store.nr_destroy_ids;
@@ -296,8 +377,10 @@ int cmd_run(int argc, char **argv)
 		rc = run_failure_exit_code(why);
 		goto fail;
 	}
+	if (du)
+		disk_util_finish(du);
 	if (run_output_for_report(&out, &entries, &nr) ||
-	    print_results(output, &a, &out, entries, nr, note, started)) {
+	    print_results(output, &a, &out, entries, nr, note, started, du)) {
 		rc = EXIT_RUN_FAILED;
 		goto fail;
 	}
@@ -323,6 +406,7 @@ done:
 	for (unsigned i = 0; i < nr; i++)
 		job_result_free(&entries[i]);
 	free(entries);
+	free(du);
 	run_output_free(&out);
 	job_list_free(&jobs);
 	free(a.fio_args);

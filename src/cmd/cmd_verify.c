@@ -33,8 +33,9 @@ static const char verify_usage[] =
 	"                           summary printed it (\"verify: crc32c, seed N\")\n"
 	"  --run ID                 take the seed from stored run ID; without a\n"
 	"                           job file or options, the jobs too\n"
-	"  --set, --output-format, --output, --max-buffer-mem, --db, --no-db,\n"
-	"  --label                  as for 'drivebench run'\n"
+	"  --set, --output-format, --terse-version, --minimal, --output,\n"
+	"  --max-buffer-mem, --db, --no-db, --label\n"
+	"                           as for 'drivebench run'\n"
 	"  -h, --help               this text\n"
 	"\n"
 	"Exit status: 0 every unit checked good, 1 a failure was found (the\n"
@@ -47,7 +48,7 @@ static const char verify_usage[] =
 /* run's own options that take a value (as "--x V" or "--x=V") */
 static const char *const valued_options[] = {
 	"--set", "--output-format", "--output", "--max-buffer-mem", "--db", "--label",
-	"--destroy-data",
+	"--destroy-data", "--terse-version",
 };
 
 /* The argument list handed to cmd_run; every string is owned. */
@@ -104,7 +105,7 @@ static bool is_run_option(const char *arg)
 {
 	size_t len;
 
-	if (!strcmp(arg, "--no-db"))
+	if (!strcmp(arg, "--no-db") || !strcmp(arg, "--minimal"))
 		return true;
 	for (size_t i = 0; i < sizeof(valued_options) / sizeof(valued_options[0]); i++) {
 		len = strlen(valued_options[i]);

@@ -255,6 +255,7 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 	dst->nr_merged += src->nr_merged;
 	for (int k = 0; k < FAULT_KINDS; k++)
 		dst->faults_injected[k] += src->faults_injected[k];
+	io_depths_merge(&dst->depths, &src->depths);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "measure/depths.h"
 #include "measure/hist.h"
 #include "workload/job_spec.h"
 
@@ -106,6 +107,8 @@ struct job_result {
 	uint64_t verify_seed;    /* the seed the headers carry (verify on) */
 	/* what the fault engine injected, by enum fault_kind */
 	uint64_t faults_injected[FAULT_KINDS];
+	/* fio's queue-depth distributions over the measured part */
+	struct io_depths depths;
 };
 
 void job_result_init(struct job_result *r, const struct job_spec *spec);

@@ -14,6 +14,9 @@
 #include <cjson/cJSON.h>
 
 #include "io/fault.h"
+#include "output/json_fio.h"
+#include "output/json_shared.h"
+#include "target/disk_util.h"
 #include "util/error.h"
 #include "verify/verify.h"
 
@@ -24,8 +27,6 @@ static const double default_percentiles[] = {
 };
 
 /* fio's latency_ns / latency_us / latency_ms range labels (upper bounds) */
-#define LAT_RANGES 10
-#define LAT_RANGES_MS 12
 static const unsigned lat_range_limit[LAT_RANGES] = {
 	2, 4, 10, 20, 50, 100, 250, 500, 750, 1000,
 };
@@ -89,10 +90,16 @@ static void add_int(struct json_builder *b, cJSON *parent, const char *name,
 	attach(b, parent, name, cJSON_CreateRaw(text));
 }
 
+/* fio writes these as floats ("iops" : 256000.000000): always with a
+ * fraction or an exponent, so readers that type JSON numbers see a float
+ * where fio's has one (cJSON would print 256000). */
 static void add_double(struct json_builder *b, cJSON *parent, const char *name,
 		       double value)
 {
-	attach(b, parent, name, cJSON_CreateNumber(isfinite(value) ? value : 0.0));
+	char text[64];
+
+	json_fio_float(isfinite(value) ? value : 0.0, text, sizeof(text));
+	attach(b, parent, name, cJSON_CreateRaw(text));
 }
 
 static void add_string(struct json_builder *b, cJSON *parent, const char *name,
@@ -175,14 +182,7 @@ static void add_lat_json(struct json_builder *b, cJSON *parent, const char *name
 	}
 }
 
-/* Per-interval bandwidth (KiB/s) and IOPS, fio's bw_* / iops_* fields. */
-struct rate_summary {
-	uint64_t samples;
-	double bw_min, bw_max, bw_mean, bw_dev;
-	double iops_min, iops_max, iops_mean, iops_dev;
-};
-
-static void summarize_rates(const struct series *s, enum io_dir d,
+void summarize_rates(const struct series *s, enum io_dir d,
 			    struct rate_summary *out)
 {
 	double bw_sum = 0, iops_sum = 0, bw_sq = 0, iops_sq = 0;
@@ -242,7 +242,7 @@ static void summarize_rates(const struct series *s, enum io_dir d,
 
 /* The group's aggregate bandwidth in bytes/s for one direction: all bytes
  * of the entries sharing groupid over the longest runtime (fio's rs->agg). */
-static double group_agg_bytes(const struct job_result *res, unsigned nr,
+double group_agg_bytes(const struct job_result *res, unsigned nr,
 			      unsigned groupid, enum io_dir d)
 {
 	uint64_t bytes = 0, max_run = 0;
@@ -277,7 +277,8 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 	add_u64(b, obj, "bw_bytes", (uint64_t)bw_bytes);
 	add_u64(b, obj, "bw", (uint64_t)bw_bytes / 1024);  /* KiB/s, as fio */
 	add_double(b, obj, "iops", iops);
-	add_u64(b, obj, "runtime", ds && ds->ios ? (r->runtime_ns + 500000) / 1000000 : 0);
+	/* ms, rounded up from us as fio's update_runtime does */
+	add_u64(b, obj, "runtime", ds && ds->ios ? (r->runtime_ns / 1000 + 999) / 1000 : 0);
 	add_u64(b, obj, "total_ios", ds ? ds->ios : 0);
 	add_u64(b, obj, "short_ios", 0);
 	add_u64(b, obj, "drop_ios", 0);
@@ -317,23 +318,20 @@ static unsigned lat_range_index(uint64_t value)
 	return i;
 }
 
-/* latency_ns / latency_us / latency_ms: percent of I/Os by total latency,
- * from the lat histograms (each bucket counted at its midpoint). */
-static void add_latency_ranges(struct json_builder *b, cJSON *job,
-			       const struct job_result *r)
+void latency_ranges_count(const struct job_result *r, struct latency_ranges *out)
 {
-	uint64_t ns[LAT_RANGES] = { 0 }, us[LAT_RANGES] = { 0 };
-	uint64_t ms[LAT_RANGES_MS] = { 0 }, total = 0;
+	uint64_t *ns = out->ns, *us = out->us, *ms = out->ms;
 
+	memset(out, 0, sizeof(*out));
 	for (int d = 0; d < DIR_COUNT; d++) {
-		const struct hist *h = &r->dir[d].lat.hist;
+		const struct hist *h = &r->dir[d].clat.hist;
 
 		for (unsigned i = 0; i < HIST_BUCKETS; i++) {
 			uint64_t value = hist_bucket_value(i), count = h->bucket[i];
 
 			if (!count)
 				continue;
-			total += count;
+			out->total += count;
 			if (value < 1000)
 				ns[lat_range_index(value)] += count;
 			else if (value < 1000000)
@@ -344,6 +342,20 @@ static void add_latency_ranges(struct json_builder *b, cJSON *job,
 				ms[LAT_RANGES_MS - 1] += count;
 		}
 	}
+}
+
+/* latency_ns / latency_us / latency_ms: percent of I/Os by completion
+ * latency, as fio's io_u_mark_latency counts clat, from the clat
+ * histograms (each bucket counted at its midpoint). */
+static void add_latency_ranges(struct json_builder *b, cJSON *job,
+			       const struct job_result *r)
+{
+	struct latency_ranges lr;
+	const uint64_t *ns = lr.ns, *us = lr.us, *ms = lr.ms;
+	uint64_t total;
+
+	latency_ranges_count(r, &lr);
+	total = lr.total;
 
 	const struct { const char *name; const uint64_t *count; unsigned nr; } kinds[] = {
 		{ "latency_ns", ns, LAT_RANGES },
@@ -367,18 +379,24 @@ static void add_latency_ranges(struct json_builder *b, cJSON *job,
 	}
 }
 
-/* "job options": spec->options_text, "key=value" per line; a later line
- * for the same key (a job overriding a global) wins. */
-static void add_job_options(struct json_builder *b, cJSON *job,
-			    const struct job_spec *spec)
+/* An options object ("job options", "global options") from text[0..len),
+ * "key=value" per line; a later line for the same key wins. A bare flag
+ * ("direct", "group_reporting") is left out, as fio leaves out options
+ * given without a value, and so is an empty object, as in fio. */
+static void add_options(struct json_builder *b, cJSON *parent, const char *name,
+			const char *text, size_t len)
 {
-	cJSON *opts = add_object(b, job, "job options");
-	const char *text = spec->options_text;
-	size_t len = strnlen(text, sizeof(spec->options_text)), pos = 0;
+	cJSON *opts = cJSON_CreateObject();
+	size_t pos = 0;
 
+	if (!opts) {
+		b->failed = true;
+		return;
+	}
 	while (opts && pos < len) {
 		size_t line_end = pos, key_start, key_end, value_start, value_end;
 		char key[256], value[1024];
+		bool has_value;
 
 		while (line_end < len && text[line_end] != '\n')
 			line_end++;
@@ -388,7 +406,8 @@ static void add_job_options(struct json_builder *b, cJSON *job,
 		key_end = key_start;
 		while (key_end < line_end && text[key_end] != '=')
 			key_end++;
-		value_start = key_end < line_end ? key_end + 1 : line_end;
+		has_value = key_end < line_end;   /* found '=' */
+		value_start = has_value ? key_end + 1 : line_end;
 		value_end = line_end;
 		while (key_end > key_start && (text[key_end - 1] == ' ' ||
 					       text[key_end - 1] == '\t' ||
@@ -401,7 +420,7 @@ static void add_job_options(struct json_builder *b, cJSON *job,
 						   text[value_end - 1] == '\t' ||
 						   text[value_end - 1] == '\r'))
 			value_end--;
-		if (key_end > key_start) {
+		if (key_end > key_start && has_value) {
 			snprintf(key, sizeof(key), "%.*s", (int)(key_end - key_start),
 				 text + key_start);
 			snprintf(value, sizeof(value), "%.*s",
@@ -411,6 +430,44 @@ static void add_job_options(struct json_builder *b, cJSON *job,
 		}
 		pos = line_end + 1;
 	}
+	if (opts->child)
+		attach(b, parent, name, opts);
+	else
+		cJSON_Delete(opts);
+}
+
+/* As fio: "job options" holds the job's own options, the global section's
+ * (and those before the first --name) are the top level's "global
+ * options" (spec->output.global_text_len marks where they end). */
+static size_t global_len(const struct job_spec *spec)
+{
+	size_t len = strnlen(spec->options_text, sizeof(spec->options_text));
+
+	return spec->output.global_text_len < len ? spec->output.global_text_len : len;
+}
+
+static void add_job_options(struct json_builder *b, cJSON *job,
+			    const struct job_spec *spec)
+{
+	size_t len = strnlen(spec->options_text, sizeof(spec->options_text));
+	size_t start = global_len(spec);
+
+	/* the mark is at a line's end: its newline reads as an empty line */
+	add_options(b, job, "job options", spec->options_text + start, len - start);
+}
+
+/* The global options of the run: the last job's (a later [global] adds to
+ * the state the jobs after it start from). */
+static void add_global_options(struct json_builder *b, cJSON *root,
+			       const struct job_result *res, unsigned nr)
+{
+	const struct job_spec *spec = NULL;
+
+	for (unsigned i = 0; i < nr; i++)
+		if (res[i].spec)
+			spec = res[i].spec;
+	if (spec)
+		add_options(b, root, "global options", spec->options_text, global_len(spec));
 }
 
 static void add_series(struct json_builder *b, cJSON *parent,
@@ -563,13 +620,10 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 	add_u64(b, job, "ctx", r->ctx_switches);
 	add_u64(b, job, "majf", 0);
 	add_u64(b, job, "minf", 0);
+	attach(b, job, "iodepth_level", json_fio_depths(&r->depths, JSON_DEPTH_LEVEL));
+	attach(b, job, "iodepth_submit", json_fio_depths(&r->depths, JSON_DEPTH_SUBMIT));
+	attach(b, job, "iodepth_complete", json_fio_depths(&r->depths, JSON_DEPTH_COMPLETE));
 	add_latency_ranges(b, job, r);
-	add_u64(b, job, "latency_depth", spec && spec->iodepth ? spec->iodepth : 1);
-	add_u64(b, job, "latency_target", 0);
-	add_double(b, job, "latency_percentile", 100.0);
-	add_u64(b, job, "latency_window", 0);
-	if (spec && spec->description[0])
-		add_string(b, job, "desc", spec->description);
 	if (spec && spec->continue_on_error) {
 		/* fio adds these two only for continue_on_error jobs */
 		uint64_t total_err = 0;
@@ -579,6 +633,12 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 		add_u64(b, job, "total_err", total_err);
 		add_int(b, job, "first_error", positive_errno(r->error));
 	}
+	add_u64(b, job, "latency_depth", spec && spec->iodepth ? spec->iodepth : 1);
+	add_u64(b, job, "latency_target", 0);
+	add_double(b, job, "latency_percentile", 100.0);
+	add_u64(b, job, "latency_window", 0);
+	if (spec && spec->description[0])
+		add_string(b, job, "desc", spec->description);
 	add_drivebench_extras(b, job, r);
 }
 
@@ -606,17 +666,21 @@ int output_json(FILE *f, const struct job_result *res, unsigned nr,
 	root = cJSON_CreateObject();
 	if (!root)
 		return err_set("output_json: out of memory");
+	/* fio's readers look this key up first */
+	add_string(&b, root, "fio version", JSON_FIO_VERSION);
 	add_string(&b, root, "drivebench version", DRIVEBENCH_VERSION);
 	add_u64(&b, root, "timestamp", info->timestamp_s);
 	add_u64(&b, root, "timestamp_ms", info->timestamp_ms);
 	add_string(&b, root, "time", time_text);
 	if (info->partial)
 		attach(&b, root, "partial", cJSON_CreateTrue());
-	add_object(&b, root, "global options");
+	add_global_options(&b, root, res, nr);
 	jobs = add_array(&b, root, "jobs");
 	for (unsigned i = 0; i < nr && jobs; i++)
 		add_job_json(&b, jobs, res, nr, i, info->json_plus);
-	add_array(&b, root, "disk_util");
+	/* as fio: only when a block device was under the targets */
+	if (info->disk_util && info->disk_util->nr)
+		attach(&b, root, "disk_util", json_fio_disk_util(info->disk_util));
 
 	if (b.failed) {
 		cJSON_Delete(root);

@@ -11,13 +11,19 @@
 
 #define DRIVEBENCH_VERSION "0.1.0"
 
+struct disk_util;
+
 struct run_info {
 	const char *target_note;   /* e.g. "default target ./drivebench-scratch.dat" */
 	bool partial;              /* interrupted: results so far */
 	uint64_t timestamp_s;      /* run start, Unix seconds */
 	uint64_t timestamp_ms;
 	bool json_plus;            /* add clat_ns "bins" (fio's json+) */
+	/* the block devices under the targets and what they counted during
+	 * the run (fio's disk_util); NULL or empty: none */
+	const struct disk_util *disk_util;
 };
+
 
 /* res[0..nr): the entries to report, already merged per group when the
  * jobs asked for group_reporting. Both print every entry, then the
@@ -27,6 +33,10 @@ int output_summary(FILE *f, const struct job_result *res, unsigned nr,
 		   const struct run_info *info);
 int output_json(FILE *f, const struct job_result *res, unsigned nr,
 		const struct run_info *info);
+/* fio's terse lines (one per entry), terse version 2 to 5 (fio's default
+ * is 3). */
+int output_terse(FILE *f, const struct job_result *res, unsigned nr,
+		 const struct run_info *info, int version);
 
 /* A result's verification counts, from a job result or a stored record. */
 struct verify_totals {

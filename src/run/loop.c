@@ -16,6 +16,7 @@
 #include "io/fault.h"
 #include "run/buffers.h"
 #include "run/pagecache.h"
+#include "run/loop_log.h"
 #include "run/runner.h"
 #include "util/error.h"
 
@@ -196,17 +197,23 @@ static int prep_continue(struct worker *w, struct io *io, uint64_t now)
 	return w->ops->prep(&w->engine, io);
 }
 
-static void account(struct loop *l, struct io *io, uint64_t now)
+/* logging: the job writes fio logs (loop_log.c); a constant in each
+ * specialisation of reap_body (reap_some, reap_slow), so the path without
+ * logs has no test for them. */
+static inline __attribute__((always_inline))
+void account(struct loop *l, struct io *io, uint64_t now, const bool logging)
 {
 	struct request *rq = io->owner;
 	struct dir_stats *d = &l->dir[io->dir];
 	uint64_t done = io->complete_ns ? io->complete_ns : now;
 	uint64_t start = io->start_ns, issue = io->issue_ns, bytes = io->len;
+	uint64_t offset = io->offset;
 
 	if (rq->active) {
 		start = rq->start_ns;
 		issue = rq->issue_ns;
 		bytes = rq->total;
+		offset = rq->next_offset - rq->total;   /* the request's first byte */
 		rq->active = false;
 	}
 	d->ios++;
@@ -217,6 +224,11 @@ static void account(struct loop *l, struct io *io, uint64_t now)
 	l->tick.ios[io->dir]++;
 	l->tick.bytes[io->dir] += bytes;
 	l->tick.lat_sum_ns[io->dir] += done - start;
+	/* stamped when reaped (fio: when the sample is added), so the log's
+	 * times never go back even where an engine programs completions */
+	if (logging)
+		loop_log_io(l->log, io->dir, offset, bytes, issue - start, done - issue,
+			    done - start, now - l->measure_start);
 }
 
 static void record_error(struct loop *l, struct io *io, int err)
@@ -263,6 +275,7 @@ static void reset_measurement(struct loop *l, uint64_t now)
 		lat_stat_init(&w->result.dir[d].clat);
 		lat_stat_init(&w->result.dir[d].lat);
 	}
+	memset(&w->result.depths, 0, sizeof(w->result.depths));
 	w->result.ramp_ns = now - l->measure_start;
 	loop_sync_start(l);
 	l->measuring = true;
@@ -331,7 +344,8 @@ static bool limits_reached(struct loop *l, uint64_t now)
 /* Handles one reaped I/O: completion, next chunk, or error. Returns 1 when
  * the slot was re-queued (a continuing request), 0 when freed, -1 on a
  * guard violation. */
-static int complete_one(struct loop *l, struct io *io, uint64_t now)
+static inline __attribute__((always_inline))
+int complete_one(struct loop *l, struct io *io, uint64_t now, const bool logging)
 {
 	struct worker *w = l->w;
 	struct request *rq = io->owner;
@@ -367,7 +381,7 @@ static int complete_one(struct loop *l, struct io *io, uint64_t now)
 		return 0;
 	}
 	if (l->measuring)
-		account(l, io, now);
+		account(l, io, now, logging);
 	rq->active = false;
 	return 0;
 }
@@ -402,27 +416,22 @@ static void cancel_waiting(struct loop *l)
 
 /* Reaps at least min completions (fewer from an engine that models time:
  * it returns after a slice), accounts them, and submits the next chunk of
- * any request that continues on its slot. */
-static int reap_some(struct loop *l, unsigned min, unsigned max)
+ * any request that continues on its slot. logging: see account(). */
+static inline __attribute__((always_inline))
+int reap_body(struct loop *l, unsigned min, unsigned max, const bool logging)
 {
 	struct worker *w = l->w;
 	struct io *done[256], *again[256];
 	unsigned nr_again = 0;
 	int n;
 
-	if (l->abandon) {
-		cancel_waiting(l);
-		if (!l->inflight)
-			return 0;
-		if (min > l->inflight)
-			min = l->inflight;
-	}
 	n = w->ops->reap(&w->engine, done, min, max > 256 ? 256 : max);
 	if (n < 0)
 		return -1;
 	l->now = clock_now_ns();
+	io_depths_reaped(&w->result.depths, (unsigned)n);
 	for (int i = 0; i < n; i++) {
-		int rc = complete_one(l, done[i], l->now);
+		int rc = complete_one(l, done[i], l->now, logging);
 
 		if (rc < 0)
 			return -1;
@@ -432,6 +441,8 @@ static int reap_some(struct loop *l, unsigned min, unsigned max)
 		}
 		free_slot(l, done[i]);
 	}
+	if (logging && l->measuring)
+		loop_log_reaped(l->log, l->now - l->measure_start);
 	if (nr_again) {
 		uint64_t issued;
 
@@ -442,6 +453,27 @@ static int reap_some(struct loop *l, unsigned min, unsigned max)
 			again[i]->issue_ns = issued;
 	}
 	return 0;
+}
+
+/* A stopping loop, or one that writes logs: kept out of line, so the
+ * common path pays one test (l->slow) for both. */
+static __attribute__((noinline)) int reap_slow(struct loop *l, unsigned min, unsigned max)
+{
+	if (l->abandon) {
+		cancel_waiting(l);
+		if (!l->inflight)
+			return 0;
+		if (min > l->inflight)
+			min = l->inflight;
+	}
+	return l->logging ? reap_body(l, min, max, true) : reap_body(l, min, max, false);
+}
+
+static int reap_some(struct loop *l, unsigned min, unsigned max)
+{
+	if (__builtin_expect(l->slow != 0, 0))
+		return reap_slow(l, min, max);
+	return reap_body(l, min, max, false);
 }
 
 /* Waits for everything in flight (fsync must see every write). */
@@ -523,6 +555,7 @@ static int issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *i
 	if (w->ops->submit(&w->engine) < 0)
 		return -1;
 	*issued = clock_now_ns();
+	io_depths_submitted(&w->result.depths, nb, l->inflight + nb);
 	for (unsigned i = 0; i < nb; i++) {
 		struct request *rq = batch[i]->owner;
 
@@ -616,7 +649,8 @@ static double timeval_s(struct timeval tv)
 void loop_run(struct worker *w)
 {
 	const struct job_spec *s = w->spec;
-	struct loop l = { .w = w, .dir = w->result.dir };
+	struct loop l = { .w = w, .dir = w->result.dir, .log = w->log,
+			  .logging = w->log != NULL };
 	struct rusage ru_end;
 	uint64_t now, end;
 	struct timespec wall;
@@ -652,6 +686,8 @@ void loop_run(struct worker *w)
 	if (l.tick.ios[DIR_READ] || l.tick.ios[DIR_WRITE] || w->result.series.nr == 0)
 		close_interval(&l, end);
 	w->result.runtime_ns = end - l.measure_start;
+	if (l.log)
+		loop_log_finish(l.log, end - l.measure_start);
 	w->result.start_unix_ms = (uint64_t)wall.tv_sec * 1000 + (uint64_t)wall.tv_nsec / 1000000
 		+ w->result.ramp_ns / 1000000;
 	getrusage(RUSAGE_THREAD, &ru_end);

@@ -31,9 +31,16 @@ struct loop {
 	unsigned inflight;
 	uint64_t now;                 /* clock at the last reap */
 	bool issuing;                 /* false once a limit or stop is reached */
-	bool abandon;                 /* stop, deadline or error: do not finish
-				       * large requests still in flight */
+	union {
+		struct {
+			bool abandon;         /* stop, deadline or error: do not finish
+					       * large requests still in flight */
+			bool logging;         /* log != NULL */
+		};
+		uint16_t slow;                /* either: the reap's one test */
+	};
 	struct rusage ru_start;
+	struct loop_log *log;         /* fio logs asked for; NULL = none */
 	/* verify: a picked I/O held back (it overlaps I/O in flight, or the
 	 * verify_backlog is full) until loop_verify_resume; verify_fatal
 	 * stopped every check at a failure */

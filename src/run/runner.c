@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "run/loop_log.h"
 #include "run/worker.h"
 #include "target/safety.h"
 #include "target/snapshot.h"
@@ -414,6 +415,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	uint64_t *verify_bytes = NULL;
 	struct verify_setup vs = { 0 };
 	struct buffer_keys dedupe_keys = { 0 };
+	struct run_logs logs = { 0 };
 	uint64_t limit = opt->max_buffer_mem ? opt->max_buffer_mem : run_default_buffer_limit();
 	uint64_t results = results_bytes(jobs);
 	int rc = 0;
@@ -489,6 +491,12 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		rc = -1;
 		goto done;
 	}
+	/* fio's log files, through the output gate, before anything runs */
+	if (run_logs_open(&logs, workers, nr)) {
+		*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
+		rc = -1;
+		goto done;
+	}
 	/* phases: a stonewall job waits for every job before it */
 	k = 0;
 	for (unsigned j = 0; j < jobs->nr;) {
@@ -523,6 +531,11 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		out->nr = k;
 		j = last;
 	}
+	if (run_logs_close(&logs)) {
+		*why = RUN_FAILED_RUNTIME;
+		rc = -1;
+		goto done;
+	}
 	for (unsigned i = 0; i < out->nr; i++)
 		if (workers[i].result.partial)
 			out->partial = true;
@@ -542,6 +555,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		workers[i].result.nr_verify_failures = 0;
 	}
 done:
+	run_logs_close(&logs);   /* after a failure: what was written stays */
 	if (workers)
 		for (unsigned i = 0; i < nr; i++)
 			job_result_free(&workers[i].result);

@@ -36,6 +36,8 @@ struct request {
 	uint64_t verify_seq;
 };
 
+struct loop_log;
+
 struct worker {
 	const struct job_spec *spec;
 	unsigned clone;
@@ -81,6 +83,7 @@ struct worker {
 	struct verify_ctx verify;
 
 	struct job_result result;
+	struct loop_log *log;         /* fio log files (loop_log.h); NULL = none */
 	bool setup_failed;            /* before the loop: bad input or target */
 	bool run_failed;              /* in the loop: engine, fsync, range guard */
 	char error_text[1024];        /* err_msg of a failure on this thread */

@@ -599,11 +599,11 @@ static int parse_root(const char *file, const cJSON *root, struct fio_import *ou
 	jobs = cJSON_GetObjectItemCaseSensitive(root, "jobs");
 	if (!cJSON_IsArray(jobs))
 		return err_set("%s: not fio JSON output (no \"jobs\" array)", file);
+	/* drivebench writes both keys ("fio version" for fio's readers) */
+	out->from_drivebench = cJSON_GetObjectItemCaseSensitive(root, "drivebench version") != NULL;
 	version = cJSON_GetObjectItemCaseSensitive(root, "fio version");
-	if (!version) {
+	if (!version)
 		version = cJSON_GetObjectItemCaseSensitive(root, "drivebench version");
-		out->from_drivebench = version != NULL;
-	}
 	if (cJSON_IsString(version))
 		snprintf(out->tool_version, sizeof(out->tool_version), "%s",
 			 version->valuestring);

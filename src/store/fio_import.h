@@ -12,7 +12,7 @@
 
 struct fio_import {
 	char tool_version[64];        /* "fio-3.33", or drivebench's version */
-	bool from_drivebench;         /* had "drivebench version", not "fio version" */
+	bool from_drivebench;         /* had "drivebench version" (with or without "fio version") */
 	uint64_t timestamp_ms;        /* Unix ms; 0 when the file has none */
 	struct result_record *records;/* one per entry of "jobs", in order */
 	unsigned nr_records;

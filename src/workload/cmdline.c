@@ -132,6 +132,7 @@ int cmdline_jobs(int argc, char *const argv[], struct job_list *out)
 		while (end < argc && !is_name_argument(argv[end]))
 			end++;
 		*job = *global;
+		job_output_mark_global(job);
 		if (apply_arguments(job, argv, start, end))
 			goto out;
 		if (job_list_append(&jobs, job))

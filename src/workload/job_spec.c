@@ -47,6 +47,7 @@ void job_spec_defaults(struct job_spec *spec)
 	spec->gds_transfer = 1;   /* GDS_XFER_CPUONLY: needs no GPU */
 	spec->do_verify = true;
 	buffering_defaults(&spec->buffering);
+	job_output_defaults(&spec->output);
 }
 
 static bool rw_is_mixed(enum rw_mode rw)

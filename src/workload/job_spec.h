@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "workload/buffering.h"
+#include "workload/job_output.h"
 
 #define JOB_NAME_MAX 128
 #define JOB_PATH_MAX 4096
@@ -180,6 +181,9 @@ struct job_spec {
 
 	/* fault injection: ioengine=fault:<engine> (io/fault.c) */
 	struct fault_spec fault;
+
+	/* fio's log files and JSON global options (workload/job_output.h) */
+	struct job_output output;
 
 	/* drivebench extensions */
 	uint64_t chunk_size;           /* requests above this go out as chunks */

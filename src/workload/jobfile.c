@@ -105,6 +105,7 @@ static int close_section(struct parser *p)
 		rc = apply_pending(p, &p->global);
 	} else {
 		p->job = p->global;
+		job_output_mark_global(&p->job);
 		memcpy(p->job.name, p->section_name, sizeof(p->job.name));
 		snprintf(p->job.source, sizeof(p->job.source), "%s", p->section_file);
 		p->job.source_line = p->section_line;

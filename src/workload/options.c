@@ -24,6 +24,7 @@
 #include "workload/bssplit.h"
 #include "workload/buffering_options.h"
 #include "workload/distribution.h"
+#include "workload/job_output_table.h"
 #include "workload/values.h"
 
 static int copy_string(char *dst, size_t size, const char *value)
@@ -571,11 +572,6 @@ static const char *const unsupported_options[] = {
 	"thinktime",
 	"number_ios",
 	"rw_sequencer",
-	"write_bw_log",
-	"write_lat_log",
-	"write_iops_log",
-	"write_hist_log",
-	"log_avg_msec",
 	"exitall",
 	"exitall_on_error",
 	"create_serialize",
@@ -596,12 +592,20 @@ static const char *const unsupported_options[] = {
 	"ss_ramp",
 	"unified_rw_reporting",
 	"cpumask",
+	"log_compression",
+	"log_compression_cpus",
+	"log_store_compressed",
+	"log_unix_epoch",
+	"log_alternate_epoch",
+	"log_alternate_epoch_clock_id",
+	"log_entries",
 };
 
 /* Every area's table: the core options above, then each area's own. */
 static const struct option_group option_groups[] = {
 	OPTION_GROUP(option_table),
 	OPTION_GROUP(buffering_options),
+	OPTION_GROUP(job_output_table),
 };
 
 #define NR_GROUPS (sizeof(option_groups) / sizeof(option_groups[0]))

@@ -260,6 +260,17 @@ static void test_drivebench_extras_inline(void **state)
 	assert_null(imp.records[0].drive_after);
 	fio_import_free(&imp);
 
+	/* today's JSON carries "fio version" too, for fio's readers: still
+	 * drivebench's, partial flag and all */
+	assert_int_equal(parse_text(
+		"{\"fio version\":\"fio-3.x-compatible (drivebench 0.1.0)\","
+		"\"drivebench version\":\"0.1.0\",\"partial\":true,"
+		"\"jobs\":[{\"jobname\":\"j\"}]}", &imp), 0);
+	assert_true(imp.from_drivebench);
+	assert_string_equal(imp.tool_version, "fio-3.x-compatible (drivebench 0.1.0)");
+	assert_true(imp.records[0].partial);
+	fio_import_free(&imp);
+
 	assert_int_equal(parse_text("{\"jobs\":[{\"jobname\":\"j\","
 				    "\"drivebench\":{\"series\":{}}}]}", &imp), -1);
 	assert_error_contains("drivebench.series is not an array");

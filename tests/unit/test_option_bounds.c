@@ -78,6 +78,9 @@ static const struct bound_case cases[] = {
 	{ "dedupe_working_set_percentage", "101", "option 'dedupe_working_set_percentage': 101 is too large, the range is 0..100" },
 	{ "buffer_pattern", "\"", "option 'buffer_pattern': bad pattern '\"': string without its closing" },
 	{ "buffer_pattern", "2147483648", "option 'buffer_pattern': bad pattern '2147483648': number out of range" },
+	{ "log_avg_msec", "86400001", "option 'log_avg_msec': 86400001 is too large, the range is 0..86400000" },
+	{ "log_hist_msec", "86400001", "option 'log_hist_msec': 86400001 is too large, the range is 0..86400000" },
+	{ "log_hist_coarseness", "7", "option 'log_hist_coarseness': 7 is too large, the range is 0..6" },
 };
 
 /* Options whose values are names, flags, seeds or counts of any size:
@@ -94,6 +97,9 @@ static const char *const unbounded[] = {
 	"fault_seed", "fault_dir",
 	"zero_buffers", "refill_buffers", "scramble_buffers", "dedupe_mode", "dedupe_global",
 	"fsync_on_close", "invalidate", "fadvise_hint",
+	/* log names are bounded by their length (below) */
+	"write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
+	"log_max_value", "log_offset", "log_prio", "per_job_logs", "disk_util",
 };
 
 static void every_bound_is_refused_with_its_range(void **state)
@@ -128,6 +134,8 @@ static void the_ends_of_each_range_are_accepted(void **state)
 		{ "buffer_compress_percentage", "100" }, { "dedupe_percentage", "100" },
 		{ "buffer_compress_chunk", "4g" }, { "fdatasync", "4294967295" },
 		{ "buffer_pattern", "2147483647" }, { "buffer_pattern", "-2147483648" },
+		{ "log_avg_msec", "86400000" }, { "log_hist_msec", "0" },
+		{ "log_hist_coarseness", "6" },
 	};
 	struct job_spec *spec = malloc(sizeof(*spec));
 
@@ -177,6 +185,11 @@ static void strings_are_bounded_by_length(void **state)
 	job_spec_defaults(spec);
 	assert_int_equal(job_option_set(spec, "filename", longer), -1);
 	assert_string_equal(err_msg(), "option 'filename': value longer than 4095 characters");
+	longer[JOB_LOG_NAME_MAX] = '\0';
+	assert_int_equal(job_option_set(spec, "write_bw_log", longer), -1);
+	assert_string_equal(err_msg(), "option 'write_bw_log': log name longer than 1023 characters");
+	longer[JOB_LOG_NAME_MAX - 1] = '\0';
+	assert_int_equal(job_option_set(spec, "write_hist_log", longer), 0);
 	longer[JOB_NAME_MAX] = '\0';
 	assert_int_equal(job_option_set(spec, "name", longer), -1);
 	assert_string_equal(err_msg(), "option 'name': value longer than 127 characters");

@@ -1,0 +1,36 @@
+/* json_shared.h - private to src/output/: what the JSON (json.c) and the
+ * terse line (terse.c) compute alike: per-interval bandwidth and IOPS,
+ * a group's aggregate bandwidth, and fio's latency ranges. */
+#ifndef DRIVEBENCH_JSON_SHARED_H
+#define DRIVEBENCH_JSON_SHARED_H
+
+#include <stdint.h>
+
+#include "measure/stats.h"
+
+/* Per-interval bandwidth (KiB/s) and IOPS, fio's bw_* / iops_* fields. */
+struct rate_summary {
+	uint64_t samples;
+	double bw_min, bw_max, bw_mean, bw_dev;
+	double iops_min, iops_max, iops_mean, iops_dev;
+};
+
+void summarize_rates(const struct series *s, enum io_dir d, struct rate_summary *out);
+
+/* The group's aggregate bandwidth in bytes/s for one direction: all bytes
+ * of the entries sharing groupid over the longest runtime (fio's rs->agg). */
+double group_agg_bytes(const struct job_result *res, unsigned nr, unsigned groupid,
+		       enum io_dir d);
+
+/* fio's latency ranges (io_u_lat_n/_u/_m): counts of completions by clat,
+ * each histogram bucket at its midpoint. */
+#define LAT_RANGES 10
+#define LAT_RANGES_MS 12
+struct latency_ranges {
+	uint64_t ns[LAT_RANGES], us[LAT_RANGES], ms[LAT_RANGES_MS];
+	uint64_t total;
+};
+
+void latency_ranges_count(const struct job_result *r, struct latency_ranges *out);
+
+#endif

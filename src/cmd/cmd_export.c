@@ -13,34 +13,11 @@
 
 #include "cmd/args.h"
 #include "cmd/commands.h"
+#include "cmd/parse_options.h"
 #include "output/output.h"
 #include "report/select.h"
 #include "store/store.h"
 #include "util/error.h"
-
-static const char export_usage[] =
-	"usage: drivebench export [--db FILE] --format json|csv [RUN...]\n"
-	"\n"
-	"Writes stored runs to standard output: all runs, or the RUN ids given\n"
-	"(`drivebench export --format csv` lists them in its run_id column).\n"
-	"\n"
-	"  json  an array of runs, each with its results: per direction ios,\n"
-	"        bytes, runtime, IOPS, bandwidth, slat/clat/lat summaries and\n"
-	"        clat/lat percentiles (keys as fio's: \"99.900000\")\n"
-	"  csv   one row per result and direction the job used, columns:\n"
-	"        run_id,label,job,rw,bs,iodepth,numjobs,dir,ios,bytes,runtime_ms,\n"
-	"        iops,bw_bytes,lat_mean_ns,clat_p99_ns,clat_p99_9_ns,clat_p99_99_ns\n"
-	"        (a percentile the result does not have is an empty field)\n"
-	"\n"
-	"options:\n"
-	"  --db FILE        the results database (default " STORE_DEFAULT_PATH ")\n"
-	"  --format FORMAT  json or csv (required)\n"
-	"  -h, --help       this text\n"
-	"\n"
-	"A run that is not whole (it never finished: \"incomplete\": true in JSON;\n"
-	"or it was stopped early: \"partial\") gets a warning on standard error.\n"
-	"\n"
-	"Exit codes: 0 written; 2 usage error, missing database or unknown run.\n";
 
 static const char *const dir_names[DIR_COUNT] = { "read", "write" };
 
@@ -310,57 +287,93 @@ static int export_runs(struct store *s, enum export_format format,
 	return rc;
 }
 
+struct export_args {
+	const char *db_path;
+	enum export_format format;
+	int64_t *ids;
+	unsigned nr_ids;
+};
+
+static int set_format(void *args, const struct cmdopt *o, const char *v)
+{
+	struct export_args *a = args;
+
+	(void)o;
+	if (!strcmp(v, "json"))
+		a->format = FORMAT_JSON;
+	else if (!strcmp(v, "csv"))
+		a->format = FORMAT_CSV;
+	else
+		return err_set("unknown format '%s' (json or csv)", v);
+	return 0;
+}
+
+static int add_run_id(void *args, const char *v)
+{
+	struct export_args *a = args;
+
+	if (parse_run_id(v, &a->ids[a->nr_ids]))
+		return err_set("'%s' is not a run id", v);
+	a->nr_ids++;
+	return 0;
+}
+
+static const struct cmdopt export_options[] = {
+	CMDOPT_STRING("--db", 0, struct export_args, db_path, "FILE",
+		      "the results database (default $DRIVEBENCH_DB or ./drivebench.db)"),
+	CMDOPT_VALUE_FN("--format", 0, set_format, "FORMAT", "json or csv (required)"),
+};
+
+static const struct cmdopt_spec export_spec = {
+	.command = "export",
+	.synopsis = "export [--db FILE] --format json|csv [RUN...]",
+	.about =
+	"Writes stored runs to standard output: all runs, or the RUN ids given\n"
+	"(`drivebench export --format csv` lists them in its run_id column).\n"
+	"\n"
+	"  json  an array of runs, each with its results: per direction ios,\n"
+	"        bytes, runtime, IOPS, bandwidth, slat/clat/lat summaries and\n"
+	"        clat/lat percentiles (keys as fio's: \"99.900000\")\n"
+	"  csv   one row per result and direction the job used, columns:\n"
+	"        run_id,label,job,rw,bs,iodepth,numjobs,dir,ios,bytes,runtime_ms,\n"
+	"        iops,bw_bytes,lat_mean_ns,clat_p99_ns,clat_p99_9_ns,clat_p99_99_ns\n"
+	"        (a percentile the result does not have is an empty field)\n",
+	.options = export_options,
+	.nr_options = CMDOPT_COUNT(export_options),
+	.footer =
+	"A run that is not whole (it never finished: \"incomplete\": true in JSON;\n"
+	"or it was stopped early: \"partial\") gets a warning on standard error.\n"
+	"\n"
+	"Exit codes: 0 written; 2 usage error, missing database or unknown run.\n",
+	.positional = add_run_id,
+};
+
 int cmd_export(int argc, char **argv)
 {
-	const char *db_path = STORE_DEFAULT_PATH, *value;
-	enum export_format format = FORMAT_NONE;
+	struct export_args a = { .db_path = store_default_path(), .format = FORMAT_NONE };
+	const char *db_path;
+	enum export_format format;
 	struct stored_run *runs = NULL;
 	unsigned nr_runs = 0;
 	int64_t *ids;
-	unsigned nr_ids = 0;
+	unsigned nr_ids;
 	struct store *s = NULL;
 	struct stat st;
 	int rc = EXIT_BAD_INPUT;
 
-	ids = calloc((size_t)argc + 1, sizeof(*ids));
+	ids = a.ids = calloc((size_t)argc + 1, sizeof(*ids));
 	if (!ids) {
 		fprintf(stderr, "drivebench export: out of memory\n");
 		return EXIT_RUN_FAILED;
 	}
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(export_usage, stdout);
-			rc = EXIT_OK;
-			goto out;
-		}
-		if ((value = cmd_option("--db", argc, argv, &i)) && !err_msg()[0]) {
-			db_path = value;
-		} else if (!value && (value = cmd_option("--format", argc, argv, &i)) &&
-			   !err_msg()[0]) {
-			if (!strcmp(value, "json")) {
-				format = FORMAT_JSON;
-			} else if (!strcmp(value, "csv")) {
-				format = FORMAT_CSV;
-			} else {
-				fprintf(stderr, "drivebench export: unknown format '%s' "
-					"(json or csv)\n", value);
-				goto out;
-			}
-		} else if (value) {   /* the option's value is missing */
-			fprintf(stderr, "drivebench export: %s\n", err_msg());
-			goto out;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "drivebench export: unknown option '%s'\n%s",
-				argv[i], export_usage);
-			goto out;
-		} else if (parse_run_id(argv[i], &ids[nr_ids++])) {
-			fprintf(stderr, "drivebench export: '%s' is not a run id\n", argv[i]);
-			goto out;
-		}
-	}
+	if (cmd_parse(&export_spec, argc, argv, &a, &rc))
+		goto out;
+	db_path = a.db_path;
+	format = a.format;
+	nr_ids = a.nr_ids;
 	if (format == FORMAT_NONE) {
-		fprintf(stderr, "drivebench export: --format json|csv is required\n%s",
-			export_usage);
+		fprintf(stderr, "drivebench export: --format json|csv is required (see "
+			"'drivebench export --help')\n");
 		goto out;
 	}
 	/* export reads: never create an empty database by mistake */

@@ -10,29 +10,12 @@
 
 #include "cmd/args.h"
 #include "cmd/commands.h"
+#include "cmd/parse_options.h"
 #include "store/fio_import.h"
 #include "report/spec.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "util/clock.h"
-
-static const char import_usage[] =
-	"usage: drivebench import --label LABEL [--db FILE] [--spec FILE.ini] FILE...\n"
-	"\n"
-	"Imports fio 3.x JSON output (--output-format=json or json+, also\n"
-	"drivebench's own JSON) into the results database: one run per FILE, one\n"
-	"result per job entry, tagged with the drive label LABEL so the results\n"
-	"compare with measured runs. Every FILE is checked first; if one is\n"
-	"malformed, truncated or not fio output, nothing is imported (exit 2).\n"
-	"Lines before the JSON (fio's \"note: ...\" warnings) are skipped.\n"
-	"\n"
-	"options:\n"
-	"  --label LABEL     the drive these results belong to (required)\n"
-	"  --db FILE         the database (default $DRIVEBENCH_DB or ./drivebench.db)\n"
-	"  --spec FILE.ini   attach this drive spec sheet to LABEL\n"
-	"  -h, --help        this text\n"
-	"\n"
-	"See docs/import.md.\n";
 
 struct import_args {
 	const char *db_path;
@@ -42,37 +25,41 @@ struct import_args {
 	unsigned nr_files;
 };
 
-static int parse_args(int argc, char **argv, struct import_args *a)
+static int add_file(void *args, const char *v)
 {
-	a->db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
-	a->files = calloc((size_t)argc + 1, sizeof(*a->files));
-	if (!a->files)
-		return err_set("out of memory");
-	err_clear();
-	for (int i = 1; i < argc; i++) {
-		const char *v;
+	struct import_args *a = args;
 
-		if ((v = cmd_option("--db", argc, argv, &i))) {
-			a->db_path = v;
-			if (!err_msg()[0] && !v[0])
-				err_set("--db needs a file name");
-		} else if ((v = cmd_option("--label", argc, argv, &i))) {
-			a->label = v;
-		} else if ((v = cmd_option("--spec", argc, argv, &i))) {
-			a->spec_path = v;
-			if (!err_msg()[0] && !v[0])
-				err_set("--spec needs a file name");
-		} else if (!strcmp(argv[i], "--")) {
-			while (++i < argc)
-				a->files[a->nr_files++] = argv[i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return err_set("unknown option '%s'", argv[i]);
-		} else {
-			a->files[a->nr_files++] = argv[i];
-		}
-		if (err_msg()[0])
-			return -1;
-	}
+	a->files[a->nr_files++] = v;
+	return 0;
+}
+
+static const struct cmdopt import_options[] = {
+	CMDOPT_STRING("--label", 0, struct import_args, label, "LABEL",
+		      "the drive these results belong to (required)"),
+	CMDOPT_STRING("--db", 0, struct import_args, db_path, "FILE",
+		      "the database (default $DRIVEBENCH_DB or ./drivebench.db)"),
+	CMDOPT_STRING("--spec", 0, struct import_args, spec_path, "FILE.ini",
+		      "attach this drive spec sheet to LABEL"),
+};
+
+static const struct cmdopt_spec import_spec = {
+	.command = "import",
+	.synopsis = "import --label LABEL [--db FILE] [--spec FILE.ini] FILE...",
+	.about =
+	"Imports fio 3.x JSON output (--output-format=json or json+, also\n"
+	"drivebench's own JSON) into the results database: one run per FILE, one\n"
+	"result per job entry, tagged with the drive label LABEL so the results\n"
+	"compare with measured runs. Every FILE is checked first; if one is\n"
+	"malformed, truncated or not fio output, nothing is imported (exit 2).\n"
+	"Lines before the JSON (fio's \"note: ...\" warnings) are skipped.\n",
+	.options = import_options,
+	.nr_options = CMDOPT_COUNT(import_options),
+	.footer = "See docs/import.md.\n",
+	.positional = add_file,
+};
+
+static int check_args(const struct import_args *a)
+{
 	if (!a->label || !a->label[0])
 		return err_set("missing --label LABEL (the drive the results belong to)");
 	if (!a->nr_files)
@@ -195,16 +182,17 @@ int cmd_import(int argc, char **argv)
 	unsigned parsed = 0;
 	int rc = EXIT_BAD_INPUT;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(import_usage, stdout);
-			return EXIT_OK;
-		}
+	a.db_path = store_default_path();
+	a.files = calloc((size_t)argc + 1, sizeof(*a.files));
+	if (!a.files) {
+		fprintf(stderr, "drivebench import: out of memory\n");
+		return EXIT_RUN_FAILED;
 	}
-	if (parse_args(argc, argv, &a)) {
-		fprintf(stderr, "drivebench import: %s\n%s", err_msg(), import_usage);
+	if (cmd_parse(&import_spec, argc, argv, &a, &rc))
+		goto out;
+	if (check_args(&a)) {
+		fprintf(stderr, "drivebench import: %s (see 'drivebench import --help')\n",
+			err_msg());
 		goto out;
 	}
 	if (a.spec_path) {

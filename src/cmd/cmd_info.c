@@ -5,23 +5,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/args.h"
 #include "cmd/commands.h"
 #include "target/safety.h"
 #include "target/snapshot.h"
 #include "util/error.h"
 
-static const char info_usage[] =
-	"usage: drivebench info [--json] TARGET\n"
-	"\n"
+struct info_args {
+	bool json;
+	const char *target;
+};
+
+static int set_target(void *args, const char *v)
+{
+	struct info_args *a = args;
+
+	if (a->target)
+		return err_set("one TARGET only ('%s' and '%s')", a->target, v);
+	a->target = v;
+	return 0;
+}
+
+static const struct cmdopt info_options[] = {
+	CMDOPT_FLAG("--json", 0, struct info_args, json,
+		    "one JSON object instead of text (see docs/info.md)"),
+};
+
+static const struct cmdopt_spec info_spec = {
+	.command = "info",
+	.synopsis = "info [--json] TARGET",
+	.about =
 	"Shows what TARGET (a regular file or a block device) is: kind, size,\n"
 	"block sizes, queue settings, model / serial / firmware, for NVMe the\n"
 	"Identify data, the SMART / Health log and the OCP extended SMART log,\n"
 	"and whether `drivebench run` may write to it. Facts the system does not\n"
-	"provide show as \"not available\" (null in JSON). Nothing is written.\n"
-	"\n"
-	"options:\n"
-	"  --json      one JSON object instead of text (see docs/info.md)\n"
-	"  -h, --help  this text\n";
+	"provide show as \"not available\" (null in JSON). Nothing is written.\n",
+	.options = info_options,
+	.nr_options = CMDOPT_COUNT(info_options),
+	.positional = set_target,
+};
 
 static cJSON *safety_json(int rc, const struct safety_verdict *v)
 {
@@ -93,33 +115,20 @@ static void print_safety(int rc, const struct safety_verdict *v, const char *err
 
 int cmd_info(int argc, char **argv)
 {
-	const char *target = NULL;
-	bool json = false;
+	struct info_args args = { 0 };
+	const char *target;
+	bool json;
 	struct drive_snapshot *s;
 	struct safety_verdict verdict;
 	char safety_error[256] = "";
 	int safety_rc, rc;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(info_usage, stdout);
-			return EXIT_OK;
-		} else if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "drivebench info: unknown option '%s'\n\n%s",
-				argv[i], info_usage);
-			return EXIT_BAD_INPUT;
-		} else if (target) {
-			fprintf(stderr, "drivebench info: one TARGET only ('%s' and '%s')\n\n%s",
-				target, argv[i], info_usage);
-			return EXIT_BAD_INPUT;
-		} else {
-			target = argv[i];
-		}
-	}
+	if (cmd_parse(&info_spec, argc, argv, &args, &rc))
+		return rc;
+	target = args.target;
+	json = args.json;
 	if (!target) {
-		fprintf(stderr, "drivebench info: missing TARGET\n\n%s", info_usage);
+		fprintf(stderr, "drivebench info: missing TARGET (see 'drivebench info --help')\n");
 		return EXIT_BAD_INPUT;
 	}
 

@@ -10,31 +10,11 @@
 
 #include "cmd/args.h"
 #include "cmd/commands.h"
+#include "cmd/parse_options.h"
 #include "suite/plan.h"
 #include "suite/suite.h"
 #include "target/target.h"
 #include "util/error.h"
-
-static const char plan_usage[] =
-	"usage: drivebench plan [--suite NAME|FILE] --rated-write MB/s --rated-read MB/s TARGET\n"
-	"       drivebench plan [--suite NAME|FILE] --capacity SIZE --rated-write MB/s --rated-read MB/s\n"
-	"\n"
-	"Lists every step of a suite (default: review) with the bytes it writes and\n"
-	"reads and its estimated duration on a drive of TARGET's size (or SIZE),\n"
-	"then the totals and, when the suite fills the drive, what sprandom\n"
-	"preconditioning would write instead. Nothing is written or read: only\n"
-	"TARGET's size is looked up. See docs/suites.md.\n"
-	"\n"
-	"options:\n"
-	"  --suite NAME|FILE          suites/NAME.suite or a suite file (default review)\n"
-	"  --capacity SIZE            drive capacity instead of a TARGET; decimal units\n"
-	"                             as reviews use them: 245.76TB, 3.84T, 960GB\n"
-	"                             (KiB MiB GiB TiB PiB are binary)\n"
-	"  --rated-write MB/s         sequential write throughput (10^6 bytes/s)\n"
-	"  --rated-read MB/s          sequential read throughput\n"
-	"  --rated-random-write MB/s  random write throughput for random fills\n"
-	"                             (default: the sequential write figure)\n"
-	"  -h, --help                 this text\n";
 
 /* The ranges of plan's inputs: every estimate stays a finite number of
  * seconds that prints (a drive of 1 MB .. 1 EB at 0.01 .. 10^6 MB/s). */
@@ -167,11 +147,84 @@ static void print_plan(const struct suite *s, const struct plan_inputs *in,
 	}
 }
 
+struct plan_args {
+	const char *suite_name, *capacity_text, *target_path;
+	struct plan_inputs in;
+	bool have_write, have_read;
+};
+
+static int set_rated_write(void *args, const struct cmdopt *o, const char *v)
+{
+	struct plan_args *a = args;
+
+	if (parse_rate(o->name, v, &a->in.write_bps))
+		return -1;
+	a->have_write = true;
+	return 0;
+}
+
+static int set_rated_read(void *args, const struct cmdopt *o, const char *v)
+{
+	struct plan_args *a = args;
+
+	if (parse_rate(o->name, v, &a->in.read_bps))
+		return -1;
+	a->have_read = true;
+	return 0;
+}
+
+static int set_rated_random_write(void *args, const struct cmdopt *o, const char *v)
+{
+	return parse_rate(o->name, v, &((struct plan_args *)args)->in.random_write_bps);
+}
+
+static int set_target(void *args, const char *v)
+{
+	struct plan_args *a = args;
+
+	if (a->target_path)
+		return err_set("one TARGET only ('%s')", v);
+	a->target_path = v;
+	return 0;
+}
+
+static const struct cmdopt plan_options[] = {
+	CMDOPT_STRING("--suite", 0, struct plan_args, suite_name, "NAME|FILE",
+		      "suites/NAME.suite or a suite file (default review)"),
+	CMDOPT_STRING("--capacity", 0, struct plan_args, capacity_text, "SIZE",
+		      "drive capacity instead of a TARGET; decimal units\n"
+		      "as reviews use them: 245.76TB, 3.84T, 960GB\n"
+		      "(KiB MiB GiB TiB PiB are binary)"),
+	CMDOPT_VALUE_FN("--rated-write", 0, set_rated_write, "MB/s",
+			"sequential write throughput (10^6 bytes/s)"),
+	CMDOPT_VALUE_FN("--rated-read", 0, set_rated_read, "MB/s",
+			"sequential read throughput"),
+	CMDOPT_VALUE_FN("--rated-random-write", 0, set_rated_random_write, "MB/s",
+			"random write throughput for random fills\n"
+			"(default: the sequential write figure)"),
+};
+
+static const struct cmdopt_spec plan_spec = {
+	.command = "plan",
+	.synopsis = "plan [--suite NAME|FILE] --rated-write MB/s --rated-read MB/s TARGET\n"
+		    "plan [--suite NAME|FILE] --capacity SIZE --rated-write MB/s --rated-read MB/s",
+	.about =
+	"Lists every step of a suite (default: review) with the bytes it writes and\n"
+	"reads and its estimated duration on a drive of TARGET's size (or SIZE),\n"
+	"then the totals and, when the suite fills the drive, what sprandom\n"
+	"preconditioning would write instead. Nothing is written or read: only\n"
+	"TARGET's size is looked up. See docs/suites.md.\n",
+	.options = plan_options,
+	.nr_options = CMDOPT_COUNT(plan_options),
+	.positional = set_target,
+};
+
 int cmd_plan(int argc, char **argv)
 {
-	const char *suite_name = "review", *capacity_text = NULL, *target_path = NULL;
-	struct plan_inputs in = { 0 };
-	bool have_write = false, have_read = false;
+	struct plan_args args = { .suite_name = "review" };
+	const char *suite_name, *capacity_text, *target_path;
+	struct plan_inputs in;
+	bool have_write, have_read;
 	struct suite s;
 	struct plan_step *steps;
 	struct plan_fill_saving saving;
@@ -179,49 +232,22 @@ int cmd_plan(int argc, char **argv)
 	double total_seconds;
 	int rc = EXIT_BAD_INPUT;
 
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(plan_usage, stdout);
-			return EXIT_OK;
-		}
-		if ((v = cmd_option("--suite", argc, argv, &i))) {
-			suite_name = v;
-		} else if ((v = cmd_option("--capacity", argc, argv, &i))) {
-			capacity_text = v;
-		} else if ((v = cmd_option("--rated-write", argc, argv, &i))) {
-			if (!err_msg()[0] && !parse_rate("--rated-write", v, &in.write_bps))
-				have_write = true;
-		} else if ((v = cmd_option("--rated-read", argc, argv, &i))) {
-			if (!err_msg()[0] && !parse_rate("--rated-read", v, &in.read_bps))
-				have_read = true;
-		} else if ((v = cmd_option("--rated-random-write", argc, argv, &i))) {
-			if (!err_msg()[0])
-				parse_rate("--rated-random-write", v, &in.random_write_bps);
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "drivebench plan: unknown option '%s'\n%s", argv[i], plan_usage);
-			return EXIT_BAD_INPUT;
-		} else if (!target_path) {
-			target_path = argv[i];
-		} else {
-			fprintf(stderr, "drivebench plan: one TARGET only ('%s')\n%s", argv[i],
-				plan_usage);
-			return EXIT_BAD_INPUT;
-		}
-		if (err_msg()[0]) {
-			fprintf(stderr, "drivebench plan: %s\n", err_msg());
-			return EXIT_BAD_INPUT;
-		}
-	}
+	if (cmd_parse(&plan_spec, argc, argv, &args, &rc))
+		return rc;
+	suite_name = args.suite_name;
+	capacity_text = args.capacity_text;
+	target_path = args.target_path;
+	in = args.in;
+	have_write = args.have_write;
+	have_read = args.have_read;
 	if (!!target_path == !!capacity_text) {
-		fprintf(stderr, "drivebench plan: give a TARGET or --capacity SIZE (one of them)\n%s",
-			plan_usage);
+		fprintf(stderr, "drivebench plan: give a TARGET or --capacity SIZE (one of them; see "
+			"'drivebench plan --help')\n");
 		return EXIT_BAD_INPUT;
 	}
 	if (!have_write || !have_read) {
-		fprintf(stderr, "drivebench plan: needs --rated-write and --rated-read (MB/s)\n%s",
-			plan_usage);
+		fprintf(stderr, "drivebench plan: needs --rated-write and --rated-read (MB/s; see "
+			"'drivebench plan --help')\n");
 		return EXIT_BAD_INPUT;
 	}
 	if (capacity_text) {

@@ -10,6 +10,7 @@
 
 #include "cmd/args.h"
 #include "cmd/commands.h"
+#include "cmd/parse_options.h"
 #include "store/store.h"
 #include "suite/suite.h"
 #include "suite/suiterun.h"
@@ -18,33 +19,6 @@
 #include "workload/options.h"
 
 #define DEFAULT_SUITE "quick"
-
-static const char suite_usage[] =
-	"usage: drivebench suite [options] [TARGET]\n"
-	"\n"
-	"Runs a suite (suites/NAME.suite) on TARGET unattended: every step through\n"
-	"the runner, each step's results stored as it completes. Interrupted (Ctrl-C,\n"
-	"kill, power loss), --resume continues the last run on TARGET at its first\n"
-	"incomplete step, in the same run.\n"
-	"\n"
-	"options:\n"
-	"  --suite=NAME|FILE        the suite (default: " DEFAULT_SUITE "; with --resume: the\n"
-	"                           one the interrupted run ran)\n"
-	"  --resume                 continue the last unfinished suite run on TARGET\n"
-	"  --only=STEP[,STEP...]    run only these steps (repeatable)\n"
-	"  --skip=STEP[,STEP...]    leave these steps out (repeatable)\n"
-	"  --db=FILE                the results database (default $DRIVEBENCH_DB or\n"
-	"                           ./drivebench.db); resume finds its run there\n"
-	"  --label=LABEL            the drive's name in reports and comparisons\n"
-	"  --destroy-data=ID        allow writing over (and purging) the device with\n"
-	"                           this serial or kernel name, or this existing file\n"
-	"  --max-buffer-mem=SIZE    refuse jobs needing more memory for I/O buffers,\n"
-	"                           verify maps, series and histograms\n"
-	"  -h, --help               this text\n"
-	"\n"
-	"Without TARGET the suite runs on the 1 GiB scratch file\n"
-	"./drivebench-scratch.dat ($DRIVEBENCH_SCRATCH overrides). See docs/suite-run.md.\n";
-
 
 struct suite_args {
 	const char *suite;
@@ -80,53 +54,83 @@ static int add_names(const char *option, const char *value, char **list, unsigne
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct suite_args *a)
+static int add_only(void *args, const struct cmdopt *o, const char *v)
 {
-	/* each option adds at most one name per character of argv */
+	struct suite_args *a = args;
+
+	return add_names(o->name, v, a->only, &a->nr_only);
+}
+
+static int add_skip(void *args, const struct cmdopt *o, const char *v)
+{
+	struct suite_args *a = args;
+
+	return add_names(o->name, v, a->skip, &a->nr_skip);
+}
+
+static int set_target(void *args, const char *v)
+{
+	struct suite_args *a = args;
+
+	if (a->target)
+		return err_set("unexpected argument '%s' (one target at most)", v);
+	if (!v[0])
+		return err_set("empty target name");
+	a->target = v;
+	return 0;
+}
+
+static const struct cmdopt suite_options[] = {
+	CMDOPT_STRING("--suite", 0, struct suite_args, suite, "NAME|FILE",
+		      "the suite (default: " DEFAULT_SUITE "; with --resume: the\n"
+		      "one the interrupted run ran)"),
+	CMDOPT_FLAG("--resume", 0, struct suite_args, resume,
+		    "continue the last unfinished suite run on TARGET"),
+	CMDOPT_VALUE_FN("--only", 0, add_only, "STEP[,STEP...]",
+			"run only these steps (repeatable)"),
+	CMDOPT_VALUE_FN("--skip", 0, add_skip, "STEP[,STEP...]",
+			"leave these steps out (repeatable)"),
+	STORE_OPTION_DB(struct suite_args, store),
+	STORE_OPTION_LABEL(struct suite_args, store),
+	STORE_OPTION_DESTROY(struct suite_args, store),
+	CMDOPT_SIZE("--max-buffer-mem", struct suite_args, max_buffer_mem,
+		    "refuse jobs needing more memory for I/O buffers,\n"
+		    "verify maps, series and histograms"),
+};
+
+static const struct cmdopt_spec suite_spec = {
+	.command = "suite",
+	.synopsis = "suite [options] [TARGET]",
+	.about =
+	"Runs a suite (suites/NAME.suite) on TARGET unattended: every step through\n"
+	"the runner, each step's results stored as it completes. Interrupted (Ctrl-C,\n"
+	"kill, power loss), --resume continues the last run on TARGET at its first\n"
+	"incomplete step, in the same run. The database (--db) is where resume\n"
+	"finds its run.\n",
+	.options = suite_options,
+	.nr_options = CMDOPT_COUNT(suite_options),
+	.footer =
+	"Without TARGET the suite runs on the 1 GiB scratch file\n"
+	"./drivebench-scratch.dat ($DRIVEBENCH_SCRATCH overrides). See docs/suite-run.md.\n",
+	.positional = set_target,
+};
+
+/* Room for the step names (each option adds at most one name per
+ * character of argv) and the store's arguments, then the table. */
+static int parse_args(int argc, char **argv, struct suite_args *a, int *exit_code)
+{
 	size_t room = 1;
 
 	for (int i = 1; i < argc; i++)
 		room += strlen(argv[i]) + 1;
 	a->only = calloc(room, sizeof(char *));
 	a->skip = calloc(room, sizeof(char *));
-	if (!a->only || !a->skip || store_args_init(&a->store, argc))
-		return err_set("out of memory");
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		int rc;
-
-		err_clear();
-		if (!strcmp(argv[i], "--resume")) {
-			a->resume = true;
-		} else if ((v = cmd_option("--suite", argc, argv, &i))) {
-			if (err_msg()[0])
-				return -1;
-			a->suite = v;
-		} else if ((v = cmd_option("--only", argc, argv, &i))) {
-			if (err_msg()[0] || add_names("--only", v, a->only, &a->nr_only))
-				return -1;
-		} else if ((v = cmd_option("--skip", argc, argv, &i))) {
-			if (err_msg()[0] || add_names("--skip", v, a->skip, &a->nr_skip))
-				return -1;
-		} else if ((rc = store_args_option(&a->store, false, argc, argv, &i))) {
-			if (rc < 0)
-				return -1;
-		} else if ((v = cmd_option("--max-buffer-mem", argc, argv, &i))) {
-			if (err_msg()[0])
-				return -1;
-			if (parse_size(v, 1024, &a->max_buffer_mem) || !a->max_buffer_mem)
-				return err_set("--max-buffer-mem: bad size '%s'", v);
-		} else if (!strncmp(argv[i], "-", 1) && argv[i][1]) {
-			return err_set("unknown option '%s' (see 'drivebench suite --help')", argv[i]);
-		} else if (!a->target) {
-			if (!argv[i][0])
-				return err_set("empty target name");
-			a->target = argv[i];
-		} else {
-			return err_set("unexpected argument '%s' (one target at most)", argv[i]);
-		}
+	if (!a->only || !a->skip || store_args_init(&a->store, argc)) {
+		fprintf(stderr, "drivebench suite: out of memory\n");
+		*exit_code = EXIT_RUN_FAILED;
+		return 1;
 	}
-	return 0;
+	return cmd_parse(&suite_spec, argc, argv, a, exit_code);
 }
 
 static void free_names(char **names)
@@ -145,13 +149,8 @@ int cmd_suite(int argc, char **argv)
 	bool loaded = false;
 	int rc = EXIT_BAD_INPUT;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(suite_usage, stdout);
-			return EXIT_OK;
-		}
-	if (parse_args(argc, argv, &a))
-		goto fail;
+	if (parse_args(argc, argv, &a, &rc))
+		goto done;
 	cmd_catch_stop_signals();   /* before the scratch layout, which may take a while */
 	if (!a.target && cmd_default_target(&a.target))
 		goto fail;

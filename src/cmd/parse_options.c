@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "workload/options.h"
 
 #define HELP_COLUMN 27   /* where the help text of an option starts */
 
@@ -32,7 +33,7 @@ static const struct cmdopt *find_short(const struct cmdopt_spec *spec, char c)
 
 static bool needs_value(const struct cmdopt *o)
 {
-	return o->kind == CMDOPT_STRING || o->kind == CMDOPT_APPEND ||
+	return o->kind == CMDOPT_STRING || o->kind == CMDOPT_APPEND || o->kind == CMDOPT_SIZE ||
 	       (o->kind == CMDOPT_CALLBACK && o->takes_value);
 }
 
@@ -58,6 +59,14 @@ static int apply(const struct cmdopt *o, void *args, const char *value, int argc
 		if (!*list && !(*list = calloc((size_t)argc + 1, sizeof(**list))))
 			return err_set("out of memory");
 		(*list)[(*nr)++] = value;
+		return 0;
+	}
+	case CMDOPT_SIZE: {
+		uint64_t bytes;
+
+		if (parse_size(value, 1024, &bytes) || bytes == 0)
+			return err_set("%s: bad size '%s'", o->name, value);
+		*(uint64_t *)(base + o->offset) = bytes;
 		return 0;
 	}
 	case CMDOPT_CALLBACK:

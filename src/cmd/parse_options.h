@@ -16,6 +16,7 @@ enum cmdopt_kind {
 	CMDOPT_STRING,     /* const char * at offset; a non-empty value */
 	CMDOPT_APPEND,     /* const char ** array at offset, unsigned count at
 			    * offset2: every use appends (repeatable) */
+	CMDOPT_SIZE,       /* uint64_t bytes at offset, more than 0 (fio's units) */
 	CMDOPT_CALLBACK,   /* fn(args, option, value); value NULL for a flag */
 };
 
@@ -39,6 +40,8 @@ struct cmdopt {
 	{ n, s, CMDOPT_STRING, offsetof(st, f), 0, NULL, true, a, h }
 #define CMDOPT_APPEND(n, st, f, nf, a, h) \
 	{ n, 0, CMDOPT_APPEND, offsetof(st, f), offsetof(st, nf), NULL, true, a, h }
+#define CMDOPT_SIZE(n, st, f, h) \
+	{ n, 0, CMDOPT_SIZE, offsetof(st, f), 0, NULL, true, "SIZE", h }
 #define CMDOPT_VALUE_FN(n, s, fn, a, h) \
 	{ n, s, CMDOPT_CALLBACK, 0, 0, fn, true, a, h }
 #define CMDOPT_FLAG_FN(n, fn, h) \

@@ -10,6 +10,7 @@
 
 #include "cmd/args.h"
 #include "cmd/commands.h"
+#include "cmd/parse_options.h"
 #include "io/cufile.h"
 #include "run/runner.h"
 #include "store/store.h"
@@ -18,43 +19,6 @@
 #include "workload/gds.h"
 #include "workload/job_list.h"
 #include "workload/options.h"
-
-static const char gds_usage[] =
-	"usage: drivebench gds [options] TARGET\n"
-	"       drivebench gds [options] -D DIR -s SIZE\n"
-	"\n"
-	"Runs NVIDIA gdsio's sweep through the cuFile API: every combination of\n"
-	"direction, I/O size and thread count, one synchronous I/O per thread,\n"
-	"each point for -T seconds, printed in gdsio's format and stored. The\n"
-	"default is the review sweep: read and write x 16K,128K,1M x threads\n"
-	"1,4,8,16,32,64,128, 10 s each (42 points, 7 minutes). Without a usable\n"
-	"GPU and libcufile it runs CPU_ONLY and says so. See docs/gds.md.\n"
-	"\n"
-	"sweep:\n"
-	"  --rw LIST                directions: read,write,randread,randwrite\n"
-	"  --bs LIST                I/O sizes, e.g. 16k,128k,1m\n"
-	"  --threads LIST           thread counts, e.g. 1,4,8\n"
-	"gdsio's options:\n"
-	"  -x XFER                  transfer type: 0 GPUD (GPU_DIRECT), 1 CPUONLY,\n"
-	"                           2 CPU_GPU, 5 GPUD_ASYNC (default: 0 when a GPU\n"
-	"                           path is available, else 1)\n"
-	"  -w THREADS               one thread count (as --threads N)\n"
-	"  -i SIZE                  one I/O size (as --bs SIZE)\n"
-	"  -I TYPE                  0 read, 1 write, 2 randread, 3 randwrite\n"
-	"  -s SIZE                  file size: with -D each thread's file, with a\n"
-	"                           file the whole file, split among the threads\n"
-	"                           (default: the file's size)\n"
-	"  -T SECONDS               time per point (default 10)\n"
-	"  -d GPU                   GPU index (default 0)\n"
-	"  -f FILE                  the file or device (as TARGET)\n"
-	"  -D DIR                   a file per thread in DIR (DIR/gdsio.N.0)\n"
-	"storing:\n"
-	"  --db FILE                results database (default $DRIVEBENCH_DB or\n"
-	"                           ./drivebench.db)\n"
-	"  --label LABEL            the drive's name in reports\n"
-	"  --destroy-data ID        allow writing over this device (serial) or\n"
-	"                           existing file; repeatable\n"
-	"  -h, --help               this text\n";
 
 struct gds_args {
 	struct gds_sweep sweep;
@@ -83,85 +47,148 @@ static int set_path(const char *opt, const char *v, char *out)
 	return 0;
 }
 
-/* One sweep or gdsio option; 1 when argv[*i] was one, -1 on error. */
-static int sweep_option(struct gds_args *a, int argc, char **argv, int *i)
+#define SWEEP(a) (&((struct gds_args *)(a))->sweep)
+
+static int opt_rw(void *a, const struct cmdopt *o, const char *v)
 {
-	struct gds_sweep *s = &a->sweep;
-	const char *v;
-	unsigned n;
+	(void)o;
+	return gds_parse_rw_list(v, SWEEP(a));
+}
 
-	if ((v = cmd_option("--rw", argc, argv, i)))
-		return err_msg()[0] || gds_parse_rw_list(v, s) ? -1 : 1;
-	if ((v = cmd_option("--bs", argc, argv, i)) || (v = cmd_option("-i", argc, argv, i)))
-		return err_msg()[0] || gds_parse_bs_list(v, s) ? -1 : 1;
-	if ((v = cmd_option("--threads", argc, argv, i)) || (v = cmd_option("-w", argc, argv, i)))
-		return err_msg()[0] || gds_parse_threads_list(v, s) ? -1 : 1;
-	if ((v = cmd_option("-I", argc, argv, i)))
-		return err_msg()[0] || gds_parse_io_type(v, s) ? -1 : 1;
-	if ((v = cmd_option("-x", argc, argv, i))) {
-		if (err_msg()[0] || parse_count("-x", v, 99, &n))
-			return -1;
-		if (!gds_xfer_valid((int)n))
-			return err_set("-x: transfer type %u not supported (0 GPUD, 1 CPUONLY, 2 CPU_GPU, 5 GPUD_ASYNC)", n);
-		s->xfer = (int)n;
-		a->xfer_given = true;
-		return 1;
-	}
-	if ((v = cmd_option("-s", argc, argv, i))) {
-		if (err_msg()[0])
-			return -1;
-		if (parse_size(v, 1024, &s->file_size) || !s->file_size)
-			return err_set("-s: bad size '%s'", v);
-		return 1;
-	}
-	if ((v = cmd_option("-T", argc, argv, i))) {
-		uint64_t ns;
+static int opt_bs(void *a, const struct cmdopt *o, const char *v)
+{
+	(void)o;
+	return gds_parse_bs_list(v, SWEEP(a));
+}
 
-		if (err_msg()[0])
-			return -1;
-		if (parse_time_ns(v, 1000000000ull, &ns) || ns < 1000000)
-			return err_set("-T: bad time '%s'", v);
-		s->runtime_ns = ns;
-		return 1;
-	}
-	if ((v = cmd_option("-d", argc, argv, i)))
-		return err_msg()[0] || parse_count("-d", v, 1024, &s->gpu) ? -1 : 1;
-	if ((v = cmd_option("-f", argc, argv, i)))
-		return err_msg()[0] || set_path("-f", v, s->filename) ? -1 : 1;
-	if ((v = cmd_option("-D", argc, argv, i)))
-		return err_msg()[0] || set_path("-D", v, s->directory) ? -1 : 1;
+static int opt_threads(void *a, const struct cmdopt *o, const char *v)
+{
+	(void)o;
+	return gds_parse_threads_list(v, SWEEP(a));
+}
+
+static int opt_io_type(void *a, const struct cmdopt *o, const char *v)
+{
+	(void)o;
+	return gds_parse_io_type(v, SWEEP(a));
+}
+
+static int opt_xfer(void *args, const struct cmdopt *o, const char *v)
+{
+	struct gds_args *a = args;
+	unsigned n = 0;
+
+	if (parse_count(o->name, v, 99, &n))
+		return -1;
+	if (!gds_xfer_valid((int)n))
+		return err_set("-x: transfer type %u not supported (0 GPUD, 1 CPUONLY, 2 CPU_GPU, 5 GPUD_ASYNC)", n);
+	a->sweep.xfer = (int)n;
+	a->xfer_given = true;
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct gds_args *a)
+static int opt_file_size(void *a, const struct cmdopt *o, const char *v)
+{
+	struct gds_sweep *s = SWEEP(a);
+
+	if (parse_size(v, 1024, &s->file_size) || !s->file_size)
+		return err_set("%s: bad size '%s'", o->name, v);
+	return 0;
+}
+
+static int opt_time(void *a, const struct cmdopt *o, const char *v)
+{
+	uint64_t ns;
+
+	if (parse_time_ns(v, 1000000000ull, &ns) || ns < 1000000)
+		return err_set("%s: bad time '%s'", o->name, v);
+	SWEEP(a)->runtime_ns = ns;
+	return 0;
+}
+
+static int opt_gpu(void *a, const struct cmdopt *o, const char *v)
+{
+	return parse_count(o->name, v, 1024, &SWEEP(a)->gpu);
+}
+
+static int opt_file(void *a, const struct cmdopt *o, const char *v)
+{
+	return set_path(o->name, v, SWEEP(a)->filename);
+}
+
+static int opt_dir(void *a, const struct cmdopt *o, const char *v)
+{
+	return set_path(o->name, v, SWEEP(a)->directory);
+}
+
+static int opt_target(void *a, const char *v)
+{
+	return set_path("TARGET", v, SWEEP(a)->filename);
+}
+
+static const struct cmdopt gds_options[] = {
+	CMDOPT_GROUP("sweep:"),
+	CMDOPT_VALUE_FN("--rw", 0, opt_rw, "LIST", "directions: read,write,randread,randwrite"),
+	CMDOPT_VALUE_FN("--bs", 'i', opt_bs, "LIST",
+			"I/O sizes, e.g. 16k,128k,1m (-i SIZE: gdsio's one size)"),
+	CMDOPT_VALUE_FN("--threads", 'w', opt_threads, "LIST",
+			"thread counts, e.g. 1,4,8 (-w N: gdsio's one count)"),
+	CMDOPT_GROUP("gdsio's options:"),
+	CMDOPT_VALUE_FN("-x", 0, opt_xfer, "XFER",
+			"transfer type: 0 GPUD (GPU_DIRECT), 1 CPUONLY,\n"
+			"2 CPU_GPU, 5 GPUD_ASYNC (default: 0 when a GPU\n"
+			"path is available, else 1)"),
+	CMDOPT_VALUE_FN("-I", 0, opt_io_type, "TYPE", "0 read, 1 write, 2 randread, 3 randwrite"),
+	CMDOPT_VALUE_FN("-s", 0, opt_file_size, "SIZE",
+			"file size: with -D each thread's file, with a\n"
+			"file the whole file, split among the threads\n"
+			"(default: the file's size)"),
+	CMDOPT_VALUE_FN("-T", 0, opt_time, "SECONDS", "time per point (default 10)"),
+	CMDOPT_VALUE_FN("-d", 0, opt_gpu, "GPU", "GPU index (default 0)"),
+	CMDOPT_VALUE_FN("-f", 0, opt_file, "FILE", "the file or device (as TARGET)"),
+	CMDOPT_VALUE_FN("-D", 0, opt_dir, "DIR", "a file per thread in DIR (DIR/gdsio.N.0)"),
+	CMDOPT_GROUP("storing:"),
+	STORE_OPTION_DB(struct gds_args, store),
+	STORE_OPTION_LABEL(struct gds_args, store),
+	STORE_OPTION_DESTROY(struct gds_args, store),
+};
+
+static const struct cmdopt_spec gds_spec = {
+	.command = "gds",
+	.synopsis = "gds [options] TARGET\ngds [options] -D DIR -s SIZE",
+	.about =
+	"Runs NVIDIA gdsio's sweep through the cuFile API: every combination of\n"
+	"direction, I/O size and thread count, one synchronous I/O per thread,\n"
+	"each point for -T seconds, printed in gdsio's format and stored. The\n"
+	"default is the review sweep: read and write x 16K,128K,1M x threads\n"
+	"1,4,8,16,32,64,128, 10 s each (42 points, 7 minutes). Without a usable\n"
+	"GPU and libcufile it runs CPU_ONLY and says so. See docs/gds.md.\n",
+	.options = gds_options,
+	.nr_options = CMDOPT_COUNT(gds_options),
+	.positional = opt_target,
+};
+
+/* 0 to go on, or 1 with *exit_code: parsed, then the target's rules. */
+static int parse_args(int argc, char **argv, struct gds_args *a, int *exit_code)
 {
 	gds_sweep_defaults(&a->sweep);
-	if (store_args_init(&a->store, argc))
-		return -1;
-	for (int i = 1; i < argc; i++) {
-		int rc;
-
-		err_clear();
-		if ((rc = sweep_option(a, argc, argv, &i)) < 0)
-			return -1;
-		if (rc)
-			continue;
-		if ((rc = store_args_option(&a->store, false, argc, argv, &i))) {
-			if (rc < 0)
-				return -1;
-		} else if (argv[i][0] == '-') {
-			return err_set("unknown option '%s' (see 'drivebench gds --help')", argv[i]);
-		} else if (set_path("TARGET", argv[i], a->sweep.filename)) {
-			return -1;
-		}
+	if (store_args_init(&a->store, argc)) {
+		*exit_code = EXIT_RUN_FAILED;
+		return 1;
 	}
+	if (cmd_parse(&gds_spec, argc, argv, a, exit_code))
+		return 1;
 	if (a->sweep.filename[0] && a->sweep.directory[0])
-		return err_set("give a file (TARGET or -f) or a directory (-D), not both");
-	if (!a->sweep.filename[0] && !a->sweep.directory[0])
-		return err_set("give the file or device to test (TARGET or -f), or -D DIR");
-	if (a->sweep.directory[0] && !a->sweep.file_size)
-		return err_set("-D needs -s SIZE (each thread's file)");
-	return 0;
+		err_set("give a file (TARGET or -f) or a directory (-D), not both");
+	else if (!a->sweep.filename[0] && !a->sweep.directory[0])
+		err_set("give the file or device to test (TARGET or -f), or -D DIR");
+	else if (a->sweep.directory[0] && !a->sweep.file_size)
+		err_set("-D needs -s SIZE (each thread's file)");
+	else
+		return 0;
+	fprintf(stderr, "drivebench gds: %s (see 'drivebench gds --help')\n", err_msg());
+	*exit_code = EXIT_BAD_INPUT;
+	return 1;
 }
 
 /* The shared file's size when -s is not given. */
@@ -385,13 +412,9 @@ int cmd_gds(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(gds_usage, stdout);
-			return EXIT_OK;
-		}
-	if (parse_args(argc, argv, &a) || file_size_default(&a.sweep) ||
-	    check_points(&a.sweep)) {
+	if (parse_args(argc, argv, &a, &rc))
+		goto done;
+	if (file_size_default(&a.sweep) || check_points(&a.sweep)) {
 		rc = EXIT_BAD_INPUT;
 		goto fail;
 	}

@@ -17,7 +17,7 @@ static const struct cmdopt *find_long(const struct cmdopt_spec *spec, const char
 	for (size_t i = 0; i < spec->nr_options; i++) {
 		const struct cmdopt *o = &spec->options[i];
 
-		if (strlen(o->name) == len && !strncmp(o->name, arg, len))
+		if (o->name && strlen(o->name) == len && !strncmp(o->name, arg, len))
 			return o;
 	}
 	return NULL;
@@ -137,8 +137,11 @@ int cmdopt_parse(const struct cmdopt_spec *spec, int argc, char **argv, void *ar
 					return -1;
 				continue;
 			}
-		} else if (!arg[2]) {
-			o = find_short(spec, arg[1]);
+		} else {
+			/* gdsio-style options are named "-x" in the table */
+			o = find_long(spec, arg, strlen(arg));
+			if (!o && !arg[2])
+				o = find_short(spec, arg[1]);
 		}
 		if (!o)
 			return unknown(spec, arg);
@@ -195,9 +198,15 @@ void cmdopt_help(FILE *out, const struct cmdopt_spec *spec)
 	}
 	if (spec->about)
 		fprintf(out, "\n%s", spec->about);
-	fputs("\noptions:\n", out);
+	if (!spec->nr_options || spec->options[0].name)
+		fputs("\noptions:\n", out);
+	else
+		fputc('\n', out);
 	for (size_t i = 0; i < spec->nr_options; i++)
-		help_line(out, &spec->options[i]);
+		if (spec->options[i].name)
+			help_line(out, &spec->options[i]);
+		else   /* a group's heading */
+			fprintf(out, "%s\n", spec->options[i].help);
 	help_line(out, &(struct cmdopt){ .name = "--help", .short_name = 'h',
 					  .help = "this text" });
 	if (spec->footer)

@@ -24,7 +24,8 @@ struct cmdopt;
 typedef int (*cmdopt_fn)(void *args, const struct cmdopt *o, const char *value);
 
 struct cmdopt {
-	const char *name;       /* "--db" */
+	const char *name;       /* "--db", or "-x" for an option with no long
+				 * name (gdsio's); NULL for a CMDOPT_GROUP */
 	char short_name;        /* 'f' for -f, or 0 */
 	enum cmdopt_kind kind;
 	size_t offset, offset2;
@@ -62,6 +63,9 @@ struct cmdopt_spec {
 	 * fio options) instead of being an error */
 	bool pass_unknown;
 };
+
+/* A heading in --help ("sweep:"); parsing skips it. */
+#define CMDOPT_GROUP(h) { NULL, 0, CMDOPT_FLAG, 0, 0, NULL, false, NULL, h }
 
 #define CMDOPT_COUNT(table) (sizeof(table) / sizeof((table)[0]))
 

@@ -13,6 +13,7 @@
 
 #include "cmd/args.h"
 #include "cmd/commands.h"
+#include "cmd/parse_options.h"
 #include "run/runner.h"
 #include "store/store.h"
 #include "target/output_gate.h"
@@ -21,44 +22,10 @@
 #include "workload/dlio.h"
 #include "workload/options.h"
 
-static const char checkpoint_usage[] =
-	"usage: drivebench checkpoint [options] DIR\n"
-	"       drivebench checkpoint --plan [--json] [sizing options]\n"
-	"\n"
-	"Writes DLIO-style LLM checkpoints into DIR (a directory on a mounted\n"
-	"filesystem): one job per rank and file, all starting at one barrier;\n"
-	"a checkpoint's time runs from that barrier to the last file's fsync.\n"
-	"Pass 1 writes as many checkpoints as fit in DIR's free space x --fill,\n"
-	"passes 2.. write over the same files in place. See docs/checkpoint.md.\n"
-	"\n"
-	"sizing:\n"
-	"  --model NAME             llama3-8b, llama3-70b, llama3-405b, llama3-1t\n"
-	"  --layers N --hidden N --ffn N --heads N --kv-heads N --vocab N\n"
-	"  --tp N --pp N --dp N --zero N   parallelism and ZeRO stage (0-3)\n"
-	"  --model-dtype T --optimizer-dtype T   bf16, fp16, fp32, ...\n"
-	"  --checkpoint-size SIZE --ranks N   explicit total over N ranks\n"
-	"                           (sizes in decimal units: 1636GB)\n"
-	"  --plan [--json]          print the per-rank files and the total; no I/O\n"
-	"\n"
-	"writing:\n"
-	"  --passes N               passes over the checkpoints (default 3)\n"
-	"  --fill F                 fraction of the free space to fill (default 0.9)\n"
-	"  --count N                checkpoints per pass instead of --fill\n"
-	"  --no-fsync               do not fsync each file before it counts as done\n"
-	"  --readback               after the passes, drop the page cache and read\n"
-	"                           every checkpoint back (dropping needs root)\n"
-	"  --bs SIZE                request size (default 1m)\n"
-	"  --db FILE                results database (default $DRIVEBENCH_DB or\n"
-	"                           ./drivebench.db)\n"
-	"  --label LABEL            the drive's name in reports\n"
-	"  --destroy-data ID        allow writing over an existing checkpoint file\n"
-	"                           drivebench did not create (its path); repeatable\n"
-	"  -h, --help               this text\n";
-
 struct checkpoint_args {
 	struct dlio_config cfg;
 	bool have_model, have_size;
-	bool plan, json, fsync, readback;
+	bool plan, json, fsync, no_fsync, readback;
 	unsigned passes, count;
 	double fill;
 	uint64_t bs;
@@ -66,84 +33,10 @@ struct checkpoint_args {
 	struct store_args store;      /* --db, --label, --destroy-data */
 };
 
-static int parse_unsigned(const char *opt, const char *v, unsigned min, unsigned *out)
-{
-	char *end;
-	unsigned long n;
 
-	errno = 0;
-	n = strtoul(v, &end, 10);
-	if (!v[0] || *end || errno || v[0] == '-' || n < min || n > 1000000000ul)
-		return err_set("%s: bad number '%s'", opt, v);
-	*out = (unsigned)n;
-	return 0;
-}
 
-static int parse_u64(const char *opt, const char *v, uint64_t *out)
-{
-	unsigned n;
-
-	if (parse_unsigned(opt, v, 1, &n))
-		return -1;
-	*out = n;
-	return 0;
-}
-
-static int parse_dtype(const char *opt, const char *v, char *out, size_t len)
-{
-	if (!v[0] || strlen(v) >= len)
-		return err_set("%s: bad datatype '%s'", opt, v);
-	snprintf(out, len, "%s", v);
-	return 0;
-}
 
 /* One architecture or parallelism option; 1 when argv[*i] was one. */
-static int sizing_option(struct checkpoint_args *a, int argc, char **argv, int *i)
-{
-	struct dlio_config *c = &a->cfg;
-	const char *v;
-
-	if ((v = cmd_option("--layers", argc, argv, i)))
-		return err_msg()[0] || parse_unsigned("--layers", v, 1, &c->model.layers) ? -1 : 1;
-	if ((v = cmd_option("--hidden", argc, argv, i)))
-		return err_msg()[0] || parse_u64("--hidden", v, &c->model.hidden) ? -1 : 1;
-	if ((v = cmd_option("--ffn", argc, argv, i)))
-		return err_msg()[0] || parse_u64("--ffn", v, &c->model.ffn) ? -1 : 1;
-	if ((v = cmd_option("--heads", argc, argv, i)))
-		return err_msg()[0] || parse_unsigned("--heads", v, 1, &c->model.heads) ? -1 : 1;
-	if ((v = cmd_option("--kv-heads", argc, argv, i)))
-		return err_msg()[0] || parse_unsigned("--kv-heads", v, 1, &c->model.kv_heads) ? -1 : 1;
-	if ((v = cmd_option("--vocab", argc, argv, i)))
-		return err_msg()[0] || parse_u64("--vocab", v, &c->model.vocab) ? -1 : 1;
-	if ((v = cmd_option("--tp", argc, argv, i)))
-		return err_msg()[0] || parse_unsigned("--tp", v, 1, &c->tp) ? -1 : 1;
-	if ((v = cmd_option("--pp", argc, argv, i)))
-		return err_msg()[0] || parse_unsigned("--pp", v, 1, &c->pp) ? -1 : 1;
-	if ((v = cmd_option("--dp", argc, argv, i)))
-		return err_msg()[0] || parse_unsigned("--dp", v, 1, &c->dp) ? -1 : 1;
-	if ((v = cmd_option("--zero", argc, argv, i))) {
-		if (err_msg()[0] || parse_unsigned("--zero", v, 0, &c->zero))
-			return -1;
-		return c->zero > 3 ? err_set("--zero: stage %u (0-3)", c->zero) : 1;
-	}
-	if ((v = cmd_option("--model-dtype", argc, argv, i)))
-		return err_msg()[0] || parse_dtype("--model-dtype", v, c->model_dtype,
-						   sizeof(c->model_dtype)) ? -1 : 1;
-	if ((v = cmd_option("--optimizer-dtype", argc, argv, i)))
-		return err_msg()[0] || parse_dtype("--optimizer-dtype", v, c->optimizer_dtype,
-						   sizeof(c->optimizer_dtype)) ? -1 : 1;
-	if ((v = cmd_option("--checkpoint-size", argc, argv, i))) {
-		if (err_msg()[0])
-			return -1;
-		if (parse_size(v, 1000, &c->explicit_total) || !c->explicit_total)
-			return err_set("--checkpoint-size: bad size '%s'", v);
-		a->have_size = true;
-		return 1;
-	}
-	if ((v = cmd_option("--ranks", argc, argv, i)))
-		return err_msg()[0] || parse_unsigned("--ranks", v, 1, &c->explicit_ranks) ? -1 : 1;
-	return 0;
-}
 
 /* The model comes first, whatever the order given: the other sizing
  * options override its numbers. */
@@ -164,7 +57,125 @@ static int find_model(struct checkpoint_args *a, int argc, char **argv)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct checkpoint_args *a)
+static int opt_model(void *args, const struct cmdopt *o, const char *v)
+{
+	(void)args, (void)o, (void)v;
+	return 0;   /* applied first (find_model), so the options after it refine it */
+}
+
+static int opt_zero(void *args, const struct cmdopt *o, const char *v)
+{
+	struct checkpoint_args *a = args;
+
+	(void)o;
+	if (strlen(v) != 1 || v[0] < '0' || v[0] > '3')
+		return err_set("--zero: stage '%s' (0-3)", v);
+	a->cfg.zero = (unsigned)(v[0] - '0');
+	return 0;
+}
+
+static int opt_dtype(void *args, const struct cmdopt *o, const char *v)
+{
+	struct checkpoint_args *a = args;
+	bool model = !strcmp(o->name, "--model-dtype");
+	char *out = model ? a->cfg.model_dtype : a->cfg.optimizer_dtype;
+	size_t len = model ? sizeof(a->cfg.model_dtype) : sizeof(a->cfg.optimizer_dtype);
+
+	if (!v[0] || strlen(v) >= len)
+		return err_set("%s: bad datatype '%s'", o->name, v);
+	snprintf(out, len, "%s", v);
+	return 0;
+}
+
+static int opt_checkpoint_size(void *args, const struct cmdopt *o, const char *v)
+{
+	struct checkpoint_args *a = args;
+
+	if (parse_size(v, 1000, &a->cfg.explicit_total) || !a->cfg.explicit_total)
+		return err_set("%s: bad size '%s'", o->name, v);
+	a->have_size = true;
+	return 0;
+}
+
+static int opt_fill(void *args, const struct cmdopt *o, const char *v)
+{
+	struct checkpoint_args *a = args;
+	char *end;
+
+	(void)o;
+	a->fill = strtod(v, &end);
+	if (!v[0] || *end || !(a->fill > 0 && a->fill <= 1))
+		return err_set("--fill: '%s' is not a fraction in (0, 1]", v);
+	return 0;
+}
+
+static int opt_dir(void *args, const char *v)
+{
+	struct checkpoint_args *a = args;
+
+	if (a->dir)
+		return err_set("unexpected argument '%s' (one directory)", v);
+	a->dir = v;
+	return 0;
+}
+
+#define COUNT_MAX 1000000000u
+
+static const struct cmdopt checkpoint_options[] = {
+	CMDOPT_GROUP("sizing:"),
+	CMDOPT_VALUE_FN("--model", 0, opt_model, "NAME",
+			"llama3-8b, llama3-70b, llama3-405b, llama3-1t"),
+	CMDOPT_UINT("--layers", struct checkpoint_args, cfg.model.layers, 1, COUNT_MAX, "the architecture, instead of\n"
+		    "or over --model: layers, hidden size, FFN size, attention\n"
+		    "heads, KV heads, vocabulary"),
+	CMDOPT_U64("--hidden", struct checkpoint_args, cfg.model.hidden, 1, COUNT_MAX, ""),
+	CMDOPT_U64("--ffn", struct checkpoint_args, cfg.model.ffn, 1, COUNT_MAX, ""),
+	CMDOPT_UINT("--heads", struct checkpoint_args, cfg.model.heads, 1, COUNT_MAX, ""),
+	CMDOPT_UINT("--kv-heads", struct checkpoint_args, cfg.model.kv_heads, 1, COUNT_MAX, ""),
+	CMDOPT_U64("--vocab", struct checkpoint_args, cfg.model.vocab, 1, COUNT_MAX, ""),
+	CMDOPT_UINT("--tp", struct checkpoint_args, cfg.tp, 1, COUNT_MAX, "tensor, pipeline and data parallelism"),
+	CMDOPT_UINT("--pp", struct checkpoint_args, cfg.pp, 1, COUNT_MAX, ""),
+	CMDOPT_UINT("--dp", struct checkpoint_args, cfg.dp, 1, COUNT_MAX, ""),
+	CMDOPT_VALUE_FN("--zero", 0, opt_zero, "N", "ZeRO stage (0-3)"),
+	CMDOPT_VALUE_FN("--model-dtype", 0, opt_dtype, "T", "bf16, fp16, fp32, ..."),
+	CMDOPT_VALUE_FN("--optimizer-dtype", 0, opt_dtype, "T", "bf16, fp16, fp32, ..."),
+	CMDOPT_VALUE_FN("--checkpoint-size", 0, opt_checkpoint_size, "SIZE",
+			"an explicit total over --ranks N (decimal units: 1636GB)"),
+	CMDOPT_UINT("--ranks", struct checkpoint_args, cfg.explicit_ranks, 1, COUNT_MAX, "ranks of --checkpoint-size"),
+	CMDOPT_FLAG("--plan", 0, struct checkpoint_args, plan, "print the per-rank files and the total; no I/O"),
+	CMDOPT_FLAG("--json", 0, struct checkpoint_args, json, "the plan as JSON (with --plan)"),
+	CMDOPT_GROUP("writing:"),
+	CMDOPT_UINT("--passes", struct checkpoint_args, passes, 1, COUNT_MAX, "passes over the checkpoints (default 3)"),
+	CMDOPT_VALUE_FN("--fill", 0, opt_fill, "F", "fraction of the free space to fill (default 0.9)"),
+	CMDOPT_UINT("--count", struct checkpoint_args, count, 1, COUNT_MAX, "checkpoints per pass instead of --fill"),
+	CMDOPT_FLAG("--no-fsync", 0, struct checkpoint_args, no_fsync, "do not fsync each file before it counts as done"),
+	CMDOPT_FLAG("--readback", 0, struct checkpoint_args, readback, "after the passes, drop the page cache and read\n"
+		    "every checkpoint back (dropping needs root)"),
+	CMDOPT_SIZE("--bs", struct checkpoint_args, bs, "request size (default 1m)"),
+	STORE_OPTION_DB(struct checkpoint_args, store),
+	STORE_OPTION_LABEL(struct checkpoint_args, store),
+	CMDOPT_APPEND("--destroy-data", struct checkpoint_args, store.destroy_ids, store.nr_destroy_ids, "PATH",
+		      "allow writing over an existing checkpoint file\n"
+		      "drivebench did not create; repeatable"),
+};
+
+static const struct cmdopt_spec checkpoint_spec = {
+	.command = "checkpoint",
+	.synopsis = "checkpoint [options] DIR\ncheckpoint --plan [--json] [sizing options]",
+	.about =
+	"Writes DLIO-style LLM checkpoints into DIR (a directory on a mounted\n"
+	"filesystem): one job per rank and file, all starting at one barrier;\n"
+	"a checkpoint's time runs from that barrier to the last file's fsync.\n"
+	"Pass 1 writes as many checkpoints as fit in DIR's free space x --fill,\n"
+	"passes 2.. write over the same files in place. See docs/checkpoint.md.\n",
+	.options = checkpoint_options,
+	.nr_options = CMDOPT_COUNT(checkpoint_options),
+	.positional = opt_dir,
+};
+
+/* The defaults, --model first, then the table; 0 to go on, or 1 with
+ * *exit_code. */
+static int parse_args(int argc, char **argv, struct checkpoint_args *a, int *exit_code)
 {
 	a->cfg.tp = a->cfg.pp = a->cfg.dp = 1;
 	snprintf(a->cfg.model.name, sizeof(a->cfg.model.name), "custom");
@@ -172,72 +183,28 @@ static int parse_args(int argc, char **argv, struct checkpoint_args *a)
 	snprintf(a->cfg.optimizer_dtype, sizeof(a->cfg.optimizer_dtype), "fp32");
 	a->passes = 3;
 	a->fill = 0.9;
-	a->fsync = true;
 	a->bs = CHECKPOINT_DEFAULT_BS;
-	if (store_args_init(&a->store, argc))
-		return -1;
-	if (find_model(a, argc, argv))
-		return -1;
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		int rc;
-
-		err_clear();
-		if ((v = cmd_option("--model", argc, argv, &i)))
-			continue;   /* applied first */
-		if ((rc = sizing_option(a, argc, argv, &i)) < 0)
-			return -1;
-		if (rc)
-			continue;
-		if (!strcmp(argv[i], "--plan")) {
-			a->plan = true;
-		} else if (!strcmp(argv[i], "--json")) {
-			a->json = true;
-		} else if (!strcmp(argv[i], "--no-fsync")) {
-			a->fsync = false;
-		} else if (!strcmp(argv[i], "--readback")) {
-			a->readback = true;
-		} else if ((v = cmd_option("--passes", argc, argv, &i))) {
-			if (err_msg()[0] || parse_unsigned("--passes", v, 1, &a->passes))
-				return -1;
-		} else if ((v = cmd_option("--count", argc, argv, &i))) {
-			if (err_msg()[0] || parse_unsigned("--count", v, 1, &a->count))
-				return -1;
-		} else if ((v = cmd_option("--fill", argc, argv, &i))) {
-			char *end;
-
-			if (err_msg()[0])
-				return -1;
-			a->fill = strtod(v, &end);
-			if (!v[0] || *end || !(a->fill > 0 && a->fill <= 1))
-				return err_set("--fill: '%s' is not a fraction in (0, 1]", v);
-		} else if ((v = cmd_option("--bs", argc, argv, &i))) {
-			if (err_msg()[0])
-				return -1;
-			if (parse_size(v, 1024, &a->bs) || !a->bs)
-				return err_set("--bs: bad size '%s'", v);
-		} else if ((rc = store_args_option(&a->store, false, argc, argv, &i))) {
-			if (rc < 0)
-				return -1;
-		} else if (!strncmp(argv[i], "--", 2)) {
-			return err_set("unknown option '%s' (see 'drivebench checkpoint --help')", argv[i]);
-		} else if (!a->dir) {
-			a->dir = argv[i];
-		} else {
-			return err_set("unexpected argument '%s' (one directory)", argv[i]);
-		}
-	}
+	*exit_code = EXIT_BAD_INPUT;
+	if (store_args_init(&a->store, argc) || find_model(a, argc, argv))
+		goto bad;
+	if (cmd_parse(&checkpoint_spec, argc, argv, a, exit_code))
+		return 1;
+	a->fsync = !a->no_fsync;
 	if (a->have_size != (a->cfg.explicit_ranks > 0))
-		return err_set("--checkpoint-size and --ranks go together");
-	if (a->have_size && a->have_model)
-		return err_set("give --model or --checkpoint-size, not both");
-	if (!a->have_size && !a->have_model && !a->cfg.model.layers)
-		return err_set("give --model NAME, the architecture (--layers ...) or --checkpoint-size SIZE --ranks N");
-	if (a->json && !a->plan)
-		return err_set("--json goes with --plan");
-	if (!a->plan && !a->dir)
-		return err_set("give the directory to write the checkpoints into");
-	return 0;
+		err_set("--checkpoint-size and --ranks go together");
+	else if (a->have_size && a->have_model)
+		err_set("give --model or --checkpoint-size, not both");
+	else if (!a->have_size && !a->have_model && !a->cfg.model.layers)
+		err_set("give --model NAME, the architecture (--layers ...) or --checkpoint-size SIZE --ranks N");
+	else if (a->json && !a->plan)
+		err_set("--json goes with --plan");
+	else if (!a->plan && !a->dir)
+		err_set("give the directory to write the checkpoints into");
+	else
+		return 0;
+bad:
+	fprintf(stderr, "drivebench checkpoint: %s\n", err_msg());
+	return 1;
 }
 
 /* Decimal units at the edges, as the reviews quote them. */
@@ -520,12 +487,11 @@ int cmd_checkpoint(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(checkpoint_usage, stdout);
-			return EXIT_OK;
-		}
-	if (parse_args(argc, argv, &a) || dlio_plan(&a.cfg, &plan)) {
+	if (parse_args(argc, argv, &a, &rc)) {
+		store_args_free(&a.store);
+		return rc;
+	}
+	if (dlio_plan(&a.cfg, &plan)) {
 		fprintf(stderr, "drivebench checkpoint: %s\n", err_msg());
 		store_args_free(&a.store);
 		dlio_plan_free(&plan);

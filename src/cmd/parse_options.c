@@ -2,6 +2,7 @@
  * prints the --help the same table describes (parse_options.h). */
 #include "cmd/parse_options.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,25 @@ static const struct cmdopt *find_short(const struct cmdopt_spec *spec, char c)
 static bool needs_value(const struct cmdopt *o)
 {
 	return o->kind == CMDOPT_STRING || o->kind == CMDOPT_APPEND || o->kind == CMDOPT_SIZE ||
+	       o->kind == CMDOPT_UINT || o->kind == CMDOPT_U64 ||
 	       (o->kind == CMDOPT_CALLBACK && o->takes_value);
+}
+
+/* A decimal number in the option's range, said with the range. */
+static int parse_number(const struct cmdopt *o, const char *value, uint64_t *out)
+{
+	char *end;
+	unsigned long long n;
+
+	errno = 0;
+	n = strtoull(value, &end, 10);
+	if (!value[0] || *end || errno || value[0] == '-' || value[0] == '+')
+		return err_set("%s: '%s' is not a whole number", o->name, value);
+	if (n < o->min || n > o->max)
+		return err_set("%s: %llu is out of range, the range is %llu..%llu", o->name, n,
+			       (unsigned long long)o->min, (unsigned long long)o->max);
+	*out = n;
+	return 0;
 }
 
 static int apply(const struct cmdopt *o, void *args, const char *value, int argc)
@@ -67,6 +86,18 @@ static int apply(const struct cmdopt *o, void *args, const char *value, int argc
 		if (parse_size(value, 1024, &bytes) || bytes == 0)
 			return err_set("%s: bad size '%s'", o->name, value);
 		*(uint64_t *)(base + o->offset) = bytes;
+		return 0;
+	}
+	case CMDOPT_UINT:
+	case CMDOPT_U64: {
+		uint64_t n = 0;
+
+		if (parse_number(o, value, &n))
+			return -1;
+		if (o->kind == CMDOPT_UINT)
+			*(unsigned *)(base + o->offset) = (unsigned)n;
+		else
+			*(uint64_t *)(base + o->offset) = n;
 		return 0;
 	}
 	case CMDOPT_CALLBACK:

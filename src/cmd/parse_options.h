@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum cmdopt_kind {
@@ -17,6 +18,8 @@ enum cmdopt_kind {
 	CMDOPT_APPEND,     /* const char ** array at offset, unsigned count at
 			    * offset2: every use appends (repeatable) */
 	CMDOPT_SIZE,       /* uint64_t bytes at offset, more than 0 (fio's units) */
+	CMDOPT_UINT,       /* unsigned at offset, a decimal number in [min, max] */
+	CMDOPT_U64,        /* uint64_t at offset, a decimal number in [min, max] */
 	CMDOPT_CALLBACK,   /* fn(args, option, value); value NULL for a flag */
 };
 
@@ -33,6 +36,7 @@ struct cmdopt {
 	bool takes_value;       /* CALLBACK: it needs a value */
 	const char *arg;        /* the value's name in --help: "FILE" */
 	const char *help;       /* its text; '\n' continues on the next line */
+	uint64_t min, max;      /* CMDOPT_UINT and CMDOPT_U64 */
 };
 
 #define CMDOPT_FLAG(n, s, st, f, h) \
@@ -43,6 +47,10 @@ struct cmdopt {
 	{ n, 0, CMDOPT_APPEND, offsetof(st, f), offsetof(st, nf), NULL, true, a, h }
 #define CMDOPT_SIZE(n, st, f, h) \
 	{ n, 0, CMDOPT_SIZE, offsetof(st, f), 0, NULL, true, "SIZE", h }
+#define CMDOPT_UINT(n, st, f, lo, hi, h) \
+	{ n, 0, CMDOPT_UINT, offsetof(st, f), 0, NULL, true, "N", h, lo, hi }
+#define CMDOPT_U64(n, st, f, lo, hi, h) \
+	{ n, 0, CMDOPT_U64, offsetof(st, f), 0, NULL, true, "N", h, lo, hi }
 #define CMDOPT_VALUE_FN(n, s, fn, a, h) \
 	{ n, s, CMDOPT_CALLBACK, 0, 0, fn, true, a, h }
 #define CMDOPT_FLAG_FN(n, fn, h) \

@@ -55,6 +55,8 @@ struct fault_state {
 	struct held *held;              /* delayed completions */
 	unsigned nr_held;
 	bool delays;                    /* a delay rule is set: reap reads the clock */
+	bool sync_inner;                /* ENGINE_SYNC: delays are spent in submit */
+	unsigned sync_delayed;          /* prepared I/Os to delay at the next submit */
 	struct io **scratch;            /* what the inner reap returns */
 	unsigned slots;                 /* e->nr_ios */
 	unsigned inner_outstanding;     /* prepared to the inner engine, not reaped */
@@ -110,8 +112,11 @@ static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned 
 static int fault_cancel(struct engine *e, struct io **out, unsigned max);
 static void fault_cleanup(struct engine *e);
 
-#define FAULT_OPS(inner_name) {                                  \
-	.name = FAULT_ENGINE_PREFIX inner_name, .init = fault_init, \
+/* A wrapper is what it wraps: the same flags (synchronous, no fd, keeps
+ * data), so the runner treats fault:psync exactly as psync. */
+#define FAULT_OPS(inner_name, inner_flags) {                     \
+	.name = FAULT_ENGINE_PREFIX inner_name, .flags = inner_flags, \
+	.init = fault_init,                                         \
 	.prep = fault_prep, .submit = fault_submit,                 \
 	.reap = fault_reap, .cancel = fault_cancel,                 \
 	.cleanup = fault_cleanup }
@@ -121,8 +126,11 @@ static const struct engine_ops *const inner_engines[] = {
 	&engine_io_uring, &engine_libaio, &engine_psync, &engine_null, &engine_cufile,
 };
 static const struct engine_ops fault_tables[] = {
-	FAULT_OPS("io_uring"), FAULT_OPS("libaio"), FAULT_OPS("psync"),
-	FAULT_OPS("null"), FAULT_OPS("cufile"),
+	FAULT_OPS("io_uring", ENGINE_FLAGS_IO_URING),
+	FAULT_OPS("libaio", ENGINE_FLAGS_LIBAIO),
+	FAULT_OPS("psync", ENGINE_FLAGS_PSYNC),
+	FAULT_OPS("null", ENGINE_FLAGS_NULL),
+	FAULT_OPS("cufile", ENGINE_FLAGS_CUFILE),
 };
 _Static_assert(sizeof(inner_engines) / sizeof(inner_engines[0]) ==
 	       sizeof(fault_tables) / sizeof(fault_tables[0]),
@@ -190,6 +198,7 @@ static int fault_init(struct engine *e, const struct job_spec *spec)
 	st->delay_ns = spec->fault.delay_ns ? spec->fault.delay_ns : DEFAULT_DELAY_NS;
 	st->delays = spec->fault.rule[FAULT_DELAY].rate_pct > 0 ||
 		     spec->fault.rule[FAULT_DELAY].nr_offsets > 0;
+	st->sync_inner = (inner->flags & ENGINE_SYNC) != 0;
 	rng_seed(&st->rng, spec->fault.seed ? spec->fault.seed :
 		 job_seed(spec, 0, FAULT_RNG_STREAM));
 	st->inner = *e;
@@ -299,6 +308,12 @@ static int fault_prep(struct engine *e, struct io *io)
 		return err_set("fault: I/O is not from the engine's pool");
 	memset(p, 0, sizeof(*p));
 	p->kinds = plan_faults(st, io);
+	if (st->sync_inner && (p->kinds & (1u << FAULT_DELAY))) {
+		/* a synchronous engine's I/O is done when submit returns: the
+		 * delay is device time, spent inside the submit call */
+		p->kinds &= ~(1u << FAULT_DELAY);
+		st->sync_delayed++;
+	}
 	if (p->kinds & ((1u << FAULT_EIO) | (1u << FAULT_DROP))) {
 		/* completes here; the inner engine never sees it */
 		if (st->ready_tail - st->ready_head >= st->slots)
@@ -334,12 +349,36 @@ static int fault_prep(struct engine *e, struct io *io)
 	return 0;
 }
 
+/* The delays of a synchronous inner engine's submitted I/Os, one after
+ * the other as such an engine does them. A signal (the stop) cuts the
+ * sleep short rather than holding the run's end back. */
+static int spend_sync_delays(struct fault_state *st)
+{
+	uint64_t total = st->delay_ns > UINT64_MAX / st->sync_delayed ? UINT64_MAX :
+			 st->delay_ns * st->sync_delayed, until;
+	struct timespec ts;
+	int rc;
+
+	st->injected[FAULT_DELAY] += st->sync_delayed;
+	st->sync_delayed = 0;
+	until = clock_now_ns();
+	until = until + total < until ? UINT64_MAX : until + total;
+	ts.tv_sec = (time_t)(until / 1000000000ull);
+	ts.tv_nsec = (long)(until % 1000000000ull);
+	rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	if (rc && rc != EINTR)
+		return err_set("fault: clock_nanosleep: %s", strerror(rc));
+	return 0;
+}
+
 static int fault_submit(struct engine *e)
 {
 	struct fault_state *st = e->priv;
 	int n = st->inner.ops->submit(&st->inner);
 
 	if (n < 0)
+		return -1;
+	if (st->sync_delayed && spend_sync_delays(st))
 		return -1;
 	n += (int)st->ready_new;
 	st->ready_new = 0;

@@ -185,6 +185,8 @@ void job_result_init(struct job_result *r, const struct job_spec *spec)
 		lat_stat_init(&r->dir[d].slat);
 		lat_stat_init(&r->dir[d].clat);
 		lat_stat_init(&r->dir[d].lat);
+		rate_stat_init(&r->bw_stat[d]);
+		rate_stat_init(&r->iops_stat[d]);
 	}
 	r->spec = spec;
 	if (spec) {
@@ -225,8 +227,12 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 
 	if (job_result_copy_drive(dst, src) < 0)
 		return -1;
-	for (int d = 0; d < DIR_COUNT; d++)
+	for (int d = 0; d < DIR_COUNT; d++) {
 		dir_stats_merge(&dst->dir[d], &src->dir[d]);
+		rate_stat_sum(&dst->bw_stat[d], &src->bw_stat[d]);
+		rate_stat_sum(&dst->iops_stat[d], &src->iops_stat[d]);
+	}
+	dst->total_run_ns += src->total_run_ns;
 	if (!dst->spec)
 		dst->spec = src->spec;
 	if (!dst->error)

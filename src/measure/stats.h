@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "measure/hist.h"
+#include "measure/rate.h"
 #include "workload/job_spec.h"
 
 /* One latency kind: count, min, max, sum, sum of squares, histogram. */
@@ -81,9 +82,13 @@ struct job_result {
 	int error;               /* 0, or -errno that stopped the job */
 	bool partial;            /* stopped early (Ctrl-C) */
 	uint64_t runtime_ns;     /* measured time, ramp excluded; max on merge */
+	uint64_t total_run_ns;   /* the same, summed on merge (fio's job_runtime) */
 	uint64_t ramp_ns;        /* ramp actually spent */
 	uint64_t start_unix_ms;  /* wall clock at measurement start */
 	struct dir_stats dir[DIR_COUNT];
+	/* fio's bandwidth (KiB/s) and IOPS samples, every bwavgtime and
+	 * iopsavgtime; summed on merge as group_reporting does */
+	struct rate_stat bw_stat[DIR_COUNT], iops_stat[DIR_COUNT];
 	struct series series;
 	double usr_cpu_s, sys_cpu_s;   /* CPU seconds used by the thread(s) */
 	uint64_t ctx_switches;
@@ -107,7 +112,8 @@ struct job_result {
 
 void job_result_init(struct job_result *r, const struct job_spec *spec);
 /* Merges src into dst as fio's group_reporting does: counters and
- * histograms add, min/max combine, runtime is the longest. */
+ * histograms add, min/max combine, runtime is the longest, the job
+ * runtimes (total_run_ns) and the bandwidth / IOPS samples add up. */
 int job_result_merge(struct job_result *dst, const struct job_result *src);
 void job_result_free(struct job_result *r);
 /* Copies src's drive snapshots where dst has none (strdup). */

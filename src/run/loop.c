@@ -199,7 +199,7 @@ static void account(struct loop *l, struct io *io, uint64_t now)
 	}
 	d->ios++;
 	d->bytes += bytes;
-	lat_add(&d->slat, issue - start);
+	lat_add(&d->slat, issue - start);   /* dropped for ENGINE_SYNC: loop_run */
 	lat_add(&d->clat, done - issue);
 	lat_add(&d->lat, done - start);
 	l->tick.ios[io->dir]++;
@@ -240,6 +240,27 @@ static void report_faults(struct loop *l)
 			counts[k] - w->result.faults_injected[k] : 0;
 }
 
+/* fio's bandwidth and IOPS samples (measure/rate.h) start with the
+ * measured part, as fio's bw_sample_time is reset at the end of the ramp. */
+static void start_rate_samples(struct loop *l, uint64_t now)
+{
+	const struct job_measure *m = &l->w->spec->measure;
+
+	for (int d = 0; d < DIR_COUNT; d++) {
+		rate_stat_init(&l->w->result.bw_stat[d]);
+		rate_stat_init(&l->w->result.iops_stat[d]);
+	}
+	rate_sampler_start(&l->bw_sampler, (uint64_t)m->bw_avg_ms * 1000000u, 1024,
+			   now, l->deadline);
+	rate_sampler_start(&l->iops_sampler, (uint64_t)m->iops_avg_ms * 1000000u, 1,
+			   now, l->deadline);
+	l->next_event = l->next_tick;
+	if (l->bw_sampler.next_ns < l->next_event)
+		l->next_event = l->bw_sampler.next_ns;
+	if (l->iops_sampler.next_ns < l->next_event)
+		l->next_event = l->iops_sampler.next_ns;
+}
+
 static void reset_measurement(struct loop *l, uint64_t now)
 {
 	struct worker *w = l->w;
@@ -256,6 +277,7 @@ static void reset_measurement(struct loop *l, uint64_t now)
 	l->measure_start = now;
 	l->next_tick = now + l->interval;
 	l->deadline = w->spec->runtime_ns ? now + w->spec->runtime_ns : UINT64_MAX;
+	start_rate_samples(l, now);
 	l->bytes_issued = 0;
 	memset(&l->tick, 0, sizeof(l->tick));
 	getrusage(RUSAGE_THREAD, &l->ru_start);
@@ -285,7 +307,26 @@ static void close_interval(struct loop *l, uint64_t end)
 		memset(&l->tick, 0, sizeof(l->tick));
 }
 
-static void tick(struct loop *l, uint64_t now)
+static void take_rate_samples(struct loop *l, uint64_t now)
+{
+	struct job_result *r = &l->w->result;
+	uint64_t count[DIR_COUNT];
+
+	if (now >= l->bw_sampler.next_ns) {
+		for (int d = 0; d < DIR_COUNT; d++)
+			count[d] = r->dir[d].bytes;
+		rate_sampler_take(&l->bw_sampler, count, r->bw_stat, now, l->deadline);
+	}
+	if (now >= l->iops_sampler.next_ns) {
+		for (int d = 0; d < DIR_COUNT; d++)
+			count[d] = r->dir[d].ios;
+		rate_sampler_take(&l->iops_sampler, count, r->iops_stat, now, l->deadline);
+	}
+}
+
+/* Everything due by now: series intervals, bandwidth and IOPS samples;
+ * then the time of the next one. */
+static void tick_due(struct loop *l, uint64_t now)
 {
 	struct series *s = &l->w->result.series;
 
@@ -297,6 +338,19 @@ static void tick(struct loop *l, uint64_t now)
 		close_interval(l, l->next_tick);
 		l->next_tick += l->interval;
 	}
+	take_rate_samples(l, now);
+	l->next_event = l->next_tick;
+	if (l->bw_sampler.next_ns < l->next_event)
+		l->next_event = l->bw_sampler.next_ns;
+	if (l->iops_sampler.next_ns < l->next_event)
+		l->next_event = l->iops_sampler.next_ns;
+}
+
+/* One compare per round; the work is in tick_due. */
+static inline void tick(struct loop *l, uint64_t now)
+{
+	if (now >= l->next_event)
+		tick_due(l, now);
 }
 
 static bool limits_reached(struct loop *l, uint64_t now)
@@ -387,6 +441,25 @@ static void cancel_waiting(struct loop *l)
 		}
 }
 
+/* Submits what is prepared and stamps it as issued, as fio does: after
+ * the submit call for an async engine (fio stamps issue_time after the
+ * commit), before it for a synchronous one (FIO_SYNCIO engines are stamped
+ * before ->queue()), whose submit does the I/O, so that its device time is
+ * clat and not slat. */
+static inline int submit_stamped(struct loop *l, bool sync, uint64_t *issued)
+{
+	struct worker *w = l->w;
+
+	if (sync) {
+		*issued = clock_now_ns();
+		return w->ops->submit(&w->engine) < 0 ? -1 : 0;
+	}
+	if (w->ops->submit(&w->engine) < 0)
+		return -1;
+	*issued = clock_now_ns();
+	return 0;
+}
+
 /* Reaps at least min completions (fewer from an engine that models time:
  * it returns after a slice), accounts them, and submits the next chunk of
  * any request that continues on its slot. */
@@ -422,9 +495,8 @@ static int reap_some(struct loop *l, unsigned min, unsigned max)
 	if (nr_again) {
 		uint64_t issued;
 
-		if (w->ops->submit(&w->engine) < 0)
+		if (submit_stamped(l, l->sync, &issued))
 			return -1;
-		issued = clock_now_ns();
 		for (unsigned i = 0; i < nr_again; i++)
 			again[i]->issue_ns = issued;
 	}
@@ -476,14 +548,14 @@ static int sync_target(struct loop *l)
 	return 0;
 }
 
-/* iodepth_batch_submit=0 (the default) adapts the batch to what a submit
- * costs per I/O on this target: where submitting only queues work (zram's
- * io-wq hand-off, an NVMe doorbell) one call carries many I/Os and the
- * syscall is amortised; where the submitting thread does the device's work
- * (virtio's notification exits, ~4 us per I/O here) a batch would hold its
- * first I/O back behind the others, so I/Os go out one by one, as fio's
- * default does. The batch is sized so that preparing and submitting it
- * takes about this long. */
+/* iodepth_batch_adaptive=1 (off by default: fio's batching is the default)
+ * adapts the batch to what a submit costs per I/O on this target: where
+ * submitting only queues work (zram's io-wq hand-off, an NVMe doorbell) one
+ * call carries many I/Os and the syscall is amortised; where the submitting
+ * thread does the device's work (virtio's notification exits, ~4 us per I/O
+ * here) a batch would hold its first I/O back behind the others, so I/Os go
+ * out one by one, as fio's default does. The batch is sized so that
+ * preparing and submitting it takes about this long. */
 #define SUBMIT_BUDGET_NS 8000u
 
 static unsigned adaptive_batch(uint64_t cost_per_io_ns, unsigned depth)
@@ -502,8 +574,10 @@ static inline bool may_issue(const struct loop *l)
 }
 
 /* Prepares up to max new requests and submits them with one call; stamps
- * them as issued. Returns how many, or -1. */
-static int issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *issued)
+ * them as issued (sync: l->sync, kept in a register by the caller).
+ * Returns how many, or -1. */
+static int issue_batch(struct loop *l, unsigned max, uint64_t start, bool sync,
+		       uint64_t *issued)
 {
 	struct worker *w = l->w;
 	struct io *batch[256];
@@ -521,9 +595,8 @@ static int issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *i
 	}
 	if (!nb)
 		return 0;
-	if (w->ops->submit(&w->engine) < 0)
+	if (submit_stamped(l, sync, issued))
 		return -1;
-	*issued = clock_now_ns();
 	for (unsigned i = 0; i < nb; i++) {
 		struct request *rq = batch[i]->owner;
 
@@ -535,24 +608,35 @@ static int issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *i
 	return (int)nb;
 }
 
+/* fio's submission batch: iodepth_batch_submit I/Os per submit call,
+ * 0 or more than iodepth meaning iodepth. */
+static unsigned fio_batch(const struct job_spec *s, unsigned cap)
+{
+	if (s->iodepth_batch_submit == 0 || s->iodepth_batch_submit > cap)
+		return cap;
+	return s->iodepth_batch_submit;
+}
+
 static int submit_reap_loop(struct loop *l)
 {
 	struct worker *w = l->w;
 	const struct job_spec *s = w->spec;
 	unsigned cap = w->depth < 256 ? w->depth : 256;
-	bool adaptive = s->iodepth_batch_submit == 0;
-	unsigned batch_max = adaptive || s->iodepth_batch_submit > cap ? cap : s->iodepth_batch_submit;
+	const bool sync = l->sync;
+	bool adaptive = s->measure.batch_adaptive && !sync;
+	unsigned batch_max = fio_batch(s, cap);
 	int64_t cost_per_io_ns = 1000;   /* EWMA, starts at one syscall */
 	unsigned complete_min = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
 	/* fio reaps at most iodepth_batch_complete_min I/Os per call unless
-	 * told otherwise; the adaptive default reaps as many as it will
-	 * submit in one batch, so a completion never waits unreaped behind
-	 * more than one batch's submission (SUBMIT_BUDGET_NS). */
+	 * told otherwise (_max below _min is raised to it); adaptive batching
+	 * reaps as many as it will submit in one batch, so a completion never
+	 * waits unreaped behind more than one batch's submission
+	 * (SUBMIT_BUDGET_NS). */
 	unsigned complete_max = s->iodepth_batch_complete_max;
 
 	if (complete_min > w->depth)
 		complete_min = w->depth;
-	if (!complete_max && !adaptive)
+	if (complete_max < complete_min && !(adaptive && !complete_max))
 		complete_max = complete_min;
 	l->now = clock_now_ns();
 	for (;;) {
@@ -571,7 +655,7 @@ static int submit_reap_loop(struct loop *l)
 		while (may_issue(l)) {
 			if (adaptive)
 				batch_max = adaptive_batch((uint64_t)cost_per_io_ns, cap);
-			nb = issue_batch(l, batch_max, start, &issued);
+			nb = issue_batch(l, batch_max, start, sync, &issued);
 			if (nb < 0)
 				return -1;
 			if (nb == 0)
@@ -606,6 +690,16 @@ static int submit_reap_loop(struct loop *l)
 	return 0;
 }
 
+/* fio records no submission latency for a synchronous engine (its I/O
+ * has no queued stage: slat_ns is all zeros, N 0). The loop adds the
+ * samples anyway, so the per-I/O path has no branch for it, and drops
+ * them here. */
+static void drop_slat(struct worker *w)
+{
+	for (int d = 0; d < DIR_COUNT; d++)
+		lat_stat_init(&w->result.dir[d].slat);
+}
+
 static double timeval_s(struct timeval tv)
 {
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
@@ -620,6 +714,11 @@ void loop_run(struct worker *w)
 	struct timespec wall;
 
 	now = clock_now_ns();
+	/* a synchronous engine's I/O is done when its submit returns: one
+	 * slot, as fio caps a sync engine's queue depth at 1 */
+	l.sync = (w->ops->flags & ENGINE_SYNC) != 0;
+	if (l.sync && w->nr_free > 1)
+		w->nr_free = 1;
 	l.interval = s->series_interval_ns ? s->series_interval_ns : 1000000000ull;
 	l.time_based = s->time_based;
 	l.bytes_target = s->io_size ? s->io_size : w->range_len;
@@ -639,6 +738,8 @@ void loop_run(struct worker *w)
 		drain(&l);
 	}
 	end = clock_now_ns();
+	if (l.sync)
+		drop_slat(w);
 	report_faults(&l);
 	if (!l.measuring) {   /* stopped during the ramp: nothing measured */
 		w->result.ramp_ns = end - l.measure_start;
@@ -649,6 +750,7 @@ void loop_run(struct worker *w)
 	if (l.tick.ios[DIR_READ] || l.tick.ios[DIR_WRITE] || w->result.series.nr == 0)
 		close_interval(&l, end);
 	w->result.runtime_ns = end - l.measure_start;
+	w->result.total_run_ns = w->result.runtime_ns;
 	w->result.start_unix_ms = (uint64_t)wall.tv_sec * 1000 + (uint64_t)wall.tv_nsec / 1000000
 		+ w->result.ramp_ns / 1000000;
 	getrusage(RUSAGE_THREAD, &ru_end);

@@ -18,12 +18,15 @@ struct loop {
 	struct dir_stats *dir;        /* w->result.dir */
 	bool measuring;
 	bool time_based;
+	bool sync;                    /* ENGINE_SYNC: stamped before submit */
 	uint64_t measure_start, ramp_end, deadline;
 	uint64_t bytes_target;        /* measured bytes to issue (0 = none) */
 	uint64_t bytes_issued;
 	uint64_t writes_since_sync;
 	uint64_t next_tick, interval;
 	struct series_point tick;     /* what completed in this interval */
+	struct rate_sampler bw_sampler, iops_sampler;  /* fio's bw/iops samples */
+	uint64_t next_event;          /* the earliest of next_tick and the samplers' */
 	unsigned inflight;
 	uint64_t now;                 /* clock at the last reap */
 	bool issuing;                 /* false once a limit or stop is reached */

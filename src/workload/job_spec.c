@@ -31,7 +31,7 @@ void job_spec_defaults(struct job_spec *spec)
 	spec->bs[DIR_WRITE] = 4096;
 	strcpy(spec->ioengine, "io_uring");
 	spec->iodepth = 1;
-	spec->iodepth_batch_submit = 0;
+	spec->iodepth_batch_submit = 1;
 	spec->iodepth_batch_complete_min = 1;
 	spec->iodepth_batch_complete_max = 0;
 	spec->numjobs = 1;
@@ -46,6 +46,7 @@ void job_spec_defaults(struct job_spec *spec)
 	spec->kb_base = 1024;
 	spec->gds_transfer = 1;   /* GDS_XFER_CPUONLY: needs no GPU */
 	spec->do_verify = true;
+	job_measure_defaults(&spec->measure);
 }
 
 static bool rw_is_mixed(enum rw_mode rw)

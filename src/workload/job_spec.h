@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "workload/job_measure.h"
+
 #define JOB_NAME_MAX 128
 #define JOB_PATH_MAX 4096
 #define BSSPLIT_MAX 64
@@ -119,9 +121,9 @@ struct job_spec {
 	/* how */
 	char ioengine[32];             /* io_uring (default), libaio, psync, null */
 	unsigned iodepth;
-	unsigned iodepth_batch_submit; /* 0 = submit every prepared I/O at once */
+	unsigned iodepth_batch_submit; /* fio's default 1; 0 = iodepth */
 	unsigned iodepth_batch_complete_min;
-	unsigned iodepth_batch_complete_max; /* 0 = iodepth */
+	unsigned iodepth_batch_complete_max; /* 0 = iodepth_batch_complete_min */
 	unsigned numjobs;
 	bool thread;                   /* accepted; drivebench always uses threads */
 	bool direct;                   /* O_DIRECT */
@@ -176,6 +178,9 @@ struct job_spec {
 
 	/* fault injection: ioengine=fault:<engine> (io/fault.c) */
 	struct fault_spec fault;
+
+	/* how it is measured: sample windows, adaptive batching */
+	struct job_measure measure;
 
 	/* drivebench extensions */
 	uint64_t chunk_size;           /* requests above this go out as chunks */

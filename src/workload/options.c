@@ -23,6 +23,7 @@
 #include "util/text.h"
 #include "workload/bssplit.h"
 #include "workload/distribution.h"
+#include "workload/measure_options.h"
 #include "workload/values.h"
 
 static int copy_string(char *dst, size_t size, const char *value)
@@ -606,6 +607,7 @@ static const char *const unsupported_options[] = {
 /* Every area's table: the core options above, then each area's own. */
 static const struct option_group option_groups[] = {
 	OPTION_GROUP(option_table),
+	OPTION_GROUP(measure_options),
 };
 
 #define NR_GROUPS (sizeof(option_groups) / sizeof(option_groups[0]))

@@ -48,6 +48,7 @@ struct fault_state {
 	struct rng rng;
 	uint64_t seen;                  /* I/Os prepared (fault_skip) */
 	uint64_t injected[FAULT_KINDS];
+	uint64_t calls[FAULT_CALLS];    /* enum fault_call */
 	struct plan *plans;             /* one per slot of e->ios */
 	struct io **ready;              /* completed here (eio, drop): FIFO */
 	unsigned ready_head, ready_tail;
@@ -70,6 +71,16 @@ static const char *const kind_names[FAULT_KINDS] = {
 const char *fault_kind_name(enum fault_kind kind)
 {
 	return (unsigned)kind < FAULT_KINDS ? kind_names[kind] : "unknown";
+}
+
+const char *fault_call_name(enum fault_call call)
+{
+	static const char *const names[FAULT_CALLS] = {
+		[FAULT_CALL_SUBMITS] = "submit", [FAULT_CALL_SUBMITTED] = "submitted",
+		[FAULT_CALL_REAPS] = "reap", [FAULT_CALL_REAPED] = "reaped",
+	};
+
+	return (unsigned)call < FAULT_CALLS ? names[call] : "unknown";
 }
 
 bool fault_spec_used(const struct fault_spec *spec, const char **option)
@@ -160,6 +171,14 @@ void fault_engine_counts(const struct engine *e, uint64_t out[FAULT_KINDS])
 
 	for (int k = 0; k < FAULT_KINDS; k++)
 		out[k] = st && fault_engine_inner(e->ops) ? st->injected[k] : 0;
+}
+
+void fault_engine_calls(const struct engine *e, uint64_t out[FAULT_CALLS])
+{
+	const struct fault_state *st = e ? e->priv : NULL;
+
+	for (int k = 0; k < FAULT_CALLS; k++)
+		out[k] = st && fault_engine_inner(e->ops) ? st->calls[k] : 0;
 }
 
 /* ---- setup ------------------------------------------------------------ */
@@ -382,6 +401,10 @@ static int fault_submit(struct engine *e)
 		return -1;
 	n += (int)st->ready_new;
 	st->ready_new = 0;
+	if (n > 0) {
+		st->calls[FAULT_CALL_SUBMITS]++;
+		st->calls[FAULT_CALL_SUBMITTED] += (unsigned)n;
+	}
 	return n;
 }
 
@@ -465,7 +488,7 @@ static int sleep_ns(uint64_t ns)
 	return 0;
 }
 
-static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned max)
+static int reap_completions(struct engine *e, struct io **out, unsigned min, unsigned max)
 {
 	struct fault_state *st = e->priv;
 	uint64_t waited_from = 0;
@@ -537,6 +560,19 @@ static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned 
 				return -1;
 		}
 	}
+}
+
+/* The engine's reap: reap_completions, counted (fault_engine_calls). */
+static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned max)
+{
+	struct fault_state *st = e->priv;
+	int n = reap_completions(e, out, min, max);
+
+	if (n > 0) {
+		st->calls[FAULT_CALL_REAPS]++;
+		st->calls[FAULT_CALL_REAPED] += (unsigned)n;
+	}
+	return n;
 }
 
 /* Held completions, and what the inner engine can cancel, handed back

@@ -258,6 +258,8 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 	dst->nr_merged += src->nr_merged;
 	for (int k = 0; k < FAULT_KINDS; k++)
 		dst->faults_injected[k] += src->faults_injected[k];
+	for (int k = 0; k < ENGINE_CALL_COUNTS; k++)
+		dst->engine_calls[k] += src->engine_calls[k];
 	return 0;
 }
 

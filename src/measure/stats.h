@@ -72,6 +72,9 @@ void series_coarsen(struct series *s);
 int series_merge(struct series *dst, const struct series *src);
 void series_free(struct series *s);
 
+/* Counts of enum fault_call (io/fault.h, which loop.c checks). */
+#define ENGINE_CALL_COUNTS 4
+
 /* The result of one job clone, or of a reporting group after merging. */
 struct job_result {
 	char name[JOB_NAME_MAX];
@@ -106,8 +109,10 @@ struct job_result {
 	struct verify_failure *verify_failures;
 	unsigned nr_verify_failures;
 	uint64_t verify_seed;    /* the seed the headers carry (verify on) */
-	/* what the fault engine injected, by enum fault_kind */
+	/* what the fault engine injected, by enum fault_kind, and the calls
+	 * it saw, by enum fault_call (io/fault.h): the submission pattern */
 	uint64_t faults_injected[FAULT_KINDS];
+	uint64_t engine_calls[ENGINE_CALL_COUNTS];
 };
 
 void job_result_init(struct job_result *r, const struct job_spec *spec);

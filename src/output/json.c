@@ -441,6 +441,11 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 		for (int k = 0; k < FAULT_KINDS; k++)
 			add_u64(b, faults, fault_kind_name((enum fault_kind)k),
 				r->faults_injected[k]);
+		cJSON *calls = add_object(b, extra, "engine_calls");
+
+		for (int k = 0; k < FAULT_CALLS; k++)
+			add_u64(b, calls, fault_call_name((enum fault_call)k),
+				r->engine_calls[k]);
 	}
 	if (verify_result_present(r)) {
 		struct verify_totals t = {

@@ -228,16 +228,22 @@ static void record_error(struct loop *l, struct io *io, int err)
 
 /* The fault engine's counts over the measured part: the ramp's faults are
  * left out like the ramp's errors. Until the end result.faults_injected
- * holds the counts at the start of measurement. */
+ * (and engine_calls) holds the counts at the start of measurement. */
+_Static_assert(ENGINE_CALL_COUNTS == FAULT_CALLS, "a result counts every fault_call");
+
 static void report_faults(struct loop *l)
 {
 	struct worker *w = l->w;
-	uint64_t counts[FAULT_KINDS];
+	uint64_t counts[FAULT_KINDS], calls[FAULT_CALLS];
 
 	fault_engine_counts(&w->engine, counts);
 	for (int k = 0; k < FAULT_KINDS; k++)
 		w->result.faults_injected[k] = l->measuring ?
 			counts[k] - w->result.faults_injected[k] : 0;
+	fault_engine_calls(&w->engine, calls);
+	for (int k = 0; k < FAULT_CALLS; k++)
+		w->result.engine_calls[k] = l->measuring ?
+			calls[k] - w->result.engine_calls[k] : 0;
 }
 
 /* fio's bandwidth and IOPS samples (measure/rate.h) start with the
@@ -266,6 +272,7 @@ static void reset_measurement(struct loop *l, uint64_t now)
 	struct worker *w = l->w;
 
 	fault_engine_counts(&w->engine, w->result.faults_injected);
+	fault_engine_calls(&w->engine, w->result.engine_calls);
 	for (int d = 0; d < DIR_COUNT; d++) {
 		memset(&w->result.dir[d], 0, sizeof(w->result.dir[d]));
 		lat_stat_init(&w->result.dir[d].slat);

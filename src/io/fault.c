@@ -327,9 +327,13 @@ static int fault_prep(struct engine *e, struct io *io)
 		return err_set("fault: I/O is not from the engine's pool");
 	memset(p, 0, sizeof(*p));
 	p->kinds = plan_faults(st, io);
-	if (st->sync_inner && (p->kinds & (1u << FAULT_DELAY))) {
+	if (st->sync_inner && (p->kinds & (1u << FAULT_DELAY)) &&
+	    st->delay_ns <= REAP_WAIT_MAX_NS) {
 		/* a synchronous engine's I/O is done when submit returns: the
-		 * delay is device time, spent inside the submit call */
+		 * delay is device time, spent inside the submit call. A longer
+		 * one is held in reap as for any engine, so that the loop sees
+		 * its stop flag within a slice (the runner stamps the I/O
+		 * before submit and after reap, so it is clat either way). */
 		p->kinds &= ~(1u << FAULT_DELAY);
 		st->sync_delayed++;
 	}

@@ -1,6 +1,6 @@
 /* stats.c - latency summaries (mean, stddev, merge), the per-interval series,
- * and job results: init, group merge, free, and the IOPS / bandwidth figures
- * derived from them. */
+ * and job results: init, group merge, free, fio's rate samples of a clone,
+ * and the IOPS / bandwidth figures derived from them. */
 #include "measure/stats.h"
 
 #include <math.h>
@@ -284,6 +284,42 @@ int job_result_copy_drive(struct job_result *dst, const struct job_result *src)
 		if (!*to[i] && from[i] && !(*to[i] = strdup(from[i])))
 			return err_set("out of memory");
 	return 0;
+}
+
+static void next_rate_sample(struct rate_samples *rs)
+{
+	rs->next_ns = rs->bw.next_ns < rs->iops.next_ns ? rs->bw.next_ns : rs->iops.next_ns;
+}
+
+void job_result_start_rates(struct job_result *r, struct rate_samples *rs,
+			    unsigned bw_ms, unsigned iops_ms, uint64_t now,
+			    uint64_t deadline)
+{
+	for (int d = 0; d < DIR_COUNT; d++) {
+		rate_stat_init(&r->bw_stat[d]);
+		rate_stat_init(&r->iops_stat[d]);
+	}
+	rate_sampler_start(&rs->bw, (uint64_t)bw_ms * 1000000u, 1024, now, deadline);
+	rate_sampler_start(&rs->iops, (uint64_t)iops_ms * 1000000u, 1, now, deadline);
+	next_rate_sample(rs);
+}
+
+void job_result_sample_rates(struct job_result *r, struct rate_samples *rs,
+			     uint64_t now, uint64_t deadline)
+{
+	uint64_t count[DIR_COUNT];
+
+	if (now >= rs->bw.next_ns) {
+		for (int d = 0; d < DIR_COUNT; d++)
+			count[d] = r->dir[d].bytes;
+		rate_sampler_take(&rs->bw, count, r->bw_stat, now, deadline);
+	}
+	if (now >= rs->iops.next_ns) {
+		for (int d = 0; d < DIR_COUNT; d++)
+			count[d] = r->dir[d].ios;
+		rate_sampler_take(&rs->iops, count, r->iops_stat, now, deadline);
+	}
+	next_rate_sample(rs);
 }
 
 double result_iops(const struct job_result *r, enum io_dir d)

@@ -124,6 +124,23 @@ void job_result_free(struct job_result *r);
 /* Copies src's drive snapshots where dst has none (strdup). */
 int job_result_copy_drive(struct job_result *dst, const struct job_result *src);
 
+/* fio's bandwidth and IOPS samples of one clone (measure/rate.h): both
+ * samplers, and when the next one is due. */
+struct rate_samples {
+	struct rate_sampler bw, iops;
+	uint64_t next_ns;        /* the earlier of the two; UINT64_MAX: none */
+};
+
+/* Starts r's rate samples at now (windows in ms; none due at or after
+ * deadline), emptying its bw_stat and iops_stat. */
+void job_result_start_rates(struct job_result *r, struct rate_samples *rs,
+			    unsigned bw_ms, unsigned iops_ms, uint64_t now,
+			    uint64_t deadline);
+/* Takes the samples due by now from r's counters (call when now >=
+ * rs->next_ns). */
+void job_result_sample_rates(struct job_result *r, struct rate_samples *rs,
+			     uint64_t now, uint64_t deadline);
+
 /* Figures derived exactly as fio does (0 when runtime is 0). */
 double result_iops(const struct job_result *r, enum io_dir d);
 double result_bw_bytes(const struct job_result *r, enum io_dir d);

@@ -246,27 +246,6 @@ static void report_faults(struct loop *l)
 			calls[k] - w->result.engine_calls[k] : 0;
 }
 
-/* fio's bandwidth and IOPS samples (measure/rate.h) start with the
- * measured part, as fio's bw_sample_time is reset at the end of the ramp. */
-static void start_rate_samples(struct loop *l, uint64_t now)
-{
-	const struct job_measure *m = &l->w->spec->measure;
-
-	for (int d = 0; d < DIR_COUNT; d++) {
-		rate_stat_init(&l->w->result.bw_stat[d]);
-		rate_stat_init(&l->w->result.iops_stat[d]);
-	}
-	rate_sampler_start(&l->bw_sampler, (uint64_t)m->bw_avg_ms * 1000000u, 1024,
-			   now, l->deadline);
-	rate_sampler_start(&l->iops_sampler, (uint64_t)m->iops_avg_ms * 1000000u, 1,
-			   now, l->deadline);
-	l->next_event = l->next_tick;
-	if (l->bw_sampler.next_ns < l->next_event)
-		l->next_event = l->bw_sampler.next_ns;
-	if (l->iops_sampler.next_ns < l->next_event)
-		l->next_event = l->iops_sampler.next_ns;
-}
-
 static void reset_measurement(struct loop *l, uint64_t now)
 {
 	struct worker *w = l->w;
@@ -284,7 +263,11 @@ static void reset_measurement(struct loop *l, uint64_t now)
 	l->measure_start = now;
 	l->next_tick = now + l->interval;
 	l->deadline = w->spec->runtime_ns ? now + w->spec->runtime_ns : UINT64_MAX;
-	start_rate_samples(l, now);
+	/* fio's bandwidth and IOPS samples start with the measured part, as
+	 * fio resets bw_sample_time at the end of the ramp */
+	job_result_start_rates(&w->result, &l->rates, w->spec->measure.bw_avg_ms,
+			       w->spec->measure.iops_avg_ms, now, l->deadline);
+	l->next_event = l->next_tick < l->rates.next_ns ? l->next_tick : l->rates.next_ns;
 	l->bytes_issued = 0;
 	memset(&l->tick, 0, sizeof(l->tick));
 	getrusage(RUSAGE_THREAD, &l->ru_start);
@@ -314,23 +297,6 @@ static void close_interval(struct loop *l, uint64_t end)
 		memset(&l->tick, 0, sizeof(l->tick));
 }
 
-static void take_rate_samples(struct loop *l, uint64_t now)
-{
-	struct job_result *r = &l->w->result;
-	uint64_t count[DIR_COUNT];
-
-	if (now >= l->bw_sampler.next_ns) {
-		for (int d = 0; d < DIR_COUNT; d++)
-			count[d] = r->dir[d].bytes;
-		rate_sampler_take(&l->bw_sampler, count, r->bw_stat, now, l->deadline);
-	}
-	if (now >= l->iops_sampler.next_ns) {
-		for (int d = 0; d < DIR_COUNT; d++)
-			count[d] = r->dir[d].ios;
-		rate_sampler_take(&l->iops_sampler, count, r->iops_stat, now, l->deadline);
-	}
-}
-
 /* Everything due by now: series intervals, bandwidth and IOPS samples;
  * then the time of the next one. */
 static void tick_due(struct loop *l, uint64_t now)
@@ -345,12 +311,9 @@ static void tick_due(struct loop *l, uint64_t now)
 		close_interval(l, l->next_tick);
 		l->next_tick += l->interval;
 	}
-	take_rate_samples(l, now);
-	l->next_event = l->next_tick;
-	if (l->bw_sampler.next_ns < l->next_event)
-		l->next_event = l->bw_sampler.next_ns;
-	if (l->iops_sampler.next_ns < l->next_event)
-		l->next_event = l->iops_sampler.next_ns;
+	if (now >= l->rates.next_ns)
+		job_result_sample_rates(&l->w->result, &l->rates, now, l->deadline);
+	l->next_event = l->next_tick < l->rates.next_ns ? l->next_tick : l->rates.next_ns;
 }
 
 /* One compare per round; the work is in tick_due. */

@@ -25,8 +25,8 @@ struct loop {
 	uint64_t writes_since_sync;
 	uint64_t next_tick, interval;
 	struct series_point tick;     /* what completed in this interval */
-	struct rate_sampler bw_sampler, iops_sampler;  /* fio's bw/iops samples */
-	uint64_t next_event;          /* the earliest of next_tick and the samplers' */
+	struct rate_samples rates;    /* fio's bw/iops samples */
+	uint64_t next_event;          /* the earlier of next_tick and rates.next_ns */
 	unsigned inflight;
 	uint64_t now;                 /* clock at the last reap */
 	bool issuing;                 /* false once a limit or stop is reached */

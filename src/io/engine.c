@@ -55,11 +55,7 @@ const struct engine_ops *engine_find(const char *name)
 
 int engine_needs_fd(const struct engine_ops *ops)
 {
-	const struct engine_ops *inner = fault_engine_inner(ops);
-
-	if (inner)
-		ops = inner;
-	return ops != &engine_null;
+	return !(ops->flags & ENGINE_NO_FD);
 }
 
 int32_t engine_posix_io(int fd, const struct io *io)

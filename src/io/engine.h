@@ -26,8 +26,34 @@ struct io {
 
 struct engine;
 
+/* What an engine is, declared in its ops table (fio's FIO_SYNCIO,
+ * FIO_DISKLESSIO ...); the runner reads these, never the engine's name. */
+enum engine_flag {
+	/* submit() performs each I/O and returns when it is done (psync,
+	 * cufile): the runner stamps the issue time before the call, so the
+	 * device time is clat, and keeps one I/O in flight, as fio does for
+	 * its FIO_SYNCIO engines */
+	ENGINE_SYNC = 1u << 0,
+	/* runs without a target file descriptor (null) */
+	ENGINE_NO_FD = 1u << 1,
+	/* writes reach the target from io->buf and reads land in io->buf, so
+	 * what was written can be read back and checked (verify) */
+	ENGINE_KEEPS_DATA = 1u << 2,
+};
+
+/* Each engine's flags, named here so that the fault engine's tables
+ * (compile-time constants in fault.c) carry exactly the wrapped engine's. */
+#define ENGINE_FLAGS_IO_URING ENGINE_KEEPS_DATA
+#define ENGINE_FLAGS_LIBAIO ENGINE_KEEPS_DATA
+#define ENGINE_FLAGS_PSYNC (ENGINE_SYNC | ENGINE_KEEPS_DATA)
+#define ENGINE_FLAGS_NULL ENGINE_NO_FD
+/* cufile's GPU transfer types move data through GPU buffers, not the
+ * runner's io->buf, so verify cannot use it (docs/verify.md) */
+#define ENGINE_FLAGS_CUFILE ENGINE_SYNC
+
 struct engine_ops {
 	const char *name;
+	unsigned flags;          /* enum engine_flag */
 	/* Sets up for engine->fd with engine->ios[0..nr_ios) (buffers may be
 	 * registered). Returns 0 or -1 with err_msg. */
 	int (*init)(struct engine *e, const struct job_spec *spec);
@@ -68,7 +94,7 @@ const struct engine_ops *engine_find(const char *name);
  * done, or -errno (psync, and cufile's host paths). */
 int32_t engine_posix_io(int fd, const struct io *io);
 
-/* Engines that run without a file descriptor (null). */
+/* Engines that run with a file descriptor: all but ENGINE_NO_FD (null). */
 int engine_needs_fd(const struct engine_ops *ops);
 
 extern const struct engine_ops engine_io_uring;

@@ -48,6 +48,7 @@ struct fault_state {
 	struct rng rng;
 	uint64_t seen;                  /* I/Os prepared (fault_skip) */
 	uint64_t injected[FAULT_KINDS];
+	uint64_t calls[FAULT_CALLS];    /* enum fault_call */
 	struct plan *plans;             /* one per slot of e->ios */
 	struct io **ready;              /* completed here (eio, drop): FIFO */
 	unsigned ready_head, ready_tail;
@@ -55,6 +56,8 @@ struct fault_state {
 	struct held *held;              /* delayed completions */
 	unsigned nr_held;
 	bool delays;                    /* a delay rule is set: reap reads the clock */
+	bool sync_inner;                /* ENGINE_SYNC: delays are spent in submit */
+	unsigned sync_delayed;          /* prepared I/Os to delay at the next submit */
 	struct io **scratch;            /* what the inner reap returns */
 	unsigned slots;                 /* e->nr_ios */
 	unsigned inner_outstanding;     /* prepared to the inner engine, not reaped */
@@ -68,6 +71,16 @@ static const char *const kind_names[FAULT_KINDS] = {
 const char *fault_kind_name(enum fault_kind kind)
 {
 	return (unsigned)kind < FAULT_KINDS ? kind_names[kind] : "unknown";
+}
+
+const char *fault_call_name(enum fault_call call)
+{
+	static const char *const names[FAULT_CALLS] = {
+		[FAULT_CALL_SUBMITS] = "submit", [FAULT_CALL_SUBMITTED] = "submitted",
+		[FAULT_CALL_REAPS] = "reap", [FAULT_CALL_REAPED] = "reaped",
+	};
+
+	return (unsigned)call < FAULT_CALLS ? names[call] : "unknown";
 }
 
 bool fault_spec_used(const struct fault_spec *spec, const char **option)
@@ -110,8 +123,11 @@ static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned 
 static int fault_cancel(struct engine *e, struct io **out, unsigned max);
 static void fault_cleanup(struct engine *e);
 
-#define FAULT_OPS(inner_name) {                                  \
-	.name = FAULT_ENGINE_PREFIX inner_name, .init = fault_init, \
+/* A wrapper is what it wraps: the same flags (synchronous, no fd, keeps
+ * data), so the runner treats fault:psync exactly as psync. */
+#define FAULT_OPS(inner_name, inner_flags) {                     \
+	.name = FAULT_ENGINE_PREFIX inner_name, .flags = inner_flags, \
+	.init = fault_init,                                         \
 	.prep = fault_prep, .submit = fault_submit,                 \
 	.reap = fault_reap, .cancel = fault_cancel,                 \
 	.cleanup = fault_cleanup }
@@ -121,8 +137,11 @@ static const struct engine_ops *const inner_engines[] = {
 	&engine_io_uring, &engine_libaio, &engine_psync, &engine_null, &engine_cufile,
 };
 static const struct engine_ops fault_tables[] = {
-	FAULT_OPS("io_uring"), FAULT_OPS("libaio"), FAULT_OPS("psync"),
-	FAULT_OPS("null"), FAULT_OPS("cufile"),
+	FAULT_OPS("io_uring", ENGINE_FLAGS_IO_URING),
+	FAULT_OPS("libaio", ENGINE_FLAGS_LIBAIO),
+	FAULT_OPS("psync", ENGINE_FLAGS_PSYNC),
+	FAULT_OPS("null", ENGINE_FLAGS_NULL),
+	FAULT_OPS("cufile", ENGINE_FLAGS_CUFILE),
 };
 _Static_assert(sizeof(inner_engines) / sizeof(inner_engines[0]) ==
 	       sizeof(fault_tables) / sizeof(fault_tables[0]),
@@ -152,6 +171,14 @@ void fault_engine_counts(const struct engine *e, uint64_t out[FAULT_KINDS])
 
 	for (int k = 0; k < FAULT_KINDS; k++)
 		out[k] = st && fault_engine_inner(e->ops) ? st->injected[k] : 0;
+}
+
+void fault_engine_calls(const struct engine *e, uint64_t out[FAULT_CALLS])
+{
+	const struct fault_state *st = e ? e->priv : NULL;
+
+	for (int k = 0; k < FAULT_CALLS; k++)
+		out[k] = st && fault_engine_inner(e->ops) ? st->calls[k] : 0;
 }
 
 /* ---- setup ------------------------------------------------------------ */
@@ -190,6 +217,7 @@ static int fault_init(struct engine *e, const struct job_spec *spec)
 	st->delay_ns = spec->fault.delay_ns ? spec->fault.delay_ns : DEFAULT_DELAY_NS;
 	st->delays = spec->fault.rule[FAULT_DELAY].rate_pct > 0 ||
 		     spec->fault.rule[FAULT_DELAY].nr_offsets > 0;
+	st->sync_inner = (inner->flags & ENGINE_SYNC) != 0;
 	rng_seed(&st->rng, spec->fault.seed ? spec->fault.seed :
 		 job_seed(spec, 0, FAULT_RNG_STREAM));
 	st->inner = *e;
@@ -299,6 +327,16 @@ static int fault_prep(struct engine *e, struct io *io)
 		return err_set("fault: I/O is not from the engine's pool");
 	memset(p, 0, sizeof(*p));
 	p->kinds = plan_faults(st, io);
+	if (st->sync_inner && (p->kinds & (1u << FAULT_DELAY)) &&
+	    st->delay_ns <= REAP_WAIT_MAX_NS) {
+		/* a synchronous engine's I/O is done when submit returns: the
+		 * delay is device time, spent inside the submit call. A longer
+		 * one is held in reap as for any engine, so that the loop sees
+		 * its stop flag within a slice (the runner stamps the I/O
+		 * before submit and after reap, so it is clat either way). */
+		p->kinds &= ~(1u << FAULT_DELAY);
+		st->sync_delayed++;
+	}
 	if (p->kinds & ((1u << FAULT_EIO) | (1u << FAULT_DROP))) {
 		/* completes here; the inner engine never sees it */
 		if (st->ready_tail - st->ready_head >= st->slots)
@@ -334,6 +372,28 @@ static int fault_prep(struct engine *e, struct io *io)
 	return 0;
 }
 
+/* The delays of a synchronous inner engine's submitted I/Os, one after
+ * the other as such an engine does them. A signal (the stop) cuts the
+ * sleep short rather than holding the run's end back. */
+static int spend_sync_delays(struct fault_state *st)
+{
+	uint64_t total = st->delay_ns > UINT64_MAX / st->sync_delayed ? UINT64_MAX :
+			 st->delay_ns * st->sync_delayed, until;
+	struct timespec ts;
+	int rc;
+
+	st->injected[FAULT_DELAY] += st->sync_delayed;
+	st->sync_delayed = 0;
+	until = clock_now_ns();
+	until = until + total < until ? UINT64_MAX : until + total;
+	ts.tv_sec = (time_t)(until / 1000000000ull);
+	ts.tv_nsec = (long)(until % 1000000000ull);
+	rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	if (rc && rc != EINTR)
+		return err_set("fault: clock_nanosleep: %s", strerror(rc));
+	return 0;
+}
+
 static int fault_submit(struct engine *e)
 {
 	struct fault_state *st = e->priv;
@@ -341,8 +401,14 @@ static int fault_submit(struct engine *e)
 
 	if (n < 0)
 		return -1;
+	if (st->sync_delayed && spend_sync_delays(st))
+		return -1;
 	n += (int)st->ready_new;
 	st->ready_new = 0;
+	if (n > 0) {
+		st->calls[FAULT_CALL_SUBMITS]++;
+		st->calls[FAULT_CALL_SUBMITTED] += (unsigned)n;
+	}
 	return n;
 }
 
@@ -426,7 +492,7 @@ static int sleep_ns(uint64_t ns)
 	return 0;
 }
 
-static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned max)
+static int reap_completions(struct engine *e, struct io **out, unsigned min, unsigned max)
 {
 	struct fault_state *st = e->priv;
 	uint64_t waited_from = 0;
@@ -498,6 +564,19 @@ static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned 
 				return -1;
 		}
 	}
+}
+
+/* The engine's reap: reap_completions, counted (fault_engine_calls). */
+static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned max)
+{
+	struct fault_state *st = e->priv;
+	int n = reap_completions(e, out, min, max);
+
+	if (n > 0) {
+		st->calls[FAULT_CALL_REAPS]++;
+		st->calls[FAULT_CALL_REAPED] += (unsigned)n;
+	}
+	return n;
 }
 
 /* Held completions, and what the inner engine can cancel, handed back

@@ -26,6 +26,22 @@ const struct engine_ops *fault_engine_inner(const struct engine_ops *ops);
  * not a set-up fault engine. */
 void fault_engine_counts(const struct engine *e, uint64_t out[FAULT_KINDS]);
 
+/* What the fault engine saw of the runner's calls: submit calls that
+ * carried I/O and the I/Os they carried, reap calls that returned
+ * completions and the completions; the submission pattern a test checks
+ * (fio's batching defaults, one I/O at a time on a sync engine). */
+enum fault_call {
+	FAULT_CALL_SUBMITS, FAULT_CALL_SUBMITTED, FAULT_CALL_REAPS, FAULT_CALL_REAPED,
+	FAULT_CALLS
+};
+
+/* The counts by enum fault_call; all zero when e is not a set-up fault
+ * engine. */
+void fault_engine_calls(const struct engine *e, uint64_t out[FAULT_CALLS]);
+
+/* "submit", "submitted", "reap", "reaped" (output names). */
+const char *fault_call_name(enum fault_call call);
+
 /* "eio", "short", "delay", "drop", "flip" (option and output names). */
 const char *fault_kind_name(enum fault_kind kind);
 

@@ -295,6 +295,7 @@ static void uring_cleanup(struct engine *e)
 
 const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
+	.flags = ENGINE_FLAGS_IO_URING,
 	.init = uring_init,
 	.prep = uring_prep,
 	.submit = uring_submit,

@@ -190,6 +190,7 @@ static void aio_cleanup(struct engine *e)
 
 const struct engine_ops engine_libaio = {
 	.name = "libaio",
+	.flags = ENGINE_FLAGS_LIBAIO,
 	.init = aio_init,
 	.prep = aio_prep,
 	.submit = aio_submit,

@@ -103,6 +103,7 @@ static void psync_cleanup(struct engine *e)
 
 const struct engine_ops engine_psync = {
 	.name = "psync",
+	.flags = ENGINE_FLAGS_PSYNC,
 	.init = psync_init,
 	.prep = psync_prep,
 	.submit = psync_submit,

@@ -1,6 +1,6 @@
 /* stats.c - latency summaries (mean, stddev, merge), the per-interval series,
- * and job results: init, group merge, free, and the IOPS / bandwidth figures
- * derived from them. */
+ * and job results: init, group merge, free, fio's rate samples of a clone,
+ * and the IOPS / bandwidth figures derived from them. */
 #include "measure/stats.h"
 
 #include <math.h>
@@ -185,6 +185,8 @@ void job_result_init(struct job_result *r, const struct job_spec *spec)
 		lat_stat_init(&r->dir[d].slat);
 		lat_stat_init(&r->dir[d].clat);
 		lat_stat_init(&r->dir[d].lat);
+		rate_stat_init(&r->bw_stat[d]);
+		rate_stat_init(&r->iops_stat[d]);
 	}
 	lat_stat_init(&r->sync_lat);
 	r->spec = spec;
@@ -226,8 +228,12 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 
 	if (job_result_copy_drive(dst, src) < 0)
 		return -1;
-	for (int d = 0; d < DIR_COUNT; d++)
+	for (int d = 0; d < DIR_COUNT; d++) {
 		dir_stats_merge(&dst->dir[d], &src->dir[d]);
+		rate_stat_sum(&dst->bw_stat[d], &src->bw_stat[d]);
+		rate_stat_sum(&dst->iops_stat[d], &src->iops_stat[d]);
+	}
+	dst->total_run_ns += src->total_run_ns;
 	dst->sync_ios += src->sync_ios;
 	lat_merge(&dst->sync_lat, &src->sync_lat);
 	if (!dst->spec)
@@ -256,6 +262,8 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 	for (int k = 0; k < FAULT_KINDS; k++)
 		dst->faults_injected[k] += src->faults_injected[k];
 	io_depths_merge(&dst->depths, &src->depths);
+	for (int k = 0; k < ENGINE_CALL_COUNTS; k++)
+		dst->engine_calls[k] += src->engine_calls[k];
 	return 0;
 }
 
@@ -280,6 +288,48 @@ int job_result_copy_drive(struct job_result *dst, const struct job_result *src)
 		if (!*to[i] && from[i] && !(*to[i] = strdup(from[i])))
 			return err_set("out of memory");
 	return 0;
+}
+
+static void next_rate_sample(struct rate_samples *rs)
+{
+	rs->next_ns = rs->bw.next_ns < rs->iops.next_ns ? rs->bw.next_ns : rs->iops.next_ns;
+}
+
+void job_result_start_rates(struct job_result *r, struct rate_samples *rs,
+			    unsigned bw_ms, unsigned iops_ms, uint64_t now,
+			    uint64_t deadline)
+{
+	for (int d = 0; d < DIR_COUNT; d++) {
+		rate_stat_init(&r->bw_stat[d]);
+		rate_stat_init(&r->iops_stat[d]);
+	}
+	rate_sampler_start(&rs->bw, (uint64_t)bw_ms * 1000000u, 1024, now, deadline);
+	rate_sampler_start(&rs->iops, (uint64_t)iops_ms * 1000000u, 1, now, deadline);
+	next_rate_sample(rs);
+}
+
+void job_result_sample_rates(struct job_result *r, struct rate_samples *rs,
+			     uint64_t now, uint64_t deadline, struct rates_taken *taken)
+{
+	uint64_t count[DIR_COUNT];
+
+	if (taken)
+		for (int d = 0; d < DIR_COUNT; d++)
+			taken->bw[d] = taken->iops[d] = -1;
+
+	if (now >= rs->bw.next_ns) {
+		for (int d = 0; d < DIR_COUNT; d++)
+			count[d] = r->dir[d].bytes;
+		rate_sampler_take(&rs->bw, count, r->bw_stat, now, deadline,
+				  taken ? taken->bw : NULL);
+	}
+	if (now >= rs->iops.next_ns) {
+		for (int d = 0; d < DIR_COUNT; d++)
+			count[d] = r->dir[d].ios;
+		rate_sampler_take(&rs->iops, count, r->iops_stat, now, deadline,
+				  taken ? taken->iops : NULL);
+	}
+	next_rate_sample(rs);
 }
 
 double result_iops(const struct job_result *r, enum io_dir d)

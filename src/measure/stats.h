@@ -10,6 +10,7 @@
 
 #include "measure/depths.h"
 #include "measure/hist.h"
+#include "measure/rate.h"
 #include "workload/job_spec.h"
 
 /* One latency kind: count, min, max, sum, sum of squares, histogram. */
@@ -72,6 +73,9 @@ void series_coarsen(struct series *s);
 int series_merge(struct series *dst, const struct series *src);
 void series_free(struct series *s);
 
+/* Counts of enum fault_call (io/fault.h, which loop.c checks). */
+#define ENGINE_CALL_COUNTS 4
+
 /* The result of one job clone, or of a reporting group after merging. */
 struct job_result {
 	char name[JOB_NAME_MAX];
@@ -82,12 +86,16 @@ struct job_result {
 	int error;               /* 0, or -errno that stopped the job */
 	bool partial;            /* stopped early (Ctrl-C) */
 	uint64_t runtime_ns;     /* measured time, ramp excluded; max on merge */
+	uint64_t total_run_ns;   /* the same, summed on merge (fio's job_runtime) */
 	uint64_t ramp_ns;        /* ramp actually spent */
 	uint64_t start_unix_ms;  /* wall clock at measurement start */
 	struct dir_stats dir[DIR_COUNT];
 	/* the measured part's syncs (fsync=N, fdatasync=N): fio's "sync" */
 	uint64_t sync_ios;
 	struct lat_stat sync_lat;
+	/* fio's bandwidth (KiB/s) and IOPS samples, every bwavgtime and
+	 * iopsavgtime; summed on merge as group_reporting does */
+	struct rate_stat bw_stat[DIR_COUNT], iops_stat[DIR_COUNT];
 	struct series series;
 	double usr_cpu_s, sys_cpu_s;   /* CPU seconds used by the thread(s) */
 	uint64_t ctx_switches;
@@ -105,19 +113,43 @@ struct job_result {
 	struct verify_failure *verify_failures;
 	unsigned nr_verify_failures;
 	uint64_t verify_seed;    /* the seed the headers carry (verify on) */
-	/* what the fault engine injected, by enum fault_kind */
+	/* what the fault engine injected, by enum fault_kind, and the calls
+	 * it saw, by enum fault_call (io/fault.h): the submission pattern */
 	uint64_t faults_injected[FAULT_KINDS];
 	/* fio's queue-depth distributions over the measured part */
 	struct io_depths depths;
+	uint64_t engine_calls[ENGINE_CALL_COUNTS];
 };
 
 void job_result_init(struct job_result *r, const struct job_spec *spec);
 /* Merges src into dst as fio's group_reporting does: counters and
- * histograms add, min/max combine, runtime is the longest. */
+ * histograms add, min/max combine, runtime is the longest, the job
+ * runtimes (total_run_ns) and the bandwidth / IOPS samples add up. */
 int job_result_merge(struct job_result *dst, const struct job_result *src);
 void job_result_free(struct job_result *r);
 /* Copies src's drive snapshots where dst has none (strdup). */
 int job_result_copy_drive(struct job_result *dst, const struct job_result *src);
+
+/* fio's bandwidth and IOPS samples of one clone (measure/rate.h): both
+ * samplers, and when the next one is due. */
+struct rate_samples {
+	struct rate_sampler bw, iops;
+	uint64_t next_ns;        /* the earlier of the two; UINT64_MAX: none */
+};
+
+/* Starts r's rate samples at now (windows in ms; none due at or after
+ * deadline), emptying its bw_stat and iops_stat. */
+void job_result_start_rates(struct job_result *r, struct rate_samples *rs,
+			    unsigned bw_ms, unsigned iops_ms, uint64_t now,
+			    uint64_t deadline);
+/* The samples one call took, per direction; -1: none. */
+struct rates_taken {
+	int64_t bw[DIR_COUNT], iops[DIR_COUNT];
+};
+/* Takes the samples due by now from r's counters (call when now >=
+ * rs->next_ns); what it took into *taken when that is not NULL. */
+void job_result_sample_rates(struct job_result *r, struct rate_samples *rs,
+			     uint64_t now, uint64_t deadline, struct rates_taken *taken);
 
 /* Figures derived exactly as fio does (0 when runtime is 0). */
 double result_iops(const struct job_result *r, enum io_dir d);

@@ -182,64 +182,6 @@ static void add_lat_json(struct json_builder *b, cJSON *parent, const char *name
 	}
 }
 
-void summarize_rates(const struct series *s, enum io_dir d,
-			    struct rate_summary *out)
-{
-	double bw_sum = 0, iops_sum = 0, bw_sq = 0, iops_sq = 0;
-	uint64_t prev_t = 0;
-
-	memset(out, 0, sizeof(*out));
-	for (unsigned i = 0; i < s->nr; i++) {
-		const struct series_point *p = &s->points[i];
-		uint64_t span = p->t_ns > prev_t ? p->t_ns - prev_t : 0;
-		double seconds, bw, iops;
-
-		prev_t = p->t_ns;
-		/* A short last interval (the run ended inside it) is not a
-		 * sample, as fio only samples at whole intervals; unless it is
-		 * the only one. */
-		if (span == 0 || (i == s->nr - 1 && i > 0 && span < s->interval_ns))
-			continue;
-		seconds = (double)span / 1e9;
-		bw = (double)p->bytes[d] / 1024.0 / seconds;
-		iops = (double)p->ios[d] / seconds;
-		if (out->samples == 0 || bw < out->bw_min)
-			out->bw_min = bw;
-		if (bw > out->bw_max)
-			out->bw_max = bw;
-		if (out->samples == 0 || iops < out->iops_min)
-			out->iops_min = iops;
-		if (iops > out->iops_max)
-			out->iops_max = iops;
-		bw_sum += bw;
-		iops_sum += iops;
-		out->samples++;
-	}
-	if (!out->samples)
-		return;
-	out->bw_mean = bw_sum / (double)out->samples;
-	out->iops_mean = iops_sum / (double)out->samples;
-	if (out->samples < 2)
-		return;
-	prev_t = 0;
-	for (unsigned i = 0; i < s->nr; i++) {
-		const struct series_point *p = &s->points[i];
-		uint64_t span = p->t_ns > prev_t ? p->t_ns - prev_t : 0;
-		double seconds, bw, iops;
-
-		prev_t = p->t_ns;
-		if (span == 0 || (i == s->nr - 1 && i > 0 && span < s->interval_ns))
-			continue;
-		seconds = (double)span / 1e9;
-		bw = (double)p->bytes[d] / 1024.0 / seconds;
-		iops = (double)p->ios[d] / seconds;
-		bw_sq += (bw - out->bw_mean) * (bw - out->bw_mean);
-		iops_sq += (iops - out->iops_mean) * (iops - out->iops_mean);
-	}
-	out->bw_dev = sqrt(bw_sq / (double)(out->samples - 1));
-	out->iops_dev = sqrt(iops_sq / (double)(out->samples - 1));
-}
-
 /* The group's aggregate bandwidth in bytes/s for one direction: all bytes
  * of the entries sharing groupid over the longest runtime (fio's rs->agg). */
 double group_agg_bytes(const struct job_result *res, unsigned nr,
@@ -263,14 +205,15 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 			 const struct percentile_list *pcts, bool json_plus)
 {
 	static const struct lat_stat empty_lat;  /* n == 0: printed as zeros */
+	static const struct rate_stat no_samples;   /* samples == 0 */
 	cJSON *obj = add_object(b, job, name);
-	struct rate_summary rates = { 0 };
+	const struct rate_stat *bw = ds ? &r->bw_stat[d] : &no_samples;
+	const struct rate_stat *io = ds ? &r->iops_stat[d] : &no_samples;
 	double bw_bytes = 0, iops = 0, agg_pct = 0;
 
 	if (ds) {
 		bw_bytes = result_bw_bytes(r, d);
 		iops = result_iops(r, d);
-		summarize_rates(&r->series, d, &rates);
 	}
 	add_u64(b, obj, "io_bytes", ds ? ds->bytes : 0);
 	add_u64(b, obj, "io_kbytes", ds ? ds->bytes >> 10 : 0);
@@ -286,26 +229,27 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 	add_lat_json(b, obj, "clat_ns", ds ? &ds->clat : &empty_lat, pcts, json_plus);
 	add_lat_json(b, obj, "lat_ns", ds ? &ds->lat : &empty_lat, pcts, false);
 
-	if (rates.samples) {
+	if (bw->samples) {
 		/* fio's convert_agg_kbytes_percent */
 		agg_pct = 100.0;
 		if (group_agg > 1024.0) {
-			agg_pct = rates.bw_mean * 100.0 / (group_agg / 1024.0);
+			agg_pct = bw->mean * 100.0 / (group_agg / 1024.0);
 			if (agg_pct > 100.0)
 				agg_pct = 100.0;
 		}
 	}
-	add_u64(b, obj, "bw_min", (uint64_t)rates.bw_min);
-	add_u64(b, obj, "bw_max", (uint64_t)rates.bw_max);
+	/* fio's bw_stat / iops_stat (measure/rate.h): all zero without samples */
+	add_u64(b, obj, "bw_min", bw->samples ? bw->min : 0);
+	add_u64(b, obj, "bw_max", bw->samples ? bw->max : 0);
 	add_double(b, obj, "bw_agg", agg_pct);
-	add_double(b, obj, "bw_mean", rates.bw_mean);
-	add_double(b, obj, "bw_dev", rates.bw_dev);
-	add_u64(b, obj, "bw_samples", rates.samples);
-	add_u64(b, obj, "iops_min", (uint64_t)rates.iops_min);
-	add_u64(b, obj, "iops_max", (uint64_t)rates.iops_max);
-	add_double(b, obj, "iops_mean", rates.iops_mean);
-	add_double(b, obj, "iops_stddev", rates.iops_dev);
-	add_u64(b, obj, "iops_samples", rates.samples);
+	add_double(b, obj, "bw_mean", bw->mean);
+	add_double(b, obj, "bw_dev", rate_stat_dev(bw));
+	add_u64(b, obj, "bw_samples", bw->samples);
+	add_u64(b, obj, "iops_min", io->samples ? io->min : 0);
+	add_u64(b, obj, "iops_max", io->samples ? io->max : 0);
+	add_double(b, obj, "iops_mean", io->mean);
+	add_double(b, obj, "iops_stddev", rate_stat_dev(io));
+	add_u64(b, obj, "iops_samples", io->samples);
 }
 
 /* Index into fio's 10 ns/us ranges, or 10 past the end. */
@@ -561,6 +505,11 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 		for (int k = 0; k < FAULT_KINDS; k++)
 			add_u64(b, faults, fault_kind_name((enum fault_kind)k),
 				r->faults_injected[k]);
+		cJSON *calls = add_object(b, extra, "engine_calls");
+
+		for (int k = 0; k < FAULT_CALLS; k++)
+			add_u64(b, calls, fault_call_name((enum fault_call)k),
+				r->engine_calls[k]);
 	}
 	if (verify_result_present(r)) {
 		struct verify_totals t = {
@@ -591,7 +540,9 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 	cJSON *job = add_object(b, jobs, NULL);
 	struct percentile_list pcts;
 	uint64_t job_ns = r->runtime_ns + r->ramp_ns;
-	double job_s = (double)job_ns / 1e9;
+	/* fio's total_run_time: each clone's time from the end of its ramp
+	 * to its end, summed over a group, and what CPU shares divide by */
+	double run_s = (double)r->total_run_ns / 1e9;
 
 	percentile_list_of(spec, &pcts);
 	add_string(b, job, "jobname", r->name);
@@ -613,10 +564,9 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 	add_u64(b, sync, "total_ios", r->sync_ios);
 	add_lat_json(b, sync, "lat_ns", &r->sync_lat, &pcts, json_plus);
 
-	/* fio's job_runtime and CPU shares cover the whole job, ramp included */
-	add_u64(b, job, "job_runtime", (job_ns + 500000) / 1000000);
-	add_double(b, job, "usr_cpu", job_s > 0 ? r->usr_cpu_s * 100.0 / job_s : 0.0);
-	add_double(b, job, "sys_cpu", job_s > 0 ? r->sys_cpu_s * 100.0 / job_s : 0.0);
+	add_u64(b, job, "job_runtime", r->total_run_ns / 1000000);
+	add_double(b, job, "usr_cpu", run_s > 0 ? r->usr_cpu_s * 100.0 / run_s : 0.0);
+	add_double(b, job, "sys_cpu", run_s > 0 ? r->sys_cpu_s * 100.0 / run_s : 0.0);
 	add_u64(b, job, "ctx", r->ctx_switches);
 	add_u64(b, job, "majf", 0);
 	add_u64(b, job, "minf", 0);

@@ -1,21 +1,12 @@
 /* json_shared.h - private to src/output/: what the JSON (json.c) and the
- * terse line (terse.c) compute alike: per-interval bandwidth and IOPS,
- * a group's aggregate bandwidth, and fio's latency ranges. */
+ * terse line (terse.c) compute alike: a group's aggregate bandwidth and
+ * fio's latency ranges (the rate samples are measure/rate.h's). */
 #ifndef DRIVEBENCH_JSON_SHARED_H
 #define DRIVEBENCH_JSON_SHARED_H
 
 #include <stdint.h>
 
 #include "measure/stats.h"
-
-/* Per-interval bandwidth (KiB/s) and IOPS, fio's bw_* / iops_* fields. */
-struct rate_summary {
-	uint64_t samples;
-	double bw_min, bw_max, bw_mean, bw_dev;
-	double iops_min, iops_max, iops_mean, iops_dev;
-};
-
-void summarize_rates(const struct series *s, enum io_dir d, struct rate_summary *out);
 
 /* The group's aggregate bandwidth in bytes/s for one direction: all bytes
  * of the entries sharing groupid over the longest runtime (fio's rs->agg). */

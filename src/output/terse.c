@@ -80,7 +80,7 @@ static void put_dir(FILE *f, const struct job_result *res, unsigned nr, unsigned
 	double pcts[TERSE_PERCENTILES];
 	uint64_t values[TERSE_PERCENTILES];
 	unsigned np = terse_percentiles(r->spec, pcts);
-	struct rate_summary rates;
+	const struct rate_stat *bws = &r->bw_stat[d], *io = &r->iops_stat[d];
 	double agg = group_agg_bytes(res, nr, r->groupid, d);
 
 	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64, ds->bytes >> 10, bw,
@@ -95,27 +95,26 @@ static void put_dir(FILE *f, const struct job_result *res, unsigned nr, unsigned
 			fputs(";0%=0", f);
 	}
 	put_lat(f, &ds->lat);
-	summarize_rates(&r->series, d, &rates);
-	if (rates.samples) {
+	/* fio's rate samples (measure/rate.h), as the JSON's bw_* and iops_* */
+	if (bws->samples) {
 		double p_of_agg = 100.0;
 
 		if ((uint64_t)agg / 1024) {
-			p_of_agg = rates.bw_mean * 100.0 / (double)((uint64_t)agg / 1024);
+			p_of_agg = bws->mean * 100.0 / (double)((uint64_t)agg / 1024);
 			if (p_of_agg > 100.0)
 				p_of_agg = 100.0;
 		}
-		fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f", (uint64_t)rates.bw_min,
-			(uint64_t)rates.bw_max, p_of_agg, rates.bw_mean, rates.bw_dev);
+		fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f", bws->min, bws->max, p_of_agg,
+			bws->mean, rate_stat_dev(bws));
 	} else {
 		fputs(";0;0;0.000000%;0.000000;0.000000", f);
 	}
 	if (version != 5)
 		return;
-	fprintf(f, ";%" PRIu64, rates.samples);
-	if (rates.samples)
-		fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f;%f;%" PRIu64, (uint64_t)rates.iops_min,
-			(uint64_t)rates.iops_max, rates.iops_mean, rates.iops_dev,
-			rates.samples);
+	fprintf(f, ";%" PRIu64, io->samples);
+	if (io->samples)
+		fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f;%f;%" PRIu64, io->min, io->max, io->mean,
+			rate_stat_dev(io), io->samples);
 	else
 		fputs(";0;0;0.000000;0.000000;0", f);
 }

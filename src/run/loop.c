@@ -218,7 +218,7 @@ void account(struct loop *l, struct io *io, uint64_t now, const bool logging)
 	}
 	d->ios++;
 	d->bytes += bytes;
-	lat_add(&d->slat, issue - start);
+	lat_add(&d->slat, issue - start);   /* dropped for ENGINE_SYNC: loop_run */
 	lat_add(&d->clat, done - issue);
 	lat_add(&d->lat, done - start);
 	l->tick.ios[io->dir]++;
@@ -226,9 +226,17 @@ void account(struct loop *l, struct io *io, uint64_t now, const bool logging)
 	l->tick.lat_sum_ns[io->dir] += done - start;
 	/* stamped when reaped (fio: when the sample is added), so the log's
 	 * times never go back even where an engine programs completions */
-	if (logging)
+	if (logging) {
 		loop_log_io(l->log, io->dir, offset, bytes, issue - start, done - issue,
 			    done - start, now - l->measure_start);
+		/* a bw or iops log per I/O: fio samples the rate per I/O too
+		 * (add_bw_sample: bytes * 10^6 / clat ns; add_iops_sample: 1) */
+		if (l->measuring && l->rates.bw.window_ns == 0)
+			rate_stat_add(&l->w->result.bw_stat[io->dir], done > issue ?
+				      bytes * 1000000ull / (done - issue) : 0);
+		if (l->measuring && l->rates.iops.window_ns == 0)
+			rate_stat_add(&l->w->result.iops_stat[io->dir], 1);
+	}
 }
 
 static void record_error(struct loop *l, struct io *io, int err)
@@ -252,16 +260,22 @@ static void record_error(struct loop *l, struct io *io, int err)
 
 /* The fault engine's counts over the measured part: the ramp's faults are
  * left out like the ramp's errors. Until the end result.faults_injected
- * holds the counts at the start of measurement. */
+ * (and engine_calls) holds the counts at the start of measurement. */
+_Static_assert(ENGINE_CALL_COUNTS == FAULT_CALLS, "a result counts every fault_call");
+
 static void report_faults(struct loop *l)
 {
 	struct worker *w = l->w;
-	uint64_t counts[FAULT_KINDS];
+	uint64_t counts[FAULT_KINDS], calls[FAULT_CALLS];
 
 	fault_engine_counts(&w->engine, counts);
 	for (int k = 0; k < FAULT_KINDS; k++)
 		w->result.faults_injected[k] = l->measuring ?
 			counts[k] - w->result.faults_injected[k] : 0;
+	fault_engine_calls(&w->engine, calls);
+	for (int k = 0; k < FAULT_CALLS; k++)
+		w->result.engine_calls[k] = l->measuring ?
+			calls[k] - w->result.engine_calls[k] : 0;
 }
 
 static void reset_measurement(struct loop *l, uint64_t now)
@@ -269,6 +283,7 @@ static void reset_measurement(struct loop *l, uint64_t now)
 	struct worker *w = l->w;
 
 	fault_engine_counts(&w->engine, w->result.faults_injected);
+	fault_engine_calls(&w->engine, w->result.engine_calls);
 	for (int d = 0; d < DIR_COUNT; d++) {
 		memset(&w->result.dir[d], 0, sizeof(w->result.dir[d]));
 		lat_stat_init(&w->result.dir[d].slat);
@@ -282,6 +297,11 @@ static void reset_measurement(struct loop *l, uint64_t now)
 	l->measure_start = now;
 	l->next_tick = now + l->interval;
 	l->deadline = w->spec->runtime_ns ? now + w->spec->runtime_ns : UINT64_MAX;
+	/* fio's bandwidth and IOPS samples start with the measured part, as
+	 * fio resets bw_sample_time at the end of the ramp */
+	job_result_start_rates(&w->result, &l->rates, job_rate_window_ms(w->spec, true),
+			       job_rate_window_ms(w->spec, false), now, l->deadline);
+	l->next_event = l->next_tick < l->rates.next_ns ? l->next_tick : l->rates.next_ns;
 	l->bytes_issued = 0;
 	memset(&l->tick, 0, sizeof(l->tick));
 	getrusage(RUSAGE_THREAD, &l->ru_start);
@@ -311,7 +331,9 @@ static void close_interval(struct loop *l, uint64_t end)
 		memset(&l->tick, 0, sizeof(l->tick));
 }
 
-static void tick(struct loop *l, uint64_t now)
+/* Everything due by now: series intervals, bandwidth and IOPS samples;
+ * then the time of the next one. */
+static void tick_due(struct loop *l, uint64_t now)
 {
 	struct series *s = &l->w->result.series;
 
@@ -323,6 +345,21 @@ static void tick(struct loop *l, uint64_t now)
 		close_interval(l, l->next_tick);
 		l->next_tick += l->interval;
 	}
+	if (now >= l->rates.next_ns) {
+		struct rates_taken taken;
+
+		job_result_sample_rates(&l->w->result, &l->rates, now, l->deadline, &taken);
+		if (l->log && l->measuring)
+			loop_log_rates(l->log, &taken, now - l->measure_start);
+	}
+	l->next_event = l->next_tick < l->rates.next_ns ? l->next_tick : l->rates.next_ns;
+}
+
+/* One compare per round; the work is in tick_due. */
+static inline void tick(struct loop *l, uint64_t now)
+{
+	if (now >= l->next_event)
+		tick_due(l, now);
 }
 
 static bool limits_reached(struct loop *l, uint64_t now)
@@ -414,6 +451,25 @@ static void cancel_waiting(struct loop *l)
 		}
 }
 
+/* Submits what is prepared and stamps it as issued, as fio does: after
+ * the submit call for an async engine (fio stamps issue_time after the
+ * commit), before it for a synchronous one (FIO_SYNCIO engines are stamped
+ * before ->queue()), whose submit does the I/O, so that its device time is
+ * clat and not slat. */
+static inline int submit_stamped(struct loop *l, bool sync, uint64_t *issued)
+{
+	struct worker *w = l->w;
+
+	if (sync) {
+		*issued = clock_now_ns();
+		return w->ops->submit(&w->engine) < 0 ? -1 : 0;
+	}
+	if (w->ops->submit(&w->engine) < 0)
+		return -1;
+	*issued = clock_now_ns();
+	return 0;
+}
+
 /* Reaps at least min completions (fewer from an engine that models time:
  * it returns after a slice), accounts them, and submits the next chunk of
  * any request that continues on its slot. logging: see account(). */
@@ -441,14 +497,11 @@ int reap_body(struct loop *l, unsigned min, unsigned max, const bool logging)
 		}
 		free_slot(l, done[i]);
 	}
-	if (logging && l->measuring)
-		loop_log_reaped(l->log, l->now - l->measure_start);
 	if (nr_again) {
 		uint64_t issued;
 
-		if (w->ops->submit(&w->engine) < 0)
+		if (submit_stamped(l, l->sync, &issued))
 			return -1;
-		issued = clock_now_ns();
 		for (unsigned i = 0; i < nr_again; i++)
 			again[i]->issue_ns = issued;
 	}
@@ -507,14 +560,14 @@ void loop_tick(struct loop *l, uint64_t now)
 	tick(l, now);
 }
 
-/* iodepth_batch_submit=0 (the default) adapts the batch to what a submit
- * costs per I/O on this target: where submitting only queues work (zram's
- * io-wq hand-off, an NVMe doorbell) one call carries many I/Os and the
- * syscall is amortised; where the submitting thread does the device's work
- * (virtio's notification exits, ~4 us per I/O here) a batch would hold its
- * first I/O back behind the others, so I/Os go out one by one, as fio's
- * default does. The batch is sized so that preparing and submitting it
- * takes about this long. */
+/* iodepth_batch_adaptive=1 (off by default: fio's batching is the default)
+ * adapts the batch to what a submit costs per I/O on this target: where
+ * submitting only queues work (zram's io-wq hand-off, an NVMe doorbell) one
+ * call carries many I/Os and the syscall is amortised; where the submitting
+ * thread does the device's work (virtio's notification exits, ~4 us per I/O
+ * here) a batch would hold its first I/O back behind the others, so I/Os go
+ * out one by one, as fio's default does. The batch is sized so that
+ * preparing and submitting it takes about this long. */
 #define SUBMIT_BUDGET_NS 8000u
 
 static unsigned adaptive_batch(uint64_t cost_per_io_ns, unsigned depth)
@@ -533,8 +586,10 @@ static inline bool may_issue(const struct loop *l)
 }
 
 /* Prepares up to max new requests and submits them with one call; stamps
- * them as issued. Returns how many, or -1. */
-static int issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *issued)
+ * them as issued (sync: l->sync, kept in a register by the caller).
+ * Returns how many, or -1. */
+static int issue_batch(struct loop *l, unsigned max, uint64_t start, bool sync,
+		       uint64_t *issued)
 {
 	struct worker *w = l->w;
 	struct io *batch[256];
@@ -552,9 +607,8 @@ static int issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *i
 	}
 	if (!nb)
 		return 0;
-	if (w->ops->submit(&w->engine) < 0)
+	if (submit_stamped(l, sync, issued))
 		return -1;
-	*issued = clock_now_ns();
 	io_depths_submitted(&w->result.depths, nb, l->inflight + nb);
 	for (unsigned i = 0; i < nb; i++) {
 		struct request *rq = batch[i]->owner;
@@ -567,24 +621,35 @@ static int issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *i
 	return (int)nb;
 }
 
+/* fio's submission batch: iodepth_batch_submit I/Os per submit call,
+ * 0 or more than iodepth meaning iodepth. */
+static unsigned fio_batch(const struct job_spec *s, unsigned cap)
+{
+	if (s->iodepth_batch_submit == 0 || s->iodepth_batch_submit > cap)
+		return cap;
+	return s->iodepth_batch_submit;
+}
+
 static int submit_reap_loop(struct loop *l)
 {
 	struct worker *w = l->w;
 	const struct job_spec *s = w->spec;
 	unsigned cap = w->depth < 256 ? w->depth : 256;
-	bool adaptive = s->iodepth_batch_submit == 0;
-	unsigned batch_max = adaptive || s->iodepth_batch_submit > cap ? cap : s->iodepth_batch_submit;
+	const bool sync = l->sync;
+	bool adaptive = s->measure.batch_adaptive && !sync;
+	unsigned batch_max = fio_batch(s, cap);
 	int64_t cost_per_io_ns = 1000;   /* EWMA, starts at one syscall */
 	unsigned complete_min = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
 	/* fio reaps at most iodepth_batch_complete_min I/Os per call unless
-	 * told otherwise; the adaptive default reaps as many as it will
-	 * submit in one batch, so a completion never waits unreaped behind
-	 * more than one batch's submission (SUBMIT_BUDGET_NS). */
+	 * told otherwise (_max below _min is raised to it); adaptive batching
+	 * reaps as many as it will submit in one batch, so a completion never
+	 * waits unreaped behind more than one batch's submission
+	 * (SUBMIT_BUDGET_NS). */
 	unsigned complete_max = s->iodepth_batch_complete_max;
 
 	if (complete_min > w->depth)
 		complete_min = w->depth;
-	if (!complete_max && !adaptive)
+	if (complete_max < complete_min && !(adaptive && !complete_max))
 		complete_max = complete_min;
 	l->now = clock_now_ns();
 	for (;;) {
@@ -600,7 +665,7 @@ static int submit_reap_loop(struct loop *l)
 		while (may_issue(l)) {
 			if (adaptive)
 				batch_max = adaptive_batch((uint64_t)cost_per_io_ns, cap);
-			nb = issue_batch(l, batch_max, start, &issued);
+			nb = issue_batch(l, batch_max, start, sync, &issued);
 			if (nb < 0)
 				return -1;
 			if (nb == 0)
@@ -641,6 +706,16 @@ static int submit_reap_loop(struct loop *l)
 	return 0;
 }
 
+/* fio records no submission latency for a synchronous engine (its I/O
+ * has no queued stage: slat_ns is all zeros, N 0). The loop adds the
+ * samples anyway, so the per-I/O path has no branch for it, and drops
+ * them here. */
+static void drop_slat(struct worker *w)
+{
+	for (int d = 0; d < DIR_COUNT; d++)
+		lat_stat_init(&w->result.dir[d].slat);
+}
+
 static double timeval_s(struct timeval tv)
 {
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
@@ -656,6 +731,11 @@ void loop_run(struct worker *w)
 	struct timespec wall;
 
 	now = clock_now_ns();
+	/* a synchronous engine's I/O is done when its submit returns: one
+	 * slot, as fio caps a sync engine's queue depth at 1 */
+	l.sync = (w->ops->flags & ENGINE_SYNC) != 0;
+	if (l.sync && w->nr_free > 1)
+		w->nr_free = 1;
 	l.interval = s->series_interval_ns ? s->series_interval_ns : 1000000000ull;
 	l.time_based = s->time_based;
 	l.bytes_target = s->io_size ? s->io_size : w->range_len;
@@ -676,6 +756,8 @@ void loop_run(struct worker *w)
 		drain(&l);
 	}
 	end = clock_now_ns();
+	if (l.sync)
+		drop_slat(w);
 	report_faults(&l);
 	if (!l.measuring) {   /* stopped during the ramp: nothing measured */
 		w->result.ramp_ns = end - l.measure_start;
@@ -688,6 +770,7 @@ void loop_run(struct worker *w)
 	w->result.runtime_ns = end - l.measure_start;
 	if (l.log)
 		loop_log_finish(l.log, end - l.measure_start);
+	w->result.total_run_ns = w->result.runtime_ns;
 	w->result.start_unix_ms = (uint64_t)wall.tv_sec * 1000 + (uint64_t)wall.tv_nsec / 1000000
 		+ w->result.ramp_ns / 1000000;
 	getrusage(RUSAGE_THREAD, &ru_end);

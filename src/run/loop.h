@@ -18,6 +18,7 @@ struct loop {
 	struct dir_stats *dir;        /* w->result.dir */
 	bool measuring;
 	bool time_based;
+	bool sync;                    /* ENGINE_SYNC: stamped before submit */
 	uint64_t measure_start, ramp_end, deadline;
 	uint64_t bytes_target;        /* measured bytes to issue (0 = none) */
 	uint64_t bytes_issued;
@@ -28,6 +29,8 @@ struct loop {
 	uint64_t writes_to_sync, sync_at;
 	uint64_t next_tick, interval;
 	struct series_point tick;     /* what completed in this interval */
+	struct rate_samples rates;    /* fio's bw/iops samples */
+	uint64_t next_event;          /* the earlier of next_tick and rates.next_ns */
 	unsigned inflight;
 	uint64_t now;                 /* clock at the last reap */
 	bool issuing;                 /* false once a limit or stop is reached */

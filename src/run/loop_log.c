@@ -5,8 +5,9 @@
  * - log_avg_msec=N: latencies averaged per direction, an entry at the
  *   first completion N ms or more after the window began and one for what
  *   is left when the job ends (add_log_sample, finalize_logs); bandwidth
- *   (KiB/s) and IOPS over each whole N ms window that saw I/O in that
- *   direction, stamped at the window's end (__add_samples); size 0;
+ *   (KiB/s) and IOPS: the job's rate samples (bwavgtime = N unless given),
+ *   each stamped when taken (__add_samples), none for a direction without
+ *   I/O in its window; size 0;
  * - log_hist_msec=N: per direction, the clat histogram's counts since the
  *   last entry, at the first completion N ms or more after the window
  *   began (add_clat_sample); the last, partial window is not written, as
@@ -44,9 +45,6 @@ struct loop_log {
 	bool bw, iops, lat, hist;
 	struct fio_log_buf bw_buf, iops_buf, hist_buf, lat_buf[LAT_KINDS];
 	struct avg_window lat_win[LAT_KINDS][DIR_COUNT];
-	/* bw/iops with log_avg_msec: what completed in the open window */
-	uint64_t win_end_ns;
-	uint64_t win_bytes[DIR_COUNT], win_ios[DIR_COUNT];
 	struct hist_window hist_win[DIR_COUNT];
 	uint64_t bins[FIO_LOG_HIST_BINS];    /* scratch for one hist entry */
 };
@@ -123,7 +121,6 @@ static int open_clone(struct run_logs *logs, struct worker *w, unsigned number,
 	lg->iops = o->log[JOB_LOG_IOPS];
 	lg->lat = o->log[JOB_LOG_LAT];
 	lg->hist = o->log[JOB_LOG_HIST];
-	lg->win_end_ns = (uint64_t)o->log_avg_msec * NS_PER_MS;
 	if (lg->lat)   /* fio's order: lat, slat, clat */
 		for (int k = LAT_KINDS - 1; k >= 0 && !rc; k--)
 			rc = open_buf(logs, s, JOB_LOG_LAT, lat_type[k], number, &lg->lat_buf[k]);
@@ -246,10 +243,7 @@ void loop_log_io(struct loop_log *lg, unsigned dir, uint64_t offset, uint64_t by
 				fio_log_entry(&lg->lat_buf[k], t_ms, (int64_t)lat[k], dir, bytes,
 					      offset, io_prio());
 		}
-	if (lg->o->log_avg_msec) {
-		lg->win_bytes[dir] += bytes;
-		lg->win_ios[dir]++;
-	} else {
+	if (!lg->o->log_avg_msec) {
 		if (lg->bw)   /* fio's add_bw_sample: bytes * 10^6 / clat ns */
 			fio_log_entry(&lg->bw_buf, t_ms, clat_ns ?
 				      (int64_t)(bytes * 1000000ull / clat_ns) : 0,
@@ -261,36 +255,18 @@ void loop_log_io(struct loop_log *lg, unsigned dir, uint64_t offset, uint64_t by
 		hist_window_add(lg, dir, bytes, t_ms);
 }
 
-/* One whole window of the bw and iops logs: a direction without I/O in it
- * gets no entry (fio's __add_samples skips it). */
-static void close_window(struct loop_log *lg, uint64_t end_ms)
+void loop_log_rates(struct loop_log *lg, const struct rates_taken *taken, uint64_t t_ns)
 {
-	uint64_t avg = lg->o->log_avg_msec;
+	uint64_t t_ms = t_ns / NS_PER_MS;
 
+	if (!lg->o->log_avg_msec)
+		return;      /* per-I/O logs: loop_log_io wrote them */
 	for (unsigned d = 0; d < DIR_COUNT; d++) {
-		if (!lg->win_ios[d])
-			continue;
-		if (lg->bw)
-			fio_log_entry(&lg->bw_buf, end_ms,
-				      (int64_t)(lg->win_bytes[d] * 1000 / avg / 1024), d, 0, 0, 0);
-		if (lg->iops)
-			fio_log_entry(&lg->iops_buf, end_ms,
-				      (int64_t)(lg->win_ios[d] * 1000 / avg), d, 0, 0, 0);
-		lg->win_bytes[d] = lg->win_ios[d] = 0;
+		if (lg->bw && taken->bw[d] >= 0)
+			fio_log_entry(&lg->bw_buf, t_ms, taken->bw[d], d, 0, 0, 0);
+		if (lg->iops && taken->iops[d] >= 0)
+			fio_log_entry(&lg->iops_buf, t_ms, taken->iops[d], d, 0, 0, 0);
 	}
-}
-
-void loop_log_reaped(struct loop_log *lg, uint64_t t_ns)
-{
-	uint64_t avg_ns = (uint64_t)lg->o->log_avg_msec * NS_PER_MS;
-
-	if (!avg_ns || !(lg->bw || lg->iops) || t_ns < lg->win_end_ns)
-		return;
-	/* what completed since the last window closed belongs to the window
-	 * ending first, as in the series (loop.c tick); windows without I/O
-	 * after it write nothing */
-	close_window(lg, lg->win_end_ns / NS_PER_MS);
-	lg->win_end_ns = (t_ns / avg_ns + 1) * avg_ns;
 }
 
 void loop_log_finish(struct loop_log *lg, uint64_t t_ns)

@@ -37,8 +37,10 @@ int run_logs_close(struct run_logs *logs);
  * to the result). */
 void loop_log_io(struct loop_log *lg, unsigned dir, uint64_t offset, uint64_t bytes,
 		 uint64_t slat_ns, uint64_t clat_ns, uint64_t lat_ns, uint64_t t_ns);
-/* After a reap: closes the bw/iops windows that ended by t_ns. */
-void loop_log_reaped(struct loop_log *lg, uint64_t t_ns);
+/* The bandwidth and IOPS samples the clone just took at t_ns: with
+ * log_avg_msec they are the bw and iops logs' entries, as in fio, where
+ * bwavgtime (iopsavgtime) takes log_avg_msec and each sample is logged. */
+void loop_log_rates(struct loop_log *lg, const struct rates_taken *taken, uint64_t t_ns);
 /* The clone's loop ended at t_ns: pending averages written, buffers out. */
 void loop_log_finish(struct loop_log *lg, uint64_t t_ns);
 

@@ -289,13 +289,16 @@ int verify_spec_check(const struct job_spec *spec)
 
 	if (spec->verify == VERIFY_NONE)
 		return 0;
-	/* an engine without a file (null, or a fault engine wrapping it) keeps
-	 * no data; an unknown engine is the runner's error to report */
+	/* only an engine that moves the runner's buffers to and from the
+	 * target (ENGINE_KEEPS_DATA) can be verified: not null, not cufile's
+	 * GPU transfers (a fault engine has the flags of the engine it wraps);
+	 * an unknown engine is the runner's error to report */
 	ops = engine_find(spec->ioengine);
 	if (!ops)
 		err_clear();
-	else if (!engine_needs_fd(ops))
-		return err_set("option 'verify': the null engine keeps no data to verify");
+	else if (!(ops->flags & ENGINE_KEEPS_DATA))
+		return err_set("option 'verify': the %s engine keeps no data to verify",
+			       ops->name);
 	if (unit < VERIFY_UNIT_MIN)
 		return err_set("option 'verify': the verify unit of %llu bytes is below the minimum of %d (header %d bytes)",
 			       (unsigned long long)unit, VERIFY_UNIT_MIN, VERIFY_HEADER_BYTES);

@@ -31,7 +31,7 @@ void job_spec_defaults(struct job_spec *spec)
 	spec->bs[DIR_WRITE] = 4096;
 	strcpy(spec->ioengine, "io_uring");
 	spec->iodepth = 1;
-	spec->iodepth_batch_submit = 0;
+	spec->iodepth_batch_submit = 1;
 	spec->iodepth_batch_complete_min = 1;
 	spec->iodepth_batch_complete_max = 0;
 	spec->numjobs = 1;
@@ -48,6 +48,7 @@ void job_spec_defaults(struct job_spec *spec)
 	spec->do_verify = true;
 	buffering_defaults(&spec->buffering);
 	job_output_defaults(&spec->output);
+	job_measure_defaults(&spec->measure);
 }
 
 static bool rw_is_mixed(enum rw_mode rw)

@@ -10,6 +10,7 @@
 
 #include "workload/buffering.h"
 #include "workload/job_output.h"
+#include "workload/job_measure.h"
 
 #define JOB_NAME_MAX 128
 #define JOB_PATH_MAX 4096
@@ -122,9 +123,9 @@ struct job_spec {
 	/* how */
 	char ioengine[32];             /* io_uring (default), libaio, psync, null */
 	unsigned iodepth;
-	unsigned iodepth_batch_submit; /* 0 = submit every prepared I/O at once */
+	unsigned iodepth_batch_submit; /* fio's default 1; 0 = iodepth */
 	unsigned iodepth_batch_complete_min;
-	unsigned iodepth_batch_complete_max; /* 0 = iodepth */
+	unsigned iodepth_batch_complete_max; /* 0 = iodepth_batch_complete_min */
 	unsigned numjobs;
 	bool thread;                   /* accepted; drivebench always uses threads */
 	bool direct;                   /* O_DIRECT */
@@ -184,6 +185,8 @@ struct job_spec {
 
 	/* fio's log files and JSON global options (workload/job_output.h) */
 	struct job_output output;
+	/* how it is measured: sample windows, adaptive batching */
+	struct job_measure measure;
 
 	/* drivebench extensions */
 	uint64_t chunk_size;           /* requests above this go out as chunks */

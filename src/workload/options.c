@@ -25,6 +25,7 @@
 #include "workload/buffering_options.h"
 #include "workload/distribution.h"
 #include "workload/job_output_table.h"
+#include "workload/measure_options.h"
 #include "workload/values.h"
 
 static int copy_string(char *dst, size_t size, const char *value)
@@ -606,6 +607,7 @@ static const struct option_group option_groups[] = {
 	OPTION_GROUP(option_table),
 	OPTION_GROUP(buffering_options),
 	OPTION_GROUP(job_output_table),
+	OPTION_GROUP(measure_options),
 };
 
 #define NR_GROUPS (sizeof(option_groups) / sizeof(option_groups[0]))

@@ -290,8 +290,9 @@ expect_exit 2 "verify_only in a suite step is refused" suite --suite "$TMP/vo.su
 expect_output "option 'verify_only': not in a suite" "the error names the option"
 
 # --- an engine that keeps no data cannot verify ------------------------------------
-for engine in null fault:null; do
+# (the engines' ENGINE_KEEPS_DATA flag; a fault engine has its inner one's)
+for engine in null fault:null cufile fault:cufile; do
 	expect_exit 2 "verify with ioengine=$engine is refused" run --no-db --name=n \
 		--ioengine=$engine --rw=write --bs=4k --size=64k --verify=crc32c
-	expect_output "option 'verify': the null engine keeps no data to verify" "the error says why ($engine)"
+	expect_output "option 'verify': the $engine engine keeps no data to verify" "the error says why ($engine)"
 done

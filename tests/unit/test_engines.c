@@ -188,6 +188,32 @@ static void test_find_known_engines(void **state)
 	assert_int_equal(engine_needs_fd(&engine_null), 0);
 }
 
+/* Each engine declares what it is in its table; a fault engine is
+ * exactly what it wraps (the runner treats fault:psync as psync). */
+static void test_engine_flags(void **state)
+{
+	static const char *const names[] = { "io_uring", "libaio", "psync", "null", "cufile" };
+
+	(void)state;
+	assert_int_equal(engine_psync.flags, ENGINE_SYNC | ENGINE_KEEPS_DATA);
+	assert_int_equal(engine_cufile.flags, ENGINE_SYNC);
+	assert_int_equal(engine_io_uring.flags, ENGINE_KEEPS_DATA);
+	assert_int_equal(engine_libaio.flags, ENGINE_KEEPS_DATA);
+	assert_int_equal(engine_null.flags, ENGINE_NO_FD);
+	assert_int_equal(engine_needs_fd(&engine_cufile), 1);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char wrapped[32];
+		const struct engine_ops *inner = engine_find(names[i]), *fault;
+
+		snprintf(wrapped, sizeof(wrapped), "fault:%s", names[i]);
+		fault = engine_find(wrapped);
+		assert_non_null(inner);
+		assert_non_null(fault);
+		assert_int_equal(fault->flags, inner->flags);
+		assert_int_equal(engine_needs_fd(fault), engine_needs_fd(inner));
+	}
+}
+
 static void test_find_unknown_engine(void **state)
 {
 	(void)state;
@@ -857,6 +883,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find_known_engines),
+		cmocka_unit_test(test_engine_flags),
 		cmocka_unit_test(test_find_unknown_engine),
 		ROUNDTRIP("roundtrip_io_uring_to_libaio", 0),
 		ROUNDTRIP("roundtrip_libaio_to_psync", 1),

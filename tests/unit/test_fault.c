@@ -463,6 +463,34 @@ static void prep_refuses_foreign_io(void **state)
 	assert_non_null(strstr(err_msg(), "pool"));
 }
 
+/* On a synchronous engine the delay is device time: the submit call takes
+ * it, and reap then hands the I/O straight back (nothing is held). */
+static void delay_on_sync_engine_is_spent_in_submit(void **state)
+{
+	struct fault_fixture *f = *state;
+	struct engine *e = &f->engine;
+	struct io *out[DEPTH];
+	uint64_t t0, took, calls[FAULT_CALLS];
+
+	temp_file(f, 4, 0);
+	set(f->spec, "fault_delay_offsets", "4k");
+	set(f->spec, "fault_delay", "20ms");
+	assert_int_equal(open_engine(f, "fault:psync"), 0);
+	prep_ios(f, 2, DIR_READ, 0, NULL);
+	t0 = clock_now_ns();
+	assert_int_equal(e->ops->submit(e), 2);
+	took = clock_now_ns() - t0;
+	assert_true(took >= 20000000ull);
+	assert_int_equal(count_of(e, FAULT_DELAY), 1);
+	assert_int_equal(e->ops->reap(e, out, 0, DEPTH), 2);   /* min 0: no wait */
+	fault_engine_calls(e, calls);
+	assert_int_equal(calls[FAULT_CALL_SUBMITS], 1);
+	assert_int_equal(calls[FAULT_CALL_SUBMITTED], 2);
+	assert_int_equal(calls[FAULT_CALL_REAPS], 1);
+	assert_int_equal(calls[FAULT_CALL_REAPED], 2);
+	assert_string_equal(fault_call_name(FAULT_CALL_SUBMITTED), "submitted");
+}
+
 /* ---- drop and flip against a real file (psync) -------------------------- */
 
 static void drop_leaves_the_file_unchanged(void **state)
@@ -830,6 +858,7 @@ int main(void)
 		WITH_FIXTURE(reap_honours_max_and_min),
 		WITH_FIXTURE(delay_adds_to_programmed_latency),
 		WITH_FIXTURE(prep_refuses_foreign_io),
+		WITH_FIXTURE(delay_on_sync_engine_is_spent_in_submit),
 		WITH_FIXTURE(drop_leaves_the_file_unchanged),
 		WITH_FIXTURE(flip_write_changes_one_device_bit),
 		WITH_FIXTURE(flip_read_changes_one_buffer_bit),

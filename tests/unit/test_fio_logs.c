@@ -202,14 +202,16 @@ static void latency_windows_max_value(void **state)
 	expect_log(fx, "m_lat.1.log", "11, 500, 0, 0, 0\n");
 }
 
-/* bw and iops with log_avg_msec=N: what completed before a reap past the
- * window's end, over N ms (KiB/s and I/Os per s), stamped at the window's
- * end; a direction without I/O and the windows after a gap write nothing;
- * the last partial window is not written (fio samples whole windows). */
-static void bw_iops_whole_windows(void **state)
+/* bw and iops with log_avg_msec=N: the entries are the job's rate
+ * samples (fio logs each one __add_samples takes), stamped in ms when
+ * taken, size 0; a direction without a sample writes nothing, and the
+ * per-I/O path writes no bw or iops entry of its own. */
+static void bw_iops_are_the_samples(void **state)
 {
 	struct fixture *fx = *state;
 	struct loop_log *lg;
+	struct rates_taken first = { .bw = { 102400, -1 }, .iops = { 100, -1 } };
+	struct rates_taken second = { .bw = { -1, 8 }, .iops = { -1, 2 } };
 
 	log_to(fx, "bw", "b");
 	log_to(fx, "iops", "b");
@@ -218,17 +220,12 @@ static void bw_iops_whole_windows(void **state)
 	lg = fx->w[0].log;
 	for (int i = 0; i < 50; i++)
 		loop_log_io(lg, 0, 0, 1 << 20, 0, 1000, 1000, (uint64_t)(10 + i) * MS);
-	loop_log_reaped(lg, 400 * MS);                 /* window not over */
-	loop_log_io(lg, 1, 0, 4096, 0, 1000, 1000, 501 * MS);
-	loop_log_reaped(lg, 501 * MS);                 /* closes [0, 500) */
-	loop_log_reaped(lg, 1700 * MS);                /* [500, 1000): 1 write */
-	loop_log_io(lg, 0, 0, 4096, 0, 1000, 1000, 1800 * MS);
-	loop_log_finish(lg, 1900 * MS);                /* partial: not written */
+	loop_log_rates(lg, &first, 501 * MS + 7);
+	loop_log_rates(lg, &second, 1003 * MS);
+	loop_log_finish(lg, 1900 * MS);
 	close_logs(fx);
-	/* the write completed at 501 ms, before the reap that closed the first
-	 * window: it counts there, as the series counts it (loop.c tick) */
-	expect_log(fx, "b_bw.1.log", "500, 102400, 0, 0, 0\n500, 8, 1, 0, 0\n");
-	expect_log(fx, "b_iops.1.log", "500, 100, 0, 0, 0\n500, 2, 1, 0, 0\n");
+	expect_log(fx, "b_bw.1.log", "501, 102400, 0, 0, 0\n1003, 8, 1, 0, 0\n");
+	expect_log(fx, "b_iops.1.log", "501, 100, 0, 0, 0\n1003, 2, 1, 0, 0\n");
 }
 
 /* write_hist_log with log_hist_msec=N: per direction, at the first
@@ -383,7 +380,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(offset_and_prio_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(latency_windows_as_fio, setup, teardown),
 		cmocka_unit_test_setup_teardown(latency_windows_max_value, setup, teardown),
-		cmocka_unit_test_setup_teardown(bw_iops_whole_windows, setup, teardown),
+		cmocka_unit_test_setup_teardown(bw_iops_are_the_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(hist_windows_and_coarseness, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_names_and_shared_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(per_clone_files, setup, teardown),

@@ -42,6 +42,10 @@ static const struct bound_case cases[] = {
 	{ "iodepth_batch_submit", "65537", "option 'iodepth_batch_submit': 65537 is too large, the range is 0..65536" },
 	{ "iodepth_batch_complete_min", "65537", "option 'iodepth_batch_complete_min': 65537 is too large, the range is 0..65536" },
 	{ "iodepth_batch_complete_max", "65537", "option 'iodepth_batch_complete_max': 65537 is too large, the range is 0..65536" },
+	{ "bwavgtime", "0", "option 'bwavgtime': 0 is too small, the range is 1..86400000" },
+	{ "bwavgtime", "86400001", "option 'bwavgtime': 86400001 is too large, the range is 1..86400000" },
+	{ "iopsavgtime", "0", "option 'iopsavgtime': 0 is too small, the range is 1..86400000" },
+	{ "iopsavgtime", "86400001", "option 'iopsavgtime': 86400001 is too large, the range is 1..86400000" },
 	{ "numjobs", "0", "option 'numjobs': 0 is too small, the range is 1..4096" },
 	{ "numjobs", "4097", "option 'numjobs': 4097 is too large, the range is 1..4096" },
 	{ "runtime", "366d", "option 'runtime': 366d is too large, the range is 0..365d" },
@@ -88,6 +92,7 @@ static const struct bound_case cases[] = {
 static const char *const unbounded[] = {
 	"description", "filename", "directory", "bssplit_file", "rw", "thread",
 	"direct", "buffered", "sync", "ioengine", "time_based", "group_reporting",
+	"iodepth_batch_adaptive",
 	"randrepeat", "randseed", "norandommap", "random_generator", "end_fsync",
 	"fixedbufs", "registerfiles", "sqthread_poll", "hipri", "stonewall",
 	"new_group", "verify", "do_verify", "verify_seed", "verify_only", "verify_fatal",

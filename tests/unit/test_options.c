@@ -68,7 +68,8 @@ static void test_defaults(void **state)
 	assert_int_equal(s->bs[DIR_READ], 4096);
 	assert_int_equal(s->bs[DIR_WRITE], 4096);
 	assert_int_equal(s->iodepth, 1);
-	assert_int_equal(s->iodepth_batch_submit, 0);
+	/* fio's batching: one I/O per submit, one completion per reap */
+	assert_int_equal(s->iodepth_batch_submit, 1);
 	assert_int_equal(s->iodepth_batch_complete_min, 1);
 	assert_int_equal(s->iodepth_batch_complete_max, 0);
 	assert_int_equal(s->numjobs, 1);
@@ -402,6 +403,32 @@ static void test_bssplit(void **state)
 	}
 	/* failed calls left the last good split */
 	assert_int_equal(s->bssplit_nr[DIR_WRITE], 1);
+	/* fio's 500 ms rate sample windows; adaptive batching is off */
+	assert_int_equal(s->measure.bw_avg_ms, 500);
+	assert_int_equal(s->measure.iops_avg_ms, 500);
+	assert_false(s->measure.batch_adaptive);
+	free(s);
+}
+
+static void test_measure_options(void **state)
+{
+	struct job_spec *s = new_spec();
+
+	(void)state;
+	set_ok(s, "bwavgtime", "250");
+	assert_int_equal(s->measure.bw_avg_ms, 250);
+	set_ok(s, "iopsavgtime", "1000");
+	assert_int_equal(s->measure.iops_avg_ms, 1000);
+	set_ok(s, "iodepth_batch_adaptive", "1");
+	assert_true(s->measure.batch_adaptive);
+	set_ok(s, "iodepth_batch_adaptive", "0");
+	assert_false(s->measure.batch_adaptive);
+	set_ok(s, "iodepth_batch_adaptive", NULL);   /* a bare flag is on */
+	assert_true(s->measure.batch_adaptive);
+	set_fails(s, "bwavgtime", "0", "option 'bwavgtime': 0 is too small, the range is 1..86400000");
+	set_fails(s, "iopsavgtime", "1s", "option 'iopsavgtime': bad number '1s'");
+	set_fails(s, "iodepth_batch_adaptive", "maybe",
+		  "option 'iodepth_batch_adaptive': bad boolean 'maybe'");
 	free(s);
 }
 
@@ -1065,6 +1092,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_measure_options),
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_parse_time),
 		cmocka_unit_test(test_parse_cpu_list),

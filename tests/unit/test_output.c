@@ -81,7 +81,14 @@ static int setup(void **state)
 	}
 	add_point(r, 1000000000, DIR_READ, 500, 2048000);
 	add_point(r, 2000000000, DIR_READ, 500, 2048000);
-	add_point(r, 2300000000, DIR_READ, 10, 40960);  /* short: not a sample */
+	add_point(r, 2300000000, DIR_READ, 10, 40960);
+	r->total_run_ns = r->runtime_ns;
+	/* fio's rate samples (bwavgtime, iopsavgtime): 2000 and 2400 KiB/s */
+	rate_stat_add(&r->bw_stat[DIR_READ], 2000);
+	rate_stat_add(&r->bw_stat[DIR_READ], 2400);
+	rate_stat_add(&r->iops_stat[DIR_READ], 500);
+	rate_stat_add(&r->iops_stat[DIR_READ], 600);
+	rate_stat_add(&r->iops_stat[DIR_READ], 400);
 
 	r = &fx->res[1];
 	job_result_init(r, &fx->spec[1]);
@@ -223,16 +230,19 @@ static void test_json_job_fields(void **state)
 	assert_true(number(read, "short_ios") == 0);
 	assert_true(number(read, "drop_ios") == 0);
 
-	/* per-interval figures: two whole 1 s samples, the short tail dropped */
+	/* the rate samples, as fio's calc_lat reports an io_stat */
 	assert_true(number(read, "bw_samples") == 2);
 	assert_true(number(read, "bw_min") == 2000);
-	assert_true(number(read, "bw_max") == 2000);
-	assert_true(fabs(number(read, "bw_mean") - 2000) < 1e-9);
-	assert_true(number(read, "bw_dev") == 0);
+	assert_true(number(read, "bw_max") == 2400);
+	assert_true(fabs(number(read, "bw_mean") - 2200) < 1e-9);
+	assert_true(fabs(number(read, "bw_dev") - sqrt(80000.0)) < 1e-9);
+	/* mean 2200 KiB/s against the group's 2000 KiB/s: capped at 100 */
 	assert_true(fabs(number(read, "bw_agg") - 100.0) < 1e-9);
-	assert_true(number(read, "iops_samples") == 2);
-	assert_true(number(read, "iops_min") == 500);
+	assert_true(number(read, "iops_samples") == 3);
+	assert_true(number(read, "iops_min") == 400);
+	assert_true(number(read, "iops_max") == 600);
 	assert_true(fabs(number(read, "iops_mean") - 500) < 1e-9);
+	assert_true(fabs(number(read, "iops_stddev") - 100) < 1e-9);
 
 	cJSON *clat = item(read, "clat_ns"), *pct = item(clat, "percentile");
 
@@ -257,15 +267,18 @@ static void test_json_job_fields(void **state)
 	assert_true(number(write, "iops") == 0);
 	assert_true(number(wclat, "min") == 0);
 	assert_true(number(wclat, "N") == 0);
+	assert_true(number(write, "bw_min") == 0 && number(write, "bw_samples") == 0);
+	assert_true(number(write, "iops_min") == 0 && number(write, "iops_samples") == 0);
 	assert_null(cJSON_GetObjectItemCaseSensitive(wclat, "percentile"));
 	assert_true(number(item(job, "trim"), "io_bytes") == 0);
 	assert_true(number(item(job, "sync"), "total_ios") == 0);
 	assert_true(number(item(item(job, "sync"), "lat_ns"), "N") == 0);
 
 	/* job-wide figures */
-	assert_true(number(job, "job_runtime") == 3000);
-	assert_true(fabs(number(job, "usr_cpu") - 25.0) < 1e-9);
-	assert_true(fabs(number(job, "sys_cpu") - 10.0) < 1e-9);
+	/* fio's total_run_time starts when the ramp ends: 2 s, not 3 */
+	assert_true(number(job, "job_runtime") == 2000);
+	assert_true(fabs(number(job, "usr_cpu") - 37.5) < 1e-9);
+	assert_true(fabs(number(job, "sys_cpu") - 15.0) < 1e-9);
 	assert_true(number(job, "ctx") == 42);
 	assert_true(number(job, "majf") == 0);
 	assert_true(number(job, "latency_depth") == 32);

@@ -362,6 +362,115 @@ static void test_job_result_merge(void **state)
 	free_result(b);
 }
 
+/* fio's add_stat_sample and calc_lat: integer samples, sample stddev. */
+static void test_rate_stat(void **state)
+{
+	struct rate_stat st;
+
+	(void)state;
+	rate_stat_init(&st);
+	assert_int_equal(st.samples, 0);
+	assert_true(st.min == UINT64_MAX);
+	assert_true(rate_stat_dev(&st) == 0.0);
+	rate_stat_add(&st, 100);
+	assert_true(rate_stat_dev(&st) == 0.0);   /* one sample: no spread */
+	rate_stat_add(&st, 300);
+	rate_stat_add(&st, 200);
+	assert_int_equal(st.samples, 3);
+	assert_int_equal(st.min, 100);
+	assert_int_equal(st.max, 300);
+	assert_true(fabs(st.mean - 200.0) < 1e-9);
+	assert_true(fabs(rate_stat_dev(&st) - 100.0) < 1e-9);
+}
+
+/* Samples on a 500 ms grid over a 2 s run: at 500, 1000 and 1500 ms, none
+ * at the deadline; the rate over the time since the last sample, in whole
+ * milliseconds; a direction idle in a window gives no sample. */
+static void test_rate_sampler(void **state)
+{
+	const uint64_t ms = 1000000, t0 = 7 * ms, deadline = t0 + 2000 * ms;
+	struct rate_stat st[DIR_COUNT];
+	struct rate_sampler r;
+	uint64_t count[DIR_COUNT] = { 0, 0 };
+	int64_t taken[DIR_COUNT];
+
+	(void)state;
+	for (int d = 0; d < DIR_COUNT; d++)
+		rate_stat_init(&st[d]);
+	rate_sampler_start(&r, 500 * ms, 1024, t0, deadline);
+	assert_true(r.next_ns == t0 + 500 * ms);
+	count[DIR_READ] = 1024000;             /* 1000 KiB in 500 ms */
+	rate_sampler_take(&r, count, st, t0 + 500 * ms, deadline, taken);
+	assert_int_equal(taken[DIR_READ], 2000);      /* what a bw log gets */
+	assert_int_equal(taken[DIR_WRITE], -1);
+	assert_int_equal(st[DIR_READ].samples, 1);
+	assert_int_equal(st[DIR_READ].min, 2000);
+	assert_int_equal(st[DIR_WRITE].samples, 0);   /* nothing written */
+	assert_true(r.next_ns == t0 + 1000 * ms);
+	/* a late look (1250 ms): one longer window, then back on the grid */
+	count[DIR_READ] += 1536000;            /* 1500 KiB in 750 ms */
+	count[DIR_WRITE] = 750 * 1024;
+	rate_sampler_take(&r, count, st, t0 + 1250 * ms, deadline, NULL);
+	assert_int_equal(st[DIR_READ].samples, 2);
+	assert_int_equal(st[DIR_READ].max, 2000);
+	assert_int_equal(st[DIR_WRITE].min, 1000);
+	assert_true(r.next_ns == t0 + 1500 * ms);
+	/* the 1500 ms sample is the last: 2000 ms is the deadline */
+	count[DIR_READ] += 1024;
+	rate_sampler_take(&r, count, st, t0 + 1500 * ms, deadline, taken);
+	assert_int_equal(taken[DIR_READ], 4);
+	assert_int_equal(taken[DIR_WRITE], -1);
+	assert_int_equal(st[DIR_READ].samples, 3);
+	assert_int_equal(st[DIR_READ].min, 4);      /* 1 KiB in 250 ms */
+	assert_int_equal(st[DIR_WRITE].samples, 1); /* idle: no sample */
+	assert_true(r.next_ns == UINT64_MAX);
+	/* IOPS: no scaling; a window shorter than a millisecond gives 0 */
+	rate_sampler_start(&r, 1, 1, t0, UINT64_MAX);
+	count[DIR_READ] = 5;
+	count[DIR_WRITE] = 0;
+	rate_stat_init(&st[DIR_READ]);
+	rate_sampler_take(&r, count, st, t0 + 1000, UINT64_MAX, NULL);
+	assert_int_equal(st[DIR_READ].samples, 1);
+	assert_int_equal(st[DIR_READ].max, 0);
+	assert_true(r.next_ns == t0 + 1001);
+}
+
+/* group_reporting of four clones as fio's sum_thread_stats: job runtimes
+ * add up, the longest runtime stays, and the rate samples are summed
+ * (count, min, max, mean and S: the mean is the group's bandwidth). */
+static void test_group_of_four_sums_as_fio(void **state)
+{
+	struct job_result *group = new_result(NULL), *clone = new_result(NULL);
+
+	(void)state;
+	for (unsigned i = 0; i < 4; i++) {
+		struct job_result *r = i == 0 ? group : clone;
+
+		job_result_free(clone);
+		job_result_init(clone, NULL);
+		r->runtime_ns = r->total_run_ns = 1000000000ull + i * 1000000;
+		rate_stat_add(&r->bw_stat[DIR_READ], 1000 + i);
+		rate_stat_add(&r->bw_stat[DIR_READ], 3000 + i);
+		rate_stat_add(&r->iops_stat[DIR_READ], 250);
+		if (i)
+			assert_int_equal(job_result_merge(group, clone), 0);
+	}
+	assert_int_equal(group->total_run_ns, 4000000000ull + 6000000);
+	assert_int_equal(group->runtime_ns, 1003000000);
+	assert_int_equal(group->bw_stat[DIR_READ].samples, 8);
+	assert_int_equal(group->bw_stat[DIR_READ].min, 4006);
+	assert_int_equal(group->bw_stat[DIR_READ].max, 12006);
+	assert_true(fabs(group->bw_stat[DIR_READ].mean - 8006.0) < 1e-9);
+	/* S adds up too: 4 x 2e6, over 8 - 1 samples, as fio computes it */
+	assert_true(fabs(rate_stat_dev(&group->bw_stat[DIR_READ]) - sqrt(8e6 / 7)) < 1e-6);
+	assert_int_equal(group->iops_stat[DIR_READ].samples, 4);
+	assert_true(fabs(group->iops_stat[DIR_READ].mean - 1000.0) < 1e-9);
+	assert_int_equal(group->bw_stat[DIR_WRITE].samples, 0);   /* none anywhere */
+	assert_true(group->bw_stat[DIR_WRITE].min == UINT64_MAX);
+	free_result(group);
+	free_result(clone);
+}
+
 static void test_job_result_merge_failure_leaves_dst(void **state)
 {
 	struct job_result *a = new_result(NULL), *b = new_result(NULL);
@@ -414,6 +523,9 @@ int main(void)
 		cmocka_unit_test(test_job_result_init),
 		cmocka_unit_test(test_job_result_merge),
 		cmocka_unit_test(test_job_result_merge_failure_leaves_dst),
+		cmocka_unit_test(test_rate_stat),
+		cmocka_unit_test(test_rate_sampler),
+		cmocka_unit_test(test_group_of_four_sums_as_fio),
 		cmocka_unit_test(test_result_iops_bw),
 	};
 

@@ -404,9 +404,19 @@ static void test_bssplit(void **state)
 	/* failed calls left the last good split */
 	assert_int_equal(s->bssplit_nr[DIR_WRITE], 1);
 	/* fio's 500 ms rate sample windows; adaptive batching is off */
-	assert_int_equal(s->measure.bw_avg_ms, 500);
-	assert_int_equal(s->measure.iops_avg_ms, 500);
+	assert_int_equal(job_rate_window_ms(s, true), 500);
+	assert_int_equal(job_rate_window_ms(s, false), 500);
 	assert_false(s->measure.batch_adaptive);
+	/* a bw log takes log_avg_msec as the window (fio's init.c); one per
+	 * I/O makes the samples per I/O (0); a given bwavgtime stays */
+	set_ok(s, "write_bw_log", "b");
+	set_ok(s, "log_avg_msec", "100");
+	assert_int_equal(job_rate_window_ms(s, true), 100);
+	assert_int_equal(job_rate_window_ms(s, false), 500);
+	set_ok(s, "bwavgtime", "250");
+	assert_int_equal(job_rate_window_ms(s, true), 250);
+	set_ok(s, "log_avg_msec", "0");
+	assert_int_equal(job_rate_window_ms(s, true), 0);
 	free(s);
 }
 

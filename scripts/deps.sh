@@ -5,7 +5,7 @@
 # clang and libFuzzer's runtime: clang libclang-rt-dev).
 set -e
 need="gcc make pkg-config liburing-dev libaio-dev libsqlite3-dev libcjson-dev \
-libcmocka-dev libblkid-dev fio util-linux mount fdisk e2fsprogs python3 chromium $*"
+libcmocka-dev libblkid-dev libssl-dev fio util-linux mount fdisk e2fsprogs python3 chromium $*"
 missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

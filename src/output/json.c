@@ -16,6 +16,7 @@
 #include "io/fault.h"
 #include "util/error.h"
 #include "verify/verify.h"
+#include "workload/check_options.h"
 
 /* fio's default percentile_list */
 static const double default_percentiles[] = {
@@ -441,7 +442,7 @@ cJSON *output_verify_json(const struct verify_totals *t,
 	cJSON *verify = cJSON_CreateObject();
 	cJSON *list;
 
-	add_string(b, verify, "method", "crc32c");
+	add_string(b, verify, "method", t->method ? t->method : "crc32c");
 	add_u64(b, verify, "seed", t->seed);
 	add_u64(b, verify, "units", t->units);
 	add_u64(b, verify, "checked", t->checked);
@@ -507,6 +508,8 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 	}
 	if (verify_result_present(r)) {
 		struct verify_totals t = {
+			.method = r->spec && r->spec->verify != VERIFY_NONE ?
+				verify_method_name(r->spec->verify) : NULL,
 			.seed = r->verify_seed, .units = r->verify_units,
 			.checked = r->verify_checked, .failed = r->verify_failed,
 			.stopped = r->verify_stopped,

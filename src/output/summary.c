@@ -11,6 +11,7 @@
 #include "io/fault.h"
 #include "util/error.h"
 #include "verify/verify.h"
+#include "workload/check_options.h"
 
 #define PARTIAL_BANNER \
 	"*** PARTIAL RESULTS: interrupted - figures cover only the time run ***"
@@ -257,8 +258,10 @@ static void print_verify(FILE *f, const struct job_result *r)
 
 	if (!verify_result_present(r))
 		return;
-	fprintf(f, "  verify: crc32c, seed %" PRIu64 ", checked %" PRIu64 " of %" PRIu64
-		" units, %" PRIu64 " failed%s\n", r->verify_seed, r->verify_checked,
+	fprintf(f, "  verify: %s, seed %" PRIu64 ", checked %" PRIu64 " of %" PRIu64
+		" units, %" PRIu64 " failed%s\n",
+		r->spec && r->spec->verify != VERIFY_NONE ? verify_method_name(r->spec->verify) :
+		"crc32c", r->verify_seed, r->verify_checked,
 		r->verify_units, r->verify_failed,
 		r->verify_stopped ? "; verify_fatal=1 stopped at the first failure" : "");
 	for (unsigned i = 0; i < r->nr_verify_failures && i < VERIFY_FAILURES_SHOWN; i++)

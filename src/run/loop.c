@@ -138,8 +138,7 @@ static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
 	}
 	start_request(l, io, dir, off, len, now);
 	if (dir == DIR_WRITE)
-		verify_fill_range(io->buf, io->offset, io->len, w->verify.base,
-				  w->verify.unit, w->verify.seed, rq->verify_seq);
+		verify_ctx_fill(&w->verify, io->buf, io->offset, io->len, rq->verify_seq);
 	return w->ops->prep(&w->engine, io);
 }
 
@@ -179,8 +178,7 @@ static int prep_continue(struct worker *w, struct io *io, uint64_t now)
 	rq->next_offset += len;
 	rq->remaining -= len;
 	if (w->verifying && io->dir == DIR_WRITE)
-		verify_fill_range(io->buf, io->offset, io->len, w->verify.base,
-				  w->verify.unit, w->verify.seed, rq->verify_seq);
+		verify_ctx_fill(&w->verify, io->buf, io->offset, io->len, rq->verify_seq);
 	return w->ops->prep(&w->engine, io);
 }
 

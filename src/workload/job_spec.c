@@ -11,6 +11,7 @@
 #include "io/fault.h"
 #include "util/error.h"
 #include "verify/verify.h"
+#include "workload/check_options.h"
 
 /* fio's default percentile list, plus 99.9999 for drivebench's tail views. */
 static const double default_percentiles[] = {
@@ -46,6 +47,7 @@ void job_spec_defaults(struct job_spec *spec)
 	spec->kb_base = 1024;
 	spec->gds_transfer = 1;   /* GDS_XFER_CPUONLY: needs no GPU */
 	spec->do_verify = true;
+	job_checks_defaults(&spec->checks);
 }
 
 static bool rw_is_mixed(enum rw_mode rw)
@@ -249,7 +251,7 @@ static int check_spec(const struct job_spec *spec)
 		return err_set("option 'kb_base': must be 1000 or 1024");
 	if (!spec->ioengine[0])
 		return err_set("option 'ioengine': empty");
-	if (verify_spec_check(spec))
+	if (verify_spec_check(spec) || job_checks_validate(spec))
 		return -1;
 	if (check_fault_options(spec))
 		return -1;

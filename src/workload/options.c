@@ -22,6 +22,7 @@
 #include "util/error.h"
 #include "util/text.h"
 #include "workload/bssplit.h"
+#include "workload/check_options.h"
 #include "workload/distribution.h"
 #include "workload/values.h"
 
@@ -339,18 +340,6 @@ static int set_gds_transfer(struct job_spec *spec, const char *value)
 
 /* ---- data verification (verify/verify.c) ------------------------------ */
 
-/* verify=crc32c (fio's crc32c-intel is the same checksum); 0 or none = off */
-static int set_verify(struct job_spec *spec, const char *value)
-{
-	if (!strcmp(value, "crc32c") || !strcmp(value, "crc32c-intel"))
-		spec->verify = VERIFY_CRC32C;
-	else if (!strcmp(value, "0") || !strcmp(value, "none"))
-		spec->verify = VERIFY_NONE;
-	else
-		return err_set("verify=%s: not supported (only crc32c)", value);
-	return 0;
-}
-
 static int set_verify_seed(struct job_spec *spec, const char *value)
 {
 	uint64_t seed;
@@ -527,7 +516,6 @@ static const struct option_def option_table[] = {
 	FUNC("null_latency", NULL, set_null_latency),
 	FUNC("gds_transfer", NULL, set_gds_transfer),
 	UINT("gpu_dev_id", NULL, gpu_device, 0, 1023),
-	FUNC("verify", NULL, set_verify),
 	BOOL("do_verify", do_verify),
 	UINT("verify_backlog", NULL, verify_backlog, 0, VERIFY_BACKLOG_LIMIT),
 	FUNC("verify_seed", NULL, set_verify_seed),
@@ -554,7 +542,6 @@ static const struct option_def option_table[] = {
 /* fio options people often carry in job files; named explicitly so the
  * error says "not supported" rather than "unknown". */
 static const char *const unsupported_options[] = {
-	"verify_pattern",
 	"rate",
 	"rate_iops",
 	"rate_min",
@@ -588,24 +575,17 @@ static const char *const unsupported_options[] = {
 	"zero_buffers",
 	"startdelay",
 	"trim_percentage",
-	"lat_percentiles",
-	"clat_percentiles",
-	"slat_percentiles",
 	"latency_target",
 	"iodepth_low",
 	"flow",
 	"rate_cycle",
-	"steadystate",
-	"ss",
-	"ss_dur",
-	"ss_ramp",
-	"unified_rw_reporting",
 	"cpumask",
 };
 
 /* Every area's table: the core options above, then each area's own. */
 static const struct option_group option_groups[] = {
 	OPTION_GROUP(option_table),
+	OPTION_GROUP(check_options),
 };
 
 #define NR_GROUPS (sizeof(option_groups) / sizeof(option_groups[0]))

@@ -103,6 +103,9 @@ struct job_result {
 	uint64_t verify_seed;    /* the seed the headers carry (verify on) */
 	/* what the fault engine injected, by enum fault_kind */
 	uint64_t faults_injected[FAULT_KINDS];
+	/* fio's steady state and the sprandom plan, when the job had them
+	 * (measure/check_results.h); owned, NULL without */
+	struct check_results *checks;
 };
 
 void job_result_init(struct job_result *r, const struct job_spec *spec);

@@ -14,9 +14,12 @@
 #include <cjson/cJSON.h>
 
 #include "io/fault.h"
+#include "measure/check_results.h"
+#include "output/checks_out.h"
 #include "util/error.h"
 #include "verify/verify.h"
 #include "workload/check_options.h"
+#include "workload/checks.h"
 
 /* fio's default percentile_list */
 static const double default_percentiles[] = {
@@ -258,17 +261,68 @@ static double group_agg_bytes(const struct job_result *res, unsigned nr,
 	return max_run ? (double)bytes / ((double)max_run / 1e9) : 0.0;
 }
 
+/* The reporting switches of r's job (fio's defaults without one). */
+static const struct job_checks *report_switches(const struct job_result *r)
+{
+	static struct job_checks defaults;
+	static bool ready;
+
+	if (r->spec)
+		return &r->spec->checks;
+	if (!ready) {
+		job_checks_defaults(&defaults);
+		ready = true;
+	}
+	return &defaults;
+}
+
+/* unified_rw_reporting: fio sums the two directions' bandwidth and IOPS
+ * samples as one set (sum_stat's pure sum): the means add, min and max
+ * are the extremes, samples and squared deviations add. */
+static void summarize_mixed_rates(const struct job_result *res, struct rate_summary *out)
+{
+	struct rate_summary r = { 0 }, w = { 0 };
+	double bw_ss, iops_ss;
+
+	/* a direction without I/O has no samples in fio */
+	if (res->dir[DIR_READ].ios)
+		summarize_rates(&res->series, DIR_READ, &r);
+	if (res->dir[DIR_WRITE].ios)
+		summarize_rates(&res->series, DIR_WRITE, &w);
+	*out = r.samples ? r : w;
+	if (!r.samples || !w.samples)
+		return;
+	out->samples = r.samples + w.samples;
+	out->bw_mean = r.bw_mean + w.bw_mean;
+	out->iops_mean = r.iops_mean + w.iops_mean;
+	out->bw_min = fmin(r.bw_min, w.bw_min);
+	out->bw_max = fmax(r.bw_max, w.bw_max);
+	out->iops_min = fmin(r.iops_min, w.iops_min);
+	out->iops_max = fmax(r.iops_max, w.iops_max);
+	bw_ss = r.bw_dev * r.bw_dev * (double)(r.samples - 1) +
+		w.bw_dev * w.bw_dev * (double)(w.samples - 1);
+	iops_ss = r.iops_dev * r.iops_dev * (double)(r.samples - 1) +
+		  w.iops_dev * w.iops_dev * (double)(w.samples - 1);
+	out->bw_dev = sqrt(bw_ss / (double)(out->samples - 1));
+	out->iops_dev = sqrt(iops_ss / (double)(out->samples - 1));
+}
+
 static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 			 const struct job_result *r, const struct dir_stats *ds,
 			 enum io_dir d, double group_agg,
 			 const struct percentile_list *pcts, bool json_plus)
 {
 	static const struct lat_stat empty_lat;  /* n == 0: printed as zeros */
+	const struct job_checks *c = report_switches(r);
 	cJSON *obj = add_object(b, job, name);
 	struct rate_summary rates = { 0 };
 	double bw_bytes = 0, iops = 0, agg_pct = 0;
 
-	if (ds) {
+	if (ds && d == DIR_COUNT) {   /* unified_rw_reporting: both directions */
+		bw_bytes = r->runtime_ns ? (double)ds->bytes / ((double)r->runtime_ns / 1e9) : 0;
+		iops = r->runtime_ns ? (double)ds->ios / ((double)r->runtime_ns / 1e9) : 0;
+		summarize_mixed_rates(r, &rates);
+	} else if (ds) {
 		bw_bytes = result_bw_bytes(r, d);
 		iops = result_iops(r, d);
 		summarize_rates(&r->series, d, &rates);
@@ -282,9 +336,13 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 	add_u64(b, obj, "total_ios", ds ? ds->ios : 0);
 	add_u64(b, obj, "short_ios", 0);
 	add_u64(b, obj, "drop_ios", 0);
-	add_lat_json(b, obj, "slat_ns", ds ? &ds->slat : &empty_lat, NULL, false);
-	add_lat_json(b, obj, "clat_ns", ds ? &ds->clat : &empty_lat, pcts, json_plus);
-	add_lat_json(b, obj, "lat_ns", ds ? &ds->lat : &empty_lat, pcts, false);
+	/* fio: percentiles (and json+ bins) where the job's switch asks */
+	add_lat_json(b, obj, "slat_ns", ds ? &ds->slat : &empty_lat,
+		     c->slat_percentiles ? pcts : NULL, json_plus);
+	add_lat_json(b, obj, "clat_ns", ds ? &ds->clat : &empty_lat,
+		     c->clat_percentiles ? pcts : NULL, json_plus);
+	add_lat_json(b, obj, "lat_ns", ds ? &ds->lat : &empty_lat,
+		     c->lat_percentiles ? pcts : NULL, json_plus);
 
 	if (rates.samples) {
 		/* fio's convert_agg_kbytes_percent */
@@ -518,6 +576,8 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 		attach(b, extra, "verify",
 		       output_verify_json(&t, r->verify_failures, r->nr_verify_failures));
 	}
+	if (r->checks && r->checks->sprandom)
+		attach(b, extra, "sprandom", output_sprandom_json(r, &b->failed));
 	add_double(b, extra, "series_interval_ms", (double)r->series.interval_ns / 1e6);
 	add_series(b, extra, &r->series);
 	if (r->drive_before)
@@ -526,6 +586,68 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 		attach(b, extra, "drive_after", cJSON_Parse(r->drive_after));
 	if (r->drive_delta)
 		attach(b, extra, "drive_delta", cJSON_Parse(r->drive_delta));
+}
+
+/* unified_rw_reporting: "mixed", both directions as one (fio's
+ * sum_thread_stats with UNIFIED_MIXED), after "sync" with "both"; with
+ * "mixed" it takes the place of "read", and "write", "trim" and "sync"
+ * are left out, as fio leaves them. */
+static void add_unified_json(struct json_builder *b, cJSON *job,
+			     const struct job_result *res, unsigned nr,
+			     const struct job_result *r, const struct percentile_list *pcts,
+			     bool json_plus)
+{
+	enum unified_rw u = report_switches(r)->unified_rw;
+	struct dir_stats *mixed;
+	double agg = group_agg_bytes(res, nr, r->groupid, DIR_READ);
+	cJSON *holder, *item;
+
+	if (u == UNIFIED_NONE)
+		return;
+	mixed = malloc(sizeof(*mixed));
+	holder = cJSON_CreateObject();
+	if (!mixed || !holder) {
+		free(mixed);
+		cJSON_Delete(holder);
+		b->failed = true;
+		return;
+	}
+	*mixed = r->dir[DIR_READ];
+	mixed->ios += r->dir[DIR_WRITE].ios;
+	mixed->bytes += r->dir[DIR_WRITE].bytes;
+	lat_merge(&mixed->slat, &r->dir[DIR_WRITE].slat);
+	lat_merge(&mixed->clat, &r->dir[DIR_WRITE].clat);
+	lat_merge(&mixed->lat, &r->dir[DIR_WRITE].lat);
+	/* fio's group aggregate: all bytes with "mixed", the reads' with "both" */
+	if (u == UNIFIED_MIXED)
+		agg += group_agg_bytes(res, nr, r->groupid, DIR_WRITE);
+	add_dir_json(b, holder, "mixed", r, mixed, (enum io_dir)DIR_COUNT, agg, pcts, json_plus);
+	free(mixed);
+	item = cJSON_DetachItemFromObjectCaseSensitive(holder, "mixed");
+	cJSON_Delete(holder);
+	if (!item) {
+		b->failed = true;
+		return;
+	}
+	if (u == UNIFIED_BOTH) {
+		attach(b, job, "mixed", item);
+		return;
+	}
+	if (!cJSON_ReplaceItemInObjectCaseSensitive(job, "read", item)) {
+		cJSON_Delete(item);
+		b->failed = true;
+		return;
+	}
+	cJSON_free(item->string);    /* the replacement took the name "read" */
+	item->string = malloc(sizeof("mixed"));
+	if (!item->string) {
+		b->failed = true;
+		return;
+	}
+	memcpy(item->string, "mixed", sizeof("mixed"));
+	cJSON_DeleteItemFromObjectCaseSensitive(job, "write");
+	cJSON_DeleteItemFromObjectCaseSensitive(job, "trim");
+	cJSON_DeleteItemFromObjectCaseSensitive(job, "sync");
 }
 
 static void add_job_json(struct json_builder *b, cJSON *jobs,
@@ -559,6 +681,7 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 
 	add_u64(b, sync, "total_ios", 0);
 	add_lat_json(b, sync, "lat_ns", &empty_lat, NULL, false);
+	add_unified_json(b, job, res, nr, r, &pcts, json_plus);
 
 	/* fio's job_runtime and CPU shares cover the whole job, ramp included */
 	add_u64(b, job, "job_runtime", (job_ns + 500000) / 1000000);
@@ -583,6 +706,8 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 		add_u64(b, job, "total_err", total_err);
 		add_int(b, job, "first_error", positive_errno(r->error));
 	}
+	if (r->checks && r->checks->steady)
+		attach(b, job, "steadystate", output_steadystate_json(r, &b->failed));
 	add_drivebench_extras(b, job, r);
 }
 

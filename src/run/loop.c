@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "io/fault.h"
+#include "run/checks_run.h"
 #include "run/runner.h"
 #include "util/error.h"
 
@@ -620,7 +621,7 @@ void loop_run(struct worker *w)
 	now = clock_now_ns();
 	l.interval = s->series_interval_ns ? s->series_interval_ns : 1000000000ull;
 	l.time_based = s->time_based;
-	l.bytes_target = s->io_size ? s->io_size : w->range_len;
+	l.bytes_target = checks_bytes_target(w, s->io_size ? s->io_size : w->range_len);
 	l.issuing = true;
 	l.measure_start = now;
 	l.ramp_end = now + s->ramp_ns;

@@ -9,6 +9,7 @@
 #include <errno.h>
 
 #include "run/runner.h"
+#include "run/verify_dump.h"
 #include "workload/job_spec.h"
 
 /* Whether [off, off + len) overlaps a request in flight in a way that
@@ -124,6 +125,7 @@ int loop_verify_checked(struct loop *l, struct io *io)
 {
 	struct worker *w = l->w;
 	struct request *rq = io->owner;
+	unsigned kept = w->result.nr_verify_failures;
 	int failures;
 
 	if (l->verify_stopped)   /* verify_fatal: nothing is checked after it */
@@ -131,6 +133,8 @@ int loop_verify_checked(struct loop *l, struct io *io)
 	failures = verify_check_read(&w->verify, io->buf, io->offset, (uint64_t)io->result,
 				     rq->verify_read, &w->result);
 	if (failures < 0)
+		return -1;
+	if (failures && w->spec->checks.verify_dump && verify_dump_failures(w, io, kept))
 		return -1;
 	if (failures)
 		verify_failure_found(l);

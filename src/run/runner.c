@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "run/checks_run.h"
 #include "run/worker.h"
 #include "target/safety.h"
 #include "target/snapshot.h"
@@ -332,13 +333,24 @@ static int run_phase(struct phase *p, enum run_failure *why)
 {
 	pthread_t *threads = calloc(p->nr, sizeof(*threads));
 	unsigned started = 0;
+	struct ss_monitor *ss = NULL;
 	int rc = 0;
 
 	if (!threads)
 		return err_set("out of memory");
-	if (pthread_barrier_init(&p->barrier, NULL, p->nr)) {
+	if (ss_monitor_create(p->workers, p->nr, p->opt->stop, &ss)) {
 		free(threads);
+		return -1;
+	}
+	/* the steady-state monitor starts its clock with the workers */
+	if (pthread_barrier_init(&p->barrier, NULL, p->nr + (ss ? 1 : 0))) {
+		free(threads);
+		ss_monitor_finish(ss);
 		return err_set("pthread_barrier_init failed");
+	}
+	if (ss && ss_monitor_start(ss, &p->barrier)) {
+		fprintf(stderr, "drivebench: %s\n", err_msg());
+		_exit(EXIT_RUN_FAILED);   /* the barrier can never fill */
 	}
 	for (unsigned i = 0; i < p->nr; i++) {
 		p->workers[i].start_barrier = &p->barrier;
@@ -357,6 +369,10 @@ static int run_phase(struct phase *p, enum run_failure *why)
 	}
 	for (unsigned i = 0; i < started; i++)
 		join_reporting(p, threads[i]);
+	if (ss_monitor_finish(ss) && rc == 0) {
+		rc = -1;
+		*why = RUN_FAILED_RUNTIME;
+	}
 	pthread_barrier_destroy(&p->barrier);
 	free(threads);
 	for (unsigned i = 0; i < p->nr; i++) {
@@ -509,6 +525,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		workers[i].result.drive_after = NULL;
 		workers[i].result.drive_delta = NULL;
 		workers[i].result.verify_failures = NULL;
+		workers[i].result.checks = NULL;
 		workers[i].result.nr_verify_failures = 0;
 	}
 done:

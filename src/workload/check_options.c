@@ -274,8 +274,10 @@ static int check_sprandom(const struct job_spec *spec)
 {
 	if (!spec->checks.sprandom)
 		return 0;
-	if (!job_spec_writes(spec) || !job_spec_random(spec))
-		return err_set("option 'sprandom': needs random writes (rw=randwrite or randrw)");
+	/* fio takes randrw too (its reads random as ever); here the one
+	 * offset sequence of a job would be shared: randwrite only */
+	if (spec->rw != RW_RANDWRITE)
+		return err_set("option 'sprandom': needs random writes (rw=randwrite)");
 	if (option_given(spec, "random_generator") && spec->random_generator != RANDGEN_LFSR)
 		return err_set("option 'sprandom': requires random_generator=lfsr");
 	if (option_given(spec, "norandommap") && !spec->norandommap)

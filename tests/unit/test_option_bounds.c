@@ -71,6 +71,22 @@ static const struct bound_case cases[] = {
 	{ "cpus_allowed", "1024", "option 'cpus_allowed': bad CPU list '1024': CPU out of range (max 1023)" },
 	{ "kb_base", "1023", "option 'kb_base': must be 1000 or 1024" },
 	{ "name", "", "option 'name': empty name" },
+	{ "verify_pattern", "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab", "option 'verify_pattern': pattern longer than 512 bytes" },
+	{ "verify_offset", "5g", "option 'verify_offset': 5g is too large, the range is 0 bytes..4 GiB" },
+	{ "steadystate", "iops:-1%", "option 'steadystate': bad percentage '-1%' (a number >= 0, then %)" },
+	{ "steadystate", "bw:2048p", "option 'steadystate': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "steadystate", "lat:366d", "option 'steadystate': 366d is too large, the range is 0..365d" },
+	{ "steadystate_duration", "366d", "option 'steadystate_duration': 366d is too large, the range is 0..365d" },
+	{ "steadystate_ramp_time", "366d", "option 'steadystate_ramp_time': 366d is too large, the range is 0..365d" },
+	{ "steadystate_check_interval", "999us", "option 'steadystate_check_interval': 999us is too small, the range is 1ms..1d" },
+	{ "steadystate_check_interval", "2d", "option 'steadystate_check_interval': 2d is too large, the range is 1ms..1d" },
+	{ "spr_op", "1", "option 'spr_op': bad over-provisioning '1' (0 < spr_op < 1)" },
+	{ "spr_op", "0", "option 'spr_op': bad over-provisioning '0' (0 < spr_op < 1)" },
+	{ "spr_num_regions", "0", "option 'spr_num_regions': 0 is too small, the range is 1..1000000" },
+	{ "spr_num_regions", "1000001", "option 'spr_num_regions': 1000001 is too large, the range is 1..1000000" },
+	{ "spr_cs", "2048p", "option 'spr_cs': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "significant_figures", "0", "option 'significant_figures': 0 is too small, the range is 1..10" },
+	{ "significant_figures", "11", "option 'significant_figures': 11 is too large, the range is 1..10" },
 };
 
 /* Options whose values are names, flags, seeds or counts of any size:
@@ -85,6 +101,9 @@ static const char *const unbounded[] = {
 	"fault_delay_rate", "fault_delay_offsets", "fault_drop_rate",
 	"fault_drop_offsets", "fault_flip_rate", "fault_flip_offsets", "fault_skip",
 	"fault_seed", "fault_dir",
+	"verify_dump", "verify_write_sequence", "verify_header_seed", "verify_state_save",
+	"sprandom", "clat_percentiles", "lat_percentiles", "slat_percentiles",
+	"unified_rw_reporting",
 };
 
 static void every_bound_is_refused_with_its_range(void **state)
@@ -116,6 +135,11 @@ static void the_ends_of_each_range_are_accepted(void **state)
 		{ "null_latency", "365d" }, { "verify_interval", "64" },
 		{ "fault_delay", "1ns" }, { "random_distribution", "zipf:1000" },
 		{ "random_distribution", "normal:1000" }, { "gpu_dev_id", "1023" },
+		{ "verify_offset", "4g" }, { "steadystate_check_interval", "1ms" },
+		{ "steadystate_check_interval", "1d" }, { "steadystate_duration", "365d" },
+		{ "spr_num_regions", "1" }, { "spr_num_regions", "1000000" },
+		{ "significant_figures", "1" }, { "significant_figures", "10" },
+		{ "spr_op", "0.999" }, { "steadystate", "iops:0%" },
 	};
 	struct job_spec *spec = malloc(sizeof(*spec));
 

@@ -143,6 +143,7 @@ static int check_buffer_memory(const struct job_list *jobs, unsigned first,
 struct verify_setup {
 	uint64_t run_seed;
 	bool have_seed;
+	bool writer;                 /* a job with verify wrote earlier */
 	uint64_t prev_end;           /* end of the job's previous clone */
 };
 
@@ -154,6 +155,11 @@ static int setup_verify(struct worker *w, const struct target *t,
 
 	if (s->verify == VERIFY_NONE)
 		return 0;
+	/* fio's write phase then verify phase in one run (surface-scan):
+	 * the reads check the run's own seed */
+	if (!job_spec_writes(s) && !s->verify_seed_set && !vs->writer)
+		return err_set("option 'verify': a job that only reads checks data an earlier job or run wrote: give that run's verify_seed (see drivebench verify), or write the data with verify in an earlier job of this run");
+	vs->writer = vs->writer || job_spec_writes(s);
 	if (!s->verify_seed_set && !vs->have_seed) {
 		if (verify_random_seed(&vs->run_seed))
 			return -1;
@@ -162,7 +168,10 @@ static int setup_verify(struct worker *w, const struct target *t,
 	w->verify_seed = s->verify_seed_set ? s->verify_seed : vs->run_seed;
 	if (target_job_range(t, s, w->clone, &start, &len))
 		return -1;
-	if (w->clone > 0 && s->filename[0] && start < vs->prev_end)
+	/* verify_write_sequence=0 (fio's atomic-verify): any clone's write of
+	 * a unit checks out, the sequence is not compared */
+	if (w->clone > 0 && s->filename[0] && start < vs->prev_end &&
+	    s->checks.verify_write_sequence)
 		return err_set("verify with numjobs=%u needs clone ranges that do not overlap: clone %u starts at %llu, inside clone %u's range ending at %llu; set offset_increment to at least size",
 			       s->numjobs, w->clone, (unsigned long long)start,
 			       w->clone - 1, (unsigned long long)vs->prev_end);

@@ -229,6 +229,9 @@ const struct option_def check_options[] = {
 	{ "significant_figures", NULL, OPT_UINT, CFIELD(sig_figs), 1, 10, 0, NULL, false },
 };
 
+_Static_assert(sizeof(check_options) / sizeof(check_options[0]) == CHECK_OPTIONS_NR,
+	       "CHECK_OPTIONS_NR must be the table's length");
+
 
 /* ---- cross-checks ------------------------------------------------------------ */
 

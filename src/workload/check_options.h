@@ -12,11 +12,9 @@
 #define SPR_REGIONS_LIMIT 1000000u    /* spr_num_regions */
 #define SS_INTERVALS_LIMIT 1000000u   /* ss_dur / ss_interval */
 
-/* The table, for options.c's OPTION_GROUP(check_options) (its length is
- * part of the declaration, so sizeof works there; a mismatch with the
- * definition does not compile). */
-#define CHECK_OPTIONS_NR 21
-extern const struct option_def check_options[CHECK_OPTIONS_NR];
+/* The table's length, for options.c's OPTION_GROUP(check_options) (the
+ * definition asserts it; check_option_table.h declares the table). */
+#define CHECK_OPTIONS_NR 20
 
 /* fio's name of a method: "crc32c", "md5", "sha3-256", "pattern" ... */
 const char *verify_method_name(enum verify_kind kind);

@@ -22,7 +22,7 @@
 #include "util/error.h"
 #include "util/text.h"
 #include "workload/bssplit.h"
-#include "workload/check_options.h"
+#include "workload/check_option_table.h"
 #include "workload/distribution.h"
 #include "workload/values.h"
 

@@ -125,6 +125,31 @@ expect_exit 2 "a bad pattern is refused with its place" run --no-db "$J/verify-p
 	--set filename="$TMP/p.dat" --set 'verify_pattern=0x12"ab'
 expect_output "option 'verify_pattern': unterminated string at '\"ab'" "the error shows where"
 
+# --- a surface scan: write, then verify in a second phase of the same run ----------
+rm -f "$F"
+expect_exit 0 "the surface scan's two phases run" run --no-db "$J/verify-scan.fio" \
+	--set filename="$F" --output-format=json --output="$TMP/scan.json"
+check "the verify phase checks every 512-byte unit with the run's own seed" python3 - "$TMP/scan.json" <<'EOF2'
+import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+w, r = jobs[0]["drivebench"]["verify"], jobs[1]["drivebench"]["verify"]
+assert jobs[1]["jobname"] == "verify-phase" and r["method"] == "meta", r
+assert r["checked"] == 2048 and r["units"] == 2048 and r["failed"] == 0, r
+assert w["seed"] == r["seed"] and w["checked"] == 0, (w, r)
+EOF2
+check "every unit: a 48-byte meta header, then the pattern" python3 - "$F" <<'EOF2'
+import sys
+d = open(sys.argv[1], "rb").read()
+assert len(d) == 1 << 20
+for u in range(2048):
+    b = d[u * 512:(u + 1) * 512]
+    assert b[:4] == b"DBVF" and b[48:] == bytes([0xaa, 0x55, 0x5a, 0xa5]) * 116, u
+EOF2
+run_db run --no-db --name=alone --rw=read --verify=meta --filename="$F" --size=64k
+check "a job that only reads, with no writer before it and no seed, is refused (exit 2)" \
+	test "$RC" -eq 2
+expect_output "a job that only reads checks data an earlier job or run wrote" "the error says where a seed comes from"
+
 # --- verify_dump: the received and the expected block ---------------------------------
 rm -f "$F"
 run_db run --no-db "$J/verify-write.fio" --set filename="$F" --set verify=crc32c
@@ -163,3 +188,12 @@ expect_output "verify=null \(pretend to verify\) is not supported" "the error na
 expect_exit 2 "verify_state_save=1 is refused" run --no-db "$J/verify-write.fio" \
 	--set filename="$TMP/n.dat" --set verify_state_save=1
 expect_output "drivebench writes no verify state file" "the error says where the state is kept"
+
+# --- verify_write_sequence=0: clones may share their blocks (atomic-verify) -----
+ov="--name=ov --filename=$TMP/ov.dat --rw=randwrite --bs=4k --size=64k --numjobs=2 --verify=crc64"
+expect_exit 2 "overlapping clones with the sequence check are refused" run --no-db $ov
+expect_output "needs clone ranges that do not overlap" "the error says why"
+rm -f "$TMP/ov.dat"
+run_db run --no-db $ov --verify_write_sequence=0
+check "with verify_write_sequence=0 they run (fio's atomic-verify)" test "$RC" -ne 2
+check "and the overlap is not refused" sh -c '! printf "%s\n" "$1" | grep -q "do not overlap"' _ "$ERR"

@@ -205,6 +205,9 @@ static void test_options(void **state)
 	assert_int_equal(job_option_set(&s, "ss_dur", "1h"), 0);
 	assert_int_equal(job_spec_validate(&s), -1);
 	assert_non_null(strstr(err_msg(), "at most 1000000"));
+	/* a name no table has is looked up past the last table's end */
+	assert_int_equal(job_option_set(&s, "no_such_option", "1"), -1);
+	assert_string_equal(err_msg(), "unknown option 'no_such_option'");
 	assert_int_equal(job_option_set(&s, "steadystate_ramp_time", "10"), 0);
 	assert_int_equal(s.checks.ss_ramp_ns, 10000000000ull);
 }

@@ -2,7 +2,7 @@
  * a payload from a fast PRNG keyed by seed, offset and sequence, or from
  * verify_pattern), checking one read back and naming what is wrong with
  * it. crc32c with a generated payload, the header first, keeps its own
- * path (fill_default, check_default): its cost is what it always was. The
+ * path (fill_default, verify_check_unit): its cost is what it always was. The
  * per-clone map, the options and the kept failures are verify_ctx.c's. */
 #include "verify/verify.h"
 
@@ -45,7 +45,7 @@ int verify_verdict_parse(const char *name)
 
 const struct verify_format verify_format_default = {
 	.method = VERIFY_CRC32C, .header_len = VERIFY_HEADER_BYTES, .digest_len = 4,
-	.check_seq = true, .check_seed = true,
+	.check_seq = true, .check_seed = true, .plain = true,
 };
 
 uint32_t verify_header_len(enum verify_kind method)
@@ -74,6 +74,9 @@ void verify_format_of(const struct job_spec *spec, struct verify_format *f)
 	}
 	f->check_seq = c->verify_write_sequence;
 	f->check_seed = c->verify_header_seed;
+	/* what was always checked: the defaults take the crc32c path */
+	f->plain = f->method == VERIFY_CRC32C && !f->pattern && !f->header_at &&
+		   f->check_seq && f->check_seed;
 }
 
 static bool format_is_default(const struct verify_format *f)
@@ -365,7 +368,21 @@ void verify_fill_range_fmt(const struct verify_format *fmt, void *buf, uint64_t 
 void verify_fill_range(void *buf, uint64_t offset, uint64_t len, uint64_t base,
 		       uint32_t unit, uint64_t seed, uint64_t seq)
 {
-	verify_fill_range_fmt(&verify_format_default, buf, offset, len, base, unit, seed, seq);
+	unsigned char *out = buf;
+	uint64_t end = offset + len, at = offset;
+
+	while (at < end) {
+		uint64_t unit_start = base + (at - base) / unit * unit;
+		uint64_t unit_end = unit_start + unit;
+		uint64_t stop = unit_end < end ? unit_end : end;
+
+		if (at == unit_start && stop == unit_end)
+			fill_default(out + (at - offset), unit, unit_start, seed, seq);
+		else
+			unit_slice(out + (at - offset), unit, unit_start, seed, seq,
+				   at - unit_start, stop - unit_start);
+		at = stop;
+	}
 }
 
 /* ---- checking a unit ------------------------------------------------------ */
@@ -454,10 +471,12 @@ static enum verify_verdict check_logical(const struct verify_format *fmt, const 
 					 uint32_t unit, uint64_t offset, uint64_t seed,
 					 uint64_t expected_seq, struct verify_failure *f);
 
-static enum verify_verdict check_default(const unsigned char *p, uint32_t unit,
-					 uint64_t offset, uint64_t seed,
-					 uint64_t expected_seq, struct verify_failure *f)
+/* crc32c, generated, header first: the path every crc32c job takes. */
+enum verify_verdict verify_check_unit(const void *buf, uint32_t unit,
+				      uint64_t offset, uint64_t seed,
+				      uint64_t expected_seq, struct verify_failure *f)
 {
+	const unsigned char *p = buf;
 	const unsigned char *payload = p + VERIFY_HEADER_BYTES;
 	uint32_t payload_len = unit - VERIFY_HEADER_BYTES;
 	struct verify_header h;
@@ -586,7 +605,7 @@ enum verify_verdict verify_check_unit_fmt(const struct verify_format *fmt, void 
 	enum verify_verdict v;
 
 	if (format_is_default(fmt))
-		return check_default(buf, unit, offset, seed, expected_seq, f);
+		return verify_check_unit(buf, unit, offset, seed, expected_seq, f);
 	if (!fmt->header_len)
 		return check_pattern(fmt, buf, unit, offset, f);
 	if (!fmt->header_at)
@@ -597,11 +616,4 @@ enum verify_verdict verify_check_unit_fmt(const struct verify_format *fmt, void 
 	if (f->found_byte >= 0)
 		f->bad_offset = stored_position(fmt, offset, f->bad_offset);
 	return v;
-}
-
-enum verify_verdict verify_check_unit(const void *buf, uint32_t unit,
-				      uint64_t offset, uint64_t seed,
-				      uint64_t expected_seq, struct verify_failure *f)
-{
-	return check_default(buf, unit, offset, seed, expected_seq, f);
 }

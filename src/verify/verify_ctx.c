@@ -184,12 +184,6 @@ void verify_ctx_free(struct verify_ctx *v)
 	v->backlog_nr = v->backlog_cap = 0;
 }
 
-void verify_ctx_fill(const struct verify_ctx *v, void *buf, uint64_t offset,
-		     uint64_t len, uint64_t seq)
-{
-	verify_fill_range_fmt(&v->fmt, buf, offset, len, v->base, v->unit, v->seed, seq);
-}
-
 uint64_t verify_next_seq(struct verify_ctx *v)
 {
 	if ((uint32_t)++v->seq == 0)   /* 0 in the map means "not written" */
@@ -282,7 +276,8 @@ static enum verify_verdict check_one(const struct verify_ctx *v, unsigned char *
 				     uint64_t k, uint64_t at, uint64_t expected,
 				     struct verify_failure *f)
 {
-	if (verify_check_unit_fmt(&v->fmt, p, v->unit, at, v->seed, expected, f) == VERIFY_OK)
+	if ((v->fmt.plain ? verify_check_unit(p, v->unit, at, v->seed, expected, f) :
+	     verify_check_unit_fmt(&v->fmt, p, v->unit, at, v->seed, expected, f)) == VERIFY_OK)
 		return VERIFY_OK;
 	/* the map keeps 32 bits: a unit last written 2^32 or more writes ago
 	 * is recovered as too new; matching low bits are that write */

@@ -83,6 +83,7 @@ static void test_plan_and_sequence(void **state)
 	/* the same seed, the same sequence */
 	assert_int_equal(spr_gen_create(&again, &s, BLOCKS, BS, 42, &r2), 0);
 	spr_gen_free(g);
+	sprandom_report_free(r);
 	assert_int_equal(spr_gen_create(&g, &s, BLOCKS, BS, 42, &r), 0);
 	for (int k = 0; k < 1000; k++)
 		assert_int_equal(spr_gen_next(g), spr_gen_next(again));

@@ -140,11 +140,10 @@ void output_checks_summary(FILE *f, const struct job_result *r)
 
 		steady_report_criterion_text(s, criterion, sizeof(criterion));
 		fprintf(f, "  steadystate  : attained=%s, bw=%.2f MB/s, iops=%" PRIu64
-			"%s, %s%s=%s (limit %g%s) over %u of %u intervals\n",
+			", %s%s=%s (limit %g%s) over %u of %u intervals\n",
 			s->attained ? "yes" : "no",
 			(double)steady_report_mean(s, s->bw) / 1e6,
-			steady_report_mean(s, s->iops),
-			s->metric == SS_LAT ? "" : "", metric[s->metric],
+			steady_report_mean(s, s->iops), metric[s->metric],
 			s->slope ? " slope" : " mean dev", criterion, s->limit,
 			s->pct ? "%" : "", s->nr, s->intervals);
 	}

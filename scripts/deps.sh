@@ -6,7 +6,7 @@
 # python3-pandas are for fio's fiologparser_hist.py in the tests.
 set -e
 need="gcc make pkg-config liburing-dev libaio-dev libsqlite3-dev libcjson-dev \
-libcmocka-dev libblkid-dev fio util-linux mount fdisk e2fsprogs python3 chromium strace \
+libcmocka-dev libblkid-dev libssl-dev fio util-linux mount fdisk e2fsprogs python3 chromium strace \
 python3-numpy python3-pandas $*"
 missing=""
 for p in $need; do

@@ -182,7 +182,11 @@ static cJSON *result_json(const struct result_record *rec)
 	for (int d = 0; d < DIR_COUNT; d++)
 		cJSON_AddItemToObject(o, dir_names[d], dir_json(&rec->dir[d]));
 	if (rec->verify) {
+		/* the method as the job gave it (stored options; crc32c before
+		 * there were others) */
+		const cJSON *m = options ? cJSON_GetObjectItemCaseSensitive(options, "verify") : NULL;
 		struct verify_totals t = {
+			.method = cJSON_IsString(m) ? m->valuestring : NULL,
 			.seed = rec->verify_seed, .units = rec->verify_units,
 			.checked = rec->verify_checked, .failed = rec->verify_failed,
 			.stopped = rec->verify_stopped,

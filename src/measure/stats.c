@@ -2,6 +2,7 @@
  * and job results: init, group merge, free, fio's rate samples of a clone,
  * and the IOPS / bandwidth figures derived from them. */
 #include "measure/stats.h"
+#include "measure/check_results.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -226,7 +227,8 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 		return err_prefix("merging results of '%s'", src->name);
 	}
 
-	if (job_result_copy_drive(dst, src) < 0)
+	if (job_result_copy_drive(dst, src) < 0 ||
+	    (!dst->checks && check_results_dup(&dst->checks, src->checks) < 0))
 		return -1;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		dir_stats_merge(&dst->dir[d], &src->dir[d]);
@@ -277,6 +279,8 @@ void job_result_free(struct job_result *r)
 	free(r->verify_failures);
 	r->verify_failures = NULL;
 	r->nr_verify_failures = 0;
+	check_results_free(r->checks);
+	r->checks = NULL;
 }
 
 int job_result_copy_drive(struct job_result *dst, const struct job_result *src)

@@ -119,6 +119,9 @@ struct job_result {
 	/* fio's queue-depth distributions over the measured part */
 	struct io_depths depths;
 	uint64_t engine_calls[ENGINE_CALL_COUNTS];
+	/* fio's steady state and the sprandom plan, when the job had them
+	 * (measure/check_results.h); owned, NULL without */
+	struct check_results *checks;
 };
 
 void job_result_init(struct job_result *r, const struct job_spec *spec);

@@ -17,8 +17,12 @@
 #include "output/json_fio.h"
 #include "output/json_shared.h"
 #include "target/disk_util.h"
+#include "measure/check_results.h"
+#include "output/checks_out.h"
 #include "util/error.h"
 #include "verify/verify.h"
+#include "workload/check_options.h"
+#include "workload/checks.h"
 
 /* fio's default percentile_list */
 static const double default_percentiles[] = {
@@ -199,6 +203,21 @@ double group_agg_bytes(const struct job_result *res, unsigned nr,
 	return max_run ? (double)bytes / ((double)max_run / 1e9) : 0.0;
 }
 
+/* The reporting switches of r's job (fio's defaults without one). */
+static const struct job_checks *report_switches(const struct job_result *r)
+{
+	static struct job_checks defaults;
+	static bool ready;
+
+	if (r->spec)
+		return &r->spec->checks;
+	if (!ready) {
+		job_checks_defaults(&defaults);
+		ready = true;
+	}
+	return &defaults;
+}
+
 static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 			 const struct job_result *r, const struct dir_stats *ds,
 			 enum io_dir d, double group_agg,
@@ -206,12 +225,26 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 {
 	static const struct lat_stat empty_lat;  /* n == 0: printed as zeros */
 	static const struct rate_stat no_samples;   /* samples == 0 */
+	const struct job_checks *c = report_switches(r);
 	cJSON *obj = add_object(b, job, name);
-	const struct rate_stat *bw = ds ? &r->bw_stat[d] : &no_samples;
-	const struct rate_stat *io = ds ? &r->iops_stat[d] : &no_samples;
+	struct rate_stat mixed_bw = no_samples, mixed_io = no_samples;
+	const struct rate_stat *bw = &no_samples, *io = &no_samples;
 	double bw_bytes = 0, iops = 0, agg_pct = 0;
 
-	if (ds) {
+	if (ds && d == DIR_COUNT) {   /* unified_rw_reporting: both directions */
+		bw_bytes = r->runtime_ns ? (double)ds->bytes / ((double)r->runtime_ns / 1e9) : 0;
+		iops = r->runtime_ns ? (double)ds->ios / ((double)r->runtime_ns / 1e9) : 0;
+		/* fio's sum_thread_stats into the mixed direction: the two
+		 * directions' samples as a pure sum (sum_stat, pure_sum) */
+		for (int k = 0; k < DIR_COUNT; k++) {
+			rate_stat_sum(&mixed_bw, &r->bw_stat[k]);
+			rate_stat_sum(&mixed_io, &r->iops_stat[k]);
+		}
+		bw = &mixed_bw;
+		io = &mixed_io;
+	} else if (ds) {
+		bw = &r->bw_stat[d];
+		io = &r->iops_stat[d];
 		bw_bytes = result_bw_bytes(r, d);
 		iops = result_iops(r, d);
 	}
@@ -225,9 +258,13 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 	add_u64(b, obj, "total_ios", ds ? ds->ios : 0);
 	add_u64(b, obj, "short_ios", 0);
 	add_u64(b, obj, "drop_ios", 0);
-	add_lat_json(b, obj, "slat_ns", ds ? &ds->slat : &empty_lat, NULL, false);
-	add_lat_json(b, obj, "clat_ns", ds ? &ds->clat : &empty_lat, pcts, json_plus);
-	add_lat_json(b, obj, "lat_ns", ds ? &ds->lat : &empty_lat, pcts, false);
+	/* fio: percentiles (and json+ bins) where the job's switch asks */
+	add_lat_json(b, obj, "slat_ns", ds ? &ds->slat : &empty_lat,
+		     c->slat_percentiles ? pcts : NULL, json_plus);
+	add_lat_json(b, obj, "clat_ns", ds ? &ds->clat : &empty_lat,
+		     c->clat_percentiles ? pcts : NULL, json_plus);
+	add_lat_json(b, obj, "lat_ns", ds ? &ds->lat : &empty_lat,
+		     c->lat_percentiles ? pcts : NULL, json_plus);
 
 	if (bw->samples) {
 		/* fio's convert_agg_kbytes_percent */
@@ -442,7 +479,7 @@ cJSON *output_verify_json(const struct verify_totals *t,
 	cJSON *verify = cJSON_CreateObject();
 	cJSON *list;
 
-	add_string(b, verify, "method", "crc32c");
+	add_string(b, verify, "method", t->method ? t->method : "crc32c");
 	add_u64(b, verify, "seed", t->seed);
 	add_u64(b, verify, "units", t->units);
 	add_u64(b, verify, "checked", t->checked);
@@ -513,6 +550,8 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 	}
 	if (verify_result_present(r)) {
 		struct verify_totals t = {
+			.method = r->spec && r->spec->verify != VERIFY_NONE ?
+				verify_method_name(r->spec->verify) : NULL,
 			.seed = r->verify_seed, .units = r->verify_units,
 			.checked = r->verify_checked, .failed = r->verify_failed,
 			.stopped = r->verify_stopped,
@@ -521,6 +560,8 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 		attach(b, extra, "verify",
 		       output_verify_json(&t, r->verify_failures, r->nr_verify_failures));
 	}
+	if (r->checks && r->checks->sprandom)
+		attach(b, extra, "sprandom", output_sprandom_json(r, &b->failed));
 	add_double(b, extra, "series_interval_ms", (double)r->series.interval_ns / 1e6);
 	add_series(b, extra, &r->series);
 	if (r->drive_before)
@@ -529,6 +570,68 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 		attach(b, extra, "drive_after", cJSON_Parse(r->drive_after));
 	if (r->drive_delta)
 		attach(b, extra, "drive_delta", cJSON_Parse(r->drive_delta));
+}
+
+/* unified_rw_reporting: "mixed", both directions as one (fio's
+ * sum_thread_stats with UNIFIED_MIXED), after "sync" with "both"; with
+ * "mixed" it takes the place of "read", and "write", "trim" and "sync"
+ * are left out, as fio leaves them. */
+static void add_unified_json(struct json_builder *b, cJSON *job,
+			     const struct job_result *res, unsigned nr,
+			     const struct job_result *r, const struct percentile_list *pcts,
+			     bool json_plus)
+{
+	enum unified_rw u = report_switches(r)->unified_rw;
+	struct dir_stats *mixed;
+	double agg = group_agg_bytes(res, nr, r->groupid, DIR_READ);
+	cJSON *holder, *item;
+
+	if (u == UNIFIED_NONE)
+		return;
+	mixed = malloc(sizeof(*mixed));
+	holder = cJSON_CreateObject();
+	if (!mixed || !holder) {
+		free(mixed);
+		cJSON_Delete(holder);
+		b->failed = true;
+		return;
+	}
+	*mixed = r->dir[DIR_READ];
+	mixed->ios += r->dir[DIR_WRITE].ios;
+	mixed->bytes += r->dir[DIR_WRITE].bytes;
+	lat_merge(&mixed->slat, &r->dir[DIR_WRITE].slat);
+	lat_merge(&mixed->clat, &r->dir[DIR_WRITE].clat);
+	lat_merge(&mixed->lat, &r->dir[DIR_WRITE].lat);
+	/* fio's group aggregate: all bytes with "mixed", the reads' with "both" */
+	if (u == UNIFIED_MIXED)
+		agg += group_agg_bytes(res, nr, r->groupid, DIR_WRITE);
+	add_dir_json(b, holder, "mixed", r, mixed, (enum io_dir)DIR_COUNT, agg, pcts, json_plus);
+	free(mixed);
+	item = cJSON_DetachItemFromObjectCaseSensitive(holder, "mixed");
+	cJSON_Delete(holder);
+	if (!item) {
+		b->failed = true;
+		return;
+	}
+	if (u == UNIFIED_BOTH) {
+		attach(b, job, "mixed", item);
+		return;
+	}
+	if (!cJSON_ReplaceItemInObjectCaseSensitive(job, "read", item)) {
+		cJSON_Delete(item);
+		b->failed = true;
+		return;
+	}
+	cJSON_free(item->string);    /* the replacement took the name "read" */
+	item->string = malloc(sizeof("mixed"));
+	if (!item->string) {
+		b->failed = true;
+		return;
+	}
+	memcpy(item->string, "mixed", sizeof("mixed"));
+	cJSON_DeleteItemFromObjectCaseSensitive(job, "write");
+	cJSON_DeleteItemFromObjectCaseSensitive(job, "trim");
+	cJSON_DeleteItemFromObjectCaseSensitive(job, "sync");
 }
 
 static void add_job_json(struct json_builder *b, cJSON *jobs,
@@ -563,6 +666,7 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 
 	add_u64(b, sync, "total_ios", r->sync_ios);
 	add_lat_json(b, sync, "lat_ns", &r->sync_lat, &pcts, json_plus);
+	add_unified_json(b, job, res, nr, r, &pcts, json_plus);
 
 	add_u64(b, job, "job_runtime", r->total_run_ns / 1000000);
 	add_double(b, job, "usr_cpu", run_s > 0 ? r->usr_cpu_s * 100.0 / run_s : 0.0);
@@ -589,6 +693,8 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 	add_u64(b, job, "latency_window", 0);
 	if (spec && spec->description[0])
 		add_string(b, job, "desc", spec->description);
+	if (r->checks && r->checks->steady)
+		attach(b, job, "steadystate", output_steadystate_json(r, &b->failed));
 	add_drivebench_extras(b, job, r);
 }
 

@@ -40,6 +40,7 @@ int output_terse(FILE *f, const struct job_result *res, unsigned nr,
 
 /* A result's verification counts, from a job result or a stored record. */
 struct verify_totals {
+	const char *method;                /* fio's name; NULL = crc32c */
 	uint64_t seed;
 	uint64_t units, checked, failed;   /* due, checked, failed units */
 	bool stopped;                      /* verify_fatal stopped the check */

@@ -6,11 +6,14 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/fault.h"
+#include "output/checks_out.h"
 #include "util/error.h"
 #include "verify/verify.h"
+#include "workload/check_options.h"
 
 #define PARTIAL_BANNER \
 	"*** PARTIAL RESULTS: interrupted - figures cover only the time run ***"
@@ -20,7 +23,8 @@ static const char *const group_label[DIR_COUNT] = { "   READ", "  WRITE" };
 
 /* value scaled to the largest unit it reaches: with a fixed number of
  * decimals and a space before the unit ("2.05 MB/s"), or, when decimals < 0,
- * 4 significant digits and no space, as fio prints group totals ("1.953MiB/s"). */
+ * -decimals significant digits (fio's significant_figures, 4 by default)
+ * and no space, as fio prints group totals ("1.953MiB/s"). */
 static void format_scaled(char *buf, size_t size, double value, double step,
 			  const char *const *units, unsigned nr_units, int decimals)
 {
@@ -34,7 +38,11 @@ static void format_scaled(char *buf, size_t size, double value, double step,
 		snprintf(buf, size, "%.*f %s", decimals, value, units[u]);
 		return;
 	}
-	decimals = value < 10 ? 3 : value < 100 ? 2 : value < 1000 ? 1 : 0;
+	{
+		int digits = value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : 4;
+
+		decimals = -decimals > digits ? -decimals - digits : 0;
+	}
 	snprintf(buf, size, "%.*f%s", decimals, value, units[u]);
 }
 
@@ -278,8 +286,10 @@ static void print_verify(FILE *f, const struct job_result *r)
 
 	if (!verify_result_present(r))
 		return;
-	fprintf(f, "  verify: crc32c, seed %" PRIu64 ", checked %" PRIu64 " of %" PRIu64
-		" units, %" PRIu64 " failed%s\n", r->verify_seed, r->verify_checked,
+	fprintf(f, "  verify: %s, seed %" PRIu64 ", checked %" PRIu64 " of %" PRIu64
+		" units, %" PRIu64 " failed%s\n",
+		r->spec && r->spec->verify != VERIFY_NONE ? verify_method_name(r->spec->verify) :
+		"crc32c", r->verify_seed, r->verify_checked,
 		r->verify_units, r->verify_failed,
 		r->verify_stopped ? "; verify_fatal=1 stopped at the first failure" : "");
 	for (unsigned i = 0; i < r->nr_verify_failures && i < VERIFY_FAILURES_SHOWN; i++)
@@ -304,37 +314,67 @@ static bool dir_listed(const struct job_result *r, int d)
 	return d == DIR_READ ? job_spec_reads(r->spec) : job_spec_writes(r->spec);
 }
 
-static void print_entry(FILE *f, const struct job_result *r)
+static void print_dir(FILE *f, const struct job_result *r, const char *label,
+		      const struct dir_stats *ds)
 {
 	char decimal[32], binary[32], iops[32], io[32];
+	double secs = (double)r->runtime_ns / 1e9;
+	double bw = secs > 0 ? (double)ds->bytes / secs : 0;
+
+	format_rate(decimal, sizeof(decimal), bw, false, 2);
+	format_rate(binary, sizeof(binary), bw, true, 2);
+	format_count(iops, sizeof(iops), secs > 0 ? (double)ds->ios / secs : 0);
+	format_bytes(io, sizeof(io), (double)ds->bytes, false, 2);
+	fprintf(f, "  %s: %s (%s), IOPS %s, %s in %.3f s\n", label,
+		decimal, binary, iops, io, secs);
+	print_latency(f, ds);
+	if (ds->errors) {
+		fprintf(f, "    errors: %" PRIu64, ds->errors);
+		if (ds->first_error)
+			fprintf(f, ", first: %s (errno %d) at offset %" PRIu64,
+				err_errno_text(ds->first_error),
+				positive_errno(ds->first_error),
+				ds->first_error_offset);
+		fputc('\n', f);
+	}
+}
+
+/* unified_rw_reporting: both directions as one "mixed" line. */
+static void print_mixed(FILE *f, const struct job_result *r)
+{
+	struct dir_stats *mixed = malloc(sizeof(*mixed));
+
+	if (!mixed)
+		return;
+	*mixed = r->dir[DIR_READ];
+	mixed->ios += r->dir[DIR_WRITE].ios;
+	mixed->bytes += r->dir[DIR_WRITE].bytes;
+	mixed->errors += r->dir[DIR_WRITE].errors;
+	if (!mixed->first_error) {
+		mixed->first_error = r->dir[DIR_WRITE].first_error;
+		mixed->first_error_offset = r->dir[DIR_WRITE].first_error_offset;
+	}
+	lat_merge(&mixed->slat, &r->dir[DIR_WRITE].slat);
+	lat_merge(&mixed->clat, &r->dir[DIR_WRITE].clat);
+	lat_merge(&mixed->lat, &r->dir[DIR_WRITE].lat);
+	print_dir(f, r, "mixed", mixed);
+	free(mixed);
+}
+
+static void print_entry(FILE *f, const struct job_result *r)
+{
+	enum unified_rw u = r->spec ? r->spec->checks.unified_rw : UNIFIED_NONE;
 
 	print_header(f, r);
-	for (int d = 0; d < DIR_COUNT; d++) {
-		const struct dir_stats *ds = &r->dir[d];
-		double bw = result_bw_bytes(r, (enum io_dir)d);
-
-		if (!dir_listed(r, d))
-			continue;
-		format_rate(decimal, sizeof(decimal), bw, false, 2);
-		format_rate(binary, sizeof(binary), bw, true, 2);
-		format_count(iops, sizeof(iops), result_iops(r, (enum io_dir)d));
-		format_bytes(io, sizeof(io), (double)ds->bytes, false, 2);
-		fprintf(f, "  %s: %s (%s), IOPS %s, %s in %.3f s\n", dir_label[d],
-			decimal, binary, iops, io, (double)r->runtime_ns / 1e9);
-		print_latency(f, ds);
-		if (ds->errors) {
-			fprintf(f, "    errors: %" PRIu64, ds->errors);
-			if (ds->first_error)
-				fprintf(f, ", first: %s (errno %d) at offset %" PRIu64,
-					err_errno_text(ds->first_error),
-					positive_errno(ds->first_error),
-					ds->first_error_offset);
-			fputc('\n', f);
-		}
-	}
+	for (int d = 0; d < DIR_COUNT && u != UNIFIED_MIXED; d++)
+		if (dir_listed(r, d))
+			print_dir(f, r, dir_label[d], &r->dir[d]);
+	if (u != UNIFIED_NONE)
+		print_mixed(f, r);
 	print_sync(f, r);
 	print_error_totals(f, r);
 	print_verify(f, r);
+	output_checks_summary(f, r);
 }
 
 /* fio's show_group_stats: aggregate bandwidth is all bytes over the
@@ -342,6 +382,13 @@ static void print_entry(FILE *f, const struct job_result *r)
 static void print_group(FILE *f, const struct job_result *res, unsigned nr,
 			unsigned groupid)
 {
+	int sig = -4;
+
+	for (unsigned i = 0; i < nr; i++)
+		if (res[i].groupid == groupid && res[i].spec) {
+			sig = -(int)res[i].spec->checks.sig_figs;
+			break;
+		}
 	fprintf(f, "\nRun status group %u (all jobs):\n", groupid);
 	for (int d = 0; d < DIR_COUNT; d++) {
 		uint64_t bytes = 0, min_run = UINT64_MAX, max_run = 0;
@@ -371,14 +418,14 @@ static void print_group(FILE *f, const struct job_result *res, unsigned nr,
 		if (!any)
 			continue;
 		agg = max_run ? (double)bytes / ((double)max_run / 1e9) : 0.0;
-		format_rate(agg_bin, sizeof(agg_bin), agg, true, -1);
-		format_rate(agg_dec, sizeof(agg_dec), agg, false, -1);
-		format_rate(min_bin, sizeof(min_bin), min_bw, true, -1);
-		format_rate(min_dec, sizeof(min_dec), min_bw, false, -1);
-		format_rate(max_bin, sizeof(max_bin), max_bw, true, -1);
-		format_rate(max_dec, sizeof(max_dec), max_bw, false, -1);
-		format_bytes(io_bin, sizeof(io_bin), (double)bytes, true, -1);
-		format_bytes(io_dec, sizeof(io_dec), (double)bytes, false, -1);
+		format_rate(agg_bin, sizeof(agg_bin), agg, true, sig);
+		format_rate(agg_dec, sizeof(agg_dec), agg, false, sig);
+		format_rate(min_bin, sizeof(min_bin), min_bw, true, sig);
+		format_rate(min_dec, sizeof(min_dec), min_bw, false, sig);
+		format_rate(max_bin, sizeof(max_bin), max_bw, true, sig);
+		format_rate(max_dec, sizeof(max_dec), max_bw, false, sig);
+		format_bytes(io_bin, sizeof(io_bin), (double)bytes, true, sig);
+		format_bytes(io_dec, sizeof(io_dec), (double)bytes, false, sig);
 		fprintf(f, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64
 			"-%" PRIu64 "msec\n", group_label[d], agg_bin, agg_dec,
 			min_bin, max_bin, min_dec, max_dec, io_bin, io_dec,

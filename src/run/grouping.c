@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/check_results.h"
 #include "run/runner.h"
 #include "util/error.h"
 #include "verify/verify.h"
@@ -16,7 +17,9 @@ static int copy_result(struct job_result *dst, const struct job_result *src)
 	dst->drive_before = dst->drive_after = dst->drive_delta = NULL;
 	dst->verify_failures = NULL;
 	dst->nr_verify_failures = 0;
-	if (job_result_copy_drive(dst, src) || verify_result_copy(dst, src))
+	dst->checks = NULL;
+	if (job_result_copy_drive(dst, src) || verify_result_copy(dst, src) ||
+	    check_results_dup(&dst->checks, src->checks))
 		return -1;
 	return series_merge(&dst->series, &src->series);
 }

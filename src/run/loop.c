@@ -17,6 +17,7 @@
 #include "run/buffers.h"
 #include "run/pagecache.h"
 #include "run/loop_log.h"
+#include "run/checks_run.h"
 #include "run/runner.h"
 #include "util/error.h"
 
@@ -145,8 +146,7 @@ static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
 	}
 	start_request(l, io, dir, off, len, now);
 	if (dir == DIR_WRITE)
-		verify_fill_range(io->buf, io->offset, io->len, w->verify.base,
-				  w->verify.unit, w->verify.seed, rq->verify_seq);
+		verify_ctx_fill(&w->verify, io->buf, io->offset, io->len, rq->verify_seq);
 	return w->ops->prep(&w->engine, io);
 }
 
@@ -190,8 +190,7 @@ static int prep_continue(struct worker *w, struct io *io, uint64_t now)
 	rq->next_offset += len;
 	rq->remaining -= len;
 	if (w->verifying && io->dir == DIR_WRITE)
-		verify_fill_range(io->buf, io->offset, io->len, w->verify.base,
-				  w->verify.unit, w->verify.seed, rq->verify_seq);
+		verify_ctx_fill(&w->verify, io->buf, io->offset, io->len, rq->verify_seq);
 	else if (io->dir == DIR_WRITE)
 		buffers_write(&w->bufs, io, now);
 	return w->ops->prep(&w->engine, io);
@@ -738,7 +737,7 @@ void loop_run(struct worker *w)
 		w->nr_free = 1;
 	l.interval = s->series_interval_ns ? s->series_interval_ns : 1000000000ull;
 	l.time_based = s->time_based;
-	l.bytes_target = s->io_size ? s->io_size : w->range_len;
+	l.bytes_target = checks_bytes_target(w, s->io_size ? s->io_size : w->range_len);
 	l.issuing = true;
 	loop_sync_start(&l);
 	l.measure_start = now;

@@ -7,8 +7,11 @@
 #include "run/loop.h"
 
 #include <errno.h>
+#include <stdio.h>
 
 #include "run/runner.h"
+#include "run/verify_dump.h"
+#include "util/error.h"
 #include "workload/job_spec.h"
 
 /* Whether [off, off + len) overlaps a request in flight in a way that
@@ -124,6 +127,7 @@ int loop_verify_checked(struct loop *l, struct io *io)
 {
 	struct worker *w = l->w;
 	struct request *rq = io->owner;
+	unsigned kept = w->result.nr_verify_failures;
 	int failures;
 
 	if (l->verify_stopped)   /* verify_fatal: nothing is checked after it */
@@ -132,6 +136,16 @@ int loop_verify_checked(struct loop *l, struct io *io)
 				     rq->verify_read, &w->result);
 	if (failures < 0)
 		return -1;
+	/* a dump that cannot be written fails the run, after the I/O in
+	 * flight is back (an error return here would leave this slot taken) */
+	if (failures && w->spec->checks.verify_dump && !w->run_failed &&
+	    verify_dump_failures(w, io, kept)) {
+		w->run_failed = true;
+		snprintf(w->error_text, sizeof(w->error_text), "%s", err_msg());
+		l->issuing = false;
+		l->abandon = true;
+		l->verify_stopped = true;
+	}
 	if (failures)
 		verify_failure_found(l);
 	return 0;

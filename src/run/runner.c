@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "run/loop_log.h"
+#include "run/checks_run.h"
 #include "run/worker.h"
 #include "target/safety.h"
 #include "target/snapshot.h"
@@ -143,6 +144,7 @@ static int check_buffer_memory(const struct job_list *jobs, unsigned first,
 struct verify_setup {
 	uint64_t run_seed;
 	bool have_seed;
+	bool writer;                 /* a job with verify wrote earlier */
 	uint64_t prev_end;           /* end of the job's previous clone */
 };
 
@@ -154,6 +156,11 @@ static int setup_verify(struct worker *w, const struct target *t,
 
 	if (s->verify == VERIFY_NONE)
 		return 0;
+	/* fio's write phase then verify phase in one run (surface-scan):
+	 * the reads check the run's own seed */
+	if (!job_spec_writes(s) && !s->verify_seed_set && !vs->writer)
+		return err_set("option 'verify': a job that only reads checks data an earlier job or run wrote: give that run's verify_seed (see drivebench verify), or write the data with verify in an earlier job of this run");
+	vs->writer = vs->writer || job_spec_writes(s);
 	if (!s->verify_seed_set && !vs->have_seed) {
 		if (verify_random_seed(&vs->run_seed))
 			return -1;
@@ -162,7 +169,10 @@ static int setup_verify(struct worker *w, const struct target *t,
 	w->verify_seed = s->verify_seed_set ? s->verify_seed : vs->run_seed;
 	if (target_job_range(t, s, w->clone, &start, &len))
 		return -1;
-	if (w->clone > 0 && s->filename[0] && start < vs->prev_end)
+	/* verify_write_sequence=0 (fio's atomic-verify): any clone's write of
+	 * a unit checks out, the sequence is not compared */
+	if (w->clone > 0 && s->filename[0] && start < vs->prev_end &&
+	    s->checks.verify_write_sequence)
 		return err_set("verify with numjobs=%u needs clone ranges that do not overlap: clone %u starts at %llu, inside clone %u's range ending at %llu; set offset_increment to at least size",
 			       s->numjobs, w->clone, (unsigned long long)start,
 			       w->clone - 1, (unsigned long long)vs->prev_end);
@@ -358,13 +368,24 @@ static int run_phase(struct phase *p, enum run_failure *why)
 {
 	pthread_t *threads = calloc(p->nr, sizeof(*threads));
 	unsigned started = 0;
+	struct ss_monitor *ss = NULL;
 	int rc = 0;
 
 	if (!threads)
 		return err_set("out of memory");
-	if (pthread_barrier_init(&p->barrier, NULL, p->nr)) {
+	if (ss_monitor_create(p->workers, p->nr, p->opt->stop, &ss)) {
 		free(threads);
+		return -1;
+	}
+	/* the steady-state monitor starts its clock with the workers */
+	if (pthread_barrier_init(&p->barrier, NULL, p->nr + (ss ? 1 : 0))) {
+		free(threads);
+		ss_monitor_finish(ss);
 		return err_set("pthread_barrier_init failed");
+	}
+	if (ss && ss_monitor_start(ss, &p->barrier)) {
+		fprintf(stderr, "drivebench: %s\n", err_msg());
+		_exit(EXIT_RUN_FAILED);   /* the barrier can never fill */
 	}
 	for (unsigned i = 0; i < p->nr; i++) {
 		p->workers[i].start_barrier = &p->barrier;
@@ -383,6 +404,10 @@ static int run_phase(struct phase *p, enum run_failure *why)
 	}
 	for (unsigned i = 0; i < started; i++)
 		join_reporting(p, threads[i]);
+	if (ss_monitor_finish(ss) && rc == 0) {
+		rc = -1;
+		*why = RUN_FAILED_RUNTIME;
+	}
 	pthread_barrier_destroy(&p->barrier);
 	free(threads);
 	for (unsigned i = 0; i < p->nr; i++) {
@@ -552,6 +577,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		workers[i].result.drive_after = NULL;
 		workers[i].result.drive_delta = NULL;
 		workers[i].result.verify_failures = NULL;
+		workers[i].result.checks = NULL;
 		workers[i].result.nr_verify_failures = 0;
 	}
 done:

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "run/checks_run.h"
 #include "run/loop.h"
 #include "run/pagecache.h"
 #include "util/error.h"
@@ -176,7 +177,7 @@ int worker_setup(struct worker *w)
 		if (w->fd < 0)
 			return fail(w);
 	}
-	if (setup_buffers(w) || setup_generators(w))
+	if (setup_buffers(w) || setup_generators(w) || checks_worker_setup(w))
 		return fail(w);
 	worker_cache_open(w);
 	/* the series' whole room now: the loop never allocates (loop.c) */
@@ -216,6 +217,7 @@ void worker_teardown(struct worker *w)
 	free(w->requests);
 	free(w->free_ios);
 	verify_ctx_free(&w->verify);
+	checks_worker_teardown(w);
 	w->verifying = false;
 	w->buffers = w->ios = NULL;
 	w->requests = NULL;

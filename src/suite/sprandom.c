@@ -10,14 +10,16 @@
 
 #include "util/error.h"
 #include "workload/random.h"
+#include "workload/sprandom_job.h"
 
 double sprandom_model_waf(double op)
 {
 	/* Desnoyers' greedy-GC model under uniform random writes, in the
-	 * closed-form approximation fio's sprandom uses. */
+	 * closed-form approximation fio's sprandom uses: the job option's
+	 * (workload/sprandom_job.c), shared. */
 	if (!(op > 0))
 		return HUGE_VAL;
-	return 0.5 / op + 0.7;
+	return spr_model_waf(op);
 }
 
 static int check_parameters(uint64_t capacity, double op, unsigned nr_regions,
@@ -72,7 +74,7 @@ int sprandom_plan(uint64_t capacity, double op, unsigned nr_regions,
 
 	uint64_t blocks = capacity / iu;
 	double waf = sprandom_model_waf(op);
-	double victim_validity = 1 - 1 / waf;
+	double victim_validity = spr_gc_validity(op);
 
 	/* Regions tile the capacity; the first blocks % nr regions get one
 	 * block more. Region r stands for the physical space quantiles its

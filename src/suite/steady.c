@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "measure/window.h"
 #include "util/error.h"
 
 /* Relative slack on the limit comparisons so that a series exactly at a
@@ -41,33 +42,17 @@ static int check_arguments(const double *values, unsigned n, unsigned window,
 	return 0;
 }
 
-/* Mean, range and least-squares slope (x = 0, 1, ...) of count values. */
+/* Mean, range and least-squares slope (x = 0, 1, ...) of count values:
+ * the window figures fio's steadystate uses too (measure/window.h). */
 static void window_figures(const double *w, unsigned count,
 			   struct steady_verdict *v)
 {
-	double sum = 0, lo = w[0], hi = w[0];
+	struct window_fit fit;
 
-	for (unsigned i = 0; i < count; i++) {
-		sum += w[i];
-		if (w[i] < lo)
-			lo = w[i];
-		if (w[i] > hi)
-			hi = w[i];
-	}
-	v->mean = sum / count;
-	v->range = hi - lo;
-	v->slope = 0;
-	if (count >= 2) {
-		double x_mean = (count - 1) / 2.0, sxy = 0, sxx = 0;
-
-		for (unsigned i = 0; i < count; i++) {
-			double dx = i - x_mean;
-
-			sxy += dx * (w[i] - v->mean);
-			sxx += dx * dx;
-		}
-		v->slope = sxy / sxx;
-	}
+	window_fit(w, count, &fit);
+	v->mean = fit.mean;
+	v->range = fit.range;
+	v->slope = fit.slope;
 	v->slope_excursion = fabs(v->slope) * (count - 1);
 }
 

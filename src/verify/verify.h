@@ -1,8 +1,9 @@
-/* verify.h - data verification (fio's verify=crc32c): the header every
- * verify unit of a written block carries, the payload made from (seed,
- * offset, sequence), the verdict of reading a unit back, the map of what
- * this run wrote where, and the failures kept in a job's result. The
- * format and the verdicts are described in docs/verify.md. */
+/* verify.h - data verification (fio's verify=METHOD): the header every
+ * verify unit of a written block carries (the method's digest after it),
+ * the payload made from (seed, offset, sequence) or from verify_pattern,
+ * the verdict of reading a unit back, the map of what this run wrote
+ * where, and the failures kept in a job's result. The format and the
+ * verdicts are described in docs/verify.md. */
 #ifndef DRIVEBENCH_VERIFY_H
 #define DRIVEBENCH_VERIFY_H
 
@@ -13,7 +14,9 @@
 #include "workload/job_spec.h"
 
 #define VERIFY_MAGIC 0x46564244u        /* "DBVF" as little-endian bytes */
-#define VERIFY_HEADER_VERSION 1
+#define VERIFY_HEADER_VERSION 1         /* crc32c: the checksum in payload_crc */
+#define VERIFY_HEADER_VERSION_METHOD 2  /* other methods: the method in
+					 * reserved, the digest after byte 48 */
 #define VERIFY_HEADER_BYTES 48
 #define VERIFY_UNIT_MIN 64              /* header plus some payload */
 #define VERIFY_SECTOR 512               /* granularity of a torn write */
@@ -31,7 +34,7 @@ struct verify_header {
 	uint64_t offset;         /* the unit's byte offset on the target */
 	uint64_t seed;           /* the run's verify seed */
 	uint64_t seq;            /* write sequence number (per job clone) */
-	uint32_t reserved;       /* 0 */
+	uint32_t reserved;       /* version 1: 0; version 2: the method */
 	uint32_t header_crc;     /* crc32c of the 44 bytes above */
 };
 
@@ -89,6 +92,54 @@ int verify_only_convert(struct job_spec *spec);
 
 /* --- units ------------------------------------------------------------- */
 
+/* How a job lays out its units: the method (and so the header's length),
+ * the payload's source (the seeded generator, or verify_pattern with each
+ * %o the unit's offset), where the header is stored (verify_offset swaps
+ * it with the payload bytes there) and which header checks apply. */
+struct verify_format {
+	enum verify_kind method;
+	uint32_t header_len;         /* 0 (verify=pattern), 48 (crc32c, meta,
+				      * pattern_hdr) or 48 + the digest's room */
+	uint32_t digest_len;
+	uint32_t header_at;          /* verify_offset; 0 = at the start */
+	const unsigned char *pattern;/* NULL: the seeded generator */
+	unsigned pattern_len;
+	const unsigned *pattern_fmt; /* %o positions in the pattern */
+	unsigned nr_fmt;
+	bool check_seq;              /* verify_write_sequence: lost writes */
+	bool check_seed;             /* verify_header_seed: stale units */
+	bool plain;                  /* crc32c, generated, header first: the
+				      * functions without a format do it */
+};
+
+/* crc32c, generated payload, header first, every check: what the
+ * functions without a format use. */
+extern const struct verify_format verify_format_default;
+
+/* The format of spec's units (its pattern is referenced, not copied). */
+void verify_format_of(const struct job_spec *spec, struct verify_format *f);
+
+/* Bytes before the payload for method: 0 for pattern, 48 for crc32c, meta
+ * and pattern_hdr, 48 + the digest rounded up to 8 for the others. */
+uint32_t verify_header_len(enum verify_kind method);
+
+void verify_fill_unit_fmt(const struct verify_format *fmt, void *buf, uint32_t unit,
+			  uint64_t offset, uint64_t seed, uint64_t seq);
+void verify_fill_range_fmt(const struct verify_format *fmt, void *buf, uint64_t offset,
+			   uint64_t len, uint64_t base, uint32_t unit, uint64_t seed,
+			   uint64_t seq);
+/* buf is the unit as read; with a verify_offset it is swapped to check it
+ * and swapped back. */
+enum verify_verdict verify_check_unit_fmt(const struct verify_format *fmt, void *buf,
+					  uint32_t unit, uint64_t offset, uint64_t seed,
+					  uint64_t expected_seq, struct verify_failure *f);
+/* The unit as written, header first (verify_dump's .expected), and a read
+ * unit put back in that order (its .received). */
+void verify_expected_unit(const struct verify_format *fmt, void *buf, uint32_t unit,
+			  uint64_t offset, uint64_t seed, uint64_t seq);
+void verify_logical_copy(const struct verify_format *fmt, void *dst, const void *src,
+			 uint32_t unit);
+
 /* Writes one whole unit image (header and payload) into buf. */
 void verify_fill_unit(void *buf, uint32_t unit, uint64_t offset,
 		      uint64_t seed, uint64_t seq);
@@ -112,6 +163,7 @@ enum verify_verdict verify_check_unit(const void *buf, uint32_t unit,
  * the sequence of the last write of unit k that completed (0 = not written
  * in this run); the full number is recovered from the current one. */
 struct verify_ctx {
+	struct verify_format fmt;
 	uint32_t unit;
 	uint64_t seed;
 	uint64_t seq;                /* last sequence number handed out */
@@ -132,6 +184,17 @@ uint64_t verify_memory_bytes(const struct job_spec *spec, uint64_t range_len);
 int verify_ctx_init(struct verify_ctx *v, const struct job_spec *spec,
 		    uint64_t seed, uint64_t range_start, uint64_t range_len);
 void verify_ctx_free(struct verify_ctx *v);
+
+/* Fills buf with the write of [offset, offset + len) with seq, in the
+ * ctx's format (inline: crc32c's path costs what it did before formats). */
+static inline void verify_ctx_fill(const struct verify_ctx *v, void *buf, uint64_t offset,
+				   uint64_t len, uint64_t seq)
+{
+	if (v->fmt.plain)
+		verify_fill_range(buf, offset, len, v->base, v->unit, v->seed, seq);
+	else
+		verify_fill_range_fmt(&v->fmt, buf, offset, len, v->base, v->unit, v->seed, seq);
+}
 
 /* The next write sequence number (never 0 in its low 32 bits). */
 uint64_t verify_next_seq(struct verify_ctx *v);
@@ -172,7 +235,7 @@ struct job_result;
  * the workload) each unit checked is counted there now. With v->fatal the
  * check stops at the first failure. Returns the number of failures, or -1
  * (err_msg) when out of memory. */
-int verify_check_read(struct verify_ctx *v, const void *buf, uint64_t offset,
+int verify_check_read(struct verify_ctx *v, void *buf, uint64_t offset,
 		      uint64_t len, bool planned, struct job_result *r);
 
 /* Counts f's units (f->units, 0 taken as 1) as failed in r and keeps f

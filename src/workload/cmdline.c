@@ -85,7 +85,9 @@ static int apply_arguments(struct job_spec *spec, char *const argv[], int first,
 			if ((strcmp(key, "kb_base") == 0) != (pass == 0))
 				continue;
 			if (job_option_set(spec, key, value))
-				return err_prefix("%s", argv[i]);
+				/* a long value is cut so the reason still fits */
+				return err_prefix("%.80s%s", argv[i],
+						  strlen(argv[i]) > 80 ? "..." : "");
 		}
 	}
 	return 0;
@@ -173,7 +175,8 @@ int job_list_set_all(struct job_list *list, const char *key_value)
 	memcpy(updated, list->jobs, list->nr * sizeof(*updated));
 	for (unsigned i = 0; i < list->nr; i++) {
 		if (job_option_set(&updated[i], key, equals ? equals + 1 : NULL)) {
-			err_prefix("--set %s", key_value);
+			err_prefix("--set %.80s%s", key_value,
+				   strlen(key_value) > 80 ? "..." : "");
 			goto out;
 		}
 	}

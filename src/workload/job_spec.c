@@ -11,6 +11,7 @@
 #include "io/fault.h"
 #include "util/error.h"
 #include "verify/verify.h"
+#include "workload/check_options.h"
 
 /* fio's default percentile list, plus 99.9999 for drivebench's tail views. */
 static const double default_percentiles[] = {
@@ -49,6 +50,7 @@ void job_spec_defaults(struct job_spec *spec)
 	buffering_defaults(&spec->buffering);
 	job_output_defaults(&spec->output);
 	job_measure_defaults(&spec->measure);
+	job_checks_defaults(&spec->checks);
 }
 
 static bool rw_is_mixed(enum rw_mode rw)
@@ -252,7 +254,7 @@ static int check_spec(const struct job_spec *spec)
 		return err_set("option 'kb_base': must be 1000 or 1024");
 	if (!spec->ioengine[0])
 		return err_set("option 'ioengine': empty");
-	if (verify_spec_check(spec))
+	if (verify_spec_check(spec) || job_checks_validate(spec))
 		return -1;
 	if (check_fault_options(spec))
 		return -1;

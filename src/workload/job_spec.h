@@ -11,6 +11,7 @@
 #include "workload/buffering.h"
 #include "workload/job_output.h"
 #include "workload/job_measure.h"
+#include "workload/checks.h"
 
 #define JOB_NAME_MAX 128
 #define JOB_PATH_MAX 4096
@@ -53,8 +54,18 @@ struct distribution {
 	unsigned nr_zones;
 };
 
-/* verify= : how each written block is checked (verify/verify.h) */
-enum verify_kind { VERIFY_NONE = 0, VERIFY_CRC32C };
+/* verify= : how each written block is checked (verify/verify.h). The
+ * values are written in every verify header: never renumber them. */
+enum verify_kind {
+	VERIFY_NONE = 0, VERIFY_CRC32C = 1, VERIFY_MD5 = 2, VERIFY_CRC64 = 3,
+	VERIFY_CRC32 = 4, VERIFY_CRC16 = 5, VERIFY_CRC7 = 6, VERIFY_SHA1 = 7,
+	VERIFY_SHA256 = 8, VERIFY_SHA512 = 9, VERIFY_SHA3_224 = 10,
+	VERIFY_SHA3_256 = 11, VERIFY_SHA3_384 = 12, VERIFY_SHA3_512 = 13,
+	VERIFY_XXHASH = 14, VERIFY_META = 15,  /* header only, payload compared */
+	VERIFY_PATTERN = 16,                   /* verify_pattern, no header */
+	VERIFY_PATTERN_HDR = 17,               /* verify_pattern with a header */
+	VERIFY_KINDS
+};
 
 /* continue_on_error= : fio's classes of error a job keeps going after */
 enum error_class {
@@ -179,6 +190,10 @@ struct job_spec {
 	bool verify_fatal;             /* stop at the first failure (fio's) */
 	uint64_t verify_interval;      /* verify unit; 0 = the smallest bs */
 	unsigned continue_on_error;    /* mask of enum error_class; 0 = none */
+
+	/* verify methods, steady state, sprandom, percentile switches
+	 * (workload/checks.h) */
+	struct job_checks checks;
 
 	/* fault injection: ioengine=fault:<engine> (io/fault.c) */
 	struct fault_spec fault;

@@ -3,6 +3,7 @@
  * Feistel bijection behind the permutation and the hot-block scatter, and
  * the bssplit block-size picker. No allocation; O(1) per call. */
 #include "workload/offsets.h"
+#include "workload/sprandom_job.h"
 
 #include <math.h>
 #include <string.h>
@@ -461,6 +462,8 @@ uint64_t offset_gen_next(struct offset_gen *g)
 			i++;
 		return g->zone_start[i] + rng_below(&g->rng, g->zone_len[i]);
 	}
+	case OFFSET_SPRANDOM:
+		return spr_gen_next(g->spr);
 	}
 	return 0;
 }

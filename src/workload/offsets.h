@@ -17,6 +17,7 @@ enum offset_kind {
 	OFFSET_PARETO,
 	OFFSET_NORMAL,
 	OFFSET_ZONED,        /* zoned and zoned_abs */
+	OFFSET_SPRANDOM,     /* sprandom=1 (workload/sprandom_job.h) */
 };
 
 #define FEISTEL_ROUNDS 6
@@ -64,6 +65,9 @@ struct offset_gen {
 	uint64_t zone_threshold[ZONES_MAX];
 	uint64_t zone_start[ZONES_MAX];
 	uint64_t zone_len[ZONES_MAX];
+
+	/* OFFSET_SPRANDOM: the sequence, owned by whoever set it */
+	struct spr_gen *spr;
 };
 
 /* The size of one block index for a job: blockalign, else the smallest

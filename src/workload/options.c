@@ -23,6 +23,7 @@
 #include "util/text.h"
 #include "workload/bssplit.h"
 #include "workload/buffering_options.h"
+#include "workload/check_option_table.h"
 #include "workload/distribution.h"
 #include "workload/job_output_table.h"
 #include "workload/measure_options.h"
@@ -342,18 +343,6 @@ static int set_gds_transfer(struct job_spec *spec, const char *value)
 
 /* ---- data verification (verify/verify.c) ------------------------------ */
 
-/* verify=crc32c (fio's crc32c-intel is the same checksum); 0 or none = off */
-static int set_verify(struct job_spec *spec, const char *value)
-{
-	if (!strcmp(value, "crc32c") || !strcmp(value, "crc32c-intel"))
-		spec->verify = VERIFY_CRC32C;
-	else if (!strcmp(value, "0") || !strcmp(value, "none"))
-		spec->verify = VERIFY_NONE;
-	else
-		return err_set("verify=%s: not supported (only crc32c)", value);
-	return 0;
-}
-
 static int set_verify_seed(struct job_spec *spec, const char *value)
 {
 	uint64_t seed;
@@ -530,7 +519,6 @@ static const struct option_def option_table[] = {
 	FUNC("null_latency", NULL, set_null_latency),
 	FUNC("gds_transfer", NULL, set_gds_transfer),
 	UINT("gpu_dev_id", NULL, gpu_device, 0, 1023),
-	FUNC("verify", NULL, set_verify),
 	BOOL("do_verify", do_verify),
 	UINT("verify_backlog", NULL, verify_backlog, 0, VERIFY_BACKLOG_LIMIT),
 	FUNC("verify_seed", NULL, set_verify_seed),
@@ -557,7 +545,6 @@ static const struct option_def option_table[] = {
 /* fio options people often carry in job files; named explicitly so the
  * error says "not supported" rather than "unknown". */
 static const char *const unsupported_options[] = {
-	"verify_pattern",
 	"rate",
 	"rate_iops",
 	"rate_min",
@@ -580,18 +567,10 @@ static const char *const unsupported_options[] = {
 	"overwrite",
 	"startdelay",
 	"trim_percentage",
-	"lat_percentiles",
-	"clat_percentiles",
-	"slat_percentiles",
 	"latency_target",
 	"iodepth_low",
 	"flow",
 	"rate_cycle",
-	"steadystate",
-	"ss",
-	"ss_dur",
-	"ss_ramp",
-	"unified_rw_reporting",
 	"cpumask",
 	"log_compression",
 	"log_compression_cpus",
@@ -608,6 +587,7 @@ static const struct option_group option_groups[] = {
 	OPTION_GROUP(buffering_options),
 	OPTION_GROUP(job_output_table),
 	OPTION_GROUP(measure_options),
+	OPTION_GROUP(check_options),
 };
 
 #define NR_GROUPS (sizeof(option_groups) / sizeof(option_groups[0]))

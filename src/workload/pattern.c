@@ -1,6 +1,6 @@
 /* pattern.c - parses fio's byte-pattern syntax (pattern.h) into bytes:
- * hex, decimal, "string" and 'file' pieces, one after the other. fio's
- * %o-style formats are not part of buffer_pattern (fio refuses them too). */
+ * hex, decimal, "string", 'file' and (verify patterns) %o pieces, one
+ * after the other. */
 #include "workload/pattern.h"
 
 #include <ctype.h>
@@ -155,11 +155,32 @@ static const char *parse_file(const char *p, struct pattern_out *o)
 	return end + 1;
 }
 
-int pattern_parse(const char *text, unsigned char *out, size_t cap, size_t *len)
+/* The %o field at p: 8 zero bytes now, filled per block by the verifier. */
+static const char *parse_format(const char *p, struct pattern_out *o, unsigned *fmt,
+				unsigned fmt_cap, unsigned *nr_fmt)
+{
+	if (p[1] != 'o') {
+		err_set("unknown format '%.2s' (only %%o, the block offset)", p);
+		return NULL;
+	}
+	if (*nr_fmt == fmt_cap) {
+		err_set("more than %u %%o in the pattern", fmt_cap);
+		return NULL;
+	}
+	fmt[(*nr_fmt)++] = (unsigned)o->len;
+	for (int i = 0; i < PATTERN_OFFSET_BYTES; i++)
+		if (put_byte(o, 0))
+			return NULL;
+	return p + 2;
+}
+
+int pattern_parse_fmt(const char *text, unsigned char *out, size_t cap,
+		      unsigned *fmt, unsigned fmt_cap, unsigned *nr_fmt)
 {
 	struct pattern_out o = { out, cap, 0 };
 	const char *p = text;
 
+	*nr_fmt = 0;
 	if (!text || !*text)
 		return err_set("empty pattern");
 	while (*p) {
@@ -169,19 +190,32 @@ int pattern_parse(const char *text, unsigned char *out, size_t cap, size_t *len)
 			next = parse_string(p, &o);
 		else if (*p == '\'')
 			next = parse_file(p, &o);
-		else if (*p == '%')
+		else if (*p == '%' && !fmt_cap)
 			return err_set("'%s': formats such as %%o are not supported in this pattern",
 				       text);
+		else if (*p == '%')
+			next = parse_format(p, &o, fmt, fmt_cap, nr_fmt);
 		else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 			next = parse_hex(p, &o);
 		else
 			next = parse_decimal(p, &o);
-		if (!next)
-			return err_prefix("bad pattern '%s'", text);
+		if (!next)   /* a long pattern is cut so the reason still fits */
+			return err_prefix("bad pattern '%.48s%s'", text,
+					  strlen(text) > 48 ? "..." : "");
 		p = next;
 	}
 	if (!o.len)
 		return err_set("bad pattern '%s': no bytes", text);
-	*len = o.len;
+	return (int)o.len;
+}
+
+int pattern_parse(const char *text, unsigned char *out, size_t cap, size_t *len)
+{
+	unsigned none;
+	int n = pattern_parse_fmt(text, out, cap, NULL, 0, &none);
+
+	if (n < 0)
+		return -1;
+	*len = (size_t)n;
 	return 0;
 }

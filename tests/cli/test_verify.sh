@@ -40,8 +40,8 @@ expect_output "stale at offset 0: written by another run \(seed 11" "another see
 expect_exit 2 "verify needs a seed" verify --no-db $job --filename="$A"
 expect_output "needs the seed of the run that wrote the data" "the error says what is missing"
 expect_exit 2 "verify needs a job" verify --no-db --seed 11
-expect_exit 2 "verify=md5 is refused by name" run --no-db $job --filename="$A" --verify=md5
-expect_output "verify=md5: not supported \(only crc32c\)" "the error names the method"
+expect_exit 2 "an unknown method is refused by name" run --no-db $job --filename="$A" --verify=md4
+expect_output "verify=md4: unknown method" "the error names the method"
 expect_exit 2 "verify of a missing file writes nothing" verify --no-db --seed 11 $job \
 	--filename="$TMP/missing.dat"
 expect_output "'$TMP/missing.dat' does not exist: nothing the job wrote is there to verify" \

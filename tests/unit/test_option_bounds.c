@@ -85,6 +85,22 @@ static const struct bound_case cases[] = {
 	{ "log_avg_msec", "86400001", "option 'log_avg_msec': 86400001 is too large, the range is 0..86400000" },
 	{ "log_hist_msec", "86400001", "option 'log_hist_msec': 86400001 is too large, the range is 0..86400000" },
 	{ "log_hist_coarseness", "7", "option 'log_hist_coarseness': 7 is too large, the range is 0..6" },
+	{ "verify_pattern", "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab", "pattern longer than 512 bytes" },
+	{ "verify_offset", "5g", "option 'verify_offset': 5g is too large, the range is 0 bytes..4 GiB" },
+	{ "steadystate", "iops:-1%", "option 'steadystate': bad percentage '-1%' (a number >= 0, then %)" },
+	{ "steadystate", "bw:2048p", "option 'steadystate': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "steadystate", "lat:366d", "option 'steadystate': 366d is too large, the range is 0..365d" },
+	{ "steadystate_duration", "366d", "option 'steadystate_duration': 366d is too large, the range is 0..365d" },
+	{ "steadystate_ramp_time", "366d", "option 'steadystate_ramp_time': 366d is too large, the range is 0..365d" },
+	{ "steadystate_check_interval", "999us", "option 'steadystate_check_interval': 999us is too small, the range is 1ms..1d" },
+	{ "steadystate_check_interval", "2d", "option 'steadystate_check_interval': 2d is too large, the range is 1ms..1d" },
+	{ "spr_op", "1", "option 'spr_op': bad over-provisioning '1' (0 < spr_op < 1)" },
+	{ "spr_op", "0", "option 'spr_op': bad over-provisioning '0' (0 < spr_op < 1)" },
+	{ "spr_num_regions", "0", "option 'spr_num_regions': 0 is too small, the range is 1..1000000" },
+	{ "spr_num_regions", "1000001", "option 'spr_num_regions': 1000001 is too large, the range is 1..1000000" },
+	{ "spr_cs", "2048p", "option 'spr_cs': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "significant_figures", "0", "option 'significant_figures': 0 is too small, the range is 1..10" },
+	{ "significant_figures", "11", "option 'significant_figures': 11 is too large, the range is 1..10" },
 };
 
 /* Options whose values are names, flags, seeds or counts of any size:
@@ -105,6 +121,9 @@ static const char *const unbounded[] = {
 	/* log names are bounded by their length (below) */
 	"write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
 	"log_max_value", "log_offset", "log_prio", "per_job_logs", "disk_util",
+	"verify_dump", "verify_write_sequence", "verify_header_seed", "verify_state_save",
+	"sprandom", "clat_percentiles", "lat_percentiles", "slat_percentiles",
+	"unified_rw_reporting",
 };
 
 static void every_bound_is_refused_with_its_range(void **state)
@@ -141,6 +160,11 @@ static void the_ends_of_each_range_are_accepted(void **state)
 		{ "buffer_pattern", "2147483647" }, { "buffer_pattern", "-2147483648" },
 		{ "log_avg_msec", "86400000" }, { "log_hist_msec", "0" },
 		{ "log_hist_coarseness", "6" },
+		{ "verify_offset", "4g" }, { "steadystate_check_interval", "1ms" },
+		{ "steadystate_check_interval", "1d" }, { "steadystate_duration", "365d" },
+		{ "spr_num_regions", "1" }, { "spr_num_regions", "1000000" },
+		{ "significant_figures", "1" }, { "significant_figures", "10" },
+		{ "spr_op", "0.999" }, { "steadystate", "iops:0%" },
 	};
 	struct job_spec *spec = malloc(sizeof(*spec));
 

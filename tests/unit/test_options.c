@@ -696,11 +696,12 @@ static void test_unknown_and_text(void **state)
 
 	(void)state;
 	set_fails(s, "foo", "1", "unknown option 'foo'");
-	set_fails(s, "verify_pattern", "0xff", "option 'verify_pattern': not supported by drivebench");
-	set_fails(s, "verify", "md5", "option 'verify': verify=md5: not supported (only crc32c)");
+	set_fails(s, "zonemode", "zbd", "option 'zonemode': not supported by drivebench");
+	set_fails_with(s, "verify", "md4", "option 'verify': verify=md4: unknown method");
 	set_fails(s, "", "1", "empty option name");
 	assert_false(job_option_known("foo"));
-	assert_false(job_option_known("verify_pattern"));
+	assert_false(job_option_known("zonemode"));
+	assert_true(job_option_known("verify_pattern"));
 	assert_true(job_option_known("verify"));
 	assert_true(job_option_known("verify_fatal"));
 	assert_false(job_option_known(NULL));

@@ -94,7 +94,7 @@ void series_coarsen(struct series *s)
 		struct series_point *to = &s->points[n];
 		const struct series_point *a = &s->points[i], *b = &s->points[i + 1];
 
-		for (int d = 0; d < DIR_COUNT; d++) {
+		for (int d = 0; d < DIR_ALL; d++) {
 			to->ios[d] = a->ios[d] + b->ios[d];
 			to->bytes[d] = a->bytes[d] + b->bytes[d];
 			to->lat_sum_ns[d] = a->lat_sum_ns[d] + b->lat_sum_ns[d];
@@ -161,7 +161,7 @@ int series_merge(struct series *dst, const struct series *src)
 		to = &dst->points[i];
 		if (from->t_ns > to->t_ns)
 			to->t_ns = from->t_ns;
-		for (int d = 0; d < DIR_COUNT; d++) {
+		for (int d = 0; d < DIR_ALL; d++) {
 			to->ios[d] += from->ios[d];
 			to->bytes[d] += from->bytes[d];
 			to->lat_sum_ns[d] += from->lat_sum_ns[d];
@@ -181,7 +181,7 @@ void series_free(struct series *s)
 void job_result_init(struct job_result *r, const struct job_spec *spec)
 {
 	memset(r, 0, sizeof(*r));
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		lat_stat_init(&r->dir[d].slat);
 		lat_stat_init(&r->dir[d].clat);
 		lat_stat_init(&r->dir[d].lat);
@@ -225,7 +225,7 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 
 	if (job_result_copy_drive(dst, src) < 0)
 		return -1;
-	for (int d = 0; d < DIR_COUNT; d++)
+	for (int d = 0; d < DIR_ALL; d++)
 		dir_stats_merge(&dst->dir[d], &src->dir[d]);
 	if (!dst->spec)
 		dst->spec = src->spec;
@@ -280,14 +280,14 @@ int job_result_copy_drive(struct job_result *dst, const struct job_result *src)
 
 double result_iops(const struct job_result *r, enum io_dir d)
 {
-	if (r->runtime_ns == 0 || (unsigned)d >= DIR_COUNT)
+	if (r->runtime_ns == 0 || (unsigned)d >= DIR_ALL)
 		return 0.0;
 	return (double)r->dir[d].ios / ((double)r->runtime_ns / 1e9);
 }
 
 double result_bw_bytes(const struct job_result *r, enum io_dir d)
 {
-	if (r->runtime_ns == 0 || (unsigned)d >= DIR_COUNT)
+	if (r->runtime_ns == 0 || (unsigned)d >= DIR_ALL)
 		return 0.0;
 	return (double)r->dir[d].bytes / ((double)r->runtime_ns / 1e9);
 }

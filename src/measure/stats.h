@@ -47,9 +47,9 @@ struct dir_stats {
 /* Per-interval sample: what completed in [t_ns - interval, t_ns). */
 struct series_point {
 	uint64_t t_ns;           /* end of the interval, from measurement start */
-	uint64_t ios[DIR_COUNT];
-	uint64_t bytes[DIR_COUNT];
-	uint64_t lat_sum_ns[DIR_COUNT];  /* sum of total latencies, for means */
+	uint64_t ios[DIR_ALL];
+	uint64_t bytes[DIR_ALL];
+	uint64_t lat_sum_ns[DIR_ALL];    /* sum of total latencies, for means */
 };
 
 struct series {
@@ -83,7 +83,7 @@ struct job_result {
 	uint64_t runtime_ns;     /* measured time, ramp excluded; max on merge */
 	uint64_t ramp_ns;        /* ramp actually spent */
 	uint64_t start_unix_ms;  /* wall clock at measurement start */
-	struct dir_stats dir[DIR_COUNT];
+	struct dir_stats dir[DIR_ALL];   /* read, write, trim */
 	struct series series;
 	double usr_cpu_s, sys_cpu_s;   /* CPU seconds used by the thread(s) */
 	uint64_t ctx_switches;
@@ -103,6 +103,9 @@ struct job_result {
 	uint64_t verify_seed;    /* the seed the headers carry (verify on) */
 	/* what the fault engine injected, by enum fault_kind */
 	uint64_t faults_injected[FAULT_KINDS];
+	/* the queue depth latency_target settled on (fio's latency_depth);
+	 * 0 = the job's iodepth (no latency target) */
+	unsigned latency_depth;
 };
 
 void job_result_init(struct job_result *r, const struct job_spec *spec);

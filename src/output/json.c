@@ -34,7 +34,7 @@ static const char *const lat_range_name[LAT_RANGES_MS] = {
 	"2000", ">=2000",
 };
 
-static const char *const dir_name[DIR_COUNT] = { "read", "write" };
+static const char *const dir_name[DIR_ALL] = { "read", "write", "trim" };
 
 /* Every add goes through these; the first allocation failure is remembered
  * and the whole document is dropped at the end. */
@@ -325,7 +325,7 @@ static void add_latency_ranges(struct json_builder *b, cJSON *job,
 	uint64_t ns[LAT_RANGES] = { 0 }, us[LAT_RANGES] = { 0 };
 	uint64_t ms[LAT_RANGES_MS] = { 0 }, total = 0;
 
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		const struct hist *h = &r->dir[d].lat.hist;
 
 		for (unsigned i = 0; i < HIST_BUCKETS; i++) {
@@ -423,7 +423,7 @@ static void add_series(struct json_builder *b, cJSON *parent,
 		cJSON *point = add_object(b, points, NULL);
 
 		add_double(b, point, "t_ms", (double)p->t_ns / 1e6);
-		for (int d = 0; d < DIR_COUNT; d++) {
+		for (int d = 0; d < DIR_ALL; d++) {
 			cJSON *dir = add_object(b, point, dir_name[d]);
 
 			add_u64(b, dir, "ios", p->ios[d]);
@@ -486,7 +486,7 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 	add_u64(b, extra, "max_buffer_bytes", r->max_buffer_bytes);
 	errors = add_object(b, extra, "errors");
 	first = add_object(b, extra, "first_error");
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		const struct dir_stats *ds = &r->dir[d];
 
 		add_u64(b, errors, dir_name[d], ds->errors);
@@ -545,11 +545,10 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 	add_u64(b, job, "elapsed", (job_ns + 500000000) / 1000000000);
 	if (spec)
 		add_job_options(b, job, spec);
-	for (int d = 0; d < DIR_COUNT; d++)
+	for (int d = 0; d < DIR_ALL; d++)
 		add_dir_json(b, job, dir_name[d], r, &r->dir[d], (enum io_dir)d,
 			     group_agg_bytes(res, nr, r->groupid, (enum io_dir)d),
 			     &pcts, json_plus);
-	add_dir_json(b, job, "trim", r, NULL, DIR_READ, 0.0, &pcts, false);
 
 	cJSON *sync = add_object(b, job, "sync");
 	static const struct lat_stat empty_lat;
@@ -565,17 +564,20 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 	add_u64(b, job, "majf", 0);
 	add_u64(b, job, "minf", 0);
 	add_latency_ranges(b, job, r);
-	add_u64(b, job, "latency_depth", spec && spec->iodepth ? spec->iodepth : 1);
-	add_u64(b, job, "latency_target", 0);
-	add_double(b, job, "latency_percentile", 100.0);
-	add_u64(b, job, "latency_window", 0);
+	/* fio's latency-target fields: the depth found, the target and window
+	 * in us (as fio's options hold them), the percentile */
+	add_u64(b, job, "latency_depth", r->latency_depth ? r->latency_depth :
+		spec && spec->iodepth ? spec->iodepth : 1);
+	add_u64(b, job, "latency_target", spec ? spec->pacing.latency_target_ns / 1000 : 0);
+	add_double(b, job, "latency_percentile", spec ? spec->pacing.latency_percentile : 100.0);
+	add_u64(b, job, "latency_window", spec ? spec->pacing.latency_window_ns / 1000 : 0);
 	if (spec && spec->description[0])
 		add_string(b, job, "desc", spec->description);
 	if (spec && spec->continue_on_error) {
 		/* fio adds these two only for continue_on_error jobs */
 		uint64_t total_err = 0;
 
-		for (int d = 0; d < DIR_COUNT; d++)
+		for (int d = 0; d < DIR_ALL; d++)
 			total_err += r->dir[d].errors;
 		add_u64(b, job, "total_err", total_err);
 		add_int(b, job, "first_error", positive_errno(r->error));

@@ -15,8 +15,8 @@
 #define PARTIAL_BANNER \
 	"*** PARTIAL RESULTS: interrupted - figures cover only the time run ***"
 
-static const char *const dir_label[DIR_COUNT] = { "read", "write" };
-static const char *const group_label[DIR_COUNT] = { "   READ", "  WRITE" };
+static const char *const dir_label[DIR_ALL] = { "read", "write", "trim" };
+static const char *const group_label[DIR_ALL] = { "   READ", "  WRITE", "   TRIM" };
 
 /* value scaled to the largest unit it reaches: with a fixed number of
  * decimals and a space before the unit ("2.05 MB/s"), or, when decimals < 0,
@@ -194,7 +194,7 @@ static void print_error_totals(FILE *f, const struct job_result *r)
 	uint64_t total = 0;
 
 	if (spec && spec->continue_on_error) {
-		for (int d = 0; d < DIR_COUNT; d++)
+		for (int d = 0; d < DIR_ALL; d++)
 			total += r->dir[d].errors;
 		fprintf(f, "  errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", total,
 			positive_errno(r->error), err_errno_text(r->error));
@@ -278,9 +278,10 @@ static bool dir_listed(const struct job_result *r, int d)
 {
 	if (dir_active(&r->dir[d]))
 		return true;
-	if (!r->spec || dir_active(&r->dir[DIR_READ]) || dir_active(&r->dir[DIR_WRITE]))
+	if (!r->spec || dir_active(&r->dir[DIR_READ]) || dir_active(&r->dir[DIR_WRITE]) ||
+	    dir_active(&r->dir[DIR_TRIM]))
 		return false;
-	return d == DIR_READ ? job_spec_reads(r->spec) : job_spec_writes(r->spec);
+	return job_spec_uses_dir(r->spec, d);
 }
 
 static void print_entry(FILE *f, const struct job_result *r)
@@ -288,7 +289,7 @@ static void print_entry(FILE *f, const struct job_result *r)
 	char decimal[32], binary[32], iops[32], io[32];
 
 	print_header(f, r);
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		const struct dir_stats *ds = &r->dir[d];
 		double bw = result_bw_bytes(r, (enum io_dir)d);
 
@@ -321,7 +322,7 @@ static void print_group(FILE *f, const struct job_result *res, unsigned nr,
 			unsigned groupid)
 {
 	fprintf(f, "\nRun status group %u (all jobs):\n", groupid);
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		uint64_t bytes = 0, min_run = UINT64_MAX, max_run = 0;
 		double min_bw = 0, max_bw = 0, agg;
 		bool any = false;

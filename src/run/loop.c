@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "io/fault.h"
+#include "run/pacing.h"
 #include "run/runner.h"
+#include "run/shape.h"
 #include "util/error.h"
 
 static inline uint64_t pick_offset(struct loop *l, int dir, uint64_t len)
@@ -44,7 +46,10 @@ static inline int pick_dir(struct worker *w)
 	case RW_WRITE:
 	case RW_RANDWRITE:
 		return DIR_WRITE;
-	default:
+	case RW_TRIM:
+	case RW_RANDTRIM:
+		return DIR_TRIM;
+	default:   /* mixed; trimwrite goes through run/shape.c */
 		return rng_below(&w->rng_mix, 100) < w->spec->rwmixread ? DIR_READ : DIR_WRITE;
 	}
 }
@@ -125,6 +130,12 @@ static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
 		dir = l->held_dir;
 		len = l->held_len;
 		off = l->held_offset;
+	} else if (w->shape) {
+		if (shape_pick(l, &dir, &len, &off)) {
+			w->nr_free++;
+			l->issuing = false;   /* a sequence ran past the region */
+			return 1;
+		}
 	} else {
 		dir = pick_dir(w);
 		len = bs_picker_next(&w->bs[dir], &w->rng_bs);
@@ -143,18 +154,41 @@ static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
 	return w->ops->prep(&w->engine, io);
 }
 
+/* prep_new off the plain path: verify, or a shaped pick (run/shape.c):
+ * bsrange, rw=MODE:N, strided zones, trimwrite, a sequence's end. */
+static __attribute__((noinline)) int
+prep_new_special(struct loop *l, struct io *io, uint64_t now)
+{
+	struct worker *w = l->w;
+	int dir;
+	uint64_t len, off;
+
+	if (w->verifying)
+		return prep_new_verified(l, io, now);
+	if (shape_pick(l, &dir, &len, &off)) {
+		w->nr_free++;
+		l->issuing = false;   /* a sequence ran past the region */
+		return 1;
+	}
+	if (!in_range(w, off, len))
+		return guard_violation(w, off, len);
+	start_request(l, io, dir, off, len, now);
+	return w->ops->prep(&w->engine, io);
+}
+
 /* Prepares one new request on a free slot. Returns 0, 1 when verify held
- * the pick back (the slot stays free), or -1 on error. With verify off
- * the only cost of verification here is the one branch on verifying. */
-static int prep_new(struct loop *l, uint64_t now)
+ * the pick back or a shape has nothing more (the slot stays free), or -1
+ * on error. Without verify or a shape the only cost of either here is the
+ * one branch on special_prep. */
+static inline __attribute__((always_inline)) int prep_new(struct loop *l, uint64_t now)
 {
 	struct worker *w = l->w;
 	struct io *io = w->free_ios[--w->nr_free];
 	int dir;
 	uint64_t len, off;
 
-	if (w->verifying)
-		return prep_new_verified(l, io, now);
+	if (w->special_prep)
+		return prep_new_special(l, io, now);
 	dir = pick_dir(w);
 	len = bs_picker_next(&w->bs[dir], &w->rng_bs);
 	off = pick_offset(l, dir, len) + w->test_offset_skew;
@@ -184,7 +218,8 @@ static int prep_continue(struct worker *w, struct io *io, uint64_t now)
 	return w->ops->prep(&w->engine, io);
 }
 
-static void account(struct loop *l, struct io *io, uint64_t now)
+static inline __attribute__((always_inline)) void
+account(struct loop *l, struct io *io, uint64_t now)
 {
 	struct request *rq = io->owner;
 	struct dir_stats *d = &l->dir[io->dir];
@@ -240,6 +275,17 @@ static void report_faults(struct loop *l)
 			counts[k] - w->result.faults_injected[k] : 0;
 }
 
+/* The runtime's end; an exitall elsewhere (run/jobctl.c) may have set it
+ * to 0 already, which stays. */
+static void set_deadline(struct worker *w, uint64_t deadline)
+{
+	uint64_t old = __atomic_load_n(&w->deadline_ns, __ATOMIC_RELAXED);
+
+	while (old && !__atomic_compare_exchange_n(&w->deadline_ns, &old, deadline, false,
+						   __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
 static void reset_measurement(struct loop *l, uint64_t now)
 {
 	struct worker *w = l->w;
@@ -255,10 +301,12 @@ static void reset_measurement(struct loop *l, uint64_t now)
 	l->measuring = true;
 	l->measure_start = now;
 	l->next_tick = now + l->interval;
-	l->deadline = w->spec->runtime_ns ? now + w->spec->runtime_ns : UINT64_MAX;
+	set_deadline(w, w->spec->runtime_ns ? now + w->spec->runtime_ns : UINT64_MAX);
 	l->bytes_issued = 0;
 	memset(&l->tick, 0, sizeof(l->tick));
 	getrusage(RUSAGE_THREAD, &l->ru_start);
+	if (l->pace)
+		pacing_restart(l, now);
 }
 
 /* A full series coarsens (the worker reserved all its room): twice the
@@ -285,7 +333,7 @@ static void close_interval(struct loop *l, uint64_t end)
 		memset(&l->tick, 0, sizeof(l->tick));
 }
 
-static void tick(struct loop *l, uint64_t now)
+static inline __attribute__((always_inline)) void tick(struct loop *l, uint64_t now)
 {
 	struct series *s = &l->w->result.series;
 
@@ -299,26 +347,39 @@ static void tick(struct loop *l, uint64_t now)
 	}
 }
 
-static bool limits_reached(struct loop *l, uint64_t now)
+static inline __attribute__((always_inline)) bool
+limits_reached(struct loop *l, uint64_t now)
 {
 	if (*l->w->stop) {
 		l->w->result.partial = true;
 		l->abandon = true;
 		return true;
 	}
-	if (!l->measuring)
-		return false;
-	if (now >= l->deadline) {
+	/* the runtime's end, or an exitall (0) */
+	if (now >= __atomic_load_n(&l->w->deadline_ns, __ATOMIC_RELAXED)) {
 		l->abandon = true;
 		return true;
 	}
+	if (!l->measuring)
+		return false;
 	return !l->time_based && l->bytes_issued >= l->bytes_target;
+}
+
+/* The total latency of the request io completes. */
+static inline uint64_t request_latency(const struct io *io, uint64_t now)
+{
+	const struct request *rq = io->owner;
+	uint64_t done = io->complete_ns ? io->complete_ns : now;
+
+	return done - (rq->active ? rq->start_ns : io->start_ns);
 }
 
 /* Handles one reaped I/O: completion, next chunk, or error. Returns 1 when
  * the slot was re-queued (a continuing request), 0 when freed, -1 on a
- * guard violation. */
-static int complete_one(struct loop *l, struct io *io, uint64_t now)
+ * guard violation. paced is a constant where it is inlined: a job without
+ * pacing does nothing more per completion. */
+static inline __attribute__((always_inline)) int
+complete_one(struct loop *l, struct io *io, uint64_t now, const bool paced)
 {
 	struct worker *w = l->w;
 	struct request *rq = io->owner;
@@ -326,22 +387,25 @@ static int complete_one(struct loop *l, struct io *io, uint64_t now)
 	if (w->verifying && io->result > 0 && verify_completed(l, io))
 		return -1;
 	if (io->result != (int32_t)io->len) {
-		if (io->result <= 0) {
+		if (io->result == 0 && io->dir == DIR_TRIM) {
+			io->result = (int32_t)io->len;   /* the kernel's trims say 0 */
+		} else if (io->result <= 0) {
 			record_error(l, io, io->result < 0 ? io->result : -EIO);
 			rq->active = false;
 			return 0;
+		} else {
+			/* short transfer: continue with the rest, as fio requeues it */
+			if (!rq->active) {
+				rq->active = true;
+				rq->total = io->len;
+				rq->start_ns = io->start_ns;
+				rq->issue_ns = io->issue_ns;
+				rq->next_offset = io->offset;
+				rq->remaining = 0;
+			}
+			rq->next_offset = io->offset + (uint64_t)io->result;
+			rq->remaining += io->len - (uint64_t)io->result;
 		}
-		/* short transfer: continue with the rest, as fio requeues it */
-		if (!rq->active) {
-			rq->active = true;
-			rq->total = io->len;
-			rq->start_ns = io->start_ns;
-			rq->issue_ns = io->issue_ns;
-			rq->next_offset = io->offset;
-			rq->remaining = 0;
-		}
-		rq->next_offset = io->offset + (uint64_t)io->result;
-		rq->remaining += io->len - (uint64_t)io->result;
 	}
 	if (rq->active && rq->remaining && !l->abandon) {
 		if (prep_continue(w, io, now))
@@ -353,6 +417,8 @@ static int complete_one(struct loop *l, struct io *io, uint64_t now)
 		rq->active = false;
 		return 0;
 	}
+	if (paced)
+		pacing_completed(l, io->dir, request_latency(io, now));
 	if (l->measuring)
 		account(l, io, now);
 	rq->active = false;
@@ -390,7 +456,8 @@ static void cancel_waiting(struct loop *l)
 /* Reaps at least min completions (fewer from an engine that models time:
  * it returns after a slice), accounts them, and submits the next chunk of
  * any request that continues on its slot. */
-static int reap_some(struct loop *l, unsigned min, unsigned max)
+static inline __attribute__((always_inline)) int
+reap_some(struct loop *l, unsigned min, unsigned max, const bool paced)
 {
 	struct worker *w = l->w;
 	struct io *done[256], *again[256];
@@ -409,7 +476,7 @@ static int reap_some(struct loop *l, unsigned min, unsigned max)
 		return -1;
 	l->now = clock_now_ns();
 	for (int i = 0; i < n; i++) {
-		int rc = complete_one(l, done[i], l->now);
+		int rc = complete_one(l, done[i], l->now, paced);
 
 		if (rc < 0)
 			return -1;
@@ -439,7 +506,8 @@ static int drain(struct loop *l)
 			l->w->result.partial = true;
 			l->abandon = true;
 		}
-		if (reap_some(l, 1, l->inflight))
+		if (l->pace ? reap_some(l, 1, l->inflight, true) :
+			      reap_some(l, 1, l->inflight, false))
 			return -1;
 	}
 	return 0;
@@ -449,7 +517,7 @@ static int drain(struct loop *l)
  * static functions, which the compiler may inline. */
 int loop_reap(struct loop *l, unsigned min, unsigned max)
 {
-	return reap_some(l, min, max);
+	return l->pace ? reap_some(l, min, max, true) : reap_some(l, min, max, false);
 }
 
 int loop_drain(struct loop *l)
@@ -460,6 +528,11 @@ int loop_drain(struct loop *l)
 void loop_tick(struct loop *l, uint64_t now)
 {
 	tick(l, now);
+}
+
+void loop_restart_measurement(struct loop *l, uint64_t now)
+{
+	reset_measurement(l, now);
 }
 
 static int sync_target(struct loop *l)
@@ -503,7 +576,8 @@ static inline bool may_issue(const struct loop *l)
 
 /* Prepares up to max new requests and submits them with one call; stamps
  * them as issued. Returns how many, or -1. */
-static int issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *issued)
+static inline __attribute__((always_inline)) int
+issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *issued, const bool paced)
 {
 	struct worker *w = l->w;
 	struct io *batch[256];
@@ -532,10 +606,14 @@ static int issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *i
 			rq->issue_ns = *issued;
 	}
 	l->inflight += nb;
+	if (paced)
+		pacing_issued(l, batch, nb);
 	return (int)nb;
 }
 
-static int submit_reap_loop(struct loop *l)
+/* The rounds of the loop. paced is a constant at each of the two call
+ * sites: the plain loop has none of pacing's calls (run/pacing.c). */
+static inline __attribute__((always_inline)) int rounds(struct loop *l, const bool paced)
 {
 	struct worker *w = l->w;
 	const struct job_spec *s = w->spec;
@@ -561,17 +639,26 @@ static int submit_reap_loop(struct loop *l)
 
 		if (!l->measuring && l->now >= l->ramp_end)
 			reset_measurement(l, l->now);
+		if (paced && pacing_round(l))
+			return -1;
 		if ((l->issuing || !l->abandon) && limits_reached(l, l->now))
 			l->issuing = false;
 		if (l->issuing && s->fsync_every && l->writes_since_sync >= s->fsync_every)
 			if (sync_target(l))
 				return -1;
+		if (paced)   /* pacing_round may have slept */
+			start = l->now;
 		/* fill every free slot, in batches of batch_max per submit; a
 		 * short batch means nothing more may be issued now */
 		while (may_issue(l)) {
+			unsigned max;
+
 			if (adaptive)
 				batch_max = adaptive_batch((uint64_t)cost_per_io_ns, cap);
-			nb = issue_batch(l, batch_max, start, &issued);
+			max = batch_max;
+			if (paced && !(max = pacing_allow(l, max)))
+				break;
+			nb = issue_batch(l, max, start, &issued, paced);
 			if (nb < 0)
 				return -1;
 			if (nb == 0)
@@ -579,7 +666,7 @@ static int submit_reap_loop(struct loop *l)
 			if (adaptive)
 				cost_per_io_ns += ((int64_t)((issued - start) / (unsigned)nb) -
 						   cost_per_io_ns) / 8;
-			if ((unsigned)nb < batch_max)
+			if ((unsigned)nb < max)
 				break;
 			start = issued;
 		}
@@ -588,12 +675,19 @@ static int submit_reap_loop(struct loop *l)
 				return -1;
 			continue;
 		}
+		if (paced && pacing_waits(l)) {
+			if (pacing_wait(l))
+				return -1;
+			continue;
+		}
 		if (!l->inflight)
 			break;
 		/* every free slot is filled, or nothing more will be issued:
 		 * block for complete_min */
 		if (reap_some(l, complete_min, complete_max ? complete_max :
-			      adaptive_batch((uint64_t)cost_per_io_ns, cap)))
+			      adaptive_batch((uint64_t)cost_per_io_ns, cap), paced))
+			return -1;
+		if (paced && pacing_reaped(l))
 			return -1;
 		if (l->measuring)
 			tick(l, l->now);
@@ -604,6 +698,11 @@ static int submit_reap_loop(struct loop *l)
 	if (w->verifying && loop_verify_finish(l))
 		return -1;
 	return 0;
+}
+
+static int submit_reap_loop(struct loop *l)
+{
+	return l->pace ? rounds(l, true) : rounds(l, false);
 }
 
 static double timeval_s(struct timeval tv)
@@ -622,14 +721,17 @@ void loop_run(struct worker *w)
 	now = clock_now_ns();
 	l.interval = s->series_interval_ns ? s->series_interval_ns : 1000000000ull;
 	l.time_based = s->time_based;
-	l.bytes_target = s->io_size ? s->io_size : w->range_len;
+	l.bytes_target = shape_bytes_target(w, s->io_size ? s->io_size : w->range_len);
 	l.issuing = true;
 	l.measure_start = now;
 	l.ramp_end = now + s->ramp_ns;
+	if (pacing_begin(&l)) {
+		w->run_failed = true;
+		snprintf(w->error_text, sizeof(w->error_text), "%s", err_msg());
+		return;
+	}
 	if (!s->ramp_ns)
 		reset_measurement(&l, now);
-	else
-		l.deadline = UINT64_MAX;
 	clock_gettime(CLOCK_REALTIME, &wall);
 	if (s->verify_only ? loop_verify_pass(&l) : submit_reap_loop(&l)) {
 		w->run_failed = true;
@@ -639,6 +741,7 @@ void loop_run(struct worker *w)
 		drain(&l);
 	}
 	end = clock_now_ns();
+	pacing_end(&l);
 	report_faults(&l);
 	if (!l.measuring) {   /* stopped during the ramp: nothing measured */
 		w->result.ramp_ns = end - l.measure_start;

@@ -18,7 +18,7 @@ struct loop {
 	struct dir_stats *dir;        /* w->result.dir */
 	bool measuring;
 	bool time_based;
-	uint64_t measure_start, ramp_end, deadline;
+	uint64_t measure_start, ramp_end;   /* the deadline is w->deadline_ns */
 	uint64_t bytes_target;        /* measured bytes to issue (0 = none) */
 	uint64_t bytes_issued;
 	uint64_t writes_since_sync;
@@ -37,6 +37,10 @@ struct loop {
 	bool held;
 	int held_dir;
 	uint64_t held_len, held_offset;
+	/* pacing (run/pacing.h): NULL for a job without pacing options; the
+	 * direction its rate limiter chose for the next I/O, or -1 */
+	struct pacing *pace;
+	int pace_dir;
 };
 
 /* loop.c */
@@ -50,6 +54,8 @@ int loop_reap(struct loop *l, unsigned min, unsigned max);
 int loop_drain(struct loop *l);
 /* Closes every series interval that ended by now. */
 void loop_tick(struct loop *l, uint64_t now);
+/* Starts the measured part again at now (the latency target's final run). */
+void loop_restart_measurement(struct loop *l, uint64_t now);
 
 /* loop_verify.c: called only when the job has verify on */
 int loop_verify_claim(struct loop *l, struct request *rq, int dir,

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "run/jobctl.h"
 #include "run/worker.h"
 #include "target/safety.h"
 #include "target/snapshot.h"
@@ -388,6 +389,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	struct drive_snapshot **snapshots = NULL;
 	uint64_t *verify_bytes = NULL;
 	struct verify_setup vs = { 0 };
+	struct jobctl *ctl = NULL;
 	uint64_t limit = opt->max_buffer_mem ? opt->max_buffer_mem : run_default_buffer_limit();
 	uint64_t results = results_bytes(jobs);
 	int rc = 0;
@@ -417,6 +419,8 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 
 			w->spec = s;
 			w->clone = c;
+			w->job_index = j;
+			w->deadline_ns = UINT64_MAX;
 			w->fd = -1;
 			w->stop = opt->stop;
 			w->target = &targets[k];
@@ -458,6 +462,11 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 			w->result.clone = c;
 			snprintf(w->result.name, sizeof(w->result.name), "%s", s->name);
 		}
+	}
+	/* startdelay, wait_for, exitall, flows across the clones */
+	if (jobctl_create(jobs, workers, nr, &ctl)) {
+		rc = -1;
+		goto done;
 	}
 	/* phases: a stonewall job waits for every job before it */
 	k = 0;
@@ -520,6 +529,7 @@ done:
 		out->results = NULL;
 		out->nr = 0;
 	}
+	jobctl_free(ctl);
 	free(workers);
 	free(targets);
 	free(snapshots);

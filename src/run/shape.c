@@ -118,18 +118,20 @@ uint64_t shape_bytes_target(const struct worker *w, uint64_t bytes)
 	return w->shape && w->shape->trimwrite ? bytes * 2 : bytes;
 }
 
-/* fio's bsrange draw: min + max x U[0,1), down to a multiple of min,
- * at most max. */
-static uint64_t range_len(struct shape *sh, struct worker *w, int dir)
+uint64_t shape_range_size(uint64_t lo, uint64_t hi, double u)
 {
-	uint64_t lo = sh->bs_min[dir], hi = sh->bs_max[dir];
-	uint64_t len = lo + (uint64_t)((double)hi * rng_unit(&w->rng_bs));
+	uint64_t len = lo + (uint64_t)((double)hi * u);
 
 	if ((lo & (lo - 1)) == 0)
 		len &= ~(lo - 1);
 	else
 		len -= len % lo;
 	return len > hi ? hi : len;
+}
+
+static uint64_t range_len(struct shape *sh, struct worker *w, int dir)
+{
+	return shape_range_size(sh->bs_min[dir], sh->bs_max[dir], rng_unit(&w->rng_bs));
 }
 
 static int pick_direction(struct loop *l)

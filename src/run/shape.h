@@ -12,6 +12,10 @@
 
 struct loop;
 
+/* fio's bsrange draw for u in [0, 1): lo + hi x u, down to a multiple of
+ * lo, at most hi (uniform over the multiples of lo when lo divides hi). */
+uint64_t shape_range_size(uint64_t lo, uint64_t hi, double u);
+
 /* True when a job needs the shaped pick. */
 bool shape_needed(const struct job_spec *s);
 /* Sets w->shape (and w->special_prep) for such a job, after the offset

@@ -129,6 +129,8 @@ int pacing_begin(struct loop *l)
 		pc->low = s->pacing.iodepth_low;
 	pc->qd = s->iodepth;
 	l->pace = pc;
+	/* the ramp is paced too: its schedules start now */
+	pacing_restart(l, clock_now_ns());
 	return 0;
 }
 
@@ -371,6 +373,8 @@ static int offload_wait(struct loop *l, uint64_t until)
 		if (!w->ops->wait && l->inflight && clock_now_ns() < until &&
 		    loop_reap(l, 1, l->inflight))
 			return -1;
+		if (l->measuring)
+			loop_tick(l, l->now);
 	}
 }
 
@@ -454,6 +458,10 @@ int pacing_wait(struct loop *l)
 		break;
 	}
 	l->now = clock_now_ns();
+	/* a rate-limited job may wait every round: the series' intervals
+	 * close here too, not only after the loop's own reaps */
+	if (l->measuring)
+		loop_tick(l, l->now);
 	return rc;
 }
 
@@ -631,6 +639,8 @@ int pacing_round(struct loop *l)
 		if (think(l, pc))
 			return -1;
 		l->now = clock_now_ns();
+		if (l->measuring)
+			loop_tick(l, l->now);
 	}
 	/* loops: a pass done, the next starts at the region's start */
 	if (l->measuring && l->issuing && !l->time_based &&

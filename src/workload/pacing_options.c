@@ -417,6 +417,10 @@ static int check_rates(const struct job_spec *spec)
 {
 	const struct job_pacing *p = &spec->pacing;
 
+	if ((spec->rw == RW_TRIMWRITE || spec->rw == RW_RANDTRIMWRITE) &&
+	    (any_set(p->rate) || any_set(p->rate_iops)))
+		return err_set("option 'rate': not supported with trimwrite (its trim and "
+			       "write go in pairs)");
 	/* fio refuses both kinds at once */
 	if ((any_set(p->rate) && any_set(p->rate_iops)) ||
 	    (any_set(p->rate_min) && any_set(p->rate_iops_min)))

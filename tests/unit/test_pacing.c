@@ -95,6 +95,17 @@ static void rates_follow_the_blocksize_rule(void **state)
 	assert_int_equal(p->rate_process, RATE_POISSON);
 	assert_true(pacing_active(s));
 	validate_fails_with(s, "rate and rate_iops");
+	set_ok(s, "rate_iops", "0");
+	set_ok(s, "rate", "1m");
+	set_ok(s, "rate_min", "2m");      /* fio: minimum rate exceeds rate */
+	validate_fails_with(s, "minimum rate is above the rate");
+	set_ok(s, "rate_min", "0");
+	set_ok(s, "rate", "1k");          /* under one 4k block a second */
+	validate_fails_with(s, "poisson needs at least one I/O a second");
+	set_ok(s, "rate_process", "linear");
+	assert_int_equal(job_spec_validate(s), 0);
+	set_ok(s, "rw", "trimwrite");
+	validate_fails_with(s, "not supported with trimwrite");
 	free(s);
 }
 

@@ -252,3 +252,30 @@ rw=randread:x
 EOF
 expect_exit 2 "a bad offset modifier in a job file is refused" run "$TMP/bad.fio" --no-db
 expect_output "bad.fio:3: .*option 'rw': offset modifier: bad size 'x'" "naming file, line and option"
+
+# --- every wait gives way to a stop within a second ---------------------------
+ms_now() { echo $(($(date +%s%N) / 1000000)); }
+# stop_within_second WHAT ARGS...: SIGTERM after 0.5 s; exit 1 (partial) within 1 s
+stop_within_second() {
+	what=$1; shift
+	"$DB" "$@" >"$TMP/stop.out" 2>"$TMP/stop.err" &
+	pid=$!
+	sleep 0.5
+	t0=$(ms_now)
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	took=$(($(ms_now) - t0))
+	echo "# $what: SIGTERM honoured after $took ms, exit $rc"
+	check "$what: SIGTERM exits 1 (exit $rc)" test "$rc" -eq 1
+	check "$what: within a second ($took ms)" test "$took" -lt 1000
+	check "$what: the results so far are marked partial" grep -qi "partial" "$TMP/stop.out"
+}
+stop_within_second "thinktime=1d" run --no-db --name=j --ioengine=null --size=1m --thinktime=1d
+stop_within_second "startdelay=1d" run --no-db --name=j --ioengine=null --size=1m --startdelay=1d
+stop_within_second "rate=1 (a byte a second)" run --no-db --name=j --ioengine=null --size=1m --rate=1
+stop_within_second "rate_iops=1 offloaded, 1d completions" run --no-db --name=j \
+	--ioengine=null --size=1m --rate_iops=1 --io_submit_mode=offload --null_latency=1d \
+	--iodepth=4
+stop_within_second "wait_for a job of an hour" run --no-db --name=a --ioengine=null --size=1m \
+	--runtime=1h --time_based --name=b --ioengine=null --size=1m --wait_for=a

@@ -611,16 +611,52 @@ issue_batch(struct loop *l, unsigned max, uint64_t start, uint64_t *issued, cons
 	return (int)nb;
 }
 
+/* How a round's submissions are batched: fio's iodepth_batch_submit, or
+ * the adaptive default with its running cost per I/O. */
+struct batching {
+	bool adaptive;
+	unsigned cap, batch_max;
+	int64_t cost_per_io_ns;       /* EWMA, starts at one syscall */
+};
+
+/* Fills every free slot, in batches of batch_max per submit; a short
+ * batch means nothing more may be issued now. 0 or -1. */
+static inline __attribute__((always_inline)) int
+fill_slots(struct loop *l, struct batching *b, uint64_t start, const bool paced)
+{
+	uint64_t issued = 0;
+
+	while (may_issue(l)) {
+		unsigned max;
+		int nb;
+
+		if (b->adaptive)
+			b->batch_max = adaptive_batch((uint64_t)b->cost_per_io_ns, b->cap);
+		max = b->batch_max;
+		if (paced && !(max = pacing_allow(l, max)))
+			break;
+		nb = issue_batch(l, max, start, &issued, paced);
+		if (nb < 0)
+			return -1;
+		if (nb == 0)
+			break;
+		if (b->adaptive)
+			b->cost_per_io_ns += ((int64_t)((issued - start) / (unsigned)nb) -
+					      b->cost_per_io_ns) / 8;
+		if ((unsigned)nb < max)
+			break;
+		start = issued;
+	}
+	return 0;
+}
+
 /* The rounds of the loop. paced is a constant at each of the two call
  * sites: the plain loop has none of pacing's calls (run/pacing.c). */
 static inline __attribute__((always_inline)) int rounds(struct loop *l, const bool paced)
 {
 	struct worker *w = l->w;
 	const struct job_spec *s = w->spec;
-	unsigned cap = w->depth < 256 ? w->depth : 256;
-	bool adaptive = s->iodepth_batch_submit == 0;
-	unsigned batch_max = adaptive || s->iodepth_batch_submit > cap ? cap : s->iodepth_batch_submit;
-	int64_t cost_per_io_ns = 1000;   /* EWMA, starts at one syscall */
+	struct batching b = { .adaptive = s->iodepth_batch_submit == 0, .cost_per_io_ns = 1000 };
 	unsigned complete_min = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
 	/* fio reaps at most iodepth_batch_complete_min I/Os per call unless
 	 * told otherwise; the adaptive default reaps as many as it will
@@ -628,14 +664,15 @@ static inline __attribute__((always_inline)) int rounds(struct loop *l, const bo
 	 * more than one batch's submission (SUBMIT_BUDGET_NS). */
 	unsigned complete_max = s->iodepth_batch_complete_max;
 
+	b.cap = w->depth < 256 ? w->depth : 256;
+	b.batch_max = b.adaptive || s->iodepth_batch_submit > b.cap ? b.cap : s->iodepth_batch_submit;
 	if (complete_min > w->depth)
 		complete_min = w->depth;
-	if (!complete_max && !adaptive)
+	if (!complete_max && !b.adaptive)
 		complete_max = complete_min;
 	l->now = clock_now_ns();
 	for (;;) {
-		uint64_t start = l->now, issued = 0;
-		int nb;
+		uint64_t start = l->now;
 
 		if (!l->measuring && l->now >= l->ramp_end)
 			reset_measurement(l, l->now);
@@ -648,28 +685,8 @@ static inline __attribute__((always_inline)) int rounds(struct loop *l, const bo
 				return -1;
 		if (paced)   /* pacing_round may have slept */
 			start = l->now;
-		/* fill every free slot, in batches of batch_max per submit; a
-		 * short batch means nothing more may be issued now */
-		while (may_issue(l)) {
-			unsigned max;
-
-			if (adaptive)
-				batch_max = adaptive_batch((uint64_t)cost_per_io_ns, cap);
-			max = batch_max;
-			if (paced && !(max = pacing_allow(l, max)))
-				break;
-			nb = issue_batch(l, max, start, &issued, paced);
-			if (nb < 0)
-				return -1;
-			if (nb == 0)
-				break;
-			if (adaptive)
-				cost_per_io_ns += ((int64_t)((issued - start) / (unsigned)nb) -
-						   cost_per_io_ns) / 8;
-			if ((unsigned)nb < max)
-				break;
-			start = issued;
-		}
+		if (fill_slots(l, &b, start, paced))
+			return -1;
 		if (l->verify_wait) {
 			if (loop_verify_resume(l))
 				return -1;
@@ -685,7 +702,7 @@ static inline __attribute__((always_inline)) int rounds(struct loop *l, const bo
 		/* every free slot is filled, or nothing more will be issued:
 		 * block for complete_min */
 		if (reap_some(l, complete_min, complete_max ? complete_max :
-			      adaptive_batch((uint64_t)cost_per_io_ns, cap), paced))
+			      adaptive_batch((uint64_t)b.cost_per_io_ns, b.cap), paced))
 			return -1;
 		if (paced && pacing_reaped(l))
 			return -1;

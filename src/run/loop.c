@@ -154,17 +154,15 @@ static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
 	return w->ops->prep(&w->engine, io);
 }
 
-/* prep_new off the plain path: verify, or a shaped pick (run/shape.c):
- * bsrange, rw=MODE:N, strided zones, trimwrite, a sequence's end. */
+/* prep_new with a shaped pick (run/shape.c): bsrange, rw=MODE:N, strided
+ * zones, trimwrite, a sequence's end. */
 static __attribute__((noinline)) int
-prep_new_special(struct loop *l, struct io *io, uint64_t now)
+prep_new_shaped(struct loop *l, struct io *io, uint64_t now)
 {
 	struct worker *w = l->w;
 	int dir;
 	uint64_t len, off;
 
-	if (w->verifying)
-		return prep_new_verified(l, io, now);
 	if (shape_pick(l, &dir, &len, &off)) {
 		w->nr_free++;
 		l->issuing = false;   /* a sequence ran past the region */
@@ -188,7 +186,7 @@ static inline __attribute__((always_inline)) int prep_new(struct loop *l, uint64
 	uint64_t len, off;
 
 	if (w->special_prep)
-		return prep_new_special(l, io, now);
+		return w->verifying ? prep_new_verified(l, io, now) : prep_new_shaped(l, io, now);
 	dir = pick_dir(w);
 	len = bs_picker_next(&w->bs[dir], &w->rng_bs);
 	off = pick_offset(l, dir, len) + w->test_offset_skew;

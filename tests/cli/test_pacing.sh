@@ -71,6 +71,10 @@ assert j["think"]["read"]["total_ios"] == 10 and 495e6 <= t < 5e9, t'
 jcheck "thinktime_blocks_type=issue with thinktime_spin: 2 think times of 50 ms" thinktime '
 t = j["think-issue-spin"]["drivebench"]["runtime_ns"]
 assert j["think-issue-spin"]["read"]["total_ios"] == 16 and 99e6 <= t < 5e9, t'
+jcheck "thinktime_iotime=1s: a think time of 200 ms (an empty 100 ms sample) after each second" thinktime '
+s = j["think-every-second"]["drivebench"]["series"]
+empty = sum(1 for p in s if p["read"]["ios"] == 0)
+assert 2 <= empty <= 6, empty'
 run_job number-ios.fio
 jcheck "number_ios=100 stops after 100 I/Os" number-ios '
 assert j["hundred"]["read"]["total_ios"] == 100'

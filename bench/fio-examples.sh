@@ -62,7 +62,8 @@ for f in "$dir"/*.fio; do
 		continue
 	fi
 	rm -rf "$tmp/d" && mkdir "$tmp/d"
-	out=$(cd "$tmp" && timeout 120 "$bin" run "$f" --no-db --output-format=json \
+	# 180 s: 1mbs_clients starts its last job after 124 s, as fio does
+	out=$(cd "$tmp" && timeout 180 "$bin" run "$f" --no-db --output-format=json \
 		--set directory="$tmp/d" --set filename=ex.dat --set size=16m \
 		--set runtime=1 2>"$tmp/err")
 	rc=$?

@@ -1006,6 +1006,9 @@ static int cufile_init(struct engine *e, const struct job_spec *spec)
 	char why[256] = "";
 	int rc;
 
+	if (job_spec_trims(spec))
+		return err_set("cufile: trims are not supported (cuFile has no "
+			       "discard); use ioengine=io_uring, libaio or psync");
 	if (!gds_xfer_valid(spec->gds_transfer))
 		return err_set("cufile: gds_transfer=%d is not a gdsio transfer "
 			       "type (0 GPUD, 1 CPUONLY, 2 CPU_GPU, 5 GPUD_ASYNC)",

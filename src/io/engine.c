@@ -5,7 +5,11 @@
 
 #include <stddef.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "io/fault.h"
@@ -69,4 +73,21 @@ int32_t engine_posix_io(int fd, const struct io *io)
 			ret = pwrite(fd, io->buf, io->len, (off_t)io->offset);
 	} while (ret < 0 && errno == EINTR);
 	return ret < 0 ? -errno : (int32_t)ret;
+}
+
+int32_t engine_trim_sync(const struct engine *e, const struct io *io)
+{
+	int rc;
+
+	if (e->is_block) {
+		uint64_t range[2] = { io->offset, io->len };
+
+		rc = ioctl(e->fd, BLKDISCARD, range);
+	} else {
+		do
+			rc = fallocate(e->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				       (off_t)io->offset, (off_t)io->len);
+		while (rc < 0 && errno == EINTR);
+	}
+	return rc < 0 ? -errno : (int32_t)io->len;
 }

@@ -6,6 +6,7 @@
 #ifndef DRIVEBENCH_ENGINE_H
 #define DRIVEBENCH_ENGINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "workload/job_spec.h"
@@ -72,6 +73,11 @@ struct engine_ops {
 	 * loop that stops: they are not done and never counted. Returns how
 	 * many. NULL: every I/O completes in real time. */
 	int (*cancel)(struct engine *e, struct io **out, unsigned max);
+	/* Optional: waits up to timeout_ns for a completion, consuming none
+	 * (the next reap returns it). 0 (ready or timed out) or -1 with
+	 * err_msg. io_submit_mode=offload's wait between due times
+	 * (run/pacing.c); NULL: that wait reaps without a timeout. */
+	int (*wait)(struct engine *e, uint64_t timeout_ns);
 	void (*cleanup)(struct engine *e);
 };
 
@@ -82,6 +88,7 @@ struct engine {
 	struct io *ios;          /* the runner's pool, for buffer registration */
 	unsigned nr_ios;
 	uint32_t buf_size;       /* bytes of each ios[i].buf (for registration) */
+	bool is_block;           /* fd is a block device (how a trim is done) */
 	void *priv;              /* engine-private state */
 };
 
@@ -93,6 +100,14 @@ const struct engine_ops *engine_find(const char *name);
 /* One synchronous pread/pwrite of io on fd, retried on EINTR: the bytes
  * done, or -errno (psync, and cufile's host paths). */
 int32_t engine_posix_io(int fd, const struct io *io);
+
+/* A trim (DIR_TRIM) of io's range done at once, as fio's os_trim does it:
+ * BLKDISCARD on a block device; on a regular file a punched hole
+ * (fallocate PUNCH_HOLE | KEEP_SIZE, what fio's falloc engine does: fio's
+ * other engines fail a trim on a file with ENOTTY). Returns io->len or
+ * -errno. A trim's result may also be 0 for success (the kernel's
+ * discard and fallocate report 0; loop.c counts it done). */
+int32_t engine_trim_sync(const struct engine *e, const struct io *io);
 
 /* Engines that run with a file descriptor: all but ENGINE_NO_FD (null). */
 int engine_needs_fd(const struct engine_ops *ops);

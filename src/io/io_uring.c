@@ -6,11 +6,14 @@
 #include "io/engine.h"
 
 #include <errno.h>
+#include <linux/falloc.h>
 #include <liburing.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <sys/utsname.h>
 
 #include "util/error.h"
 
@@ -26,7 +29,14 @@ struct uring_state {
 	bool poll_on_reap;     /* IOPOLL without SQPOLL: reap must enter */
 	unsigned queued;       /* prepared, not yet submitted */
 	unsigned inflight;     /* submitted, not yet reaped */
+	bool is_block;         /* trims: a discard command, else fallocate */
 };
+
+/* The block layer's io_uring discard command (linux/blkdev.h, 6.12+),
+ * what fio's io_uring engine issues for a trim. */
+#ifndef BLOCK_URING_CMD_DISCARD
+#define BLOCK_URING_CMD_DISCARD 0x1200   /* _IO(0x12, 0) */
+#endif
 
 static int uring_error(const char *what, int neg_errno)
 {
@@ -105,6 +115,17 @@ static int uring_register_buffers(struct engine *e, struct uring_state *st)
 	return 0;
 }
 
+/* Whether this kernel has BLOCK_URING_CMD_DISCARD (6.12 and later). */
+static bool kernel_has_discard_cmd(void)
+{
+	struct utsname u;
+	unsigned major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > 6 || (major == 6 && minor >= 12);
+}
+
 static int uring_init(struct engine *e, const struct job_spec *spec)
 {
 	struct uring_state *st;
@@ -121,6 +142,10 @@ static int uring_init(struct engine *e, const struct job_spec *spec)
 	if (spec->hipri && !spec->direct)
 		return err_set("io_uring: hipri needs direct=1 (polled "
 			       "completions work only with O_DIRECT)");
+	if (job_spec_trims(spec) && e->is_block && !kernel_has_discard_cmd())
+		return err_set("io_uring: trims on a block device need the kernel's "
+			       "io_uring discard command (Linux 6.12 or later); use "
+			       "ioengine=libaio or psync, which discard with BLKDISCARD");
 	if (spec->sqthread_poll)
 		flags |= IORING_SETUP_SQPOLL;
 	if (spec->hipri)
@@ -135,6 +160,7 @@ static int uring_init(struct engine *e, const struct job_spec *spec)
 		return uring_error("io_uring_queue_init", ret);
 	}
 	st->sqe_fd = e->fd;
+	st->is_block = e->is_block;
 	st->sqpoll = spec->sqthread_poll;
 	st->poll_on_reap = spec->hipri && !spec->sqthread_poll;
 
@@ -163,6 +189,23 @@ fail:
 	return -1;
 }
 
+/* A trim: the discard command on a block device (as fio), a punched
+ * hole on a file. Both complete with 0. */
+static void prep_trim(struct uring_state *st, struct io_uring_sqe *sqe, const struct io *io)
+{
+	if (!st->is_block) {
+		io_uring_prep_fallocate(sqe, st->sqe_fd, FALLOC_FL_PUNCH_HOLE |
+					FALLOC_FL_KEEP_SIZE, (off_t)io->offset, (off_t)io->len);
+		return;
+	}
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = st->sqe_fd;
+	sqe->cmd_op = BLOCK_URING_CMD_DISCARD;
+	sqe->addr = io->offset;
+	sqe->addr3 = io->len;
+}
+
 static int uring_prep(struct engine *e, struct io *io)
 {
 	struct uring_state *st = e->priv;
@@ -174,7 +217,9 @@ static int uring_prep(struct engine *e, struct io *io)
 	if (!sqe)
 		return err_set("io_uring: queue full (%u entries)",
 			       st->ring.sq.ring_entries);
-	if (st->fixedbufs) {
+	if (io->dir == DIR_TRIM) {
+		prep_trim(st, sqe, io);
+	} else if (st->fixedbufs) {
 		if (io->dir == DIR_READ)
 			io_uring_prep_read_fixed(sqe, st->sqe_fd, io->buf,
 						 io->len, io->offset,
@@ -282,6 +327,22 @@ static int uring_reap(struct engine *e, struct io **out, unsigned min,
 	return (int)got;
 }
 
+static int uring_wait(struct engine *e, uint64_t timeout_ns)
+{
+	struct uring_state *st = e->priv;
+	struct __kernel_timespec ts = { (long long)(timeout_ns / 1000000000ull),
+					(long long)(timeout_ns % 1000000000ull) };
+	struct io_uring_cqe *cqe;
+	int ret;
+
+	if (!st->inflight)
+		return 0;
+	ret = io_uring_wait_cqe_timeout(&st->ring, &cqe, &ts);
+	if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN)
+		return uring_error("io_uring_wait_cqe_timeout", ret);
+	return 0;
+}
+
 static void uring_cleanup(struct engine *e)
 {
 	struct uring_state *st = e->priv;
@@ -300,5 +361,6 @@ const struct engine_ops engine_io_uring = {
 	.prep = uring_prep,
 	.submit = uring_submit,
 	.reap = uring_reap,
+	.wait = uring_wait,
 	.cleanup = uring_cleanup,
 };

@@ -19,7 +19,8 @@ struct aio_state {
 	unsigned nr_free;
 	struct iocb **queued;      /* prepared, in prep order */
 	unsigned nr_queued;
-	struct io **rejected;      /* refused by io_submit: reaped first */
+	struct io **rejected;      /* done already (refused by io_submit, a
+				    * trim, or waited for): reaped first */
 	unsigned nr_rejected;
 	struct io_event *events;   /* depth */
 	unsigned depth;
@@ -86,6 +87,14 @@ static int aio_prep(struct engine *e, struct io *io)
 
 	if (st->nr_free == 0)
 		return err_set("libaio: queue full (%u I/Os)", st->depth);
+	if (io->dir == DIR_TRIM) {
+		/* AIO has no discard: done at once, as fio's libaio engine does,
+		 * and handed back first by reap */
+		io->result = engine_trim_sync(e, io);
+		st->rejected[st->nr_rejected++] = io;
+		st->inflight++;
+		return 0;
+	}
 	iocb = st->free_iocbs[--st->nr_free];
 	if (io->dir == DIR_READ)
 		io_prep_pread(iocb, e->fd, io->buf, io->len, (long long)io->offset);
@@ -176,6 +185,33 @@ static int aio_reap(struct engine *e, struct io **out, unsigned min,
 	return (int)got;
 }
 
+/* Waits for completions (up to timeout_ns) and keeps them for reap. */
+static int aio_wait(struct engine *e, uint64_t timeout_ns)
+{
+	struct aio_state *st = e->priv;
+	struct timespec ts = { (time_t)(timeout_ns / 1000000000ull),
+			       (long)(timeout_ns % 1000000000ull) };
+	unsigned room = st->inflight - st->nr_rejected;
+	int ret, i;
+
+	if (st->nr_rejected || !room)
+		return 0;
+	do
+		ret = io_getevents(st->ctx, 1, (long)room, st->events, &ts);
+	while (ret == -EINTR);
+	if (ret < 0)
+		return err_set("io_getevents: %s", strerror(-ret));
+	for (i = 0; i < ret; i++) {
+		struct iocb *iocb = st->events[i].obj;
+		struct io *io = iocb->data;
+
+		io->result = (int32_t)(long)st->events[i].res;
+		st->free_iocbs[st->nr_free++] = iocb;
+		st->rejected[st->nr_rejected++] = io;
+	}
+	return 0;
+}
+
 static void aio_cleanup(struct engine *e)
 {
 	struct aio_state *st = e->priv;
@@ -195,5 +231,6 @@ const struct engine_ops engine_libaio = {
 	.prep = aio_prep,
 	.submit = aio_submit,
 	.reap = aio_reap,
+	.wait = aio_wait,
 	.cleanup = aio_cleanup,
 };

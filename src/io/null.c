@@ -189,6 +189,31 @@ static int null_reap(struct engine *e, struct io **out, unsigned min,
 	}
 }
 
+/* Sleeps until the earliest pending I/O is due, timeout_ns at most (one
+ * slice at most, as reap). */
+static int null_wait(struct engine *e, uint64_t timeout_ns)
+{
+	struct null_state *st = e->priv;
+	uint64_t now, until, earliest = UINT64_MAX;
+
+	if (st->latency_max_ns == 0 || st->head == st->submitted)
+		return 0;
+	program_due_times(st);
+	for (unsigned i = st->head; i != st->submitted; i++) {
+		const struct io *io = st->slots[i & st->mask];
+
+		if (io->complete_ns < earliest)
+			earliest = io->complete_ns;
+	}
+	now = clock_now_ns();
+	if (timeout_ns > NULL_WAIT_SLICE_NS)
+		timeout_ns = NULL_WAIT_SLICE_NS;
+	until = now + timeout_ns < earliest ? now + timeout_ns : earliest;
+	if (until > now)
+		sleep_until(until);
+	return 0;
+}
+
 /* The pending I/Os, handed back undone (the loop counts none of them). */
 static int null_cancel(struct engine *e, struct io **out, unsigned max)
 {
@@ -226,5 +251,6 @@ const struct engine_ops engine_null = {
 	.submit = null_submit,
 	.reap = null_reap,
 	.cancel = null_cancel,
+	.wait = null_wait,
 	.cleanup = null_cleanup,
 };

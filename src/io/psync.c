@@ -71,7 +71,8 @@ static int psync_submit(struct engine *e)
 	while (st->submitted != st->tail) {
 		struct io *io = st->slots[st->submitted++ & st->mask];
 
-		io->result = engine_posix_io(e->fd, io);
+		io->result = io->dir == DIR_TRIM ? engine_trim_sync(e, io) :
+			engine_posix_io(e->fd, io);
 	}
 	return (int)n;
 }

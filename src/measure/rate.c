@@ -72,15 +72,15 @@ void rate_sampler_start(struct rate_sampler *r, uint64_t window_ns, uint64_t sca
 	schedule(r, now + r->window_ns, deadline);
 }
 
-void rate_sampler_take(struct rate_sampler *r, const uint64_t count[DIR_COUNT],
-		       struct rate_stat stat[DIR_COUNT], uint64_t now, uint64_t deadline,
-		       int64_t taken[DIR_COUNT])
+void rate_sampler_take(struct rate_sampler *r, const uint64_t count[DIR_ALL],
+		       struct rate_stat stat[DIR_ALL], uint64_t now, uint64_t deadline,
+		       int64_t taken[DIR_ALL])
 {
 	/* fio measures the window in whole milliseconds */
 	uint64_t spent_ms = (now - r->last_ns) / NS_PER_MS;
 	uint64_t next = r->next_ns;
 
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		uint64_t delta = count[d] - r->last[d], rate;
 
 		if (taken)

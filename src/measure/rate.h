@@ -38,7 +38,7 @@ struct rate_sampler {
 	uint64_t window_ns;
 	uint64_t next_ns;        /* the next grid point; UINT64_MAX: no more */
 	uint64_t last_ns;        /* when the last sample was taken */
-	uint64_t last[DIR_COUNT];/* the counts then */
+	uint64_t last[DIR_ALL];/* the counts then */
 	uint64_t scale;          /* 1024 for KiB/s, 1 for IOPS */
 };
 
@@ -49,8 +49,8 @@ void rate_sampler_start(struct rate_sampler *r, uint64_t window_ns, uint64_t sca
  * direction since the start) into stat[]; call when now >= next_ns.
  * taken[d] (when not NULL): the sample of direction d, -1 for none; fio
  * writes exactly these to an averaged bw or iops log. */
-void rate_sampler_take(struct rate_sampler *r, const uint64_t count[DIR_COUNT],
-		       struct rate_stat stat[DIR_COUNT], uint64_t now, uint64_t deadline,
-		       int64_t taken[DIR_COUNT]);
+void rate_sampler_take(struct rate_sampler *r, const uint64_t count[DIR_ALL],
+		       struct rate_stat stat[DIR_ALL], uint64_t now, uint64_t deadline,
+		       int64_t taken[DIR_ALL]);
 
 #endif

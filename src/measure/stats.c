@@ -95,7 +95,7 @@ void series_coarsen(struct series *s)
 		struct series_point *to = &s->points[n];
 		const struct series_point *a = &s->points[i], *b = &s->points[i + 1];
 
-		for (int d = 0; d < DIR_COUNT; d++) {
+		for (int d = 0; d < DIR_ALL; d++) {
 			to->ios[d] = a->ios[d] + b->ios[d];
 			to->bytes[d] = a->bytes[d] + b->bytes[d];
 			to->lat_sum_ns[d] = a->lat_sum_ns[d] + b->lat_sum_ns[d];
@@ -162,7 +162,7 @@ int series_merge(struct series *dst, const struct series *src)
 		to = &dst->points[i];
 		if (from->t_ns > to->t_ns)
 			to->t_ns = from->t_ns;
-		for (int d = 0; d < DIR_COUNT; d++) {
+		for (int d = 0; d < DIR_ALL; d++) {
 			to->ios[d] += from->ios[d];
 			to->bytes[d] += from->bytes[d];
 			to->lat_sum_ns[d] += from->lat_sum_ns[d];
@@ -182,7 +182,7 @@ void series_free(struct series *s)
 void job_result_init(struct job_result *r, const struct job_spec *spec)
 {
 	memset(r, 0, sizeof(*r));
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		lat_stat_init(&r->dir[d].slat);
 		lat_stat_init(&r->dir[d].clat);
 		lat_stat_init(&r->dir[d].lat);
@@ -230,7 +230,7 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 	if (job_result_copy_drive(dst, src) < 0 ||
 	    (!dst->checks && check_results_dup(&dst->checks, src->checks) < 0))
 		return -1;
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		dir_stats_merge(&dst->dir[d], &src->dir[d]);
 		rate_stat_sum(&dst->bw_stat[d], &src->bw_stat[d]);
 		rate_stat_sum(&dst->iops_stat[d], &src->iops_stat[d]);
@@ -303,7 +303,7 @@ void job_result_start_rates(struct job_result *r, struct rate_samples *rs,
 			    unsigned bw_ms, unsigned iops_ms, uint64_t now,
 			    uint64_t deadline)
 {
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		rate_stat_init(&r->bw_stat[d]);
 		rate_stat_init(&r->iops_stat[d]);
 	}
@@ -315,20 +315,20 @@ void job_result_start_rates(struct job_result *r, struct rate_samples *rs,
 void job_result_sample_rates(struct job_result *r, struct rate_samples *rs,
 			     uint64_t now, uint64_t deadline, struct rates_taken *taken)
 {
-	uint64_t count[DIR_COUNT];
+	uint64_t count[DIR_ALL];
 
 	if (taken)
-		for (int d = 0; d < DIR_COUNT; d++)
+		for (int d = 0; d < DIR_ALL; d++)
 			taken->bw[d] = taken->iops[d] = -1;
 
 	if (now >= rs->bw.next_ns) {
-		for (int d = 0; d < DIR_COUNT; d++)
+		for (int d = 0; d < DIR_ALL; d++)
 			count[d] = r->dir[d].bytes;
 		rate_sampler_take(&rs->bw, count, r->bw_stat, now, deadline,
 				  taken ? taken->bw : NULL);
 	}
 	if (now >= rs->iops.next_ns) {
-		for (int d = 0; d < DIR_COUNT; d++)
+		for (int d = 0; d < DIR_ALL; d++)
 			count[d] = r->dir[d].ios;
 		rate_sampler_take(&rs->iops, count, r->iops_stat, now, deadline,
 				  taken ? taken->iops : NULL);
@@ -338,14 +338,14 @@ void job_result_sample_rates(struct job_result *r, struct rate_samples *rs,
 
 double result_iops(const struct job_result *r, enum io_dir d)
 {
-	if (r->runtime_ns == 0 || (unsigned)d >= DIR_COUNT)
+	if (r->runtime_ns == 0 || (unsigned)d >= DIR_ALL)
 		return 0.0;
 	return (double)r->dir[d].ios / ((double)r->runtime_ns / 1e9);
 }
 
 double result_bw_bytes(const struct job_result *r, enum io_dir d)
 {
-	if (r->runtime_ns == 0 || (unsigned)d >= DIR_COUNT)
+	if (r->runtime_ns == 0 || (unsigned)d >= DIR_ALL)
 		return 0.0;
 	return (double)r->dir[d].bytes / ((double)r->runtime_ns / 1e9);
 }

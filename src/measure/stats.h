@@ -49,9 +49,9 @@ struct dir_stats {
 /* Per-interval sample: what completed in [t_ns - interval, t_ns). */
 struct series_point {
 	uint64_t t_ns;           /* end of the interval, from measurement start */
-	uint64_t ios[DIR_COUNT];
-	uint64_t bytes[DIR_COUNT];
-	uint64_t lat_sum_ns[DIR_COUNT];  /* sum of total latencies, for means */
+	uint64_t ios[DIR_ALL];
+	uint64_t bytes[DIR_ALL];
+	uint64_t lat_sum_ns[DIR_ALL];    /* sum of total latencies, for means */
 };
 
 struct series {
@@ -89,13 +89,13 @@ struct job_result {
 	uint64_t total_run_ns;   /* the same, summed on merge (fio's job_runtime) */
 	uint64_t ramp_ns;        /* ramp actually spent */
 	uint64_t start_unix_ms;  /* wall clock at measurement start */
-	struct dir_stats dir[DIR_COUNT];
+	struct dir_stats dir[DIR_ALL];   /* read, write, trim */
 	/* the measured part's syncs (fsync=N, fdatasync=N): fio's "sync" */
 	uint64_t sync_ios;
 	struct lat_stat sync_lat;
 	/* fio's bandwidth (KiB/s) and IOPS samples, every bwavgtime and
 	 * iopsavgtime; summed on merge as group_reporting does */
-	struct rate_stat bw_stat[DIR_COUNT], iops_stat[DIR_COUNT];
+	struct rate_stat bw_stat[DIR_ALL], iops_stat[DIR_ALL];
 	struct series series;
 	double usr_cpu_s, sys_cpu_s;   /* CPU seconds used by the thread(s) */
 	uint64_t ctx_switches;
@@ -122,6 +122,9 @@ struct job_result {
 	/* fio's steady state and the sprandom plan, when the job had them
 	 * (measure/check_results.h); owned, NULL without */
 	struct check_results *checks;
+	/* the queue depth latency_target settled on (fio's latency_depth);
+	 * 0 = the job's iodepth (no latency target) */
+	unsigned latency_depth;
 };
 
 void job_result_init(struct job_result *r, const struct job_spec *spec);
@@ -147,7 +150,7 @@ void job_result_start_rates(struct job_result *r, struct rate_samples *rs,
 			    uint64_t deadline);
 /* The samples one call took, per direction; -1: none. */
 struct rates_taken {
-	int64_t bw[DIR_COUNT], iops[DIR_COUNT];
+	int64_t bw[DIR_ALL], iops[DIR_ALL];
 };
 /* Takes the samples due by now from r's counters (call when now >=
  * rs->next_ns); what it took into *taken when that is not NULL. */

@@ -39,7 +39,7 @@ static const char *const lat_range_name[LAT_RANGES_MS] = {
 	"2000", ">=2000",
 };
 
-static const char *const dir_name[DIR_COUNT] = { "read", "write" };
+static const char *const dir_name[DIR_ALL] = { "read", "write", "trim" };
 
 /* Every add goes through these; the first allocation failure is remembered
  * and the whole document is dropped at the end. */
@@ -231,12 +231,12 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 	const struct rate_stat *bw = &no_samples, *io = &no_samples;
 	double bw_bytes = 0, iops = 0, agg_pct = 0;
 
-	if (ds && d == DIR_COUNT) {   /* unified_rw_reporting: both directions */
+	if (ds && d == DIR_ALL) {   /* unified_rw_reporting: both directions */
 		bw_bytes = r->runtime_ns ? (double)ds->bytes / ((double)r->runtime_ns / 1e9) : 0;
 		iops = r->runtime_ns ? (double)ds->ios / ((double)r->runtime_ns / 1e9) : 0;
 		/* fio's sum_thread_stats into the mixed direction: the two
 		 * directions' samples as a pure sum (sum_stat, pure_sum) */
-		for (int k = 0; k < DIR_COUNT; k++) {
+		for (int k = 0; k < DIR_ALL; k++) {
 			rate_stat_sum(&mixed_bw, &r->bw_stat[k]);
 			rate_stat_sum(&mixed_io, &r->iops_stat[k]);
 		}
@@ -304,7 +304,7 @@ void latency_ranges_count(const struct job_result *r, struct latency_ranges *out
 	uint64_t *ns = out->ns, *us = out->us, *ms = out->ms;
 
 	memset(out, 0, sizeof(*out));
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		const struct hist *h = &r->dir[d].clat.hist;
 
 		for (unsigned i = 0; i < HIST_BUCKETS; i++) {
@@ -461,7 +461,7 @@ static void add_series(struct json_builder *b, cJSON *parent,
 		cJSON *point = add_object(b, points, NULL);
 
 		add_double(b, point, "t_ms", (double)p->t_ns / 1e6);
-		for (int d = 0; d < DIR_COUNT; d++) {
+		for (int d = 0; d < DIR_ALL; d++) {
 			cJSON *dir = add_object(b, point, dir_name[d]);
 
 			add_u64(b, dir, "ios", p->ios[d]);
@@ -524,7 +524,7 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 	add_u64(b, extra, "max_buffer_bytes", r->max_buffer_bytes);
 	errors = add_object(b, extra, "errors");
 	first = add_object(b, extra, "first_error");
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		const struct dir_stats *ds = &r->dir[d];
 
 		add_u64(b, errors, dir_name[d], ds->errors);
@@ -596,16 +596,18 @@ static void add_unified_json(struct json_builder *b, cJSON *job,
 		b->failed = true;
 		return;
 	}
-	*mixed = r->dir[DIR_READ];
-	mixed->ios += r->dir[DIR_WRITE].ios;
-	mixed->bytes += r->dir[DIR_WRITE].bytes;
-	lat_merge(&mixed->slat, &r->dir[DIR_WRITE].slat);
-	lat_merge(&mixed->clat, &r->dir[DIR_WRITE].clat);
-	lat_merge(&mixed->lat, &r->dir[DIR_WRITE].lat);
+	*mixed = r->dir[DIR_READ];   /* fio's mixed direction takes trims too */
+	for (int d = DIR_WRITE; d < DIR_ALL; d++) {
+		mixed->ios += r->dir[d].ios;
+		mixed->bytes += r->dir[d].bytes;
+		lat_merge(&mixed->slat, &r->dir[d].slat);
+		lat_merge(&mixed->clat, &r->dir[d].clat);
+		lat_merge(&mixed->lat, &r->dir[d].lat);
+	}
 	/* fio's group aggregate: all bytes with "mixed", the reads' with "both" */
 	if (u == UNIFIED_MIXED)
 		agg += group_agg_bytes(res, nr, r->groupid, DIR_WRITE);
-	add_dir_json(b, holder, "mixed", r, mixed, (enum io_dir)DIR_COUNT, agg, pcts, json_plus);
+	add_dir_json(b, holder, "mixed", r, mixed, (enum io_dir)DIR_ALL, agg, pcts, json_plus);
 	free(mixed);
 	item = cJSON_DetachItemFromObjectCaseSensitive(holder, "mixed");
 	cJSON_Delete(holder);
@@ -656,11 +658,10 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 	add_u64(b, job, "elapsed", (job_ns + 500000000) / 1000000000);
 	if (spec)
 		add_job_options(b, job, spec);
-	for (int d = 0; d < DIR_COUNT; d++)
+	for (int d = 0; d < DIR_ALL; d++)
 		add_dir_json(b, job, dir_name[d], r, &r->dir[d], (enum io_dir)d,
 			     group_agg_bytes(res, nr, r->groupid, (enum io_dir)d),
 			     &pcts, json_plus);
-	add_dir_json(b, job, "trim", r, NULL, DIR_READ, 0.0, &pcts, false);
 
 	cJSON *sync = add_object(b, job, "sync");
 
@@ -682,15 +683,18 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 		/* fio adds these two only for continue_on_error jobs */
 		uint64_t total_err = 0;
 
-		for (int d = 0; d < DIR_COUNT; d++)
+		for (int d = 0; d < DIR_ALL; d++)
 			total_err += r->dir[d].errors;
 		add_u64(b, job, "total_err", total_err);
 		add_int(b, job, "first_error", positive_errno(r->error));
 	}
-	add_u64(b, job, "latency_depth", spec && spec->iodepth ? spec->iodepth : 1);
-	add_u64(b, job, "latency_target", 0);
-	add_double(b, job, "latency_percentile", 100.0);
-	add_u64(b, job, "latency_window", 0);
+	/* fio's latency-target fields: the depth found, the target and window
+	 * in us (as fio's options hold them), the percentile */
+	add_u64(b, job, "latency_depth", r->latency_depth ? r->latency_depth :
+		spec && spec->iodepth ? spec->iodepth : 1);
+	add_u64(b, job, "latency_target", spec ? spec->pacing.latency_target_ns / 1000 : 0);
+	add_double(b, job, "latency_percentile", spec ? spec->pacing.latency_percentile : 100.0);
+	add_u64(b, job, "latency_window", spec ? spec->pacing.latency_window_ns / 1000 : 0);
 	if (spec && spec->description[0])
 		add_string(b, job, "desc", spec->description);
 	if (r->checks && r->checks->steady)

@@ -18,8 +18,8 @@
 #define PARTIAL_BANNER \
 	"*** PARTIAL RESULTS: interrupted - figures cover only the time run ***"
 
-static const char *const dir_label[DIR_COUNT] = { "read", "write" };
-static const char *const group_label[DIR_COUNT] = { "   READ", "  WRITE" };
+static const char *const dir_label[DIR_ALL] = { "read", "write", "trim" };
+static const char *const group_label[DIR_ALL] = { "   READ", "  WRITE", "   TRIM" };
 
 /* value scaled to the largest unit it reaches: with a fixed number of
  * decimals and a space before the unit ("2.05 MB/s"), or, when decimals < 0,
@@ -223,7 +223,7 @@ static void print_error_totals(FILE *f, const struct job_result *r)
 	uint64_t total = 0;
 
 	if (spec && spec->continue_on_error) {
-		for (int d = 0; d < DIR_COUNT; d++)
+		for (int d = 0; d < DIR_ALL; d++)
 			total += r->dir[d].errors;
 		fprintf(f, "  errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", total,
 			positive_errno(r->error), err_errno_text(r->error));
@@ -309,9 +309,10 @@ static bool dir_listed(const struct job_result *r, int d)
 {
 	if (dir_active(&r->dir[d]))
 		return true;
-	if (!r->spec || dir_active(&r->dir[DIR_READ]) || dir_active(&r->dir[DIR_WRITE]))
+	if (!r->spec || dir_active(&r->dir[DIR_READ]) || dir_active(&r->dir[DIR_WRITE]) ||
+	    dir_active(&r->dir[DIR_TRIM]))
 		return false;
-	return d == DIR_READ ? job_spec_reads(r->spec) : job_spec_writes(r->spec);
+	return job_spec_uses_dir(r->spec, d);
 }
 
 static void print_dir(FILE *f, const struct job_result *r, const char *label,
@@ -339,24 +340,28 @@ static void print_dir(FILE *f, const struct job_result *r, const char *label,
 	}
 }
 
-/* unified_rw_reporting: both directions as one "mixed" line. */
+/* unified_rw_reporting: every direction as one "mixed" line. */
 static void print_mixed(FILE *f, const struct job_result *r)
 {
 	struct dir_stats *mixed = malloc(sizeof(*mixed));
 
 	if (!mixed)
 		return;
-	*mixed = r->dir[DIR_READ];
-	mixed->ios += r->dir[DIR_WRITE].ios;
-	mixed->bytes += r->dir[DIR_WRITE].bytes;
-	mixed->errors += r->dir[DIR_WRITE].errors;
-	if (!mixed->first_error) {
-		mixed->first_error = r->dir[DIR_WRITE].first_error;
-		mixed->first_error_offset = r->dir[DIR_WRITE].first_error_offset;
+	*mixed = r->dir[DIR_READ];   /* trims too, as fio's mixed */
+	for (int d = DIR_WRITE; d < DIR_ALL; d++) {
+		const struct dir_stats *o = &r->dir[d];
+
+		mixed->ios += o->ios;
+		mixed->bytes += o->bytes;
+		mixed->errors += o->errors;
+		if (!mixed->first_error) {
+			mixed->first_error = o->first_error;
+			mixed->first_error_offset = o->first_error_offset;
+		}
+		lat_merge(&mixed->slat, &o->slat);
+		lat_merge(&mixed->clat, &o->clat);
+		lat_merge(&mixed->lat, &o->lat);
 	}
-	lat_merge(&mixed->slat, &r->dir[DIR_WRITE].slat);
-	lat_merge(&mixed->clat, &r->dir[DIR_WRITE].clat);
-	lat_merge(&mixed->lat, &r->dir[DIR_WRITE].lat);
 	print_dir(f, r, "mixed", mixed);
 	free(mixed);
 }
@@ -366,7 +371,7 @@ static void print_entry(FILE *f, const struct job_result *r)
 	enum unified_rw u = r->spec ? r->spec->checks.unified_rw : UNIFIED_NONE;
 
 	print_header(f, r);
-	for (int d = 0; d < DIR_COUNT && u != UNIFIED_MIXED; d++)
+	for (int d = 0; d < DIR_ALL && u != UNIFIED_MIXED; d++)
 		if (dir_listed(r, d))
 			print_dir(f, r, dir_label[d], &r->dir[d]);
 	if (u != UNIFIED_NONE)
@@ -390,7 +395,7 @@ static void print_group(FILE *f, const struct job_result *res, unsigned nr,
 			break;
 		}
 	fprintf(f, "\nRun status group %u (all jobs):\n", groupid);
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		uint64_t bytes = 0, min_run = UINT64_MAX, max_run = 0;
 		double min_bw = 0, max_bw = 0, agg;
 		bool any = false;

@@ -18,7 +18,9 @@
 #include "run/pagecache.h"
 #include "run/loop_log.h"
 #include "run/checks_run.h"
+#include "run/pacing.h"
 #include "run/runner.h"
+#include "run/shape.h"
 #include "util/error.h"
 
 static inline uint64_t pick_offset(struct loop *l, int dir, uint64_t len)
@@ -50,7 +52,10 @@ static inline int pick_dir(struct worker *w)
 	case RW_WRITE:
 	case RW_RANDWRITE:
 		return DIR_WRITE;
-	default:
+	case RW_TRIM:
+	case RW_RANDTRIM:
+		return DIR_TRIM;
+	default:   /* mixed; trimwrite goes through run/shape.c */
 		return rng_below(&w->rng_mix, 100) < w->spec->rwmixread ? DIR_READ : DIR_WRITE;
 	}
 }
@@ -133,6 +138,12 @@ static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
 		dir = l->held_dir;
 		len = l->held_len;
 		off = l->held_offset;
+	} else if (w->shape) {
+		if (shape_pick(l, &dir, &len, &off)) {
+			w->nr_free++;
+			l->issuing = false;   /* a sequence ran past the region */
+			return 1;
+		}
 	} else {
 		dir = pick_dir(w);
 		len = bs_picker_next(&w->bs[dir], &w->rng_bs);
@@ -150,11 +161,31 @@ static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
 	return w->ops->prep(&w->engine, io);
 }
 
+/* prep_new with a shaped pick (run/shape.c): bsrange, rw=MODE:N, strided
+ * zones, trimwrite, a sequence's end. */
+static __attribute__((noinline)) int
+prep_new_shaped(struct loop *l, struct io *io, uint64_t now)
+{
+	struct worker *w = l->w;
+	int dir;
+	uint64_t len, off;
+
+	if (shape_pick(l, &dir, &len, &off)) {
+		w->nr_free++;
+		l->issuing = false;   /* a sequence ran past the region */
+		return 1;
+	}
+	if (!in_range(w, off, len))
+		return guard_violation(w, off, len);
+	start_request(l, io, dir, off, len, now);
+	return w->ops->prep(&w->engine, io);
+}
+
 /* Prepares one new request on a free slot. Returns 0, 1 when a due sync
- * (loop_sync.c) or verify held the pick back (the slot stays free), or -1
- * on error. With verify off the only cost of verification here is the one
- * branch on verifying. */
-static int prep_new(struct loop *l, uint64_t now)
+ * (loop_sync.c), verify or a shape with nothing more held the pick back
+ * (the slot stays free), or -1 on error. Without verify or a shape the
+ * only cost of either here is the one branch on special_prep. */
+static inline __attribute__((always_inline)) int prep_new(struct loop *l, uint64_t now)
 {
 	struct worker *w = l->w;
 	struct io *io;
@@ -164,8 +195,8 @@ static int prep_new(struct loop *l, uint64_t now)
 	if (!l->writes_to_sync)   /* a sync is due first (loop_sync) */
 		return 1;
 	io = w->free_ios[--w->nr_free];
-	if (w->verifying)
-		return prep_new_verified(l, io, now);
+	if (w->special_prep)
+		return w->verifying ? prep_new_verified(l, io, now) : prep_new_shaped(l, io, now);
 	dir = pick_dir(w);
 	len = bs_picker_next(&w->bs[dir], &w->rng_bs);
 	off = pick_offset(l, dir, len) + w->test_offset_skew;
@@ -277,13 +308,29 @@ static void report_faults(struct loop *l)
 			calls[k] - w->result.engine_calls[k] : 0;
 }
 
+/* The runtime's end; an exitall elsewhere (run/jobctl.c) may have set it
+ * to 0 already, which stays. */
+static void set_deadline(struct worker *w, uint64_t deadline)
+{
+	uint64_t old = __atomic_load_n(&w->deadline_ns, __ATOMIC_RELAXED);
+
+	while (old && !__atomic_compare_exchange_n(&w->deadline_ns, &old, deadline, false,
+						   __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+static inline uint64_t deadline_of(const struct loop *l)
+{
+	return __atomic_load_n(&l->w->deadline_ns, __ATOMIC_RELAXED);
+}
+
 static void reset_measurement(struct loop *l, uint64_t now)
 {
 	struct worker *w = l->w;
 
 	fault_engine_counts(&w->engine, w->result.faults_injected);
 	fault_engine_calls(&w->engine, w->result.engine_calls);
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < DIR_ALL; d++) {
 		memset(&w->result.dir[d], 0, sizeof(w->result.dir[d]));
 		lat_stat_init(&w->result.dir[d].slat);
 		lat_stat_init(&w->result.dir[d].clat);
@@ -295,15 +342,17 @@ static void reset_measurement(struct loop *l, uint64_t now)
 	l->measuring = true;
 	l->measure_start = now;
 	l->next_tick = now + l->interval;
-	l->deadline = w->spec->runtime_ns ? now + w->spec->runtime_ns : UINT64_MAX;
+	set_deadline(w, w->spec->runtime_ns ? now + w->spec->runtime_ns : UINT64_MAX);
 	/* fio's bandwidth and IOPS samples start with the measured part, as
 	 * fio resets bw_sample_time at the end of the ramp */
 	job_result_start_rates(&w->result, &l->rates, job_rate_window_ms(w->spec, true),
-			       job_rate_window_ms(w->spec, false), now, l->deadline);
+			       job_rate_window_ms(w->spec, false), now, deadline_of(l));
 	l->next_event = l->next_tick < l->rates.next_ns ? l->next_tick : l->rates.next_ns;
 	l->bytes_issued = 0;
 	memset(&l->tick, 0, sizeof(l->tick));
 	getrusage(RUSAGE_THREAD, &l->ru_start);
+	if (l->pace)
+		pacing_restart(l, now);
 }
 
 /* A full series coarsens (the worker reserved all its room): twice the
@@ -347,7 +396,7 @@ static void tick_due(struct loop *l, uint64_t now)
 	if (now >= l->rates.next_ns) {
 		struct rates_taken taken;
 
-		job_result_sample_rates(&l->w->result, &l->rates, now, l->deadline, &taken);
+		job_result_sample_rates(&l->w->result, &l->rates, now, deadline_of(l), &taken);
 		if (l->log && l->measuring)
 			loop_log_rates(l->log, &taken, now - l->measure_start);
 	}
@@ -361,27 +410,41 @@ static inline void tick(struct loop *l, uint64_t now)
 		tick_due(l, now);
 }
 
-static bool limits_reached(struct loop *l, uint64_t now)
+static inline __attribute__((always_inline)) bool
+limits_reached(struct loop *l, uint64_t now)
 {
 	if (*l->w->stop) {
 		l->w->result.partial = true;
 		l->abandon = true;
 		return true;
 	}
-	if (!l->measuring)
-		return false;
-	if (now >= l->deadline) {
+	/* the runtime's end, or an exitall (0) */
+	if (now >= deadline_of(l)) {
 		l->abandon = true;
 		return true;
 	}
+	if (!l->measuring)
+		return false;
 	return !l->time_based && l->bytes_issued >= l->bytes_target;
+}
+
+/* The total latency of the request io completes. */
+static inline uint64_t request_latency(const struct io *io, uint64_t now)
+{
+	const struct request *rq = io->owner;
+	uint64_t done = io->complete_ns ? io->complete_ns : now;
+
+	return done - (rq->active ? rq->start_ns : io->start_ns);
 }
 
 /* Handles one reaped I/O: completion, next chunk, or error. Returns 1 when
  * the slot was re-queued (a continuing request), 0 when freed, -1 on a
- * guard violation. */
+ * guard violation. logging, paced: constants where it is inlined (see
+ * reap_body): a job without logs or pacing does nothing more per
+ * completion. */
 static inline __attribute__((always_inline))
-int complete_one(struct loop *l, struct io *io, uint64_t now, const bool logging)
+int complete_one(struct loop *l, struct io *io, uint64_t now, const bool logging,
+		 const bool paced)
 {
 	struct worker *w = l->w;
 	struct request *rq = io->owner;
@@ -389,22 +452,25 @@ int complete_one(struct loop *l, struct io *io, uint64_t now, const bool logging
 	if (w->verifying && io->result > 0 && verify_completed(l, io))
 		return -1;
 	if (io->result != (int32_t)io->len) {
-		if (io->result <= 0) {
+		if (io->result == 0 && io->dir == DIR_TRIM) {
+			io->result = (int32_t)io->len;   /* the kernel's trims say 0 */
+		} else if (io->result <= 0) {
 			record_error(l, io, io->result < 0 ? io->result : -EIO);
 			rq->active = false;
 			return 0;
+		} else {
+			/* short transfer: continue with the rest, as fio requeues it */
+			if (!rq->active) {
+				rq->active = true;
+				rq->total = io->len;
+				rq->start_ns = io->start_ns;
+				rq->issue_ns = io->issue_ns;
+				rq->next_offset = io->offset;
+				rq->remaining = 0;
+			}
+			rq->next_offset = io->offset + (uint64_t)io->result;
+			rq->remaining += io->len - (uint64_t)io->result;
 		}
-		/* short transfer: continue with the rest, as fio requeues it */
-		if (!rq->active) {
-			rq->active = true;
-			rq->total = io->len;
-			rq->start_ns = io->start_ns;
-			rq->issue_ns = io->issue_ns;
-			rq->next_offset = io->offset;
-			rq->remaining = 0;
-		}
-		rq->next_offset = io->offset + (uint64_t)io->result;
-		rq->remaining += io->len - (uint64_t)io->result;
 	}
 	if (rq->active && rq->remaining && !l->abandon) {
 		if (prep_continue(w, io, now))
@@ -416,6 +482,8 @@ int complete_one(struct loop *l, struct io *io, uint64_t now, const bool logging
 		rq->active = false;
 		return 0;
 	}
+	if (paced)
+		pacing_completed(l, io->dir, request_latency(io, now));
 	if (l->measuring)
 		account(l, io, now, logging);
 	rq->active = false;
@@ -471,9 +539,11 @@ static inline int submit_stamped(struct loop *l, bool sync, uint64_t *issued)
 
 /* Reaps at least min completions (fewer from an engine that models time:
  * it returns after a slice), accounts them, and submits the next chunk of
- * any request that continues on its slot. logging: see account(). */
+ * any request that continues on its slot. logging, paced: see
+ * complete_one(). */
 static inline __attribute__((always_inline))
-int reap_body(struct loop *l, unsigned min, unsigned max, const bool logging)
+int reap_body(struct loop *l, unsigned min, unsigned max, const bool logging,
+	      const bool paced)
 {
 	struct worker *w = l->w;
 	struct io *done[256], *again[256];
@@ -486,7 +556,7 @@ int reap_body(struct loop *l, unsigned min, unsigned max, const bool logging)
 	l->now = clock_now_ns();
 	io_depths_reaped(&w->result.depths, (unsigned)n);
 	for (int i = 0; i < n; i++) {
-		int rc = complete_one(l, done[i], l->now, logging);
+		int rc = complete_one(l, done[i], l->now, logging, paced);
 
 		if (rc < 0)
 			return -1;
@@ -507,8 +577,8 @@ int reap_body(struct loop *l, unsigned min, unsigned max, const bool logging)
 	return 0;
 }
 
-/* A stopping loop, or one that writes logs: kept out of line, so the
- * common path pays one test (l->slow) for both. */
+/* A stopping loop, or one that writes logs or is paced: kept out of line,
+ * so the common path pays one test (l->slow) for all three. */
 static __attribute__((noinline)) int reap_slow(struct loop *l, unsigned min, unsigned max)
 {
 	if (l->abandon) {
@@ -518,14 +588,18 @@ static __attribute__((noinline)) int reap_slow(struct loop *l, unsigned min, uns
 		if (min > l->inflight)
 			min = l->inflight;
 	}
-	return l->logging ? reap_body(l, min, max, true) : reap_body(l, min, max, false);
+	if (l->paced)
+		return l->logging ? reap_body(l, min, max, true, true) :
+				    reap_body(l, min, max, false, true);
+	return l->logging ? reap_body(l, min, max, true, false) :
+			    reap_body(l, min, max, false, false);
 }
 
 static int reap_some(struct loop *l, unsigned min, unsigned max)
 {
 	if (__builtin_expect(l->slow != 0, 0))
 		return reap_slow(l, min, max);
-	return reap_body(l, min, max, false);
+	return reap_body(l, min, max, false, false);
 }
 
 /* Waits for everything in flight (fsync must see every write). */
@@ -559,6 +633,11 @@ void loop_tick(struct loop *l, uint64_t now)
 	tick(l, now);
 }
 
+void loop_restart_measurement(struct loop *l, uint64_t now)
+{
+	reset_measurement(l, now);
+}
+
 /* iodepth_batch_adaptive=1 (off by default: fio's batching is the default)
  * adapts the batch to what a submit costs per I/O on this target: where
  * submitting only queues work (zram's io-wq hand-off, an NVMe doorbell) one
@@ -587,8 +666,9 @@ static inline bool may_issue(const struct loop *l)
 /* Prepares up to max new requests and submits them with one call; stamps
  * them as issued (sync: l->sync, kept in a register by the caller).
  * Returns how many, or -1. */
-static int issue_batch(struct loop *l, unsigned max, uint64_t start, bool sync,
-		       uint64_t *issued)
+static inline __attribute__((always_inline)) int
+issue_batch(struct loop *l, unsigned max, uint64_t start, bool sync, uint64_t *issued,
+	    const bool paced)
 {
 	struct worker *w = l->w;
 	struct io *batch[256];
@@ -617,6 +697,8 @@ static int issue_batch(struct loop *l, unsigned max, uint64_t start, bool sync,
 			rq->issue_ns = *issued;
 	}
 	l->inflight += nb;
+	if (paced)
+		pacing_issued(l, batch, nb);
 	return (int)nb;
 }
 
@@ -629,15 +711,52 @@ static unsigned fio_batch(const struct job_spec *s, unsigned cap)
 	return s->iodepth_batch_submit;
 }
 
-static int submit_reap_loop(struct loop *l)
+/* How a round's submissions are batched: fio's iodepth_batch_submit, or
+ * iodepth_batch_adaptive's running cost per I/O. */
+struct batching {
+	bool adaptive, sync;
+	unsigned cap, batch_max;
+	int64_t cost_per_io_ns;       /* EWMA, starts at one syscall */
+};
+
+/* Fills every free slot, in batches of batch_max per submit; a short
+ * batch means nothing more may be issued now. 0 or -1. */
+static inline __attribute__((always_inline)) int
+fill_slots(struct loop *l, struct batching *b, uint64_t start, const bool paced)
+{
+	uint64_t issued = 0;
+
+	while (may_issue(l)) {
+		unsigned max;
+		int nb;
+
+		if (b->adaptive)
+			b->batch_max = adaptive_batch((uint64_t)b->cost_per_io_ns, b->cap);
+		max = b->batch_max;
+		if (paced && !(max = pacing_allow(l, max)))
+			break;
+		nb = issue_batch(l, max, start, b->sync, &issued, paced);
+		if (nb < 0)
+			return -1;
+		if (nb == 0)
+			break;
+		if (b->adaptive)
+			b->cost_per_io_ns += ((int64_t)((issued - start) / (unsigned)nb) -
+					      b->cost_per_io_ns) / 8;
+		if ((unsigned)nb < max)
+			break;
+		start = issued;
+	}
+	return 0;
+}
+
+/* The rounds of the loop. paced is a constant at each of the two call
+ * sites: the plain loop has none of pacing's calls (run/pacing.c). */
+static inline __attribute__((always_inline)) int rounds(struct loop *l, const bool paced)
 {
 	struct worker *w = l->w;
 	const struct job_spec *s = w->spec;
-	unsigned cap = w->depth < 256 ? w->depth : 256;
-	const bool sync = l->sync;
-	bool adaptive = s->measure.batch_adaptive && !sync;
-	unsigned batch_max = fio_batch(s, cap);
-	int64_t cost_per_io_ns = 1000;   /* EWMA, starts at one syscall */
+	struct batching b = { .sync = l->sync, .cost_per_io_ns = 1000 };
 	unsigned complete_min = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
 	/* fio reaps at most iodepth_batch_complete_min I/Os per call unless
 	 * told otherwise (_max below _min is raised to it); adaptive batching
@@ -646,38 +765,34 @@ static int submit_reap_loop(struct loop *l)
 	 * (SUBMIT_BUDGET_NS). */
 	unsigned complete_max = s->iodepth_batch_complete_max;
 
+	b.cap = w->depth < 256 ? w->depth : 256;
+	b.adaptive = s->measure.batch_adaptive && !b.sync;
+	b.batch_max = fio_batch(s, b.cap);
 	if (complete_min > w->depth)
 		complete_min = w->depth;
-	if (complete_max < complete_min && !(adaptive && !complete_max))
+	if (complete_max < complete_min && !(b.adaptive && !complete_max))
 		complete_max = complete_min;
 	l->now = clock_now_ns();
 	for (;;) {
-		uint64_t start = l->now, issued = 0;
-		int nb;
+		uint64_t start = l->now;
 
 		if (!l->measuring && l->now >= l->ramp_end)
 			reset_measurement(l, l->now);
+		if (paced && pacing_round(l))
+			return -1;
 		if ((l->issuing || !l->abandon) && limits_reached(l, l->now))
 			l->issuing = false;
-		/* fill every free slot, in batches of batch_max per submit; a
-		 * short batch means nothing more may be issued now */
-		while (may_issue(l)) {
-			if (adaptive)
-				batch_max = adaptive_batch((uint64_t)cost_per_io_ns, cap);
-			nb = issue_batch(l, batch_max, start, sync, &issued);
-			if (nb < 0)
-				return -1;
-			if (nb == 0)
-				break;
-			if (adaptive)
-				cost_per_io_ns += ((int64_t)((issued - start) / (unsigned)nb) -
-						   cost_per_io_ns) / 8;
-			if ((unsigned)nb < batch_max)
-				break;
-			start = issued;
-		}
+		if (paced)   /* pacing_round may have slept */
+			start = l->now;
+		if (fill_slots(l, &b, start, paced))
+			return -1;
 		if (l->verify_wait) {
 			if (loop_verify_resume(l))
+				return -1;
+			continue;
+		}
+		if (paced && pacing_waits(l)) {
+			if (pacing_wait(l))
 				return -1;
 			continue;
 		}
@@ -693,7 +808,9 @@ static int submit_reap_loop(struct loop *l)
 		/* every free slot is filled, or nothing more will be issued:
 		 * block for complete_min */
 		if (reap_some(l, complete_min, complete_max ? complete_max :
-			      adaptive_batch((uint64_t)cost_per_io_ns, cap)))
+			      adaptive_batch((uint64_t)b.cost_per_io_ns, b.cap)))
+			return -1;
+		if (paced && pacing_reaped(l))
 			return -1;
 		if (l->measuring)
 			tick(l, l->now);
@@ -705,13 +822,18 @@ static int submit_reap_loop(struct loop *l)
 	return 0;
 }
 
+static int submit_reap_loop(struct loop *l)
+{
+	return l->pace ? rounds(l, true) : rounds(l, false);
+}
+
 /* fio records no submission latency for a synchronous engine (its I/O
  * has no queued stage: slat_ns is all zeros, N 0). The loop adds the
  * samples anyway, so the per-I/O path has no branch for it, and drops
  * them here. */
 static void drop_slat(struct worker *w)
 {
-	for (int d = 0; d < DIR_COUNT; d++)
+	for (int d = 0; d < DIR_ALL; d++)
 		lat_stat_init(&w->result.dir[d].slat);
 }
 
@@ -737,15 +859,20 @@ void loop_run(struct worker *w)
 		w->nr_free = 1;
 	l.interval = s->series_interval_ns ? s->series_interval_ns : 1000000000ull;
 	l.time_based = s->time_based;
-	l.bytes_target = checks_bytes_target(w, s->io_size ? s->io_size : w->range_len);
+	l.bytes_target = shape_bytes_target(w, checks_bytes_target(w, s->io_size ? s->io_size :
+									     w->range_len));
 	l.issuing = true;
 	loop_sync_start(&l);
 	l.measure_start = now;
 	l.ramp_end = now + s->ramp_ns;
+	if (pacing_begin(&l)) {
+		w->run_failed = true;
+		snprintf(w->error_text, sizeof(w->error_text), "%s", err_msg());
+		return;
+	}
+	l.paced = l.pace != NULL;
 	if (!s->ramp_ns)
 		reset_measurement(&l, now);
-	else
-		l.deadline = UINT64_MAX;
 	clock_gettime(CLOCK_REALTIME, &wall);
 	if (s->verify_only ? loop_verify_pass(&l) : submit_reap_loop(&l)) {
 		w->run_failed = true;
@@ -755,6 +882,7 @@ void loop_run(struct worker *w)
 		drain(&l);
 	}
 	end = clock_now_ns();
+	pacing_end(&l);
 	if (l.sync)
 		drop_slat(w);
 	report_faults(&l);
@@ -764,7 +892,8 @@ void loop_run(struct worker *w)
 		l.measure_start = end;
 		getrusage(RUSAGE_THREAD, &l.ru_start);
 	}
-	if (l.tick.ios[DIR_READ] || l.tick.ios[DIR_WRITE] || w->result.series.nr == 0)
+	if (l.tick.ios[DIR_READ] || l.tick.ios[DIR_WRITE] || l.tick.ios[DIR_TRIM] ||
+	    w->result.series.nr == 0)
 		close_interval(&l, end);
 	w->result.runtime_ns = end - l.measure_start;
 	if (l.log)

@@ -19,7 +19,7 @@ struct loop {
 	bool measuring;
 	bool time_based;
 	bool sync;                    /* ENGINE_SYNC: stamped before submit */
-	uint64_t measure_start, ramp_end, deadline;
+	uint64_t measure_start, ramp_end;   /* the deadline is w->deadline_ns */
 	uint64_t bytes_target;        /* measured bytes to issue (0 = none) */
 	uint64_t bytes_issued;
 	/* fsync=N / fdatasync=N (loop_sync.c): writes left before the next
@@ -39,8 +39,10 @@ struct loop {
 			bool abandon;         /* stop, deadline or error: do not finish
 					       * large requests still in flight */
 			bool logging;         /* log != NULL */
+			bool paced;           /* pace != NULL */
+			bool unused_;         /* keeps slow's every byte defined */
 		};
-		uint16_t slow;                /* either: the reap's one test */
+		uint32_t slow;                /* any: the reap's one test */
 	};
 	struct rusage ru_start;
 	struct loop_log *log;         /* fio logs asked for; NULL = none */
@@ -51,6 +53,10 @@ struct loop {
 	bool held;
 	int held_dir;
 	uint64_t held_len, held_offset;
+	/* pacing (run/pacing.h): NULL for a job without pacing options; the
+	 * direction its rate limiter chose for the next I/O, or -1 */
+	struct pacing *pace;
+	int pace_dir;
 };
 
 /* loop.c */
@@ -64,6 +70,8 @@ int loop_reap(struct loop *l, unsigned min, unsigned max);
 int loop_drain(struct loop *l);
 /* Closes every series interval that ended by now. */
 void loop_tick(struct loop *l, uint64_t now);
+/* Starts the measured part again at now (the latency target's final run). */
+void loop_restart_measurement(struct loop *l, uint64_t now);
 
 /* loop_sync.c: fsync=N, fdatasync=N, end_fsync, fsync_on_close */
 /* Starts counting writes and syncs afresh (the measured part begins). */

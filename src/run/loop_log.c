@@ -44,8 +44,8 @@ struct loop_log {
 	const struct dir_stats *dirs;        /* the clone's result (clat hist) */
 	bool bw, iops, lat, hist;
 	struct fio_log_buf bw_buf, iops_buf, hist_buf, lat_buf[LAT_KINDS];
-	struct avg_window lat_win[LAT_KINDS][DIR_COUNT];
-	struct hist_window hist_win[DIR_COUNT];
+	struct avg_window lat_win[LAT_KINDS][DIR_ALL];
+	struct hist_window hist_win[DIR_ALL];
 	uint64_t bins[FIO_LOG_HIST_BINS];    /* scratch for one hist entry */
 };
 
@@ -261,7 +261,7 @@ void loop_log_rates(struct loop_log *lg, const struct rates_taken *taken, uint64
 
 	if (!lg->o->log_avg_msec)
 		return;      /* per-I/O logs: loop_log_io wrote them */
-	for (unsigned d = 0; d < DIR_COUNT; d++) {
+	for (unsigned d = 0; d < DIR_ALL; d++) {
 		if (lg->bw && taken->bw[d] >= 0)
 			fio_log_entry(&lg->bw_buf, t_ms, taken->bw[d], d, 0, 0, 0);
 		if (lg->iops && taken->iops[d] >= 0)
@@ -275,7 +275,7 @@ void loop_log_finish(struct loop_log *lg, uint64_t t_ns)
 
 	if (lg->lat && lg->o->log_avg_msec)
 		for (int k = 0; k < LAT_KINDS; k++)
-			for (unsigned d = 0; d < DIR_COUNT; d++) {
+			for (unsigned d = 0; d < DIR_ALL; d++) {
 				struct avg_window *w = &lg->lat_win[k][d];
 
 				if (!w->samples)

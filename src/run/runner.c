@@ -13,6 +13,7 @@
 
 #include "run/loop_log.h"
 #include "run/checks_run.h"
+#include "run/jobctl.h"
 #include "run/worker.h"
 #include "target/safety.h"
 #include "target/snapshot.h"
@@ -441,6 +442,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	struct verify_setup vs = { 0 };
 	struct buffer_keys dedupe_keys = { 0 };
 	struct run_logs logs = { 0 };
+	struct jobctl *ctl = NULL;
 	uint64_t limit = opt->max_buffer_mem ? opt->max_buffer_mem : run_default_buffer_limit();
 	uint64_t results = results_bytes(jobs);
 	int rc = 0;
@@ -470,6 +472,8 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 
 			w->spec = s;
 			w->clone = c;
+			w->job_index = j;
+			w->deadline_ns = UINT64_MAX;
 			w->fd = -1;
 			w->stop = opt->stop;
 			w->target = &targets[k];
@@ -519,6 +523,11 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	/* fio's log files, through the output gate, before anything runs */
 	if (run_logs_open(&logs, workers, nr)) {
 		*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
+		rc = -1;
+		goto done;
+	}
+	/* startdelay, wait_for, exitall, flows across the clones */
+	if (jobctl_create(jobs, workers, nr, &ctl)) {
 		rc = -1;
 		goto done;
 	}
@@ -590,6 +599,7 @@ done:
 		out->results = NULL;
 		out->nr = 0;
 	}
+	jobctl_free(ctl);
 	free(workers);
 	free(targets);
 	free(snapshots);

@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "run/checks_run.h"
+#include "run/jobctl.h"
 #include "run/loop.h"
 #include "run/pagecache.h"
+#include "run/shape.h"
 #include "util/error.h"
 #include "workload/options.h"
 
@@ -125,12 +127,14 @@ static int setup_generators(struct worker *w)
 
 	rng_seed(&w->rng_mix, job_seed(s, w->clone, RNG_STREAM_RWMIX));
 	rng_seed(&w->rng_bs, job_seed(s, w->clone, RNG_STREAM_BS));
-	for (int d = 0; d < DIR_COUNT; d++)
-		if (bs_picker_init(&w->bs[d], s->bssplit[d], s->bssplit_nr[d], s->bs[d]))
+	for (int d = 0; d < DIR_ALL; d++)
+		if (bs_picker_init(&w->bs[d], d < DIR_COUNT ? s->bssplit[d] : NULL,
+				   d < DIR_COUNT ? s->bssplit_nr[d] : 0, s->bs[d]))
 			return err_prefix("job '%s'", s->name);
 	w->align = job_spec_min_bs(s);
-	for (int d = 0; d < DIR_COUNT; d++)
-		if (s->blockalign[d] && s->blockalign[d] < w->align)
+	for (int d = 0; d < DIR_ALL; d++)
+		if (s->blockalign[d] && s->blockalign[d] < w->align &&
+		    (d < DIR_COUNT || job_spec_uses_dir(s, d)))
 			w->align = s->blockalign[d];
 	blocks = w->range_len / w->align;
 	if (blocks == 0)
@@ -167,6 +171,10 @@ int worker_setup(struct worker *w)
 	const struct job_spec *s = w->spec;
 
 	w->fd = -1;
+	/* the runner's clones start with no deadline (and exitall may have
+	 * ended one already); a clone set up on its own gets none either */
+	if (!w->ctl)
+		w->deadline_ns = UINT64_MAX;
 	w->ops = engine_find(s->ioengine);
 	if (!w->ops)
 		return fail(w);
@@ -177,7 +185,7 @@ int worker_setup(struct worker *w)
 		if (w->fd < 0)
 			return fail(w);
 	}
-	if (setup_buffers(w) || setup_generators(w) || checks_worker_setup(w))
+	if (setup_buffers(w) || setup_generators(w) || checks_worker_setup(w) || shape_init(w))
 		return fail(w);
 	worker_cache_open(w);
 	/* the series' whole room now: the loop never allocates (loop.c) */
@@ -192,6 +200,7 @@ int worker_setup(struct worker *w)
 		if (s->verify_only && !w->target->is_block)
 			verify_ctx_set_data_end(&w->verify, w->target->size);
 		w->verifying = true;
+		w->special_prep = true;
 	}
 	w->engine.ops = w->ops;
 	w->engine.fd = w->fd;
@@ -199,6 +208,7 @@ int worker_setup(struct worker *w)
 	w->engine.ios = w->ios;
 	w->engine.nr_ios = w->depth;
 	w->engine.buf_size = w->buf_size;
+	w->engine.is_block = w->target->is_block;
 	if (w->ops->init(&w->engine, s))
 		return fail(w);
 	return 0;
@@ -219,6 +229,8 @@ void worker_teardown(struct worker *w)
 	verify_ctx_free(&w->verify);
 	checks_worker_teardown(w);
 	w->verifying = false;
+	shape_free(w);
+	w->special_prep = false;
 	w->buffers = w->ios = NULL;
 	w->requests = NULL;
 	w->free_ios = NULL;
@@ -233,6 +245,11 @@ void *worker_main(void *arg)
 	pthread_barrier_wait(w->start_barrier);
 	if (w->setup_failed || *w->abort_start)
 		return NULL;
+	/* startdelay, wait_for (run/jobctl.c): the clone's clock starts after */
+	if (w->ctl)
+		jobctl_start(w);
 	loop_run(w);
+	if (w->ctl)
+		jobctl_finish(w);
 	return NULL;
 }

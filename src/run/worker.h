@@ -37,10 +37,13 @@ struct request {
 };
 
 struct loop_log;
+struct jobctl;
+struct shape;
 
 struct worker {
 	const struct job_spec *spec;
 	unsigned clone;
+	unsigned job_index;           /* the spec's index in the run's job list */
 	const struct target *target;
 	const volatile sig_atomic_t *stop;
 	pthread_barrier_t *start_barrier;
@@ -67,14 +70,27 @@ struct worker {
 
 	struct rng rng_mix, rng_bs;
 	struct offset_gen offsets;
-	struct bs_picker bs[DIR_COUNT];
+	struct bs_picker bs[DIR_ALL];
 	uint64_t align;               /* random offsets are multiples of this */
 	bool random_offsets;          /* job_spec_random(), looked up once */
-	uint64_t seq_pos[DIR_COUNT];  /* next sequential offset, range-relative */
+	uint64_t seq_pos[DIR_ALL];    /* next sequential offset, range-relative */
 
 	/* fault hook for tests of the range guard: added to every new
 	 * offset; nothing but tests sets it */
 	uint64_t test_offset_skew;
+
+	/* the end of the measured run (runtime), read each round; another
+	 * clone's exitall moves it to 0 (atomic, run/jobctl.c) */
+	uint64_t deadline_ns;
+	/* startdelay, wait_for, exitall and flows (run/jobctl.h); NULL when
+	 * no job of the run uses them */
+	struct jobctl *ctl;
+	uint64_t flow_counter;        /* this clone's share of its flow's count */
+	/* offsets and directions chosen by run/shape.c (rw=...:N, sequence,
+	 * strided zones, trimwrite, bsrange); NULL = the plain path */
+	struct shape *shape;
+	/* prep_new leaves the plain path: verifying or shape (one branch) */
+	bool special_prep;
 
 	/* data verification (verify/verify.h); verifying is the one branch
 	 * the hot path takes when it is off */

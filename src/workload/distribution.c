@@ -10,7 +10,47 @@
 
 #include "util/error.h"
 #include "workload/options.h"
+#include "workload/pacing_options.h"
 #include "workload/values.h"
+
+/* One share of a zone: a percentage, or empty (-1: a share of the rest). */
+static int parse_share(const char *text, const char *what, double *out)
+{
+	if (!*text) {
+		*out = -1;
+		return 0;
+	}
+	if (parse_double_plain(text, out) || !(*out >= 0 && *out <= 100))
+		return err_set("bad %s percentage '%s'", what, text);
+	return 0;
+}
+
+/* Empty shares split what the others leave, equally (fio: zoned:50/5:30/15:20/
+ * gives the last zone the remaining 80% of the range). */
+static int fill_missing(struct distribution *d, bool range, const char *text)
+{
+	double sum = 0;
+	unsigned missing = 0;
+
+	for (unsigned i = 0; i < d->nr_zones; i++) {
+		double v = range ? d->zones[i].range_pct : d->zones[i].access_pct;
+
+		if (v < 0)
+			missing++;
+		else
+			sum += v;
+	}
+	if (sum > 100 + PCT_TOLERANCE)
+		return err_set("%s percentages in '%s' add up to %g, more than 100",
+			       range ? "range" : "access", text, sum);
+	for (unsigned i = 0; missing && i < d->nr_zones; i++) {
+		double *v = range ? &d->zones[i].range_pct : &d->zones[i].access_pct;
+
+		if (*v < 0)
+			*v = (100 - sum) / missing;
+	}
+	return 0;
+}
 
 /* "A/B:A/B:..." zones; absolute zones take a size as B. */
 static int parse_zones(const struct job_spec *spec, const char *text, bool absolute,
@@ -41,24 +81,25 @@ static int parse_zones(const struct job_spec *spec, const char *text, bool absol
 		*slash = '\0';
 		z = &d->zones[d->nr_zones++];
 		memset(z, 0, sizeof(*z));
-		if (parse_double_plain(entry, &z->access_pct) ||
-		    !(z->access_pct >= 0 && z->access_pct <= 100))
-			return err_set("bad access percentage '%s'", entry);
-		access += z->access_pct;
+		if (parse_share(entry, "access", &z->access_pct))
+			return -1;
 		if (absolute) {
 			if (parse_size(slash + 1, spec->kb_base, &z->size))
 				return -1;
 			if (value_in_range(z->size, 1, SIZE_LIMIT, VALUE_BYTES, slash + 1))
 				return err_prefix("zone size");
-		} else {
-			if (parse_double_plain(slash + 1, &z->range_pct) ||
-			    !(z->range_pct >= 0 && z->range_pct <= 100))
-				return err_set("bad range percentage '%s'", slash + 1);
-			range += z->range_pct;
+		} else if (parse_share(slash + 1, "range", &z->range_pct)) {
+			return -1;
 		}
 		if (!end)
 			break;
 		start = end + 1;
+	}
+	if (fill_missing(d, false, text) || (!absolute && fill_missing(d, true, text)))
+		return -1;
+	for (unsigned i = 0; i < d->nr_zones; i++) {
+		access += d->zones[i].access_pct;
+		range += d->zones[i].range_pct;
 	}
 	if (fabs(access - 100) > PCT_TOLERANCE)
 		return err_set("access percentages add up to %g, not 100", access);
@@ -87,6 +128,10 @@ int distribution_option_set(struct job_spec *spec, const char *value)
 		if (!arg || !*arg)
 			return err_set("'%s' needs zones", value);
 		if (parse_zones(spec, arg, absolute, &d))
+			return -1;
+	} else if (KIND_IS("sequence")) {
+		d.kind = DIST_SEQUENCE;
+		if (pacing_sequence_set(spec, arg))
 			return -1;
 	} else if (KIND_IS("zipf") || KIND_IS("pareto") || KIND_IS("normal") ||
 		   KIND_IS("gauss")) {

@@ -30,6 +30,7 @@ void job_spec_defaults(struct job_spec *spec)
 	spec->rwmixread = 50;
 	spec->bs[DIR_READ] = 4096;
 	spec->bs[DIR_WRITE] = 4096;
+	spec->bs[DIR_TRIM] = 4096;
 	strcpy(spec->ioengine, "io_uring");
 	spec->iodepth = 1;
 	spec->iodepth_batch_submit = 1;
@@ -51,6 +52,7 @@ void job_spec_defaults(struct job_spec *spec)
 	job_output_defaults(&spec->output);
 	job_measure_defaults(&spec->measure);
 	job_checks_defaults(&spec->checks);
+	pacing_defaults(&spec->pacing);
 }
 
 static bool rw_is_mixed(enum rw_mode rw)
@@ -66,22 +68,46 @@ bool job_spec_reads(const struct job_spec *spec)
 	return spec->rw == RW_READ || spec->rw == RW_RANDREAD;
 }
 
-bool job_spec_writes(const struct job_spec *spec)
+bool job_spec_trims(const struct job_spec *spec)
+{
+	return spec->rw == RW_TRIM || spec->rw == RW_RANDTRIM ||
+	       spec->rw == RW_TRIMWRITE || spec->rw == RW_RANDTRIMWRITE;
+}
+
+static bool writes_data(const struct job_spec *spec)
 {
 	if (rw_is_mixed(spec->rw))
 		return spec->rwmixread < 100;
-	return spec->rw == RW_WRITE || spec->rw == RW_RANDWRITE;
+	return spec->rw == RW_WRITE || spec->rw == RW_RANDWRITE ||
+	       spec->rw == RW_TRIMWRITE || spec->rw == RW_RANDTRIMWRITE;
+}
+
+/* A trim destroys data as a write does: the gate and O_RDWR see both. */
+bool job_spec_writes(const struct job_spec *spec)
+{
+	return writes_data(spec) || job_spec_trims(spec);
 }
 
 bool job_spec_random(const struct job_spec *spec)
 {
 	return spec->rw == RW_RANDREAD || spec->rw == RW_RANDWRITE ||
-	       spec->rw == RW_RANDRW;
+	       spec->rw == RW_RANDRW || spec->rw == RW_RANDTRIM ||
+	       spec->rw == RW_RANDTRIMWRITE;
+}
+
+bool job_spec_uses_dir(const struct job_spec *spec, int dir)
+{
+	switch (dir) {
+	case DIR_READ: return job_spec_reads(spec);
+	case DIR_WRITE: return writes_data(spec);
+	case DIR_TRIM: return job_spec_trims(spec);
+	}
+	return false;
 }
 
 static bool direction_used(const struct job_spec *spec, int dir)
 {
-	return dir == DIR_READ ? job_spec_reads(spec) : job_spec_writes(spec);
+	return job_spec_uses_dir(spec, dir);
 }
 
 /* Walks the block sizes a direction can issue: bssplit entries that carry
@@ -90,7 +116,7 @@ static uint64_t direction_bound(const struct job_spec *spec, int dir, bool want_
 {
 	uint64_t bound = 0;
 
-	if (spec->bssplit_nr[dir] == 0)
+	if (dir >= DIR_COUNT || spec->bssplit_nr[dir] == 0)
 		return spec->bs[dir];
 	for (unsigned i = 0; i < spec->bssplit_nr[dir]; i++) {
 		const struct bssplit_entry *e = &spec->bssplit[dir][i];
@@ -108,12 +134,15 @@ static uint64_t spec_bound(const struct job_spec *spec, bool want_max)
 	uint64_t bound = 0;
 	bool any = false;
 
-	for (int dir = 0; dir < DIR_COUNT; dir++) {
+	for (int dir = 0; dir < DIR_ALL; dir++) {
 		uint64_t b;
 
 		if (!direction_used(spec, dir))
 			continue;
 		b = direction_bound(spec, dir, want_max);
+		/* bsrange: the range's end */
+		if (spec->pacing.bs_max[dir])
+			b = want_max ? spec->pacing.bs_max[dir] : spec->pacing.bs_min[dir];
 		if (!any || (want_max ? b > bound : b < bound))
 			bound = b;
 		any = true;
@@ -175,6 +204,8 @@ static int check_distribution(const struct distribution *d)
 	case DIST_ZONED:
 	case DIST_ZONED_ABS:
 		break;
+	case DIST_SEQUENCE:
+		return 0;   /* pacing_spec_check */
 	default:
 		return err_set("option 'random_distribution': unknown kind");
 	}
@@ -215,11 +246,11 @@ static int check_spec(const struct job_spec *spec)
 		return err_set("option 'numjobs': must be at least 1");
 	if (spec->rwmixread > 100)
 		return err_set("option 'rwmixread': must be at most 100");
-	for (int dir = 0; dir < DIR_COUNT; dir++) {
+	for (int dir = 0; dir < DIR_ALL; dir++) {
 		if (direction_used(spec, dir) && spec->bs[dir] == 0 &&
-		    spec->bssplit_nr[dir] == 0)
+		    (dir == DIR_TRIM || spec->bssplit_nr[dir] == 0))
 			return err_set("option 'bs': must be at least 1");
-		if (check_bssplit(spec, dir))
+		if (dir < DIR_COUNT && check_bssplit(spec, dir))
 			return -1;
 	}
 	/* The runner waits for this many completions: more than can be in
@@ -258,7 +289,7 @@ static int check_spec(const struct job_spec *spec)
 		return -1;
 	if (check_fault_options(spec))
 		return -1;
-	if (buffering_check(spec))
+	if (buffering_check(spec) || pacing_spec_check(spec))
 		return -1;
 	return check_distribution(&spec->distribution);
 }
@@ -279,6 +310,10 @@ const char *job_spec_rw_name(enum rw_mode rw)
 	case RW_RANDWRITE: return "randwrite";
 	case RW_READWRITE: return "rw";
 	case RW_RANDRW: return "randrw";
+	case RW_TRIM: return "trim";
+	case RW_RANDTRIM: return "randtrim";
+	case RW_TRIMWRITE: return "trimwrite";
+	case RW_RANDTRIMWRITE: return "randtrimwrite";
 	}
 	return "unknown";
 }

@@ -19,13 +19,16 @@
 #define PERCENTILE_MAX 64
 #define ZONES_MAX 32
 
-enum io_dir { DIR_READ = 0, DIR_WRITE = 1, DIR_COUNT = 2 };
+#include "workload/io_dir.h"
+#include "workload/pacing.h"
 
 /* rw= : which directions, and whether offsets are random. */
 enum rw_mode {
 	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE,
 	RW_READWRITE, /* rw / readwrite: sequential mixed */
 	RW_RANDRW,
+	RW_TRIM, RW_RANDTRIM,           /* discards (workload/pacing.h) */
+	RW_TRIMWRITE, RW_RANDTRIMWRITE, /* each block trimmed, then written */
 };
 
 /* random_generator= : fio's names. tausworthe and tausworthe64 map to our
@@ -39,6 +42,7 @@ enum distribution_kind {
 	DIST_NORMAL,     /* normal:sigma (percent of the range), alias gauss */
 	DIST_ZONED,      /* zoned:access%/range%:... */
 	DIST_ZONED_ABS,  /* zoned_abs:access%/size:... */
+	DIST_SEQUENCE,   /* sequence:B1,B2,...: pacing.sequence in order */
 };
 
 struct zone {
@@ -126,10 +130,10 @@ struct job_spec {
 	/* what */
 	enum rw_mode rw;
 	unsigned rwmixread;            /* percent of I/Os that read (mixed modes) */
-	uint64_t bs[DIR_COUNT];        /* bs=R[,W] */
+	uint64_t bs[DIR_ALL];          /* bs=R[,W[,T]] */
 	struct bssplit_entry bssplit[DIR_COUNT][BSSPLIT_MAX];
 	unsigned bssplit_nr[DIR_COUNT];/* 0 = use bs[] */
-	uint64_t blockalign[DIR_COUNT];/* 0 = the block size */
+	uint64_t blockalign[DIR_ALL];  /* 0 = the block size */
 
 	/* how */
 	char ioengine[32];             /* io_uring (default), libaio, psync, null */
@@ -202,6 +206,8 @@ struct job_spec {
 	struct job_output output;
 	/* how it is measured: sample windows, adaptive batching */
 	struct job_measure measure;
+	/* pacing, shapes, trims and job control (workload/pacing.h) */
+	struct job_pacing pacing;
 
 	/* drivebench extensions */
 	uint64_t chunk_size;           /* requests above this go out as chunks */
@@ -219,10 +225,15 @@ struct job_spec {
 /* Fills spec with fio's defaults (plus drivebench's, see docs/options.md). */
 void job_spec_defaults(struct job_spec *spec);
 
-/* True when the job issues reads / writes / random offsets. */
+/* True when the job issues reads / changes the target (writes or trims:
+ * what the write gate asks) / random offsets. */
 bool job_spec_reads(const struct job_spec *spec);
 bool job_spec_writes(const struct job_spec *spec);
 bool job_spec_random(const struct job_spec *spec);
+/* True when the job issues I/Os of direction dir (DIR_WRITE: data writes,
+ * DIR_TRIM: trims). */
+bool job_spec_uses_dir(const struct job_spec *spec, int dir);
+bool job_spec_trims(const struct job_spec *spec);
 
 /* fio's name of an rw mode ("randread"). */
 const char *job_spec_rw_name(enum rw_mode rw);

@@ -411,6 +411,20 @@ int offset_gen_init_unit(struct offset_gen *g, const struct job_spec *spec,
 	case DIST_ZONED_ABS:
 		g->kind = OFFSET_ZONED;
 		return zoned_init(g, d, block_bytes);
+	case DIST_SEQUENCE:
+		g->kind = OFFSET_SEQUENCE;
+		g->sequence = spec->pacing.sequence;
+		g->nr_sequence = spec->pacing.nr_sequence;
+		g->sequence_stride = spec->pacing.sequence_stride;
+		if (!g->nr_sequence)
+			return err_set("random_distribution: sequence needs block indices");
+		/* fio's check: a base index past the range is an error */
+		for (unsigned i = 0; i < g->nr_sequence; i++)
+			if (g->sequence[i] >= nr_blocks)
+				return err_set("random_distribution: sequence block %u is out of "
+					       "bounds (the range holds %llu blocks)",
+					       g->sequence[i], (unsigned long long)nr_blocks);
+		return 0;
 	}
 	return err_set("random_distribution: unknown kind %d", (int)d->kind);
 }
@@ -464,6 +478,16 @@ uint64_t offset_gen_next(struct offset_gen *g)
 	}
 	case OFFSET_SPRANDOM:
 		return spr_gen_next(g->spr);
+	case OFFSET_SEQUENCE: {
+		/* fio: the I/O count picks the element; with stride each pass
+		 * over the list is a group of nr_sequence blocks further on */
+		uint64_t n = g->sequence_count++, at = n % g->nr_sequence;
+		uint64_t block = g->sequence[at];
+
+		if (g->sequence_stride)
+			block += n / g->nr_sequence * g->nr_sequence;
+		return block < g->nr_blocks ? block : OFFSET_SEQUENCE_END;
+	}
 	}
 	return 0;
 }

@@ -18,6 +18,7 @@ enum offset_kind {
 	OFFSET_NORMAL,
 	OFFSET_ZONED,        /* zoned and zoned_abs */
 	OFFSET_SPRANDOM,     /* sprandom=1 (workload/sprandom_job.h) */
+	OFFSET_SEQUENCE,     /* sequence:B1,B2,...: the list in order */
 };
 
 #define FEISTEL_ROUNDS 6
@@ -68,7 +69,16 @@ struct offset_gen {
 
 	/* OFFSET_SPRANDOM: the sequence, owned by whoever set it */
 	struct spr_gen *spr;
+	/* OFFSET_SEQUENCE: the job's list (spec->pacing.sequence), the draws
+	 * so far; with stride each pass over the list moves nr_sequence blocks
+	 * on. Past the last block it returns OFFSET_SEQUENCE_END. */
+	const uint32_t *sequence;
+	unsigned nr_sequence;
+	bool sequence_stride;
+	uint64_t sequence_count;
 };
+
+#define OFFSET_SEQUENCE_END UINT64_MAX
 
 /* The size of one block index for a job: blockalign, else the smallest
  * block size, of the directions the job uses (fio's ba[]). The runner
@@ -93,7 +103,8 @@ int offset_gen_init_unit(struct offset_gen *g, const struct job_spec *spec,
  * when its random map is full). Other kinds have no passes. */
 void offset_gen_on_pass_end(struct offset_gen *g, void (*fn)(void *), void *arg);
 
-/* The next block index, in [0, nr_blocks). */
+/* The next block index, in [0, nr_blocks) (a sequence may end instead:
+ * OFFSET_SEQUENCE_END). */
 uint64_t offset_gen_next(struct offset_gen *g);
 
 /* The fixed bijection of [0, nr_blocks) that spreads the ranks of zipf,

@@ -27,6 +27,7 @@
 #include "workload/distribution.h"
 #include "workload/job_output_table.h"
 #include "workload/measure_options.h"
+#include "workload/pacing_options.h"
 #include "workload/values.h"
 
 static int copy_string(char *dst, size_t size, const char *value)
@@ -106,16 +107,17 @@ static int set_rw(struct job_spec *spec, const char *value)
 		{ "randread", RW_RANDREAD }, { "randwrite", RW_RANDWRITE },
 		{ "rw", RW_READWRITE }, { "readwrite", RW_READWRITE },
 		{ "randrw", RW_RANDRW },
+		{ "trim", RW_TRIM }, { "randtrim", RW_RANDTRIM },
+		{ "trimwrite", RW_TRIMWRITE }, { "randtrimwrite", RW_RANDTRIMWRITE },
 	};
+	const char *colon = strchr(value, ':');
+	size_t len = colon ? (size_t)(colon - value) : strlen(value);
 
-	if (strchr(value, ':'))
-		return err_set("'%s': the ':N' offset modifier is not supported", value);
-	if (strstr(value, "trim"))
-		return err_set("'%s' is not supported", value);
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		if (!strcmp(value, modes[i].name)) {
+		if (strlen(modes[i].name) == len && !strncmp(value, modes[i].name, len)) {
 			spec->rw = modes[i].mode;
-			return 0;
+			/* the offset modifier (pacing_options.c) */
+			return pacing_rw_modifier(spec, colon ? colon + 1 : NULL);
 		}
 	}
 	return err_set("unknown mode '%s'", value);
@@ -148,21 +150,21 @@ static int set_rwmixwrite(struct job_spec *spec, const char *value)
 	return 0;
 }
 
-/* "R[,W]" per direction: one value sets both, an empty part keeps the
- * current value of that direction. parse_one returns 0 / -1. */
+/* "R[,W[,T]]" per direction (read, write, trim): an empty part keeps
+ * that direction's value, and a value not followed by a comma also applies
+ * to the directions after it, as in fio (bs=8k,32k: trims 32k too). */
 static int parse_per_direction(struct job_spec *spec, const char *value,
 			       const char *what, bool zero_allowed,
-			       uint64_t result[DIR_COUNT])
+			       uint64_t result[DIR_ALL])
 {
-	char parts[3][256];
-	int count = split_text(value, ',', parts, 3);
+	char parts[4][256];
+	int count = split_text(value, ',', parts, 4);
 
-	if (count < 0)
-		return err_set("bad %s '%s'", what, value);
-	if (count == 3)
-		return err_set("trim %s is not supported", what);
+	if (count < 0 || count > DIR_ALL)
+		return err_set("bad %s '%s' (at most read,write,trim)", what, value);
 	if (strchr(value, '-'))
-		return err_set("%s ranges ('%s') are not supported; use bssplit", what, value);
+		return err_set("%s ranges ('%s') are not supported; use bsrange or bssplit",
+			       what, value);
 	for (int i = 0; i < count; i++) {
 		uint64_t bytes;
 
@@ -171,19 +173,15 @@ static int parse_per_direction(struct job_spec *spec, const char *value,
 		if (parse_size(parts[i], spec->kb_base, &bytes) ||
 		    value_in_range(bytes, zero_allowed ? 0 : 1, BS_LIMIT, VALUE_BYTES, parts[i]))
 			return -1;
-		if (count == 1) {
-			result[DIR_READ] = bytes;
-			result[DIR_WRITE] = bytes;
-		} else {
-			result[i] = bytes;
-		}
+		for (int d = i; d < (i == count - 1 ? DIR_ALL : i + 1); d++)
+			result[d] = bytes;
 	}
 	return 0;
 }
 
 static int set_bs(struct job_spec *spec, const char *value)
 {
-	uint64_t bs[DIR_COUNT] = { spec->bs[DIR_READ], spec->bs[DIR_WRITE] };
+	uint64_t bs[DIR_ALL] = { spec->bs[DIR_READ], spec->bs[DIR_WRITE], spec->bs[DIR_TRIM] };
 
 	if (parse_per_direction(spec, value, "block size", false, bs))
 		return -1;
@@ -193,8 +191,8 @@ static int set_bs(struct job_spec *spec, const char *value)
 
 static int set_blockalign(struct job_spec *spec, const char *value)
 {
-	uint64_t align[DIR_COUNT] = { spec->blockalign[DIR_READ],
-				      spec->blockalign[DIR_WRITE] };
+	uint64_t align[DIR_ALL] = { spec->blockalign[DIR_READ],
+				    spec->blockalign[DIR_WRITE], spec->blockalign[DIR_TRIM] };
 
 	if (parse_per_direction(spec, value, "block alignment", true, align))
 		return -1;
@@ -545,32 +543,16 @@ static const struct option_def option_table[] = {
 /* fio options people often carry in job files; named explicitly so the
  * error says "not supported" rather than "unknown". */
 static const char *const unsupported_options[] = {
-	"rate",
-	"rate_iops",
-	"rate_min",
-	"rate_iops_min",
-	"rate_process",
-	"bsrange",
 	"bs_unaligned",
-	"zonemode",
-	"zonesize",
-	"loops",
 	"nrfiles",
 	"filesize",
-	"thinktime",
-	"number_ios",
-	"rw_sequencer",
-	"exitall",
-	"exitall_on_error",
 	"create_serialize",
 	"fallocate",
 	"overwrite",
-	"startdelay",
 	"trim_percentage",
-	"latency_target",
-	"iodepth_low",
-	"flow",
-	"rate_cycle",
+	"trim_verify_zero",
+	"trim_backlog",
+	"trim_backlog_batch",
 	"cpumask",
 	"log_compression",
 	"log_compression_cpus",
@@ -588,6 +570,7 @@ static const struct option_group option_groups[] = {
 	OPTION_GROUP(job_output_table),
 	OPTION_GROUP(measure_options),
 	OPTION_GROUP(check_options),
+	pacing_option_group,
 };
 
 #define NR_GROUPS (sizeof(option_groups) / sizeof(option_groups[0]))

@@ -77,7 +77,7 @@ expect_exit 0 "--max-buffer-mem=5m fits both" run --no-db --name=j --ioengine=nu
 expect_exit 2 "a 1 h job sampled every 1 ms is refused over a 100 MiB limit" run --no-db \
 	--name=j --ioengine=null --size=1m --runtime=1h --time_based --series_interval=1ms \
 	--max-buffer-mem=100m
-expect_output "job 'j': the run's series and histograms need 192\.[0-9]{2} MiB, over the limit of 100.00 MiB \(--max-buffer-mem\): 1 clone x \(3600002 samples \(runtime 1h / series_interval 1ms \+ 2\) x 56 bytes = 192.26 MiB" \
+expect_output "job 'j': the run's series and histograms need 274\.[0-9]{2} MiB, over the limit of 100.00 MiB \(--max-buffer-mem\): 1 clone x \(3600002 samples \(runtime 1h / series_interval 1ms \+ 2\) x 80 bytes = 274.66 MiB" \
 	"the refusal gives the samples' arithmetic"
 t0=$(date +%s%N)
 limited 400 run --no-db --name=j --ioengine=null --size=1m --runtime=365d \
@@ -86,7 +86,7 @@ took=$((($(date +%s%N) - t0) / 1000000))
 check "a year at 1 ms x 2 clones under a memory limit exits 2 at once (exit $rc, $took ms)" \
 	test "$rc" -eq 2 -a "$took" -lt 2000
 check "the refusal is the arithmetic, not an allocation failure" \
-	grep -q "x (268435456 samples (runtime 365d / series_interval 1ms + 2, at most 2^28) x 56 bytes = 14.00 GiB" "$TMP/e"
+	grep -q "x (268435456 samples (runtime 365d / series_interval 1ms + 2, at most 2^28) x 80 bytes = 20.00 GiB" "$TMP/e"
 rm -f "$TMP/co.dat"
 run_db run --no-db --name=c --ioengine=fault:psync --filename="$TMP/co.dat" --rw=write --bs=4k \
 	--size=4m --verify=crc32c --runtime=20ms --time_based --series_interval=1ms \

@@ -210,8 +210,8 @@ static void bw_iops_are_the_samples(void **state)
 {
 	struct fixture *fx = *state;
 	struct loop_log *lg;
-	struct rates_taken first = { .bw = { 102400, -1 }, .iops = { 100, -1 } };
-	struct rates_taken second = { .bw = { -1, 8 }, .iops = { -1, 2 } };
+	struct rates_taken first = { .bw = { 102400, -1, -1 }, .iops = { 100, -1, -1 } };
+	struct rates_taken second = { .bw = { -1, 8, -1 }, .iops = { -1, 2, -1 } };
 
 	log_to(fx, "bw", "b");
 	log_to(fx, "iops", "b");

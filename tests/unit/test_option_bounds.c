@@ -101,6 +101,43 @@ static const struct bound_case cases[] = {
 	{ "spr_cs", "2048p", "option 'spr_cs': 2048p is too large, the range is 0 bytes..1 EiB" },
 	{ "significant_figures", "0", "option 'significant_figures': 0 is too small, the range is 1..10" },
 	{ "significant_figures", "11", "option 'significant_figures': 11 is too large, the range is 1..10" },
+	/* pacing, shapes and job control (workload/pacing_options.h) */
+	{ "startdelay", "366d", "option 'startdelay': 366d is too large, the range is 0..365d" },
+	{ "startdelay", "1-366d", "option 'startdelay': 366d is too large, the range is 0..365d" },
+	{ "loops", "0", "option 'loops': 0 is too small, the range is 1..1000000000" },
+	{ "loops", "1000000001", "option 'loops': 1000000001 is too large, the range is 1..1000000000" },
+	{ "number_ios", "2048p", "option 'number_ios': 2048p is too large, the range is 0..1152921504606846976" },
+	{ "rate", "2048p", "option 'rate': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "rate", "1m,2048p", "option 'rate': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "rate_min", "2048p", "option 'rate_min': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "rate_iops", "4294967296", "option 'rate_iops': 4294967296 is too large, the range is 0..4294967295" },
+	{ "rate_iops_min", "4294967296", "option 'rate_iops_min': 4294967296 is too large, the range is 0..4294967295" },
+	{ "rate_process", "square", "option 'rate_process': bad value 'square' (linear, poisson)" },
+	{ "rate_cycle", "0", "option 'rate_cycle': 0 is too small, the range is 1ms..1d" },
+	{ "rate_cycle", "2d", "option 'rate_cycle': 2d is too large, the range is 1ms..1d" },
+	{ "thinktime", "366d", "option 'thinktime': 366d is too large, the range is 0..365d" },
+	{ "thinktime_spin", "366d", "option 'thinktime_spin': 366d is too large, the range is 0..365d" },
+	{ "thinktime_blocks", "0", "option 'thinktime_blocks': 0 is too small, the range is 1..4294967295" },
+	{ "thinktime_blocks", "4294967296", "option 'thinktime_blocks': 4294967296 is too large, the range is 1..4294967295" },
+	{ "thinktime_blocks_type", "later", "option 'thinktime_blocks_type': bad value 'later' (complete, issue)" },
+	{ "thinktime_iotime", "366d", "option 'thinktime_iotime': 366d is too large, the range is 0..365d" },
+	{ "latency_target", "366d", "option 'latency_target': 366d is too large, the range is 0..365d" },
+	{ "latency_window", "366d", "option 'latency_window': 366d is too large, the range is 0..365d" },
+	{ "latency_percentile", "101", "option 'latency_percentile': bad percentage '101' (0 <= p <= 100)" },
+	{ "flow", "1001", "option 'flow': 1001 is too large, the range is 0..1000" },
+	{ "flow_id", "4294967296", "option 'flow_id': 4294967296 is too large, the range is 0..4294967295" },
+	{ "flow_sleep", "366d", "option 'flow_sleep': 366d is too large, the range is 0..365d" },
+	{ "io_submit_mode", "later", "option 'io_submit_mode': bad value 'later' (inline, offload)" },
+	{ "iodepth_low", "65537", "option 'iodepth_low': 65537 is too large, the range is 0..65536" },
+	{ "bsrange", "4k-5g", "option 'bsrange': 5g is too large, the range is 1 byte..4 GiB" },
+	{ "bsrange", "0-4k", "option 'bsrange': 0 is too small, the range is 1 byte..4 GiB" },
+	{ "rw_sequencer", "random", "option 'rw_sequencer': bad value 'random' (sequential, identical)" },
+	{ "zonemode", "zbd", "option 'zonemode': 'zbd' needs a zoned block device" },
+	{ "zonesize", "2048p", "option 'zonesize': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "zonerange", "2048p", "option 'zonerange': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "zoneskip", "2048p", "option 'zoneskip': 2048p is too large, the range is 0 bytes..1 EiB" },
+	{ "exit_what", "some", "option 'exit_what': bad value 'some' (group, stonewall, all)" },
+	{ "wait_for", "", "option 'wait_for': empty job name" },
 };
 
 /* Options whose values are names, flags, seeds or counts of any size:
@@ -124,6 +161,8 @@ static const char *const unbounded[] = {
 	"verify_dump", "verify_write_sequence", "verify_header_seed", "verify_state_save",
 	"sprandom", "clat_percentiles", "lat_percentiles", "slat_percentiles",
 	"unified_rw_reporting",
+	"rate_ignore_thinktime", "latency_run", "flow_watermark",
+	"random_sequence_stride", "exitall", "exitall_on_error",
 };
 
 static void every_bound_is_refused_with_its_range(void **state)
@@ -165,6 +204,10 @@ static void the_ends_of_each_range_are_accepted(void **state)
 		{ "spr_num_regions", "1" }, { "spr_num_regions", "1000000" },
 		{ "significant_figures", "1" }, { "significant_figures", "10" },
 		{ "spr_op", "0.999" }, { "steadystate", "iops:0%" },
+		{ "loops", "1" }, { "loops", "1000000000" }, { "rate_cycle", "1ms" },
+		{ "rate_cycle", "1d" }, { "flow", "1000" }, { "thinktime", "365d" },
+		{ "thinktime_blocks", "1" }, { "bsrange", "1-4g" }, { "startdelay", "365d" },
+		{ "latency_percentile", "100" }, { "rate_iops", "4294967295" },
 	};
 	struct job_spec *spec = malloc(sizeof(*spec));
 

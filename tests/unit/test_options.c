@@ -277,6 +277,9 @@ static void test_rw_and_mix(void **state)
 		{ "read", RW_READ }, { "write", RW_WRITE }, { "randread", RW_RANDREAD },
 		{ "randwrite", RW_RANDWRITE }, { "rw", RW_READWRITE },
 		{ "readwrite", RW_READWRITE }, { "randrw", RW_RANDRW },
+		{ "trim", RW_TRIM }, { "randtrim", RW_RANDTRIM },
+		{ "trimwrite", RW_TRIMWRITE }, { "randtrimwrite", RW_RANDTRIMWRITE },
+		{ "randrw", RW_RANDRW },
 	};
 	struct job_spec *s = new_spec();
 
@@ -287,11 +290,21 @@ static void test_rw_and_mix(void **state)
 		set_ok(s, "readwrite", modes[i].text);
 		assert_int_equal(s->rw, modes[i].mode);
 	}
-	set_fails(s, "rw", "trim", "option 'rw': 'trim' is not supported");
-	set_fails(s, "rw", "randtrim", "option 'rw': 'randtrim' is not supported");
-	set_fails(s, "rw", "trimwrite", "option 'rw': 'trimwrite' is not supported");
-	set_fails_with(s, "rw", "randread:8", "not supported");
+	/* fio's offset modifiers: bytes added for sequential modes, I/Os per
+	 * new offset for random ones; each rw= resets both */
+	set_ok(s, "rw", "randread:8");
+	assert_int_equal(s->rw, RW_RANDREAD);
+	assert_true(s->pacing.rand_seq_nr == 8 && s->pacing.seq_add == 0);
+	set_ok(s, "rw", "read:-8k");
+	assert_true(s->pacing.seq_add == -8192 && s->pacing.rand_seq_nr == 1);
+	set_ok(s, "rw", "write:112k");
+	assert_true(s->pacing.seq_add == 112 * 1024);
+	set_fails_with(s, "rw", "randread:0", "0 is too small");
+	set_fails_with(s, "rw", "read:x", "bad size 'x'");
+	set_fails_with(s, "rw", "read:", "empty offset modifier");
+	set_ok(s, "rw", "randrw");
 	set_fails(s, "rw", "sideways", "option 'rw': unknown mode 'sideways'");
+	set_fails(s, "rw", "reads:8", "option 'rw': unknown mode 'reads:8'");
 	assert_int_equal(s->rw, RW_RANDRW);  /* failures leave the value */
 
 	set_ok(s, "rwmixread", "70");
@@ -322,8 +335,16 @@ static void test_block_sizes(void **state)
 	assert_true(s->bs[DIR_READ] == 16 * KiB && s->bs[DIR_WRITE] == 16 * KiB);
 	set_fails(s, "bs", "0", "option 'bs': 0 is too small, the range is 1 byte..4 GiB");
 	set_fails(s, "bs", "abc", "option 'bs': bad size 'abc'");
-	set_fails_with(s, "bs", "4k-64k", "not supported");
-	set_fails_with(s, "bs", "4k,4k,4k", "not supported");
+	set_fails_with(s, "bs", "4k-64k", "not supported; use bsrange or bssplit");
+	/* a third value is the trim size; one not followed by a comma also
+	 * applies to the directions after it, as in fio */
+	set_ok(s, "bs", "4k,8k,16k");
+	assert_true(s->bs[DIR_WRITE] == 8 * KiB && s->bs[DIR_TRIM] == 16 * KiB);
+	set_ok(s, "bs", "8k,32k");
+	assert_true(s->bs[DIR_WRITE] == 32 * KiB && s->bs[DIR_TRIM] == 32 * KiB);
+	set_ok(s, "bs", "16k,8k,");
+	assert_true(s->bs[DIR_WRITE] == 8 * KiB && s->bs[DIR_TRIM] == 32 * KiB);
+	set_fails_with(s, "bs", "4k,4k,4k,4k", "at most read,write,trim");
 	set_fails(s, "bs", NULL, "option 'bs': needs a value");
 	assert_true(s->bs[DIR_READ] == 16 * KiB);
 
@@ -696,11 +717,13 @@ static void test_unknown_and_text(void **state)
 
 	(void)state;
 	set_fails(s, "foo", "1", "unknown option 'foo'");
-	set_fails(s, "zonemode", "zbd", "option 'zonemode': not supported by drivebench");
+	set_fails(s, "fallocate", "posix", "option 'fallocate': not supported by drivebench");
+	set_fails_with(s, "zonemode", "zbd", "option 'zonemode': 'zbd' needs a zoned block device");
 	set_fails_with(s, "verify", "md4", "option 'verify': verify=md4: unknown method");
 	set_fails(s, "", "1", "empty option name");
 	assert_false(job_option_known("foo"));
-	assert_false(job_option_known("zonemode"));
+	assert_false(job_option_known("fallocate"));
+	assert_true(job_option_known("zonemode"));
 	assert_true(job_option_known("verify_pattern"));
 	assert_true(job_option_known("verify"));
 	assert_true(job_option_known("verify_fatal"));

@@ -51,6 +51,7 @@ static int setup(void **state)
 	spec->bs[0] = spec->bs[1] = 4096;
 	spec->iodepth = 32;
 	spec->series_interval_ns = 1000000000;
+	pacing_defaults(&spec->pacing);
 	strcpy(spec->options_text, "rw=read\nbs=4k\n iodepth = 32\nbs=8k\ndirect\n");
 
 	spec = &fx->spec[1];

@@ -389,13 +389,13 @@ static void test_rate_stat(void **state)
 static void test_rate_sampler(void **state)
 {
 	const uint64_t ms = 1000000, t0 = 7 * ms, deadline = t0 + 2000 * ms;
-	struct rate_stat st[DIR_COUNT];
+	struct rate_stat st[DIR_ALL];
 	struct rate_sampler r;
-	uint64_t count[DIR_COUNT] = { 0, 0 };
-	int64_t taken[DIR_COUNT];
+	uint64_t count[DIR_ALL] = { 0, 0, 0 };
+	int64_t taken[DIR_ALL];
 
 	(void)state;
-	for (int d = 0; d < DIR_COUNT; d++)
+	for (int d = 0; d < DIR_ALL; d++)
 		rate_stat_init(&st[d]);
 	rate_sampler_start(&r, 500 * ms, 1024, t0, deadline);
 	assert_true(r.next_ns == t0 + 500 * ms);

@@ -1,0 +1,275 @@
+/* shape.c - where and how large a clone's next I/O is when the job
+ * reshapes fio's plain patterns: bsrange sizes, rw=MODE:N offset modifiers
+ * with rw_sequencer, the sequence distribution's end, zonemode=strided
+ * zones and trimwrite's trim-then-write pairs. Offsets are relative to the
+ * job's range here; loop.c adds the range start and guards the result.
+ * Only clones with a shape come here (w->special_prep); the plain path in
+ * loop.c never does. */
+#include "run/shape.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/loop.h"
+#include "util/error.h"
+#include "workload/random.h"
+
+/* the offset generator of a strided job's zone (workload/random.h's
+ * streams are 0..3) */
+#define STREAM_ZONE 0x52
+
+struct shape {
+	/* bsrange per direction; range[d] false = the bs picker */
+	bool range[DIR_ALL];
+	uint64_t bs_min[DIR_ALL], bs_max[DIR_ALL];
+	/* rw=MODE:N */
+	int64_t seq_add;
+	uint64_t rand_seq_nr, picks;
+	enum rw_sequencer sequencer;
+	bool have_last[DIR_ALL];
+	uint64_t last_start[DIR_ALL], last_end[DIR_ALL];
+	/* zonemode=strided */
+	bool strided;
+	uint64_t zone_size, zone_range, zone_skip;
+	uint64_t zone_start, zone_bytes;
+	struct offset_gen zone_gen;   /* random offsets inside a zone */
+	/* trimwrite: the write that follows a trim */
+	bool trimwrite, write_next;
+	uint64_t pair_offset, pair_len;
+};
+
+bool shape_needed(const struct job_spec *s)
+{
+	bool mixed = s->rw == RW_READWRITE || s->rw == RW_RANDRW;
+
+	for (int d = 0; d < DIR_ALL; d++)
+		if (s->pacing.bs_max[d] ||
+		    /* the rate limiter picks a mixed job's next direction */
+		    (mixed && (s->pacing.rate[d] || s->pacing.rate_iops[d])))
+			return true;
+	return pacing_shaped(s) || s->distribution.kind == DIST_SEQUENCE;
+}
+
+int shape_init(struct worker *w)
+{
+	const struct job_spec *s = w->spec;
+	const struct job_pacing *p = &s->pacing;
+	struct shape *sh;
+
+	if (!shape_needed(s))
+		return 0;
+	sh = calloc(1, sizeof(*sh));
+	if (!sh)
+		return err_set("job '%s': out of memory", s->name);
+	for (int d = 0; d < DIR_ALL; d++) {
+		sh->range[d] = p->bs_max[d] != 0;
+		sh->bs_min[d] = p->bs_min[d];
+		sh->bs_max[d] = p->bs_max[d];
+	}
+	sh->seq_add = p->seq_add;
+	sh->rand_seq_nr = p->rand_seq_nr ? p->rand_seq_nr : 1;
+	sh->sequencer = p->rw_sequencer;
+	sh->trimwrite = s->rw == RW_TRIMWRITE || s->rw == RW_RANDTRIMWRITE;
+	sh->strided = pacing_zone_strided(s);
+	w->shape = sh;
+	if (sh->strided) {
+		sh->zone_size = p->zonesize;
+		/* fio: zonerange defaults to zonesize */
+		sh->zone_range = p->zonerange ? p->zonerange : p->zonesize;
+		sh->zone_skip = p->zoneskip;
+		if (sh->zone_range > w->range_len)
+			sh->zone_range = w->range_len;
+		if (sh->zone_range < w->align)
+			return err_set("job '%s': zonerange %llu holds no block of %llu bytes",
+				       s->name, (unsigned long long)sh->zone_range,
+				       (unsigned long long)w->align);
+		if (w->random_offsets &&
+		    offset_gen_init_unit(&sh->zone_gen, s, sh->zone_range / w->align, w->align,
+					 job_seed(s, w->clone, STREAM_ZONE)))
+			return err_prefix("job '%s'", s->name);
+	}
+	w->special_prep = true;
+	return 0;
+}
+
+void shape_free(struct worker *w)
+{
+	free(w->shape);
+	w->shape = NULL;
+}
+
+void shape_restart(struct worker *w)
+{
+	struct shape *sh = w->shape;
+
+	for (int d = 0; d < DIR_ALL; d++)
+		w->seq_pos[d] = 0;
+	if (!sh)
+		return;
+	memset(sh->have_last, 0, sizeof(sh->have_last));
+	sh->picks = 0;
+	sh->zone_start = sh->zone_bytes = 0;
+	sh->write_next = false;
+}
+
+uint64_t shape_bytes_target(const struct worker *w, uint64_t bytes)
+{
+	/* fio: trimwrite trims io_size and writes it again */
+	return w->shape && w->shape->trimwrite ? bytes * 2 : bytes;
+}
+
+uint64_t shape_range_size(uint64_t lo, uint64_t hi, double u)
+{
+	uint64_t len = lo + (uint64_t)((double)hi * u);
+
+	if ((lo & (lo - 1)) == 0)
+		len &= ~(lo - 1);
+	else
+		len -= len % lo;
+	return len > hi ? hi : len;
+}
+
+static uint64_t range_len(struct shape *sh, struct worker *w, int dir)
+{
+	return shape_range_size(sh->bs_min[dir], sh->bs_max[dir], rng_unit(&w->rng_bs));
+}
+
+static int pick_direction(struct loop *l)
+{
+	const struct job_spec *s = l->w->spec;
+
+	if (l->pace_dir >= 0) {          /* the rate limiter chose it */
+		int dir = l->pace_dir;
+
+		l->pace_dir = -1;
+		return dir;
+	}
+	switch (s->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		return DIR_READ;
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return DIR_WRITE;
+	case RW_TRIM:
+	case RW_RANDTRIM:
+	case RW_TRIMWRITE:
+	case RW_RANDTRIMWRITE:
+		return DIR_TRIM;
+	default:
+		return rng_below(&l->w->rng_mix, 100) < s->rwmixread ? DIR_READ : DIR_WRITE;
+	}
+}
+
+/* zonemode=strided: after zonesize bytes the next zone starts zonerange +
+ * zoneskip further on (from the start again past the end); a zone smaller
+ * than zonesize is gone over again. */
+static void strided_zone(struct shape *sh, struct worker *w, int dir)
+{
+	if (sh->zone_bytes >= sh->zone_size) {
+		sh->zone_bytes = 0;
+		sh->zone_start += sh->zone_range + sh->zone_skip;
+		if (sh->zone_start >= w->range_len)
+			sh->zone_start = 0;
+		w->seq_pos[dir] = sh->zone_start;
+	}
+	if (w->seq_pos[dir] < sh->zone_start ||
+	    w->seq_pos[dir] >= sh->zone_start + sh->zone_range)
+		w->seq_pos[dir] = sh->zone_start;
+}
+
+/* fio's sequential offset with a modifier: after each I/O, seq_add more
+ * bytes (negative: back); past either end it wraps, backwards to the end
+ * of the range. */
+static uint64_t sequential(struct shape *sh, struct worker *w, int dir, uint64_t len,
+			   uint64_t lo, uint64_t hi)
+{
+	uint64_t pos = w->seq_pos[dir];
+
+	if (sh->seq_add && sh->have_last[dir]) {
+		int64_t next = (int64_t)pos + sh->seq_add;
+
+		if (next < (int64_t)lo || (uint64_t)next >= hi)
+			next = sh->seq_add > 0 ? (int64_t)lo : (int64_t)hi + sh->seq_add;
+		if (next < (int64_t)lo)
+			next = (int64_t)lo;
+		pos = (uint64_t)next;
+	}
+	if (pos + len > hi)
+		pos = lo;
+	return pos;
+}
+
+/* The random offset of a shaped job: the zone's own generator when
+ * strided, else the job's; 1 when a sequence distribution has ended. */
+static int random_offset(struct shape *sh, struct worker *w, uint64_t len,
+			 uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	uint64_t idx = sh->strided ? offset_gen_next(&sh->zone_gen) :
+		offset_gen_next(&w->offsets);
+	uint64_t off;
+
+	if (idx == OFFSET_SEQUENCE_END)
+		return 1;
+	off = lo + idx * w->align;
+	if (off + len > hi)
+		off = lo + (hi - lo - len) / w->align * w->align;
+	*out = off;
+	return 0;
+}
+
+int shape_pick(struct loop *l, int *dir_out, uint64_t *len_out, uint64_t *off_out)
+{
+	struct worker *w = l->w;
+	struct shape *sh = w->shape;
+	uint64_t lo = 0, hi = w->range_len, len, off;
+	int dir;
+
+	if (sh->write_next) {            /* trimwrite: write what was trimmed */
+		sh->write_next = false;
+		*dir_out = DIR_WRITE;
+		*len_out = sh->pair_len;
+		*off_out = w->range_start + sh->pair_offset + w->test_offset_skew;
+		return 0;
+	}
+	dir = pick_direction(l);
+	len = sh->range[dir] ? range_len(sh, w, dir) : bs_picker_next(&w->bs[dir], &w->rng_bs);
+	if (len > w->range_len)
+		len = w->range_len;
+	if (sh->strided) {
+		strided_zone(sh, w, dir);
+		lo = sh->zone_start;
+		hi = lo + sh->zone_range < w->range_len ? lo + sh->zone_range : w->range_len;
+		if (len > hi - lo)
+			len = hi - lo;
+	}
+	if (!w->random_offsets) {
+		off = sequential(sh, w, dir, len, lo, hi);
+	} else if (sh->rand_seq_nr > 1 &&
+		   (sh->picks++ % sh->rand_seq_nr || sh->picks == 1)) {
+		/* rw=randread:N: a new random offset every N I/Os, rw_sequencer
+		 * in between; as in fio the first N start at the region's start */
+		off = sh->sequencer == RW_SEQ_IDENTICAL ?
+			(sh->have_last[dir] ? sh->last_start[dir] : lo) :
+			(sh->have_last[dir] ? sh->last_end[dir] : lo);
+		if (off < lo || off + len > hi)
+			off = lo;
+	} else if (random_offset(sh, w, len, lo, hi, &off)) {
+		return 1;
+	}
+	sh->have_last[dir] = true;
+	sh->last_start[dir] = off;
+	sh->last_end[dir] = off + len;
+	w->seq_pos[dir] = off + len;
+	if (sh->strided)
+		sh->zone_bytes += len;
+	if (sh->trimwrite) {
+		sh->write_next = true;
+		sh->pair_offset = off;
+		sh->pair_len = len;
+	}
+	*dir_out = dir;
+	*len_out = len;
+	*off_out = w->range_start + off + w->test_offset_skew;
+	return 0;
+}

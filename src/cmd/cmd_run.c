@@ -30,6 +30,8 @@ static const char run_usage[] =
 	"\n"
 	"options:\n"
 	"  --set KEY=VALUE          override option KEY in every job (repeatable)\n"
+	"  --section=NAME           run only job section NAME of JOBFILE (and its\n"
+	"                           [global]); repeatable, as fio's --section\n"
 	"  --output-format=FORMAT   normal (default), json or json+\n"
 	"  --output=FILE            write the results to FILE instead of stdout\n"
 	"  --max-buffer-mem=SIZE    refuse jobs needing more memory for I/O buffers,\n"
@@ -55,6 +57,8 @@ struct run_args {
 	int nr_fio_args;
 	const char **sets;
 	int nr_sets;
+	const char **sections;        /* --section */
+	unsigned nr_sections;
 	const char *format;
 	const char *output;
 	uint64_t max_buffer_mem;
@@ -67,10 +71,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	a->fio_args = calloc((size_t)argc + 1, sizeof(char *));
 	a->sets = calloc((size_t)argc + 1, sizeof(char *));
+	a->sections = calloc((size_t)argc + 1, sizeof(char *));
 	a->format = "normal";
 	a->argc = argc;
 	a->argv = argv;
-	if (!a->fio_args || !a->sets || store_args_init(&a->store, argc))
+	if (!a->fio_args || !a->sets || !a->sections || store_args_init(&a->store, argc))
 		return err_set("out of memory");
 	for (int i = 1; i < argc; i++) {
 		const char *v;
@@ -81,6 +86,12 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			if (err_msg()[0])
 				return -1;
 			a->sets[a->nr_sets++] = v;
+		} else if ((v = cmd_option("--section", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			if (!*v)
+				return err_set("--section: empty section name");
+			a->sections[a->nr_sections++] = v;
 		} else if ((v = cmd_option("--output-format", argc, argv, &i))) {
 			if (err_msg()[0])
 				return -1;
@@ -107,6 +118,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			return err_set("unexpected argument '%s' (one job file at most)", argv[i]);
 		}
 	}
+	if (a->nr_sections && !a->jobfile)
+		return err_set("--section %s: needs a job file", a->sections[0]);
 	return 0;
 }
 
@@ -115,7 +128,7 @@ static int build_jobs(const struct run_args *a, struct job_list *jobs)
 	char set[JOB_PATH_MAX + 64];
 
 	if (a->jobfile) {
-		if (jobfile_load(a->jobfile, jobs))
+		if (jobfile_parse(a->jobfile, a->sections, a->nr_sections, jobs))
 			return -1;
 		for (int i = 0; i < a->nr_fio_args; i++)
 			if (job_list_set_all(jobs, a->fio_args[i] + 2))
@@ -123,7 +136,7 @@ static int build_jobs(const struct run_args *a, struct job_list *jobs)
 	} else {
 		if (a->nr_fio_args == 0)
 			return err_set("no jobs: give a job file or fio options (see 'drivebench run --help')");
-		if (cmdline_jobs(a->nr_fio_args, (char *const *)a->fio_args, jobs))
+		if (cmdline_parse(a->nr_fio_args, (char *const *)a->fio_args, jobs))
 			return -1;
 	}
 	for (int i = 0; i < a->nr_sets; i++) {
@@ -131,9 +144,11 @@ static int build_jobs(const struct run_args *a, struct job_list *jobs)
 		if (job_list_set_all(jobs, set))
 			return -1;
 	}
+	/* checked after the overrides: --set runtime=1 completes a
+	 * time_based job that has no runtime of its own */
+	if (job_list_validate(jobs, 0))
+		return -1;
 	for (unsigned j = 0; j < jobs->nr; j++) {
-		if (job_spec_validate(&jobs->jobs[j]))
-			return -1;
 		/* verify_only (drivebench verify): read and check, never write */
 		if (jobs->jobs[j].verify_only && verify_only_convert(&jobs->jobs[j]))
 			return -1;
@@ -327,6 +342,7 @@ done:
 	job_list_free(&jobs);
 	free(a.fio_args);
 	free(a.sets);
+	free(a.sections);
 	store_args_free(&a.store);
 	return rc;
 }

@@ -96,7 +96,7 @@ static bool is_name_argument(const char *arg)
 	return strncmp(arg, "--name=", 7) == 0 || strcmp(arg, "--name") == 0;
 }
 
-int cmdline_jobs(int argc, char *const argv[], struct job_list *out)
+int cmdline_parse(int argc, char *const argv[], struct job_list *out)
 {
 	struct job_list jobs = { 0 };
 	struct job_spec *global, *job;
@@ -138,15 +138,25 @@ int cmdline_jobs(int argc, char *const argv[], struct job_list *out)
 			goto out;
 		start = end;
 	}
-	for (unsigned i = 0; i < jobs.nr; i++)
-		if (job_spec_validate(&jobs.jobs[i]))
-			goto out;
 	rc = job_list_append_all(out, &jobs);
 out:
 	job_list_free(&jobs);
 	free(global);
 	free(job);
 	return rc;
+}
+
+int cmdline_jobs(int argc, char *const argv[], struct job_list *out)
+{
+	unsigned before = out->nr;
+
+	if (cmdline_parse(argc, argv, out))
+		return -1;
+	if (job_list_validate(out, before)) {
+		out->nr = before;
+		return -1;
+	}
+	return 0;
 }
 
 int job_list_set_all(struct job_list *list, const char *key_value)

@@ -23,7 +23,10 @@
 #include "util/text.h"
 #include "workload/bssplit.h"
 #include "workload/distribution.h"
+#include "workload/expr.h"
 #include "workload/values.h"
+
+#define EXPR_VALUE_MAX (JOB_PATH_MAX + 64)
 
 static int copy_string(char *dst, size_t size, const char *value)
 {
@@ -697,9 +700,17 @@ static void record_option(struct job_spec *spec, const char *key, const char *va
 int job_option_set(struct job_spec *spec, const char *key, const char *value)
 {
 	const struct option_def *o;
+	char computed[EXPR_VALUE_MAX];
+	int kw;
 
 	if (!key || !*key)
 		return err_set("empty option name");
+	/* fio's $pagesize, $mb_memory, $ncpus and the arithmetic after them */
+	kw = value ? expr_keywords(value, computed, sizeof(computed)) : 0;
+	if (kw < 0)
+		return err_prefix("option '%s'", key);
+	if (kw > 0)
+		value = computed;
 	o = find_option(key);
 	if (!o) {
 		for (size_t i = 0; i < sizeof(unsupported_options) / sizeof(unsupported_options[0]); i++)

@@ -50,6 +50,8 @@ static int psync_init(struct engine *e, const struct job_spec *spec)
 	st->mask = slots - 1;
 	st->depth = e->depth;
 	e->priv = st;
+	engine_files_default(e);
+	engine_files_assign(e);
 	return 0;
 }
 
@@ -71,7 +73,7 @@ static int psync_submit(struct engine *e)
 	while (st->submitted != st->tail) {
 		struct io *io = st->slots[st->submitted++ & st->mask];
 
-		io->result = engine_posix_io(e->fd, io);
+		io->result = engine_posix_io(io->file, io);
 	}
 	return (int)n;
 }
@@ -103,6 +105,7 @@ static void psync_cleanup(struct engine *e)
 
 const struct engine_ops engine_psync = {
 	.name = "psync",
+	.flags = ENGINE_FILES,
 	.init = psync_init,
 	.prep = psync_prep,
 	.submit = psync_submit,

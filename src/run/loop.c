@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "io/fault.h"
+#include "run/files.h"
 #include "run/runner.h"
 #include "util/error.h"
 
@@ -143,9 +144,31 @@ static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
 	return w->ops->prep(&w->engine, io);
 }
 
+/* prep_new for a clone with several files: the file and the offset in
+ * it come from files_pick (fio's get_next_file), which checks the I/O
+ * against the file's own range; the worker's guard range spans them all. */
+static int prep_new_files(struct loop *l, struct io *io, uint64_t now)
+{
+	struct worker *w = l->w;
+	int dir = pick_dir(w), rc;
+	uint64_t len = bs_picker_next(&w->bs[dir], &w->rng_bs), off;
+
+	rc = files_pick(l, io, dir, len, &off);
+	if (rc) {
+		w->nr_free++;
+		return rc;
+	}
+	off += w->test_offset_skew;
+	if (!in_range(w, off, len))
+		return guard_violation(w, off, len);
+	start_request(l, io, dir, off, len, now);
+	return w->ops->prep(&w->engine, io);
+}
+
 /* Prepares one new request on a free slot. Returns 0, 1 when verify held
- * the pick back (the slot stays free), or -1 on error. With verify off
- * the only cost of verification here is the one branch on verifying. */
+ * the pick back or no file can take it yet (the slot stays free), or -1
+ * on error. With verify off and one file the only cost of either here is
+ * the one branch on prep_slow. */
 static int prep_new(struct loop *l, uint64_t now)
 {
 	struct worker *w = l->w;
@@ -153,8 +176,8 @@ static int prep_new(struct loop *l, uint64_t now)
 	int dir;
 	uint64_t len, off;
 
-	if (w->verifying)
-		return prep_new_verified(l, io, now);
+	if (w->prep_slow)
+		return w->verifying ? prep_new_verified(l, io, now) : prep_new_files(l, io, now);
 	dir = pick_dir(w);
 	len = bs_picker_next(&w->bs[dir], &w->rng_bs);
 	off = pick_offset(l, dir, len) + w->test_offset_skew;
@@ -462,16 +485,22 @@ void loop_tick(struct loop *l, uint64_t now)
 	tick(l, now);
 }
 
+void loop_start_measuring(struct loop *l, uint64_t now)
+{
+	reset_measurement(l, now);
+}
+
 static int sync_target(struct loop *l)
 {
 	struct worker *w = l->w;
 
-	if (w->fd < 0)
+	if (w->fd < 0 && !w->files)
 		return 0;
 	if (drain(l))
 		return -1;
-	if (fsync(w->fd))
-		return err_set("job '%s': fsync: %s", w->spec->name, strerror(errno));
+	if (w->files ? files_sync(w) : fsync(w->fd))
+		return w->files ? -1 : err_set("job '%s': fsync: %s", w->spec->name,
+					       strerror(errno));
 	l->writes_since_sync = 0;
 	return 0;
 }
@@ -598,6 +627,8 @@ static int submit_reap_loop(struct loop *l)
 		if (l->measuring)
 			tick(l, l->now);
 	}
+	if (l->measuring && s->end_fsync && w->files && job_spec_writes(s) && files_sync(w))
+		return -1;
 	if (l->measuring && s->end_fsync && w->fd >= 0 && job_spec_writes(s))
 		if (fsync(w->fd))
 			return err_set("job '%s': end_fsync: %s", s->name, strerror(errno));
@@ -622,7 +653,8 @@ void loop_run(struct worker *w)
 	now = clock_now_ns();
 	l.interval = s->series_interval_ns ? s->series_interval_ns : 1000000000ull;
 	l.time_based = s->time_based;
-	l.bytes_target = s->io_size ? s->io_size : w->range_len;
+	l.bytes_target = w->files ? w->files->bytes_target :
+		s->io_size ? s->io_size : w->range_len;
 	l.issuing = true;
 	l.measure_start = now;
 	l.ramp_end = now + s->ramp_ns;
@@ -631,7 +663,8 @@ void loop_run(struct worker *w)
 	else
 		l.deadline = UINT64_MAX;
 	clock_gettime(CLOCK_REALTIME, &wall);
-	if (s->verify_only ? loop_verify_pass(&l) : submit_reap_loop(&l)) {
+	if (w->files && w->files->file_ops ? loop_fileops_pass(&l) :
+	    s->verify_only ? loop_verify_pass(&l) : submit_reap_loop(&l)) {
 		w->run_failed = true;
 		snprintf(w->error_text, sizeof(w->error_text), "%s", err_msg());
 		l.issuing = false;

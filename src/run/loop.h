@@ -50,6 +50,12 @@ int loop_reap(struct loop *l, unsigned min, unsigned max);
 int loop_drain(struct loop *l);
 /* Closes every series interval that ended by now. */
 void loop_tick(struct loop *l, uint64_t now);
+/* The ramp is over at now: measurement starts (counters reset). */
+void loop_start_measuring(struct loop *l, uint64_t now);
+
+/* loop_fileops.c: the loop of a file-ops engine (io/fileops.h), instead
+ * of the submit/reap loop */
+int loop_fileops_pass(struct loop *l);
 
 /* loop_verify.c: called only when the job has verify on */
 int loop_verify_claim(struct loop *l, struct request *rq, int dir,

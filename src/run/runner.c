@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "run/files.h"
 #include "run/worker.h"
 #include "target/safety.h"
 #include "target/snapshot.h"
@@ -196,7 +197,7 @@ static int prepare_target(struct worker *w, struct target *t)
 			       "the job reads; a job that only reads never extends a file "
 			       "(lower size= or offset=)", t->path, (unsigned long long)t->size,
 			       (unsigned long long)start, (unsigned long long)(start + len));
-	if (target_layout_file(t->path, start + len, w->stop) < 0)
+	if (target_layout_job_file(w->spec, t->path, start + len, w->stop) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s", t->path);
 	return target_probe(path, t);
@@ -204,18 +205,24 @@ static int prepare_target(struct worker *w, struct target *t)
 
 /* The safety gate: a job that writes may only touch a target that holds
  * no data, or one the user named with --destroy-data. */
-static int check_write_consent(const struct job_spec *s, const char *path,
-			       const struct run_options *opt)
+int check_write_consent(const struct job_spec *s, const char *path,
+			const struct run_options *opt)
+{
+	/* reading an existing target needs no consent (unless unlink=1
+	 * deletes it at the end); a missing one is created and laid out, so
+	 * it passes the gate as a write does */
+	if (!job_spec_writes(s) && !s->files.unlink && access(path, F_OK) == 0)
+		return 0;
+	return check_path_consent(path, opt);
+}
+
+int check_path_consent(const char *path, const struct run_options *opt)
 {
 	struct safety_verdict v;
 	char text[1024];
 	size_t used;
 	unsigned i = 0;
 
-	/* reading an existing target needs no consent; a missing one is
-	 * created and laid out, so it passes the gate as a write does */
-	if (!job_spec_writes(s) && access(path, F_OK) == 0)
-		return 0;
 	do {
 		const char *id = i < opt->nr_destroy_ids ? opt->destroy_ids[i] : NULL;
 
@@ -404,6 +411,13 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		rc = err_set("out of memory");
 		goto done;
 	}
+	/* every file of every job with a set of files passes the gate first:
+	 * a refusal leaves nothing laid out */
+	if (fileset_consent(jobs, opt)) {
+		*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
+		rc = -1;
+		goto done;
+	}
 	/* clones, targets, group ids */
 	for (unsigned j = 0; j < jobs->nr; j++) {
 		const struct job_spec *s = &jobs->jobs[j];
@@ -434,6 +448,13 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 				targets[k].exists = true;
 				targets[k].size = s->size ? s->size : SCRATCH_DEFAULT_SIZE;
 				targets[k].logical_block = 512;
+			} else if (fileset_wanted(s, w->ops)) {
+				if (fileset_prepare(w, &targets[k], opt->stop)) {
+					*why = *opt->stop ? RUN_FAILED_RUNTIME :
+					       err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
+					rc = err_prefix("job '%s'", s->name);
+					goto done;
+				}
 			} else if (check_write_consent(s, path, opt)) {
 				*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
 				rc = err_prefix("job '%s'", s->name);
@@ -513,8 +534,10 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	}
 done:
 	if (workers)
-		for (unsigned i = 0; i < nr; i++)
+		for (unsigned i = 0; i < nr; i++) {
+			files_close(&workers[i]);   /* a set prepared but never run */
 			job_result_free(&workers[i].result);
+		}
 	if (rc) {
 		free(out->results);
 		out->results = NULL;

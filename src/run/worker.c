@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "run/files.h"
 #include "run/loop.h"
 #include "util/error.h"
 #include "workload/options.h"
@@ -169,14 +170,26 @@ int worker_setup(struct worker *w)
 	w->ops = engine_find(s->ioengine);
 	if (!w->ops)
 		return fail(w);
-	if (target_job_range(w->target, s, w->clone, &w->range_start, &w->range_len))
+	if (w->files) {
+		/* the guard range spans every file's range (files_pick keeps
+		 * each I/O in its own file's) */
+		w->range_start = 0;
+		w->range_len = 0;
+		for (unsigned k = 0; k < w->files->nr; k++)
+			if (w->files->file[k].start + w->files->file[k].len > w->range_len)
+				w->range_len = w->files->file[k].start + w->files->file[k].len;
+		w->prep_slow = true;
+	} else if (target_job_range(w->target, s, w->clone, &w->range_start, &w->range_len)) {
 		return fail(w);
-	if (engine_needs_fd(w->ops)) {
+	}
+	if (!w->files && engine_needs_fd(w->ops)) {
 		w->fd = target_open(w->target, s);
 		if (w->fd < 0)
 			return fail(w);
 	}
-	if (setup_buffers(w) || setup_generators(w))
+	if (setup_buffers(w) ||
+	    (!(w->files && w->files->file_ops) && setup_generators(w)) ||
+	    (w->files && files_open(w)))
 		return fail(w);
 	/* the series' whole room now: the loop never allocates (loop.c) */
 	if (series_reserve(&w->result.series, (unsigned)worker_series_points(s))) {
@@ -190,9 +203,11 @@ int worker_setup(struct worker *w)
 		if (s->verify_only && !w->target->is_block)
 			verify_ctx_set_data_end(&w->verify, w->target->size);
 		w->verifying = true;
+		w->prep_slow = true;
 	}
 	w->engine.ops = w->ops;
-	w->engine.fd = w->fd;
+	if (!w->files)
+		w->engine.fd = w->fd;
 	w->engine.depth = w->depth;
 	w->engine.ios = w->ios;
 	w->engine.nr_ios = w->depth;
@@ -210,6 +225,10 @@ void worker_teardown(struct worker *w)
 	if (w->fd >= 0)
 		close(w->fd);
 	w->fd = -1;
+	if (w->files)
+		files_close(w);
+	else
+		files_unlink_single(w);
 	free(w->buffers);
 	free(w->ios);
 	free(w->requests);

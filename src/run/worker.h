@@ -45,6 +45,9 @@ struct worker {
 
 	int fd;
 	uint64_t range_start, range_len;  /* the job's byte range */
+	/* a clone with several files, or a file-ops engine (run/files.h):
+	 * each I/O takes its file and offset there; NULL for one file */
+	struct worker_files *files;
 	struct engine engine;
 	const struct engine_ops *ops;
 	struct io *ios;
@@ -68,6 +71,9 @@ struct worker {
 	/* data verification (verify/verify.h); verifying is the one branch
 	 * the hot path takes when it is off */
 	bool verifying;
+	/* verifying or files: new I/Os take prep_new's slow path (the same
+	 * one branch, so neither costs the plain path anything) */
+	bool prep_slow;
 	uint64_t verify_seed;         /* set by the runner before setup */
 	struct verify_ctx verify;
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "workload/file_options.h"
 #include "workload/options.h"
 
 int job_list_append(struct job_list *list, const struct job_spec *spec)
@@ -181,6 +182,7 @@ int job_list_set_all(struct job_list *list, const char *key_value)
 		return err_set("out of memory");
 	memcpy(updated, list->jobs, list->nr * sizeof(*updated));
 	for (unsigned i = 0; i < list->nr; i++) {
+		file_options_override(&updated[i], key);   /* filename= replaces */
 		if (job_option_set(&updated[i], key, equals ? equals + 1 : NULL)) {
 			err_prefix("--set %s", key_value);
 			goto out;

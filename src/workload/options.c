@@ -19,11 +19,13 @@
 #include <unistd.h>
 
 #include "io/cufile.h"
+#include "io/fileops.h"
 #include "util/error.h"
 #include "util/text.h"
 #include "workload/bssplit.h"
 #include "workload/distribution.h"
 #include "workload/expr.h"
+#include "workload/file_option_table.h"
 #include "workload/values.h"
 
 #define EXPR_VALUE_MAX (JOB_PATH_MAX + 64)
@@ -480,7 +482,6 @@ static int set_continue_on_error(struct job_spec *spec, const char *value)
 static const struct option_def option_table[] = {
 	FUNC("name", NULL, set_name),
 	STRING("description", description),
-	STRING("filename", filename),
 	STRING("directory", directory),
 	FUNC("size", NULL, set_size),
 	SIZE("io_size", "io_limit", io_size, 0, SIZE_LIMIT),
@@ -568,8 +569,6 @@ static const char *const unsupported_options[] = {
 	"zonemode",
 	"zonesize",
 	"loops",
-	"nrfiles",
-	"filesize",
 	"thinktime",
 	"number_ios",
 	"rw_sequencer",
@@ -581,7 +580,6 @@ static const char *const unsupported_options[] = {
 	"exitall",
 	"exitall_on_error",
 	"create_serialize",
-	"fallocate",
 	"overwrite",
 	"buffer_pattern",
 	"buffer_compress_percentage",
@@ -609,6 +607,8 @@ static const char *const unsupported_options[] = {
 /* Every area's table: the core options above, then each area's own. */
 static const struct option_group option_groups[] = {
 	OPTION_GROUP(option_table),
+	OPTION_GROUP(file_options),
+	OPTION_GROUP(fileop_options),   /* filestat's and dirstat's own */
 };
 
 #define NR_GROUPS (sizeof(option_groups) / sizeof(option_groups[0]))

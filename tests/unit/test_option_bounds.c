@@ -71,6 +71,16 @@ static const struct bound_case cases[] = {
 	{ "cpus_allowed", "1024", "option 'cpus_allowed': bad CPU list '1024': CPU out of range (max 1023)" },
 	{ "kb_base", "1023", "option 'kb_base': must be 1000 or 1024" },
 	{ "name", "", "option 'name': empty name" },
+	{ "nrfiles", "0", "option 'nrfiles': 0 is too small, the range is 1..1048576" },
+	{ "nrfiles", "1048577", "option 'nrfiles': 1048577 is too large, the range is 1..1048576" },
+	{ "openfiles", "1048577", "option 'openfiles': 1048577 is too large, the range is 0..1048576" },
+	{ "filesize", "0", "option 'filesize': 0 is too small, the range is 1 byte..1 EiB" },
+	{ "filesize", "4k-2048p", "option 'filesize': 2048p is too large, the range is 1 byte..1 EiB" },
+	{ "file_service_type", "random:0", "option 'file_service_type': file_service_type 'random:0': I/Os per file: 0 is too small, the range is 1..4294967295" },
+	{ "file_service_type", "zipf:1001", "zipf theta 1001 is out of range: 0 < theta <= 1000, not 1" },
+	{ "file_service_type", "pareto:1", "pareto h 1 is out of range: 0 < h < 1" },
+	{ "file_service_type", "normal:100", "normal deviation 100 is out of range: 0 <= dev < 100" },
+	{ "file_service_type", "zipf:1.2:2", "0 <= CENTER <= 1" },
 };
 
 /* Options whose values are names, flags, seeds or counts of any size:
@@ -84,7 +94,8 @@ static const char *const unbounded[] = {
 	"continue_on_error", "fault_short_rate", "fault_short_offsets",
 	"fault_delay_rate", "fault_delay_offsets", "fault_drop_rate",
 	"fault_drop_offsets", "fault_flip_rate", "fault_flip_offsets", "fault_skip",
-	"fault_seed", "fault_dir",
+	"fault_seed", "fault_dir", "create_on_open", "allow_file_create", "unlink",
+	"unlink_each_loop", "fallocate", "stat_type", "filename_format",
 };
 
 static void every_bound_is_refused_with_its_range(void **state)
@@ -116,6 +127,9 @@ static void the_ends_of_each_range_are_accepted(void **state)
 		{ "null_latency", "365d" }, { "verify_interval", "64" },
 		{ "fault_delay", "1ns" }, { "random_distribution", "zipf:1000" },
 		{ "random_distribution", "normal:1000" }, { "gpu_dev_id", "1023" },
+		{ "nrfiles", "1" }, { "nrfiles", "1048576" }, { "openfiles", "0" },
+		{ "filesize", "1" }, { "filesize", "1024p" }, { "file_service_type", "random:1" },
+		{ "file_service_type", "normal:0" }, { "file_service_type", "zipf:1000:1" },
 	};
 	struct job_spec *spec = malloc(sizeof(*spec));
 
@@ -165,6 +179,9 @@ static void strings_are_bounded_by_length(void **state)
 	job_spec_defaults(spec);
 	assert_int_equal(job_option_set(spec, "filename", longer), -1);
 	assert_string_equal(err_msg(), "option 'filename': value longer than 4095 characters");
+	longer[FILENAME_FORMAT_MAX] = '\0';
+	assert_int_equal(job_option_set(spec, "filename_format", longer), -1);
+	assert_string_equal(err_msg(), "option 'filename_format': value longer than 255 characters");
 	longer[JOB_NAME_MAX] = '\0';
 	assert_int_equal(job_option_set(spec, "name", longer), -1);
 	assert_string_equal(err_msg(), "option 'name': value longer than 127 characters");

@@ -156,11 +156,27 @@ static int build_jobs(const struct run_args *a, struct job_list *jobs)
 	return 0;
 }
 
+/* The directory the scratch file is in ("." for a bare name). */
+static void scratch_dir(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else if (slash == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
 /* Points jobs with no filename or directory at the scratch file, creating
- * it (written, not sparse) on first use. Returns 1 when the scratch is used. */
+ * it (written, not sparse) on first use; a job with several files, or a
+ * file-ops engine's, gets its files beside it, named as fio names them.
+ * Returns 1 when the scratch is used. */
 static int use_default_target(struct job_list *jobs, char *note, size_t len)
 {
 	const char *path = target_scratch_path();
+	char dir[JOB_PATH_MAX];
 	int used = 0;
 
 	for (unsigned j = 0; j < jobs->nr; j++) {
@@ -169,7 +185,16 @@ static int use_default_target(struct job_list *jobs, char *note, size_t len)
 
 		if (s->filename[0] || s->directory[0] || (ops && !engine_needs_fd(ops)))
 			continue;
-		snprintf(s->filename, sizeof(s->filename), "%s", path);
+		if (job_files_many(s) || (ops && (engine_flags(ops) & ENGINE_FILE_OPS))) {
+			scratch_dir(path, dir, sizeof(dir));
+			if (job_spec_set_path(s->directory, sizeof(s->directory), dir))
+				return -1;
+			snprintf(note, len, "default directory: %s (the scratch file's; set "
+				 "--directory or %s to change)", dir, SCRATCH_ENV);
+			continue;
+		}
+		if (job_spec_set_path(s->filename, sizeof(s->filename), path))
+			return -1;
 		used = 1;
 	}
 	err_clear();

@@ -222,8 +222,8 @@ static int file_offset(struct worker *w, struct job_file *jf, int dir, uint64_t 
 	if (len > jf->len)
 		return 1;
 	if (jf->offsets) {
-		if (!w->files->wrap && offset_gen_pass_done(jf->offsets))
-			return 1;
+		/* a finished pass marked the file done (files_pick); after a
+		 * reset the generator starts its next pass here */
 		o = offset_gen_next(jf->offsets) * w->align;
 		if (o + len > jf->len)
 			o = (jf->len - len) / w->align * w->align;
@@ -265,7 +265,7 @@ int files_pick(struct loop *l, struct io *io, int dir, uint64_t len, uint64_t *o
 		mark_done(fs, k);
 	}
 	io->file = fs->handles[k];
-	if (fs->file[k].offsets && !fs->wrap && offset_gen_pass_done(fs->file[k].offsets))
+	if (fs->file[k].offsets && offset_gen_pass_done(fs->file[k].offsets))
 		mark_done(fs, k);
 	return 0;
 }

@@ -91,6 +91,23 @@ bool job_files_many(const struct job_spec *spec)
 	return job_file_count(spec) > 1;
 }
 
+int job_spec_set_path(char *field, size_t size, const char *path)
+{
+	size_t used = 0;
+
+	for (const char *p = path; *p; p++) {
+		if (*p == ':' && used + 1 < size)
+			field[used++] = '\\';
+		if (used + 1 >= size) {
+			field[0] = '\0';
+			return err_set("path '%.64s...' longer than %zu characters", path, size - 1);
+		}
+		field[used++] = *p;
+	}
+	field[used] = '\0';
+	return 0;
+}
+
 /* fio's make_filename: the keywords replaced, case-insensitive. */
 static int format_name(const struct job_spec *spec, unsigned clone, unsigned index,
 		       char *out, size_t len)
@@ -320,6 +337,12 @@ int job_files_check(const struct job_spec *spec)
 		return err_set("option 'filesize': low end above the high end");
 	if (count > NRFILES_LIMIT)
 		return err_set("option 'filename': %u files, more than %u", count, NRFILES_LIMIT);
+	/* filestat's and dirstat's own option: with another engine fio does
+	 * not know it */
+	if (f->stat_type && strcmp(spec->ioengine, "filestat") &&
+	    strcmp(spec->ioengine, "dirstat"))
+		return err_set("option 'stat_type': only for ioengine=filestat or dirstat, "
+			       "not %s", spec->ioengine);
 	if (count > 1 && spec->verify != VERIFY_NONE)
 		return err_set("option 'verify': a job with %u files is not supported "
 			       "(verify checks one file per job)", count);

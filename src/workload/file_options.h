@@ -78,6 +78,12 @@ unsigned job_file_count(const struct job_spec *spec);
 int job_file_path(const struct job_spec *spec, unsigned clone, unsigned index,
 		  char *out, size_t len);
 
+/* Copies one path into a filename= or directory= field as a list of one:
+ * its colons escaped ("\:"), so a path such as /dev/disk/by-path/pci-0:1
+ * stays one file. For the producers that set a target themselves (suites,
+ * checkpoints, gds, the scratch file). 0, or -1 with err_msg (too long). */
+int job_spec_set_path(char *field, size_t size, const char *path);
+
 /* True when a clone of spec works on more than one file. */
 bool job_files_many(const struct job_spec *spec);
 

@@ -54,10 +54,16 @@ struct worker_files {
 /* Whether a clone of spec (run by ops) has a file set. */
 bool fileset_wanted(const struct job_spec *spec, const struct engine_ops *ops);
 
+/* What a clone's set holds in memory (its files, their paths and a
+ * random job's offset generators), for the runner's memory check. */
+uint64_t fileset_memory_bytes(const struct job_spec *spec);
+
 /* The write gate for every file of every clone of every job with a set,
- * before anything is laid out, so a refusal leaves nothing written.
- * Returns 0, or -1 with err_msg (err_refused() for a refusal). */
-int fileset_consent(const struct job_list *jobs, const struct run_options *opt);
+ * before anything is laid out, so a refusal leaves nothing written; and
+ * each such job's memory against limit (--max-buffer-mem). Returns 0, or
+ * -1 with err_msg (err_refused() for a refusal). */
+int fileset_consent(const struct job_list *jobs, const struct run_options *opt,
+		    uint64_t limit);
 
 /* Names, probes and lays out clone w's files and sets w->files and the
  * first file as *t (the worker's target). Returns 0 or -1 with err_msg. */

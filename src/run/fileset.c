@@ -22,12 +22,27 @@
 #include "target/safety.h"
 #include "target/target.h"
 #include "util/error.h"
+#include "util/text.h"
 
 #define RNG_STREAM_FILESIZE 17   /* filesize=LOW-HIGH draws (random.h's are 0..3) */
 
+/* filesize= sizes even a single file as fio does (size then only caps the
+ * I/O), so such a job takes the set's path too. */
 bool fileset_wanted(const struct job_spec *spec, const struct engine_ops *ops)
 {
-	return ops && ((engine_flags(ops) & ENGINE_FILE_OPS) || job_files_many(spec));
+	return ops && ((engine_flags(ops) & ENGINE_FILE_OPS) || job_files_many(spec) ||
+		       spec->files.filesize_low);
+}
+
+uint64_t fileset_memory_bytes(const struct job_spec *spec)
+{
+	uint64_t per_file = sizeof(struct job_file) + sizeof(int) + JOB_NAME_MAX;
+
+	if (!job_files_many(spec) && !spec->files.filesize_low)
+		return 0;
+	if (job_spec_random(spec))
+		per_file += sizeof(struct offset_gen);
+	return per_file * job_file_count(spec);
 }
 
 /* ---- the gate ----------------------------------------------------------- */
@@ -79,7 +94,26 @@ static int file_consent(const struct job_spec *s, const struct engine_ops *ops,
 	return check_path_consent(path, opt);
 }
 
-int fileset_consent(const struct job_list *jobs, const struct run_options *opt)
+/* A job whose sets cannot fit is refused before its files are touched
+ * (the runner's full check per phase comes after the layout). */
+static int check_set_memory(const struct job_spec *s, uint64_t limit)
+{
+	uint64_t per_clone = fileset_memory_bytes(s) + worker_buffer_bytes(s);
+	char want[32], have[32];
+
+	if (per_clone <= limit / s->numjobs)
+		return 0;
+	text_format_bytes(per_clone * s->numjobs, want, sizeof(want));
+	text_format_bytes(limit, have, sizeof(have));
+	return err_set("job '%s': %u clone%s x %u files (file state, paths%s) and I/O "
+		       "buffers need %s, over the limit of %s (--max-buffer-mem); lower "
+		       "nrfiles or numjobs", s->name, s->numjobs, s->numjobs == 1 ? "" : "s",
+		       job_file_count(s), job_spec_random(s) ? ", random offset generators" : "",
+		       want, have);
+}
+
+int fileset_consent(const struct job_list *jobs, const struct run_options *opt,
+		    uint64_t limit)
 {
 	char path[JOB_PATH_MAX];
 
@@ -91,6 +125,8 @@ int fileset_consent(const struct job_list *jobs, const struct run_options *opt)
 		err_clear();
 		if (!fileset_wanted(s, ops))
 			continue;
+		if (check_set_memory(s, limit))
+			return -1;
 		for (unsigned c = 0; c < s->numjobs; c++)
 			for (unsigned i = 0; i < n; i++)
 				if (job_file_path(s, c, i, path, sizeof(path)) ||

@@ -36,13 +36,13 @@ static void count_fake_ios(struct loop *l, int dir, uint64_t file_len)
 
 /* fio stops the job at a failed operation unless continue_on_error
  * covers its direction. Returns true when the job goes on. */
-static bool record_failure(struct loop *l, int dir, int err, uint64_t k)
+static bool record_failure(struct loop *l, int dir, int err)
 {
 	struct dir_stats *d = &l->dir[dir];
 
 	if (d->errors++ == 0) {
 		d->first_error = err;
-		d->first_error_offset = k;
+		d->first_error_offset = 0;   /* file k: no offset to name */
 	}
 	if (!l->w->result.error)
 		l->w->result.error = err;
@@ -74,7 +74,7 @@ static bool operate(struct loop *l, int dir, unsigned k)
 		close(fd);
 	}
 	if (rc < 0)
-		return record_failure(l, dir, rc, k);
+		return record_failure(l, dir, rc);
 	if (l->measuring) {
 		lat_add(&l->dir[dir].clat, end - start);
 		count_fake_ios(l, dir, jf->len);

@@ -106,7 +106,8 @@ static int check_buffer_memory(const struct job_list *jobs, unsigned first,
 	char want[32], have[32], kept[32];
 
 	for (unsigned j = first; j < last; j++)
-		total += worker_buffer_bytes(&jobs->jobs[j]) * jobs->jobs[j].numjobs +
+		total += (worker_buffer_bytes(&jobs->jobs[j]) +
+			  fileset_memory_bytes(&jobs->jobs[j])) * jobs->jobs[j].numjobs +
 			 verify_bytes[j];
 	if (total <= limit && results <= limit - total)
 		return 0;
@@ -413,7 +414,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	}
 	/* every file of every job with a set of files passes the gate first:
 	 * a refusal leaves nothing laid out */
-	if (fileset_consent(jobs, opt)) {
+	if (fileset_consent(jobs, opt, limit)) {
 		*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
 		rc = -1;
 		goto done;

@@ -173,9 +173,11 @@ int worker_setup(struct worker *w)
 	if (w->files) {
 		/* the guard range spans every file's range (files_pick keeps
 		 * each I/O in its own file's) */
-		w->range_start = 0;
-		w->range_len = 0;
-		for (unsigned k = 0; k < w->files->nr; k++)
+		const struct job_file *f0 = &w->files->file[0];
+
+		w->range_start = w->files->nr == 1 ? f0->start : 0;
+		w->range_len = w->files->nr == 1 ? f0->len : 0;
+		for (unsigned k = 0; w->files->nr > 1 && k < w->files->nr; k++)
 			if (w->files->file[k].start + w->files->file[k].len > w->range_len)
 				w->range_len = w->files->file[k].start + w->files->file[k].len;
 		w->prep_slow = true;

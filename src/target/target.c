@@ -484,6 +484,11 @@ int target_open(const struct target *t, const struct job_spec *spec)
 	if (spec->sync_io)
 		flags |= O_SYNC;
 	fd = open(t->path, flags, 0644);
+	/* a file this open creates (create_on_open) is drivebench's own */
+	if (fd >= 0 && !t->exists && (flags & O_CREAT) && safety_mark_created(fd) < 0) {
+		close(fd);
+		return -1;
+	}
 	if (fd >= 0)
 		return fd;
 	if (errno == EINVAL && spec->direct)

@@ -46,6 +46,15 @@ for engine in "io_uring --registerfiles=1" libaio "fault:psync" "io_uring --open
 		test "$RC" -eq 0 -a "$(sizes "$D")" = "four.0.0=16384 four.0.1=16384 four.0.2=16384 four.0.3=16384 "
 done
 
+# filesize sizes one file too; size then caps the I/O (HOWTO "filesize")
+D="$TMP/one"
+run_in "$D" --name=one --filename=f --filesize=64k --size=16k --rw=write --fallocate=none --bs=4k
+check "filesize=64k size=16k on one file: 16 KiB written" json 'assert jobs[0]["write"]["io_bytes"] == 16384'
+run_in "$D" --name=one --filename=f --filesize=64k --rw=read --bs=4k
+check "filesize=64k on one file read: laid out to 64 KiB, all of it read" \
+	test "$(sizes "$D")" = "f=65536 " -a "$RC" -eq 0
+check "the reader read the whole file" json 'assert jobs[0]["read"]["io_bytes"] == 65536'
+
 # --- file_service_type ------------------------------------------------------
 D="$TMP/svc"
 run_in "$D" "$JOBS/files-service.fio" --section rr
@@ -152,6 +161,13 @@ expect_output "ioengine=cufile works on one file per job" "the error says why"
 expect_exit 2 "verify with several files is refused" run --no-db --name=x --directory="$TMP" \
 	--nrfiles=2 --size=8k --rw=write --verify=crc32c
 expect_output "a job with 2 files is not supported" "the verify error names the count"
+
+mkdir -p "$TMP/mem"
+expect_exit 2 "a set that cannot fit in memory is refused before any file is made" \
+	run --no-db --name=m --directory="$TMP/mem" --nrfiles=100000 --size=400m --rw=randread \
+	--max-buffer-mem=16m
+expect_output "100000 files \(file state, paths, random offset generators\)" "the error gives the count"
+check "nothing was made" test -z "$(ls -A "$TMP/mem")"
 
 # --- the write gate for every file -------------------------------------------
 D="$TMP/gate"

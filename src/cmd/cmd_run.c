@@ -31,6 +31,8 @@ static const char run_usage[] =
 	"\n"
 	"options:\n"
 	"  --set KEY=VALUE          override option KEY in every job (repeatable)\n"
+	"  --section=NAME           run only job section NAME of JOBFILE (and its\n"
+	"                           [global]); repeatable, as fio's --section\n"
 	"  --output-format=FORMAT   normal (default), json, json+ or terse, or several\n"
 	"                           of them comma-separated (json,normal); printed\n"
 	"                           in fio's order: terse, json, normal\n"
@@ -62,6 +64,8 @@ struct run_args {
 	int nr_sets;
 	unsigned formats;             /* FORMAT_* */
 	int terse_version;
+	const char **sections;        /* --section */
+	unsigned nr_sections;
 	const char *output;
 	uint64_t max_buffer_mem;
 	struct store_args store;      /* --db, --no-db, --label, --destroy-data */
@@ -111,9 +115,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	a->sets = calloc((size_t)argc + 1, sizeof(char *));
 	a->formats = FORMAT_NORMAL;
 	a->terse_version = 3;
+	a->sections = calloc((size_t)argc + 1, sizeof(char *));
 	a->argc = argc;
 	a->argv = argv;
-	if (!a->fio_args || !a->sets || store_args_init(&a->store, argc))
+	if (!a->fio_args || !a->sets || !a->sections || store_args_init(&a->store, argc))
 		return err_set("out of memory");
 	for (int i = 1; i < argc; i++) {
 		const char *v;
@@ -124,6 +129,12 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			if (err_msg()[0])
 				return -1;
 			a->sets[a->nr_sets++] = v;
+		} else if ((v = cmd_option("--section", argc, argv, &i))) {
+			if (err_msg()[0])
+				return -1;
+			if (!*v)
+				return err_set("--section: empty section name");
+			a->sections[a->nr_sections++] = v;
 		} else if ((v = cmd_option("--output-format", argc, argv, &i))) {
 			if (err_msg()[0])
 				return -1;
@@ -157,6 +168,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			return err_set("unexpected argument '%s' (one job file at most)", argv[i]);
 		}
 	}
+	if (a->nr_sections && !a->jobfile)
+		return err_set("--section %s: needs a job file", a->sections[0]);
 	return 0;
 }
 
@@ -165,7 +178,7 @@ static int build_jobs(const struct run_args *a, struct job_list *jobs)
 	char set[JOB_PATH_MAX + 64];
 
 	if (a->jobfile) {
-		if (jobfile_load(a->jobfile, jobs))
+		if (jobfile_parse(a->jobfile, a->sections, a->nr_sections, jobs))
 			return -1;
 		for (int i = 0; i < a->nr_fio_args; i++)
 			if (job_list_set_all(jobs, a->fio_args[i] + 2))
@@ -173,7 +186,7 @@ static int build_jobs(const struct run_args *a, struct job_list *jobs)
 	} else {
 		if (a->nr_fio_args == 0)
 			return err_set("no jobs: give a job file or fio options (see 'drivebench run --help')");
-		if (cmdline_jobs(a->nr_fio_args, (char *const *)a->fio_args, jobs))
+		if (cmdline_parse(a->nr_fio_args, (char *const *)a->fio_args, jobs))
 			return -1;
 	}
 	for (int i = 0; i < a->nr_sets; i++) {
@@ -181,9 +194,11 @@ static int build_jobs(const struct run_args *a, struct job_list *jobs)
 		if (job_list_set_all(jobs, set))
 			return -1;
 	}
+	/* checked after the overrides: --set runtime=1 completes a
+	 * time_based job that has no runtime of its own */
+	if (job_list_validate(jobs, 0))
+		return -1;
 	for (unsigned j = 0; j < jobs->nr; j++) {
-		if (job_spec_validate(&jobs->jobs[j]))
-			return -1;
 		/* verify_only (drivebench verify): read and check, never write */
 		if (jobs->jobs[j].verify_only && verify_only_convert(&jobs->jobs[j]))
 			return -1;
@@ -191,11 +206,27 @@ static int build_jobs(const struct run_args *a, struct job_list *jobs)
 	return 0;
 }
 
+/* The directory the scratch file is in ("." for a bare name). */
+static void scratch_dir(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else if (slash == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
 /* Points jobs with no filename or directory at the scratch file, creating
- * it (written, not sparse) on first use. Returns 1 when the scratch is used. */
+ * it (written, not sparse) on first use; a job with several files, or a
+ * file-ops engine's, gets its files beside it, named as fio names them.
+ * Returns 1 when the scratch is used. */
 static int use_default_target(struct job_list *jobs, char *note, size_t len)
 {
 	const char *path = target_scratch_path();
+	char dir[JOB_PATH_MAX];
 	int used = 0;
 
 	for (unsigned j = 0; j < jobs->nr; j++) {
@@ -204,7 +235,16 @@ static int use_default_target(struct job_list *jobs, char *note, size_t len)
 
 		if (s->filename[0] || s->directory[0] || (ops && !engine_needs_fd(ops)))
 			continue;
-		snprintf(s->filename, sizeof(s->filename), "%s", path);
+		if (job_files_many(s) || (ops && (engine_flags(ops) & ENGINE_FILE_OPS))) {
+			scratch_dir(path, dir, sizeof(dir));
+			if (job_spec_set_path(s->directory, sizeof(s->directory), dir))
+				return -1;
+			snprintf(note, len, "default directory: %s (the scratch file's; set "
+				 "--directory or %s to change)", dir, SCRATCH_ENV);
+			continue;
+		}
+		if (job_spec_set_path(s->filename, sizeof(s->filename), path))
+			return -1;
 		used = 1;
 	}
 	err_clear();
@@ -411,6 +451,7 @@ done:
 	job_list_free(&jobs);
 	free(a.fio_args);
 	free(a.sets);
+	free(a.sections);
 	store_args_free(&a.store);
 	return rc;
 }

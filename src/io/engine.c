@@ -4,6 +4,7 @@
 #include "io/engine.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/falloc.h>
@@ -21,7 +22,25 @@ static const struct engine_ops *const engines[] = {
 	&engine_psync,
 	&engine_null,
 	&engine_cufile,
+	&engine_filecreate,
+	&engine_filestat,
+	&engine_filedelete,
+	&engine_dircreate,
+	&engine_dirstat,
+	&engine_dirdelete,
 };
+
+/* "io_uring, libaio, ...": the table's names, for messages. */
+static const char *known_engines(void)
+{
+	static _Thread_local char list[256];
+	size_t used = 0;
+
+	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]) && used < sizeof(list); i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+					 i ? ", " : "", engines[i]->name);
+	return list;
+}
 
 static const struct engine_ops *find_fault_engine(const char *name)
 {
@@ -52,9 +71,30 @@ const struct engine_ops *engine_find(const char *name)
 			if (strcmp(engines[i]->name, name) == 0)
 				return engines[i];
 	}
-	err_set("unknown ioengine '%s' (known: io_uring, libaio, psync, null)",
-		name ? name : "");
+	err_set("unknown ioengine '%s' (known: %s)", name ? name : "", known_engines());
 	return NULL;
+}
+
+void engine_files_default(struct engine *e)
+{
+	if (e->files)
+		return;
+	e->own_file = e->fd;
+	e->files = &e->own_file;
+	e->nr_files = 1;
+}
+
+void engine_files_assign(struct engine *e)
+{
+	for (unsigned i = 0; e->ios && i < e->nr_ios; i++)
+		e->ios[i].file = e->files[0];
+}
+
+unsigned engine_flags(const struct engine_ops *ops)
+{
+	const struct engine_ops *inner = fault_engine_inner(ops);
+
+	return (inner ? inner : ops)->flags;
 }
 
 int engine_needs_fd(const struct engine_ops *ops)
@@ -82,10 +122,10 @@ int32_t engine_trim_sync(const struct engine *e, const struct io *io)
 	if (e->is_block) {
 		uint64_t range[2] = { io->offset, io->len };
 
-		rc = ioctl(e->fd, BLKDISCARD, range);
+		rc = ioctl(io->file, BLKDISCARD, range);
 	} else {
 		do
-			rc = fallocate(e->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			rc = fallocate(io->file, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 				       (off_t)io->offset, (off_t)io->len);
 		while (rc < 0 && errno == EINTR);
 	}

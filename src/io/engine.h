@@ -19,6 +19,8 @@ struct io {
 	uint8_t dir;             /* enum io_dir */
 	uint16_t buf_index;      /* slot in the engine's registered buffers */
 	int32_t result;          /* set by reap: bytes done, or -errno */
+	int32_t file;            /* the I/O's file as the engine names it: one
+				  * of engine->files[] (fio's io_u->file) */
 	uint64_t start_ns;       /* runner: prepared (slat starts) */
 	uint64_t issue_ns;       /* runner: submitted (clat starts) */
 	uint64_t complete_ns;    /* runner, or an engine that programs latency */
@@ -40,23 +42,36 @@ enum engine_flag {
 	/* writes reach the target from io->buf and reads land in io->buf, so
 	 * what was written can be read back and checked (verify) */
 	ENGINE_KEEPS_DATA = 1u << 2,
+	/* takes each I/O's file from io->file, so a job may have several
+	 * files (nrfiles, filename=a:b); an engine without it gets one file
+	 * per job */
+	ENGINE_FILES = 1u << 8,
+	/* fio's file and directory operation engines (filecreate, filestat,
+	 * ...): each "I/O" is an operation on one of the job's files
+	 * (io/fileops.h), run by run/loop_fileops.c instead of the
+	 * submit/reap loop */
+	ENGINE_FILE_OPS = 1u << 9,
 };
 
 /* Each engine's flags, named here so that the fault engine's tables
  * (compile-time constants in fault.c) carry exactly the wrapped engine's. */
-#define ENGINE_FLAGS_IO_URING ENGINE_KEEPS_DATA
-#define ENGINE_FLAGS_LIBAIO ENGINE_KEEPS_DATA
-#define ENGINE_FLAGS_PSYNC (ENGINE_SYNC | ENGINE_KEEPS_DATA)
-#define ENGINE_FLAGS_NULL ENGINE_NO_FD
+#define ENGINE_FLAGS_IO_URING (ENGINE_KEEPS_DATA | ENGINE_FILES)
+#define ENGINE_FLAGS_LIBAIO (ENGINE_KEEPS_DATA | ENGINE_FILES)
+#define ENGINE_FLAGS_PSYNC (ENGINE_SYNC | ENGINE_KEEPS_DATA | ENGINE_FILES)
+#define ENGINE_FLAGS_NULL (ENGINE_NO_FD | ENGINE_FILES)
 /* cufile's GPU transfer types move data through GPU buffers, not the
  * runner's io->buf, so verify cannot use it (docs/verify.md) */
 #define ENGINE_FLAGS_CUFILE ENGINE_SYNC
 
 struct engine_ops {
 	const char *name;
-	unsigned flags;          /* enum engine_flag */
-	/* Sets up for engine->fd with engine->ios[0..nr_ios) (buffers may be
-	 * registered). Returns 0 or -1 with err_msg. */
+	unsigned flags;                  /* enum engine_flag */
+	const struct option_def *options;/* the engine's own job options, or NULL
+					  * (options.c lists them as a group) */
+	/* Sets up for engine->files[0..nr_files) (engine->fd is the first)
+	 * with engine->ios[0..nr_ios) (buffers may be registered; a file the
+	 * engine registers gets its registered name in engine->files[], and
+	 * io->file carries that). Returns 0 or -1 with err_msg. */
 	int (*init)(struct engine *e, const struct job_spec *spec);
 	/* Queues one I/O, no syscall. Returns 0, or -1 (err_msg) if full. */
 	int (*prep)(struct engine *e, struct io *io);
@@ -84,6 +99,12 @@ struct engine_ops {
 struct engine {
 	const struct engine_ops *ops;
 	int fd;                  /* target, opened by the runner; -1 for null */
+	/* the job's files as each I/O names them (io->file): descriptors
+	 * opened by the runner (-1 for one not open yet), or what init put in
+	 * their place; files[0] is fd's */
+	int *files;
+	unsigned nr_files;
+	int own_file;            /* files[] of a caller that gave none: fd */
 	unsigned depth;          /* most I/Os in flight */
 	struct io *ios;          /* the runner's pool, for buffer registration */
 	unsigned nr_ios;
@@ -104,7 +125,9 @@ int32_t engine_posix_io(int fd, const struct io *io);
 /* A trim (DIR_TRIM) of io's range done at once, as fio's os_trim does it:
  * BLKDISCARD on a block device; on a regular file a punched hole
  * (fallocate PUNCH_HOLE | KEEP_SIZE, what fio's falloc engine does: fio's
- * other engines fail a trim on a file with ENOTTY). Returns io->len or
+ * other engines fail a trim on a file with ENOTTY), on io->file (a
+ * descriptor: engines that register files trim by their own command).
+ * e->is_block says which, for the job's first file. Returns io->len or
  * -errno. A trim's result may also be 0 for success (the kernel's
  * discard and fallocate report 0; loop.c counts it done). */
 int32_t engine_trim_sync(const struct engine *e, const struct io *io);
@@ -112,10 +135,22 @@ int32_t engine_trim_sync(const struct engine *e, const struct io *io);
 /* Engines that run with a file descriptor: all but ENGINE_NO_FD (null). */
 int engine_needs_fd(const struct engine_ops *ops);
 
+/* For the engines' init: a caller that gave no files[] has one, fd
+ * (engine_files_default, before anything reads files[]); every I/O of
+ * the pool starts on files[0] (engine_files_assign, at the end). */
+void engine_files_default(struct engine *e);
+void engine_files_assign(struct engine *e);
+
+/* The flags of an engine, of the one the fault engine wraps for a
+ * fault:<engine>. */
+unsigned engine_flags(const struct engine_ops *ops);
+
 extern const struct engine_ops engine_io_uring;
 extern const struct engine_ops engine_libaio;
 extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_null;
 extern const struct engine_ops engine_cufile;   /* io/cufile.c */
+extern const struct engine_ops engine_filecreate, engine_filestat,
+	engine_filedelete, engine_dircreate, engine_dirstat, engine_dirdelete;  /* io/fileops.c */
 
 #endif

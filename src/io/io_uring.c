@@ -22,8 +22,7 @@
 
 struct uring_state {
 	struct io_uring ring;
-	int sqe_fd;            /* target fd, or its slot 0 when registered */
-	uint8_t sqe_flags;     /* IOSQE_FIXED_FILE or 0 */
+	uint8_t sqe_flags;     /* IOSQE_FIXED_FILE when the files are registered */
 	bool fixedbufs;
 	bool sqpoll;
 	bool poll_on_reap;     /* IOPOLL without SQPOLL: reap must enter */
@@ -126,6 +125,35 @@ static bool kernel_has_discard_cmd(void)
 	return major > 6 || (major == 6 && minor >= 12);
 }
 
+/* Registers every file of the job; each I/O then names its file by its
+ * slot (engine->files[i] = i). Files opened while the job runs (openfiles
+ * below nrfiles) cannot be registered up front: they stay descriptors. */
+static int uring_register_files(struct engine *e, struct uring_state *st,
+				const struct job_spec *spec)
+{
+	int ret;
+
+	engine_files_default(e);
+	for (unsigned i = 0; i < e->nr_files; i++)
+		if (e->files[i] < 0) {
+			if (spec->registerfiles)
+				return err_set("io_uring: registerfiles needs every file open "
+					       "before the job starts (openfiles below the "
+					       "job's %u files)", e->nr_files);
+			return 0;
+		}
+	ret = io_uring_register_files(&st->ring, e->files, e->nr_files);
+	if (ret < 0) {
+		if (spec->registerfiles)
+			return uring_error("io_uring_register_files", ret);
+		return 0;
+	}
+	for (unsigned i = 0; i < e->nr_files; i++)
+		e->files[i] = (int)i;
+	st->sqe_flags = IOSQE_FIXED_FILE;
+	return 0;
+}
+
 static int uring_init(struct engine *e, const struct job_spec *spec)
 {
 	struct uring_state *st;
@@ -159,7 +187,6 @@ static int uring_init(struct engine *e, const struct job_spec *spec)
 		free(st);
 		return uring_error("io_uring_queue_init", ret);
 	}
-	st->sqe_fd = e->fd;
 	st->is_block = e->is_block;
 	st->sqpoll = spec->sqthread_poll;
 	st->poll_on_reap = spec->hipri && !spec->sqthread_poll;
@@ -173,14 +200,9 @@ static int uring_init(struct engine *e, const struct job_spec *spec)
 			goto fail;
 		err_clear();
 	}
-	ret = io_uring_register_files(&st->ring, &e->fd, 1);
-	if (ret >= 0) {
-		st->sqe_fd = 0;
-		st->sqe_flags = IOSQE_FIXED_FILE;
-	} else if (spec->registerfiles) {
-		uring_error("io_uring_register_files", ret);
+	if (uring_register_files(e, st, spec) < 0)
 		goto fail;
-	}
+	engine_files_assign(e);
 	e->priv = st;
 	return 0;
 fail:
@@ -194,13 +216,13 @@ fail:
 static void prep_trim(struct uring_state *st, struct io_uring_sqe *sqe, const struct io *io)
 {
 	if (!st->is_block) {
-		io_uring_prep_fallocate(sqe, st->sqe_fd, FALLOC_FL_PUNCH_HOLE |
+		io_uring_prep_fallocate(sqe, io->file, FALLOC_FL_PUNCH_HOLE |
 					FALLOC_FL_KEEP_SIZE, (off_t)io->offset, (off_t)io->len);
 		return;
 	}
 	memset(sqe, 0, sizeof(*sqe));
 	sqe->opcode = IORING_OP_URING_CMD;
-	sqe->fd = st->sqe_fd;
+	sqe->fd = io->file;
 	sqe->cmd_op = BLOCK_URING_CMD_DISCARD;
 	sqe->addr = io->offset;
 	sqe->addr3 = io->len;
@@ -221,19 +243,19 @@ static int uring_prep(struct engine *e, struct io *io)
 		prep_trim(st, sqe, io);
 	} else if (st->fixedbufs) {
 		if (io->dir == DIR_READ)
-			io_uring_prep_read_fixed(sqe, st->sqe_fd, io->buf,
+			io_uring_prep_read_fixed(sqe, io->file, io->buf,
 						 io->len, io->offset,
 						 io->buf_index);
 		else
-			io_uring_prep_write_fixed(sqe, st->sqe_fd, io->buf,
+			io_uring_prep_write_fixed(sqe, io->file, io->buf,
 						  io->len, io->offset,
 						  io->buf_index);
 	} else {
 		if (io->dir == DIR_READ)
-			io_uring_prep_read(sqe, st->sqe_fd, io->buf, io->len,
+			io_uring_prep_read(sqe, io->file, io->buf, io->len,
 					   io->offset);
 		else
-			io_uring_prep_write(sqe, st->sqe_fd, io->buf, io->len,
+			io_uring_prep_write(sqe, io->file, io->buf, io->len,
 					    io->offset);
 	}
 	sqe->flags = st->sqe_flags;

@@ -77,6 +77,8 @@ static int aio_init(struct engine *e, const struct job_spec *spec)
 		return err_set("io_setup: %s", strerror(-ret));
 	}
 	e->priv = st;
+	engine_files_default(e);
+	engine_files_assign(e);
 	return 0;
 }
 
@@ -97,9 +99,9 @@ static int aio_prep(struct engine *e, struct io *io)
 	}
 	iocb = st->free_iocbs[--st->nr_free];
 	if (io->dir == DIR_READ)
-		io_prep_pread(iocb, e->fd, io->buf, io->len, (long long)io->offset);
+		io_prep_pread(iocb, io->file, io->buf, io->len, (long long)io->offset);
 	else
-		io_prep_pwrite(iocb, e->fd, io->buf, io->len, (long long)io->offset);
+		io_prep_pwrite(iocb, io->file, io->buf, io->len, (long long)io->offset);
 	iocb->data = io;
 	st->queued[st->nr_queued++] = iocb;
 	return 0;

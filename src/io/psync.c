@@ -50,6 +50,8 @@ static int psync_init(struct engine *e, const struct job_spec *spec)
 	st->mask = slots - 1;
 	st->depth = e->depth;
 	e->priv = st;
+	engine_files_default(e);
+	engine_files_assign(e);
 	return 0;
 }
 
@@ -72,7 +74,7 @@ static int psync_submit(struct engine *e)
 		struct io *io = st->slots[st->submitted++ & st->mask];
 
 		io->result = io->dir == DIR_TRIM ? engine_trim_sync(e, io) :
-			engine_posix_io(e->fd, io);
+			engine_posix_io(io->file, io);
 	}
 	return (int)n;
 }

@@ -19,6 +19,7 @@
 #include "run/loop_log.h"
 #include "run/checks_run.h"
 #include "run/pacing.h"
+#include "run/files.h"
 #include "run/runner.h"
 #include "run/shape.h"
 #include "util/error.h"
@@ -161,6 +162,27 @@ static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
 	return w->ops->prep(&w->engine, io);
 }
 
+/* prep_new for a clone with several files: the file and the offset in
+ * it come from files_pick (fio's get_next_file), which checks the I/O
+ * against the file's own range; the worker's guard range spans them all. */
+static int prep_new_files(struct loop *l, struct io *io, uint64_t now)
+{
+	struct worker *w = l->w;
+	int dir = pick_dir(w), rc;
+	uint64_t len = bs_picker_next(&w->bs[dir], &w->rng_bs), off;
+
+	rc = files_pick(l, io, dir, len, &off);
+	if (rc) {
+		w->nr_free++;
+		return rc;
+	}
+	off += w->test_offset_skew;
+	if (!in_range(w, off, len))
+		return guard_violation(w, off, len);
+	start_request(l, io, dir, off, len, now);
+	return w->ops->prep(&w->engine, io);
+}
+
 /* prep_new with a shaped pick (run/shape.c): bsrange, rw=MODE:N, strided
  * zones, trimwrite, a sequence's end. */
 static __attribute__((noinline)) int
@@ -183,8 +205,9 @@ prep_new_shaped(struct loop *l, struct io *io, uint64_t now)
 
 /* Prepares one new request on a free slot. Returns 0, 1 when a due sync
  * (loop_sync.c), verify or a shape with nothing more held the pick back
- * (the slot stays free), or -1 on error. Without verify or a shape the
- * only cost of either here is the one branch on special_prep. */
+ * (the slot stays free), or -1 on error. Without verify, a shape or
+ * several files the only cost of them here is the one branch on
+ * special_prep. */
 static inline __attribute__((always_inline)) int prep_new(struct loop *l, uint64_t now)
 {
 	struct worker *w = l->w;
@@ -196,7 +219,8 @@ static inline __attribute__((always_inline)) int prep_new(struct loop *l, uint64
 		return 1;
 	io = w->free_ios[--w->nr_free];
 	if (w->special_prep)
-		return w->verifying ? prep_new_verified(l, io, now) : prep_new_shaped(l, io, now);
+		return w->verifying ? prep_new_verified(l, io, now) :
+		       w->files ? prep_new_files(l, io, now) : prep_new_shaped(l, io, now);
 	dir = pick_dir(w);
 	len = bs_picker_next(&w->bs[dir], &w->rng_bs);
 	off = pick_offset(l, dir, len) + w->test_offset_skew;
@@ -859,8 +883,9 @@ void loop_run(struct worker *w)
 		w->nr_free = 1;
 	l.interval = s->series_interval_ns ? s->series_interval_ns : 1000000000ull;
 	l.time_based = s->time_based;
-	l.bytes_target = shape_bytes_target(w, checks_bytes_target(w, s->io_size ? s->io_size :
-									     w->range_len));
+	l.bytes_target = w->files ? w->files->bytes_target :
+		shape_bytes_target(w, checks_bytes_target(w, s->io_size ? s->io_size :
+							   w->range_len));
 	l.issuing = true;
 	loop_sync_start(&l);
 	l.measure_start = now;
@@ -874,7 +899,8 @@ void loop_run(struct worker *w)
 	if (!s->ramp_ns)
 		reset_measurement(&l, now);
 	clock_gettime(CLOCK_REALTIME, &wall);
-	if (s->verify_only ? loop_verify_pass(&l) : submit_reap_loop(&l)) {
+	if (w->files && w->files->file_ops ? loop_fileops_pass(&l) :
+	    s->verify_only ? loop_verify_pass(&l) : submit_reap_loop(&l)) {
 		w->run_failed = true;
 		snprintf(w->error_text, sizeof(w->error_text), "%s", err_msg());
 		l.issuing = false;

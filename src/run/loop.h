@@ -86,6 +86,10 @@ int loop_sync_end(struct loop *l);
  * dropped from the page cache, as fio's do_verify. */
 int loop_sync_before_verify(struct loop *l);
 
+/* loop_fileops.c: the loop of a file-ops engine (io/fileops.h), instead
+ * of the submit/reap loop */
+int loop_fileops_pass(struct loop *l);
+
 /* loop_verify.c: called only when the job has verify on */
 int loop_verify_claim(struct loop *l, struct request *rq, int dir,
 		      uint64_t off, uint64_t len);

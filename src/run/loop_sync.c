@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "run/files.h"
 #include "run/pagecache.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -47,8 +48,12 @@ static int sync_call(struct loop *l, bool data_only, const char *what)
 	struct worker *w = l->w;
 	uint64_t start = clock_now_ns(), end;
 
-	if (w->fd >= 0 && (data_only ? fdatasync(w->fd) : fsync(w->fd)))
+	if (w->files) {                 /* several files: each open one */
+		if (files_sync(w))
+			return -1;
+	} else if (w->fd >= 0 && (data_only ? fdatasync(w->fd) : fsync(w->fd))) {
 		return err_set("job '%s': %s: %s", w->spec->name, what, strerror(errno));
+	}
 	end = clock_now_ns();
 	if (l->measuring) {
 		w->result.sync_ios++;
@@ -76,9 +81,11 @@ int loop_sync_end(struct loop *l)
 	struct worker *w = l->w;
 	const struct job_spec *s = w->spec;
 
-	if (!l->measuring || w->fd < 0 || !job_spec_writes(s) ||
+	if (!l->measuring || (w->fd < 0 && !w->files) || !job_spec_writes(s) ||
 	    !(s->end_fsync || s->buffering.fsync_on_close))
 		return 0;
+	if (w->files)
+		return files_sync(w);
 	if (fsync(w->fd))
 		return err_set("job '%s': %s: %s", s->name,
 			       s->end_fsync ? "end_fsync" : "fsync_on_close", strerror(errno));

@@ -14,6 +14,7 @@
 #include "run/loop_log.h"
 #include "run/checks_run.h"
 #include "run/jobctl.h"
+#include "run/files.h"
 #include "run/worker.h"
 #include "target/safety.h"
 #include "target/snapshot.h"
@@ -108,7 +109,8 @@ static int check_buffer_memory(const struct job_list *jobs, unsigned first,
 	char want[32], have[32], kept[32];
 
 	for (unsigned j = first; j < last; j++)
-		total += worker_buffer_bytes(&jobs->jobs[j]) * jobs->jobs[j].numjobs +
+		total += (worker_buffer_bytes(&jobs->jobs[j]) +
+			  fileset_memory_bytes(&jobs->jobs[j])) * jobs->jobs[j].numjobs +
 			 verify_bytes[j];
 	if (total <= limit && results <= limit - total)
 		return 0;
@@ -208,7 +210,7 @@ static int prepare_target(struct worker *w, struct target *t)
 			       "the job reads; a job that only reads never extends a file "
 			       "(lower size= or offset=)", t->path, (unsigned long long)t->size,
 			       (unsigned long long)start, (unsigned long long)(start + len));
-	if (target_layout_file(t->path, start + len, w->stop) < 0)
+	if (target_layout_job_file(w->spec, t->path, start + len, w->stop) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s", t->path);
 	return target_probe(path, t);
@@ -216,18 +218,24 @@ static int prepare_target(struct worker *w, struct target *t)
 
 /* The safety gate: a job that writes may only touch a target that holds
  * no data, or one the user named with --destroy-data. */
-static int check_write_consent(const struct job_spec *s, const char *path,
-			       const struct run_options *opt)
+int check_write_consent(const struct job_spec *s, const char *path,
+			const struct run_options *opt)
+{
+	/* reading an existing target needs no consent (unless unlink=1
+	 * deletes it at the end); a missing one is created and laid out, so
+	 * it passes the gate as a write does */
+	if (!job_spec_writes(s) && !s->files.unlink && access(path, F_OK) == 0)
+		return 0;
+	return check_path_consent(path, opt);
+}
+
+int check_path_consent(const char *path, const struct run_options *opt)
 {
 	struct safety_verdict v;
 	char text[1024];
 	size_t used;
 	unsigned i = 0;
 
-	/* reading an existing target needs no consent; a missing one is
-	 * created and laid out, so it passes the gate as a write does */
-	if (!job_spec_writes(s) && access(path, F_OK) == 0)
-		return 0;
 	do {
 		const char *id = i < opt->nr_destroy_ids ? opt->destroy_ids[i] : NULL;
 
@@ -459,6 +467,13 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		rc = err_set("out of memory");
 		goto done;
 	}
+	/* every file of every job with a set of files passes the gate first:
+	 * a refusal leaves nothing laid out */
+	if (fileset_consent(jobs, opt, limit)) {
+		*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
+		rc = -1;
+		goto done;
+	}
 	/* clones, targets, group ids */
 	for (unsigned j = 0; j < jobs->nr; j++) {
 		const struct job_spec *s = &jobs->jobs[j];
@@ -491,6 +506,13 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 				targets[k].exists = true;
 				targets[k].size = s->size ? s->size : SCRATCH_DEFAULT_SIZE;
 				targets[k].logical_block = 512;
+			} else if (fileset_wanted(s, w->ops)) {
+				if (fileset_prepare(w, &targets[k], opt->stop)) {
+					*why = *opt->stop ? RUN_FAILED_RUNTIME :
+					       err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
+					rc = err_prefix("job '%s'", s->name);
+					goto done;
+				}
 			} else if (check_write_consent(s, path, opt)) {
 				*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
 				rc = err_prefix("job '%s'", s->name);
@@ -592,8 +614,10 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 done:
 	run_logs_close(&logs);   /* after a failure: what was written stays */
 	if (workers)
-		for (unsigned i = 0; i < nr; i++)
+		for (unsigned i = 0; i < nr; i++) {
+			files_close(&workers[i]);   /* a set prepared but never run */
 			job_result_free(&workers[i].result);
+		}
 	if (rc) {
 		free(out->results);
 		out->results = NULL;

@@ -58,6 +58,12 @@ int shape_init(struct worker *w)
 
 	if (!shape_needed(s))
 		return 0;
+	/* each of several files has its own offsets (run/files.c); a shape
+	 * picks within one range */
+	if (w->files)
+		return err_set("job '%s': bsrange, rw=MODE:N, sequence, strided zones and "
+			       "trimwrite are not supported with several files (nrfiles, "
+			       "filename=a:b) or a file-ops engine", s->name);
 	sh = calloc(1, sizeof(*sh));
 	if (!sh)
 		return err_set("job '%s': out of memory", s->name);

@@ -11,6 +11,7 @@
 
 #include "run/checks_run.h"
 #include "run/jobctl.h"
+#include "run/files.h"
 #include "run/loop.h"
 #include "run/pagecache.h"
 #include "run/shape.h"
@@ -178,14 +179,28 @@ int worker_setup(struct worker *w)
 	w->ops = engine_find(s->ioengine);
 	if (!w->ops)
 		return fail(w);
-	if (target_job_range(w->target, s, w->clone, &w->range_start, &w->range_len))
+	if (w->files) {
+		/* the guard range spans every file's range (files_pick keeps
+		 * each I/O in its own file's) */
+		const struct job_file *f0 = &w->files->file[0];
+
+		w->range_start = w->files->nr == 1 ? f0->start : 0;
+		w->range_len = w->files->nr == 1 ? f0->len : 0;
+		for (unsigned k = 0; w->files->nr > 1 && k < w->files->nr; k++)
+			if (w->files->file[k].start + w->files->file[k].len > w->range_len)
+				w->range_len = w->files->file[k].start + w->files->file[k].len;
+		w->special_prep = true;
+	} else if (target_job_range(w->target, s, w->clone, &w->range_start, &w->range_len)) {
 		return fail(w);
-	if (engine_needs_fd(w->ops)) {
+	}
+	if (!w->files && engine_needs_fd(w->ops)) {
 		w->fd = target_open(w->target, s);
 		if (w->fd < 0)
 			return fail(w);
 	}
-	if (setup_buffers(w) || setup_generators(w) || checks_worker_setup(w) || shape_init(w))
+	if (setup_buffers(w) ||
+	    (!(w->files && w->files->file_ops) && setup_generators(w)) ||
+	    (w->files && files_open(w)) || checks_worker_setup(w) || shape_init(w))
 		return fail(w);
 	worker_cache_open(w);
 	/* the series' whole room now: the loop never allocates (loop.c) */
@@ -203,7 +218,8 @@ int worker_setup(struct worker *w)
 		w->special_prep = true;
 	}
 	w->engine.ops = w->ops;
-	w->engine.fd = w->fd;
+	if (!w->files)
+		w->engine.fd = w->fd;
 	w->engine.depth = w->depth;
 	w->engine.ios = w->ios;
 	w->engine.nr_ios = w->depth;
@@ -222,6 +238,10 @@ void worker_teardown(struct worker *w)
 	if (w->fd >= 0)
 		close(w->fd);
 	w->fd = -1;
+	if (w->files)
+		files_close(w);
+	else
+		files_unlink_single(w);
 	free(w->buffers);
 	free(w->ios);
 	free(w->requests);

@@ -51,6 +51,9 @@ struct worker {
 
 	int fd;
 	uint64_t range_start, range_len;  /* the job's byte range */
+	/* a clone with several files, or a file-ops engine (run/files.h):
+	 * each I/O takes its file and offset there; NULL for one file */
+	struct worker_files *files;
 	struct engine engine;
 	const struct engine_ops *ops;
 	struct io *ios;
@@ -89,7 +92,8 @@ struct worker {
 	/* offsets and directions chosen by run/shape.c (rw=...:N, sequence,
 	 * strided zones, trimwrite, bsrange); NULL = the plain path */
 	struct shape *shape;
-	/* prep_new leaves the plain path: verifying or shape (one branch) */
+	/* prep_new leaves the plain path: verifying, a shape or several
+	 * files (one branch) */
 	bool special_prep;
 
 	/* data verification (verify/verify.h); verifying is the one branch

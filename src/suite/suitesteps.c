@@ -34,7 +34,8 @@ static void step_spec(const struct suite_ctx *c, const struct suite_step *st,
 		      const char *suffix, struct job_spec *spec)
 {
 	*spec = st->spec;
-	snprintf(spec->filename, sizeof(spec->filename), "%s", c->o->target);
+	/* one file, whatever colons its path holds (a by-path name) */
+	job_spec_set_path(spec->filename, sizeof(spec->filename), c->o->target);
 	spec->directory[0] = '\0';
 	snprintf(spec->name, sizeof(spec->name), "%.*s%s", SUITE_NAME_MAX, st->name, suffix);
 }

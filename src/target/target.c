@@ -370,6 +370,13 @@ static uint64_t percent_of(const struct target *t, double pct, uint64_t align)
 int target_job_range(const struct target *t, const struct job_spec *spec,
 		     unsigned clone, uint64_t *start, uint64_t *len)
 {
+	return target_file_range(t, spec, clone, spec->size, spec->size_pct, 0, start, len);
+}
+
+int target_file_range(const struct target *t, const struct job_spec *spec,
+		      unsigned clone, uint64_t size, double size_pct, uint64_t file_end,
+		      uint64_t *start, uint64_t *len)
+{
 	uint64_t min_bs = job_spec_min_bs(spec);
 	uint64_t max_bs = job_spec_max_bs(spec);
 	unsigned logical = t->logical_block ? t->logical_block :
@@ -406,14 +413,21 @@ int target_job_range(const struct target *t, const struct job_spec *spec,
 			       (unsigned long long)shift);
 	first = base + shift;
 
-	if (spec->size > 0) {
-		bytes = spec->size;
-	} else if (spec->size_pct > 0) {
+	if (file_end > 0) {
+		/* filesize=: the file ends there, the range runs up to it */
+		if (first >= file_end)
+			return err_set("job '%s': offset %llu is at or beyond filesize "
+				       "%llu of '%s'", spec->name, (unsigned long long)first,
+				       (unsigned long long)file_end, t->path);
+		bytes = file_end - first;
+	} else if (size > 0) {
+		bytes = size;
+	} else if (size_pct > 0) {
 		if (!t->exists)
 			return err_set("job '%s': size 0: size=%g%% of '%s', "
 				       "which does not exist", spec->name,
-				       spec->size_pct, t->path);
-		bytes = percent_of(t, spec->size_pct, min_bs);
+				       size_pct, t->path);
+		bytes = percent_of(t, size_pct, min_bs);
 	} else if (!t->exists) {
 		return err_set("job '%s': size 0: '%s' does not exist, so "
 			       "size= must be given", spec->name, t->path);
@@ -460,13 +474,21 @@ int target_open(const struct target *t, const struct job_spec *spec)
 	/* a file is laid out before it is opened: only a job that writes may
 	 * create one here (the null-sized file of a write-only job) */
 	flags |= job_spec_writes(spec) ? O_RDWR : O_RDONLY;
-	if (!t->is_block && job_spec_writes(spec))
+	/* fio: a job that writes creates its file, and create_on_open lets
+	 * any job's open create it; allow_file_create=0 never does */
+	if (!t->is_block && spec->files.allow_create &&
+	    (job_spec_writes(spec) || spec->files.create_on_open))
 		flags |= O_CREAT;
 	if (spec->direct)
 		flags |= O_DIRECT;
 	if (spec->sync_io)
 		flags |= O_SYNC;
 	fd = open(t->path, flags, 0644);
+	/* a file this open creates (create_on_open) is drivebench's own */
+	if (fd >= 0 && !t->exists && (flags & O_CREAT) && safety_mark_created(fd) < 0) {
+		close(fd);
+		return -1;
+	}
 	if (fd >= 0)
 		return fd;
 	if (errno == EINVAL && spec->direct)

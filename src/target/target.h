@@ -46,6 +46,26 @@ int target_layout_file(const char *path, uint64_t size, const volatile sig_atomi
 int target_job_range(const struct target *t, const struct job_spec *spec,
 		     unsigned clone, uint64_t *start, uint64_t *len);
 
+/* The same for one file of a job's set, with the file's own size (fio's
+ * per-file io_size: size / nrfiles ...) or size_pct of it; file_end > 0
+ * is fio's filesize: the range runs from the offset to there. */
+int target_file_range(const struct target *t, const struct job_spec *spec,
+		      unsigned clone, uint64_t size, double size_pct, uint64_t file_end,
+		      uint64_t *start, uint64_t *len);
+
+/* Lays out a regular file of a job as fio does (fio's extend_file): for a
+ * job that reads, size bytes of written data (target_layout_file); for a
+ * job that only writes, the file created and allocated as fallocate=
+ * says, no data written (none: left as it is, the writes extend it;
+ * native, posix: allocated to size; keep: allocated, size unchanged;
+ * truncate: extended to size, sparse). A file drivebench creates is
+ * marked as its own. create_on_open=1 lays out nothing (the job's open
+ * creates the file); allow_file_create=0 makes a missing file an error.
+ * Returns 1 if it wrote or allocated, 0 if nothing was needed, -1 with
+ * err_msg. (file_layout.c) */
+int target_layout_job_file(const struct job_spec *spec, const char *path, uint64_t size,
+			   const volatile sig_atomic_t *stop);
+
 /* Opens for the job: O_RDONLY or O_RDWR, O_DIRECT, O_SYNC as the spec says.
  * Returns the fd or -1 with err_msg. */
 int target_open(const struct target *t, const struct job_spec *spec);

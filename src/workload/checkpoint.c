@@ -179,7 +179,7 @@ static int add_job(struct job_list *out, const struct checkpoint_write *w,
 
 	job_spec_defaults(&s);
 	snprintf(s.name, sizeof(s.name), "%s", name);
-	snprintf(s.filename, sizeof(s.filename), "%s", path);
+	job_spec_set_path(s.filename, sizeof(s.filename), path);
 	snprintf(s.ioengine, sizeof(s.ioengine), "psync");
 	snprintf(s.source, sizeof(s.source), "checkpoint");
 	s.rw = w->read ? RW_READ : RW_WRITE;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "workload/file_options.h"
 #include "workload/options.h"
 
 int job_list_append(struct job_list *list, const struct job_spec *spec)
@@ -98,7 +99,7 @@ static bool is_name_argument(const char *arg)
 	return strncmp(arg, "--name=", 7) == 0 || strcmp(arg, "--name") == 0;
 }
 
-int cmdline_jobs(int argc, char *const argv[], struct job_list *out)
+int cmdline_parse(int argc, char *const argv[], struct job_list *out)
 {
 	struct job_list jobs = { 0 };
 	struct job_spec *global, *job;
@@ -141,15 +142,25 @@ int cmdline_jobs(int argc, char *const argv[], struct job_list *out)
 			goto out;
 		start = end;
 	}
-	for (unsigned i = 0; i < jobs.nr; i++)
-		if (job_spec_validate(&jobs.jobs[i]))
-			goto out;
 	rc = job_list_append_all(out, &jobs);
 out:
 	job_list_free(&jobs);
 	free(global);
 	free(job);
 	return rc;
+}
+
+int cmdline_jobs(int argc, char *const argv[], struct job_list *out)
+{
+	unsigned before = out->nr;
+
+	if (cmdline_parse(argc, argv, out))
+		return -1;
+	if (job_list_validate(out, before)) {
+		out->nr = before;
+		return -1;
+	}
+	return 0;
 }
 
 int job_list_set_all(struct job_list *list, const char *key_value)
@@ -174,6 +185,7 @@ int job_list_set_all(struct job_list *list, const char *key_value)
 		return err_set("out of memory");
 	memcpy(updated, list->jobs, list->nr * sizeof(*updated));
 	for (unsigned i = 0; i < list->nr; i++) {
+		file_options_override(&updated[i], key);   /* filename= replaces */
 		if (job_option_set(&updated[i], key, equals ? equals + 1 : NULL)) {
 			err_prefix("--set %.80s%s", key_value,
 				   strlen(key_value) > 80 ? "..." : "");

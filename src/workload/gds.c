@@ -241,9 +241,9 @@ int gds_point_job(const struct gds_sweep *s, enum rw_mode rw, uint64_t bs,
 	snprintf(j.name, sizeof(j.name), "gdsio");
 	snprintf(j.source, sizeof(j.source), "gds");
 	if (s->directory[0])
-		snprintf(j.directory, sizeof(j.directory), "%s", s->directory);
+		job_spec_set_path(j.directory, sizeof(j.directory), s->directory);
 	else
-		snprintf(j.filename, sizeof(j.filename), "%s", s->filename);
+		job_spec_set_path(j.filename, sizeof(j.filename), s->filename);
 	snprintf(j.ioengine, sizeof(j.ioengine), "cufile");
 	j.rw = rw;
 	j.bs[DIR_READ] = j.bs[DIR_WRITE] = bs;

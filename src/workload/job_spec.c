@@ -53,6 +53,7 @@ void job_spec_defaults(struct job_spec *spec)
 	job_measure_defaults(&spec->measure);
 	job_checks_defaults(&spec->checks);
 	pacing_defaults(&spec->pacing);
+	job_files_defaults(&spec->files);
 }
 
 static bool rw_is_mixed(enum rw_mode rw)
@@ -289,7 +290,7 @@ static int check_spec(const struct job_spec *spec)
 		return -1;
 	if (check_fault_options(spec))
 		return -1;
-	if (buffering_check(spec) || pacing_spec_check(spec))
+	if (buffering_check(spec) || pacing_spec_check(spec) || job_files_check(spec))
 		return -1;
 	return check_distribution(&spec->distribution);
 }
@@ -320,17 +321,5 @@ const char *job_spec_rw_name(enum rw_mode rw)
 
 int job_spec_path(const struct job_spec *spec, unsigned clone, char *out, size_t len)
 {
-	int n;
-
-	if (spec->filename[0] && spec->directory[0])
-		n = snprintf(out, len, "%s/%s", spec->directory, spec->filename);
-	else if (spec->filename[0])
-		n = snprintf(out, len, "%s", spec->filename);
-	else
-		n = snprintf(out, len, "%s/%.*s.%u.0", spec->directory, JOB_NAME_MAX,
-			     spec->name, clone);
-	if (n < 0 || (size_t)n >= len)
-		return err_set("path too long: directory '%s', filename '%s'",
-			       spec->directory, spec->filename);
-	return 0;
+	return job_file_path(spec, clone, 0, out, len);
 }

@@ -12,6 +12,7 @@
 #include "workload/job_output.h"
 #include "workload/job_measure.h"
 #include "workload/checks.h"
+#include "workload/file_options.h"
 
 #define JOB_NAME_MAX 128
 #define JOB_PATH_MAX 4096
@@ -115,8 +116,10 @@ struct job_spec {
 	/* identity */
 	char name[JOB_NAME_MAX];
 	char description[256];
-	char filename[JOB_PATH_MAX];   /* "" = default scratch target */
+	char filename[JOB_PATH_MAX];   /* "" = default scratch target; fio's
+					* ':'-separated list (file_options.h) */
 	char directory[JOB_PATH_MAX];
+	struct job_files files;        /* nrfiles, filesize, fallocate, ... */
 
 	/* where: size is bytes, or size_pct of the target when size_pct > 0 */
 	uint64_t size;
@@ -247,10 +250,11 @@ uint64_t job_spec_min_bs(const struct job_spec *spec);
  * job and option and returns -1. */
 int job_spec_validate(const struct job_spec *spec);
 
-/* The file clone `clone` of the job opens, named as fio names it:
+/* The (first) file clone `clone` of the job opens, named as fio names it:
  * filename alone, directory/filename when both are given (fio joins them
  * whatever filename looks like), or directory/NAME.CLONE.0 with only a
- * directory. Returns 0, or -1 with err_msg when the path does not fit. */
+ * directory; job_file_path names the others. Returns 0, or -1 with
+ * err_msg when the path does not fit. */
 int job_spec_path(const struct job_spec *spec, unsigned clone, char *out, size_t len);
 
 #endif

@@ -1,7 +1,8 @@
 /* jobfile.c - fio job files: [global] and job sections, ';' and '#'
- * comments, "include FILE", ${VAR} from the environment. Options of a
- * section are collected and applied when the section ends (kb_base first,
- * as fio gives it priority); every error names "file:line". */
+ * comments, "include FILE", ${VAR} from the environment in option lines
+ * (an unset one is empty, as in fio), and fio's --section filter. Options
+ * of a section are collected and applied when the section ends (kb_base
+ * first, as fio gives it priority); every error names "file:line". */
 #include "workload/job_list.h"
 
 #include <ctype.h>
@@ -37,6 +38,12 @@ struct parser {
 	unsigned nr_pending, cap_pending;
 	/* bytes of job file text read, includes too (TEXT_FILE_MAX in all) */
 	uint64_t bytes_read;
+	/* --section: only these job sections (and [global]) are read; a
+	 * skipped section's lines are not looked at, as in fio */
+	const char *const *sections;
+	unsigned nr_sections;
+	bool *section_seen;
+	bool skipping;
 };
 
 static void clear_pending(struct parser *p)
@@ -118,6 +125,19 @@ static int close_section(struct parser *p)
 	return rc;
 }
 
+/* With --section, only the sections named (fio's skip_this_section). */
+static bool section_wanted(struct parser *p, const char *name)
+{
+	bool wanted = p->nr_sections == 0;
+
+	for (unsigned i = 0; i < p->nr_sections; i++)
+		if (!strcmp(p->sections[i], name)) {
+			p->section_seen[i] = true;
+			wanted = true;
+		}
+	return wanted;
+}
+
 static int open_section(struct parser *p, const char *file, unsigned line,
 			const char *name)
 {
@@ -133,12 +153,16 @@ static int open_section(struct parser *p, const char *file, unsigned line,
 	strcpy(p->section_name, name);
 	strcpy(p->section_file, file);
 	p->section_line = line;
-	p->section_is_global = strcmp(name, "global") == 0;
-	p->in_section = true;
+	/* fio: any section whose name starts with "global" is global */
+	p->section_is_global = strncmp(name, "global", 6) == 0;
+	p->skipping = !p->section_is_global && !section_wanted(p, name);
+	p->in_section = !p->skipping;
 	return 0;
 }
 
-/* Returns a malloc'd copy of line with every ${VAR} replaced. */
+/* Returns a malloc'd copy of an option line with every ${VAR} replaced by
+ * the variable's value, or by nothing when it is unset, as fio does (also
+ * "${}"); a "${" without its "}" stays as written. */
 static char *expand_env(const char *line, const char *file, unsigned lineno)
 {
 	size_t cap = strlen(line) + 1, len = 0;
@@ -150,33 +174,22 @@ static char *expand_env(const char *line, const char *file, unsigned lineno)
 		return NULL;
 	}
 	while (*s) {
-		const char *piece = s;
+		const char *piece = s, *close;
 		size_t piece_len = 1;
-		char name[256];
 
-		if (s[0] == '$' && s[1] == '{') {
-			const char *close = strchr(s + 2, '}');
-			size_t name_len;
+		if (s[0] == '$' && s[1] == '{' && (close = strchr(s + 2, '}'))) {
+			size_t name_len = (size_t)(close - (s + 2));
+			char *name = malloc(name_len + 1);
 
-			if (!close) {
-				err_set("%s:%u: unterminated '${'", file, lineno);
-				goto fail;
-			}
-			name_len = (size_t)(close - (s + 2));
-			if (name_len == 0 || name_len >= sizeof(name)) {
-				err_set("%s:%u: bad variable name in '%.*s'", file, lineno,
-					(int)(close - s + 1), s);
+			if (!name) {
+				err_set("%s:%u: out of memory", file, lineno);
 				goto fail;
 			}
 			memcpy(name, s + 2, name_len);
 			name[name_len] = '\0';
-			piece = getenv(name);
-			if (!piece) {
-				err_set("%s:%u: environment variable '%s' is not set", file,
-					lineno, name);
-				goto fail;
-			}
-			piece_len = strlen(piece);
+			piece = name_len ? getenv(name) : NULL;
+			free(name);
+			piece_len = piece ? strlen(piece) : 0;
 			s = close + 1;
 		} else {
 			s++;
@@ -192,7 +205,8 @@ static char *expand_env(const char *line, const char *file, unsigned lineno)
 			out = grown;
 			cap = new_cap;
 		}
-		memcpy(out + len, piece, piece_len);
+		if (piece_len)
+			memcpy(out + len, piece, piece_len);
 		len += piece_len;
 	}
 	out[len] = '\0';
@@ -230,42 +244,50 @@ static int handle_include(struct parser *p, const char *file, unsigned line,
 	return rc;
 }
 
+/* An option line of the open section: ${VAR}s expanded (fio expands the
+ * option lines, never section headers or include lines). */
+static int handle_option(struct parser *p, const char *file, unsigned lineno,
+			 const char *raw)
+{
+	char *expanded = expand_env(raw, file, lineno), *key, *value;
+	int rc;
+
+	if (!expanded)
+		return -1;
+	key = text_split_option(text_trim(expanded), &value);
+	if (!p->in_section)
+		rc = err_set("%s:%u: option '%s' outside any section", file, lineno, key);
+	else if (!*key)
+		rc = err_set("%s:%u: missing option name", file, lineno);
+	else
+		rc = add_pending(p, file, lineno, key, value);
+	free(expanded);
+	return rc;
+}
+
 static int handle_line(struct parser *p, const char *file, unsigned lineno,
 		       char *raw, int depth)
 {
-	char *expanded, *line, *key, *value;
-	int rc = 0;
+	char *line;
 
 	text_strip_comment(raw);
-	if (!*text_trim(raw))
+	line = text_trim(raw);
+	if (!*line)
 		return 0;
-	expanded = expand_env(raw, file, lineno);
-	if (!expanded)
-		return -1;
-	line = text_trim(expanded);
 	if (line[0] == '[') {
 		size_t len = strlen(line);
 
-		if (line[len - 1] != ']') {
-			rc = err_set("%s:%u: bad section header '%s'", file, lineno, line);
-		} else {
-			line[len - 1] = '\0';
-			rc = open_section(p, file, lineno, text_trim(line + 1));
-		}
-	} else if (!strncmp(line, "include", 7) &&
-		   (line[7] == '\0' || isspace((unsigned char)line[7]))) {
-		rc = handle_include(p, file, lineno, text_trim(line + 7), depth);
-	} else {
-		key = text_split_option(line, &value);
-		if (!p->in_section)
-			rc = err_set("%s:%u: option '%s' outside any section", file, lineno, key);
-		else if (!*key)
-			rc = err_set("%s:%u: missing option name", file, lineno);
-		else
-			rc = add_pending(p, file, lineno, key, value);
+		if (line[len - 1] != ']')
+			return err_set("%s:%u: bad section header '%s'", file, lineno, line);
+		line[len - 1] = '\0';
+		return open_section(p, file, lineno, text_trim(line + 1));
 	}
-	free(expanded);
-	return rc;
+	if (p->skipping)
+		return 0;
+	if (!strncmp(line, "include", 7) &&
+	    (line[7] == '\0' || isspace((unsigned char)line[7])))
+		return handle_include(p, file, lineno, text_trim(line + 7), depth);
+	return handle_option(p, file, lineno, line);
 }
 
 static int parse_file(struct parser *p, const char *path, int depth,
@@ -305,7 +327,19 @@ static int parse_file(struct parser *p, const char *path, int depth,
 	return got < 0 ? -1 : 0;
 }
 
-int jobfile_load(const char *path, struct job_list *out)
+/* --section names that match no section of the file are an error, as
+ * they would run nothing. */
+static int check_sections_seen(const struct parser *p, const char *path)
+{
+	for (unsigned i = 0; i < p->nr_sections; i++)
+		if (!p->section_seen[i])
+			return err_set("%s: --section %s: no such section", path,
+				       p->sections[i]);
+	return 0;
+}
+
+int jobfile_parse(const char *path, const char *const *sections,
+		  unsigned nr_sections, struct job_list *out)
 {
 	struct parser *p = calloc(1, sizeof(*p));
 	unsigned before = out->nr;
@@ -313,20 +347,20 @@ int jobfile_load(const char *path, struct job_list *out)
 
 	if (!p)
 		return err_set("out of memory");
+	p->sections = sections;
+	p->nr_sections = nr_sections;
+	p->section_seen = calloc(nr_sections ? nr_sections : 1, sizeof(bool));
+	if (!p->section_seen) {
+		free(p);
+		return err_set("out of memory");
+	}
 	job_spec_defaults(&p->global);
-	if (parse_file(p, path, 0, NULL, 0) || close_section(p))
+	if (parse_file(p, path, 0, NULL, 0) || close_section(p) ||
+	    check_sections_seen(p, path))
 		goto out;
 	if (p->jobs.nr == 0) {
 		err_set("%s: no jobs", path);
 		goto out;
-	}
-	for (unsigned i = 0; i < p->jobs.nr; i++) {
-		const struct job_spec *job = &p->jobs.jobs[i];
-
-		if (job_spec_validate(job)) {
-			err_prefix("%s:%u", job->source, job->source_line);
-			goto out;
-		}
 	}
 	rc = 0;
 	for (unsigned i = 0; i < p->jobs.nr && !rc; i++)
@@ -336,7 +370,35 @@ int jobfile_load(const char *path, struct job_list *out)
 out:
 	clear_pending(p);
 	free(p->pending);
+	free(p->section_seen);
 	job_list_free(&p->jobs);
 	free(p);
 	return rc;
+}
+
+int job_list_validate(const struct job_list *jobs, unsigned first)
+{
+	for (unsigned i = first; i < jobs->nr; i++) {
+		const struct job_spec *job = &jobs->jobs[i];
+
+		if (job_spec_validate(job)) {
+			if (strcmp(job->source, "command line"))
+				err_prefix("%s:%u", job->source, job->source_line);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int jobfile_load(const char *path, struct job_list *out)
+{
+	unsigned before = out->nr;
+
+	if (jobfile_parse(path, NULL, 0, out))
+		return -1;
+	if (job_list_validate(out, before)) {
+		out->nr = before;
+		return -1;
+	}
+	return 0;
 }

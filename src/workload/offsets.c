@@ -492,6 +492,25 @@ uint64_t offset_gen_next(struct offset_gen *g)
 	return 0;
 }
 
+uint64_t offset_gen_next_rank(struct offset_gen *g)
+{
+	switch (g->kind) {
+	case OFFSET_ZIPF:
+		return zipf_next_rank(g);
+	case OFFSET_PARETO:
+		return pareto_next_rank(g);
+	case OFFSET_NORMAL:
+		return normal_next_rank(g);
+	default:
+		return offset_gen_next(g);
+	}
+}
+
+bool offset_gen_pass_done(const struct offset_gen *g)
+{
+	return g->kind == OFFSET_PERMUTATION && g->pass_position == g->nr_blocks;
+}
+
 /* ---- block sizes -------------------------------------------------------- */
 
 int bs_picker_init(struct bs_picker *p, const struct bssplit_entry *e,

@@ -5,6 +5,7 @@
 #ifndef DRIVEBENCH_OFFSETS_H
 #define DRIVEBENCH_OFFSETS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "workload/job_spec.h"
@@ -106,6 +107,15 @@ void offset_gen_on_pass_end(struct offset_gen *g, void (*fn)(void *), void *arg)
 /* The next block index, in [0, nr_blocks) (a sequence may end instead:
  * OFFSET_SEQUENCE_END). */
 uint64_t offset_gen_next(struct offset_gen *g);
+
+/* zipf, pareto, normal: the next rank itself (0 = hottest), before the
+ * scatter over the range; what a choice among files needs (fio picks
+ * files by rank, without its hash). Other kinds: offset_gen_next. */
+uint64_t offset_gen_next_rank(struct offset_gen *g);
+
+/* A permutation (random with the map) that has given every block of its
+ * pass: fio's "file done" for a random job. False for other kinds. */
+bool offset_gen_pass_done(const struct offset_gen *g);
 
 /* The fixed bijection of [0, nr_blocks) that spreads the ranks of zipf,
  * pareto and normal (rank 0 = hottest / centre) over the range, so hot

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "io/cufile.h"
+#include "io/fileops.h"
 #include "util/error.h"
 #include "util/text.h"
 #include "workload/bssplit.h"
@@ -28,7 +29,11 @@
 #include "workload/job_output_table.h"
 #include "workload/measure_options.h"
 #include "workload/pacing_options.h"
+#include "workload/expr.h"
+#include "workload/file_option_table.h"
 #include "workload/values.h"
+
+#define EXPR_VALUE_MAX (JOB_PATH_MAX + 64)
 
 static int copy_string(char *dst, size_t size, const char *value)
 {
@@ -467,7 +472,6 @@ static int set_continue_on_error(struct job_spec *spec, const char *value)
 static const struct option_def option_table[] = {
 	FUNC("name", NULL, set_name),
 	STRING("description", description),
-	STRING("filename", filename),
 	STRING("directory", directory),
 	FUNC("size", NULL, set_size),
 	SIZE("io_size", "io_limit", io_size, 0, SIZE_LIMIT),
@@ -544,10 +548,7 @@ static const struct option_def option_table[] = {
  * error says "not supported" rather than "unknown". */
 static const char *const unsupported_options[] = {
 	"bs_unaligned",
-	"nrfiles",
-	"filesize",
 	"create_serialize",
-	"fallocate",
 	"overwrite",
 	"trim_percentage",
 	"trim_verify_zero",
@@ -571,6 +572,8 @@ static const struct option_group option_groups[] = {
 	OPTION_GROUP(measure_options),
 	OPTION_GROUP(check_options),
 	pacing_option_group,
+	OPTION_GROUP(file_options),
+	OPTION_GROUP(fileop_options),   /* filestat's and dirstat's own */
 };
 
 #define NR_GROUPS (sizeof(option_groups) / sizeof(option_groups[0]))
@@ -662,9 +665,17 @@ static void record_option(struct job_spec *spec, const char *key, const char *va
 int job_option_set(struct job_spec *spec, const char *key, const char *value)
 {
 	const struct option_def *o;
+	char computed[EXPR_VALUE_MAX];
+	int kw;
 
 	if (!key || !*key)
 		return err_set("empty option name");
+	/* fio's $pagesize, $mb_memory, $ncpus and the arithmetic after them */
+	kw = value ? expr_keywords(value, computed, sizeof(computed)) : 0;
+	if (kw < 0)
+		return err_prefix("option '%s'", key);
+	if (kw > 0)
+		value = computed;
 	o = find_option(key);
 	if (!o) {
 		for (size_t i = 0; i < sizeof(unsupported_options) / sizeof(unsupported_options[0]); i++)

@@ -14,7 +14,26 @@
 #include <strings.h>
 
 #include "util/error.h"
+#include "workload/expr.h"
 #include "workload/options.h"
+
+/* fio evaluates a numeric value in parentheses: size=(4k*3) (expr.c).
+ * Each number in it is read by the option's own parser. */
+static int count_number(const char *text, void *ctx, uint64_t *out)
+{
+	(void)ctx;
+	return parse_u64_plain(text, out) ? err_set("bad number '%s'", text) : 0;
+}
+
+static int size_number(const char *text, void *ctx, uint64_t *out)
+{
+	return parse_size(text, *(const unsigned *)ctx, out);
+}
+
+static int time_number(const char *text, void *ctx, uint64_t *out)
+{
+	return parse_time_ns(text, *(const uint64_t *)ctx, out);
+}
 
 int parse_u64_plain(const char *text, uint64_t *out)
 {
@@ -22,6 +41,8 @@ int parse_u64_plain(const char *text, uint64_t *out)
 	int base = 10;
 	unsigned long long value;
 
+	if (text && text[0] == '(')
+		return expr_eval(text, count_number, NULL, out);
 	if (!text || !isdigit((unsigned char)text[0]))
 		return -1;
 	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
@@ -120,6 +141,8 @@ int parse_size(const char *text, unsigned kb_base, uint64_t *out)
 
 	if (kb_base != 1000 && kb_base != 1024)
 		return err_set("bad kb_base %u", kb_base);
+	if (text && text[0] == '(')
+		return expr_eval(text, size_number, &kb_base, out);
 	if (!text || (!isdigit((unsigned char)text[0]) &&
 		      !(text[0] == '.' && isdigit((unsigned char)text[1]))))
 		return err_set("bad size '%s'", text ? text : "");
@@ -179,6 +202,8 @@ int parse_time_ns(const char *text, uint64_t default_unit_ns, uint64_t *out)
 	uint64_t value = 0, unit = 0;
 	const char *p = text;
 
+	if (text && text[0] == '(')
+		return expr_eval(text, time_number, &default_unit_ns, out);
 	if (!text || !isdigit((unsigned char)text[0]))
 		return err_set("bad time '%s'", text ? text : "");
 	for (; isdigit((unsigned char)*p); p++) {

@@ -46,10 +46,12 @@ assert all(abs(i - data["iops_mean"]) <= 0.5 * data["iops_mean"] for i in data["
 run_db run --no-db "$J/steadystate.fio"
 expect_output "steadystate  : attained=yes" "the summary says it was attained"
 expect_exit 0 "a criterion that cannot be met (0%)" run --no-db "$J/steadystate.fio" \
-	--set ss=iops:0% --set runtime=2 --output-format=json --output="$TMP/ss0.json"
+	--set ss=iops:0% --set runtime=3 --output-format=json --output="$TMP/ss0.json"
+# 3 s: the 2 s window is full before the end even when the monitor's last
+# check comes after the job's (a loaded machine)
 check "the job runs its whole runtime, not attained" jq_check "$TMP/ss0.json" '
 s = j["steadystate"]
-assert s["attained"] == 0 and j["job_runtime"] >= 1900, (s, j["job_runtime"])
+assert s["attained"] == 0 and j["job_runtime"] >= 2900, (s, j["job_runtime"])
 assert len(s["data"]["iops"]) == 4 and all(i > 0 for i in s["data"]["iops"]), s'
 expect_exit 0 "a group in steady state" run --no-db "$J/steadystate-group.fio" \
 	--output-format=json --output="$TMP/ssg.json"

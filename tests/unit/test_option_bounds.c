@@ -138,6 +138,16 @@ static const struct bound_case cases[] = {
 	{ "zoneskip", "2048p", "option 'zoneskip': 2048p is too large, the range is 0 bytes..1 EiB" },
 	{ "exit_what", "some", "option 'exit_what': bad value 'some' (group, stonewall, all)" },
 	{ "wait_for", "", "option 'wait_for': empty job name" },
+	{ "nrfiles", "0", "option 'nrfiles': 0 is too small, the range is 1..1048576" },
+	{ "nrfiles", "1048577", "option 'nrfiles': 1048577 is too large, the range is 1..1048576" },
+	{ "openfiles", "1048577", "option 'openfiles': 1048577 is too large, the range is 0..1048576" },
+	{ "filesize", "0", "option 'filesize': 0 is too small, the range is 1 byte..1 EiB" },
+	{ "filesize", "4k-2048p", "option 'filesize': 2048p is too large, the range is 1 byte..1 EiB" },
+	{ "file_service_type", "random:0", "option 'file_service_type': file_service_type 'random:0': I/Os per file: 0 is too small, the range is 1..4294967295" },
+	{ "file_service_type", "zipf:1001", "zipf theta 1001 is out of range: 0 < theta <= 1000, not 1" },
+	{ "file_service_type", "pareto:1", "pareto h 1 is out of range: 0 < h < 1" },
+	{ "file_service_type", "normal:100", "normal deviation 100 is out of range: 0 <= dev < 100" },
+	{ "file_service_type", "zipf:1.2:2", "0 <= CENTER <= 1" },
 };
 
 /* Options whose values are names, flags, seeds or counts of any size:
@@ -163,6 +173,8 @@ static const char *const unbounded[] = {
 	"unified_rw_reporting",
 	"rate_ignore_thinktime", "latency_run", "flow_watermark",
 	"random_sequence_stride", "exitall", "exitall_on_error",
+	"create_on_open", "allow_file_create", "unlink",
+	"unlink_each_loop", "fallocate", "stat_type", "filename_format",
 };
 
 static void every_bound_is_refused_with_its_range(void **state)
@@ -208,6 +220,9 @@ static void the_ends_of_each_range_are_accepted(void **state)
 		{ "rate_cycle", "1d" }, { "flow", "1000" }, { "thinktime", "365d" },
 		{ "thinktime_blocks", "1" }, { "bsrange", "1-4g" }, { "startdelay", "365d" },
 		{ "latency_percentile", "100" }, { "rate_iops", "4294967295" },
+		{ "nrfiles", "1" }, { "nrfiles", "1048576" }, { "openfiles", "0" },
+		{ "filesize", "1" }, { "filesize", "1024p" }, { "file_service_type", "random:1" },
+		{ "file_service_type", "normal:0" }, { "file_service_type", "zipf:1000:1" },
 	};
 	struct job_spec *spec = malloc(sizeof(*spec));
 
@@ -262,6 +277,9 @@ static void strings_are_bounded_by_length(void **state)
 	assert_string_equal(err_msg(), "option 'write_bw_log': log name longer than 1023 characters");
 	longer[JOB_LOG_NAME_MAX - 1] = '\0';
 	assert_int_equal(job_option_set(spec, "write_hist_log", longer), 0);
+	longer[FILENAME_FORMAT_MAX] = '\0';
+	assert_int_equal(job_option_set(spec, "filename_format", longer), -1);
+	assert_string_equal(err_msg(), "option 'filename_format': value longer than 255 characters");
 	longer[JOB_NAME_MAX] = '\0';
 	assert_int_equal(job_option_set(spec, "name", longer), -1);
 	assert_string_equal(err_msg(), "option 'name': value longer than 127 characters");

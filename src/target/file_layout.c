@@ -1,0 +1,101 @@
+/* file_layout.c - how a job's regular file is laid out before the job,
+ * as fio's extend_file does it: written data for a job that reads, and
+ * for a job that only writes the file created and allocated the way
+ * fallocate= says (none, native, posix, keep, truncate), with
+ * create_on_open and allow_file_create. The data layout itself is
+ * target.c's target_layout_file. */
+#include "target/target.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "target/safety.h"
+#include "util/error.h"
+
+/* Opens (creating and marking as drivebench's own) a file for its
+ * allocation; -1 with err_msg. */
+static int open_for_allocation(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd >= 0 && safety_mark_created(fd) < 0) {
+		close(fd);
+		return err_prefix("cannot lay out '%s'", path);
+	}
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set("cannot lay out '%s': %s", path, strerror(errno));
+	return fd;
+}
+
+/* fio's fallocate_file: native falls back to nothing where the filesystem
+ * cannot (fio ignores its failure); posix, keep and truncate failing is an
+ * error (fio logs it; a layout that did not happen is not quietly used). */
+static int allocate(int fd, const char *path, enum fallocate_mode mode, uint64_t size)
+{
+	int rc = 0;
+
+	switch (mode) {
+	case FALLOCATE_NONE:
+		return 0;
+	case FALLOCATE_NATIVE:
+		if (fallocate(fd, 0, 0, (off_t)size) && errno != EOPNOTSUPP && errno != ENOSYS)
+			rc = errno;
+		break;
+	case FALLOCATE_POSIX:
+		rc = posix_fallocate(fd, 0, (off_t)size);
+		break;
+	case FALLOCATE_KEEP:
+		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)size))
+			rc = errno;
+		break;
+	case FALLOCATE_TRUNCATE:
+		if (ftruncate(fd, (off_t)size))
+			rc = errno;
+		break;
+	}
+	if (rc)
+		return err_set("cannot lay out '%s': fallocate=%s: %s", path,
+			       mode == FALLOCATE_NATIVE ? "native" : mode == FALLOCATE_POSIX ?
+			       "posix" : mode == FALLOCATE_KEEP ? "keep" : "truncate",
+			       strerror(rc));
+	return 0;
+}
+
+int target_layout_job_file(const struct job_spec *spec, const char *path, uint64_t size,
+			   const volatile sig_atomic_t *stop)
+{
+	const struct job_files *f = &spec->files;
+	struct stat st;
+	bool exists = stat(path, &st) == 0;
+	int fd;
+
+	if (exists && !S_ISREG(st.st_mode))
+		return 0;           /* a device: nothing to lay out */
+	if (!exists && !f->allow_create)
+		return err_set("'%s' does not exist and allow_file_create=0 forbids "
+			       "creating it", path);
+	if (f->create_on_open)
+		return 0;           /* the job's open creates it (fio) */
+	if (job_spec_reads(spec))
+		return target_layout_file(path, size, stop);
+	/* a job that only writes: fio allocates, it does not write */
+	if (exists && (uint64_t)st.st_size >= size && f->fallocate != FALLOCATE_KEEP)
+		return 0;
+	fd = open_for_allocation(path);
+	if (fd < 0)
+		return -1;
+	if (allocate(fd, path, f->fallocate, size)) {
+		close(fd);
+		return -1;
+	}
+	if (close(fd) < 0)
+		return err_set("cannot lay out '%s': close: %s", path, strerror(errno));
+	return 1;
+}

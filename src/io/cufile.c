@@ -1192,6 +1192,7 @@ static int cufile_reap(struct engine *e, struct io **out, unsigned min,
 
 const struct engine_ops engine_cufile = {
 	.name = "cufile",
+	.flags = ENGINE_KEEPS_DATA,
 	.init = cufile_init,
 	.prep = cufile_prep,
 	.submit = cufile_submit,

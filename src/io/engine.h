@@ -6,6 +6,8 @@
 #ifndef DRIVEBENCH_ENGINE_H
 #define DRIVEBENCH_ENGINE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "workload/job_spec.h"
@@ -16,6 +18,7 @@ struct io {
 	uint64_t offset;         /* byte offset in the target */
 	uint32_t len;            /* bytes for this submission */
 	uint8_t dir;             /* enum io_dir */
+	uint8_t prio;            /* engine: index of its priority (cmdprio.h) */
 	uint16_t buf_index;      /* slot in the engine's registered buffers */
 	int32_t result;          /* set by reap: bytes done, or -errno */
 	uint64_t start_ns;       /* runner: prepared (slat starts) */
@@ -25,9 +28,35 @@ struct io {
 };
 
 struct engine;
+struct job_result;
+struct option_def;
+
+/* What an engine is, for the runner (engine_ops.flags). */
+enum engine_flag {
+	/* submit does the I/O before it returns (psync, sync, cpuio ...):
+	 * the device time is clat, as in fio's FIO_SYNCIO engines */
+	ENGINE_SYNC = 1u << 0,
+	/* runs without the job's target open (null, cpuio, exec, page_fault) */
+	ENGINE_NO_FD = 1u << 1,
+	/* what it writes reaches the target and reads back (verify can check it) */
+	ENGINE_KEEPS_DATA = 1u << 2,
+	/* moves no data (cpuio, exec, fio's FIO_NOIO): its I/Os are counted
+	 * with no bytes, and the job runs for its runtime */
+	ENGINE_NO_IO = 1u << 3,
+	/* every I/O changes the target whatever its direction (falloc's
+	 * reads allocate): the job passes the write gate and opens read-write */
+	ENGINE_ALTERS = 1u << 4,
+	/* writes atomically with atomic=1 (RWF_ATOMIC) */
+	ENGINE_ATOMIC = 1u << 5,
+};
 
 struct engine_ops {
 	const char *name;
+	unsigned flags;                   /* enum engine_flag */
+	/* The engine's own job options (workload/option_table.h), ended by
+	 * an entry with a NULL name; NULL = none. Valid only with this
+	 * engine: given with another, the job is refused naming both. */
+	const struct option_def *options;
 	/* Sets up for engine->fd with engine->ios[0..nr_ios) (buffers may be
 	 * registered). Returns 0 or -1 with err_msg. */
 	int (*init)(struct engine *e, const struct job_spec *spec);
@@ -47,6 +76,14 @@ struct engine_ops {
 	 * many. NULL: every I/O completes in real time. */
 	int (*cancel)(struct engine *e, struct io **out, unsigned max);
 	void (*cleanup)(struct engine *e);
+	/* Optional: a file the engine writes beside the job's target for
+	 * clone (e4defrag's donor), so the runner passes it through the
+	 * write gate first. Returns 1 with path set, 0 for none, -1 err_msg. */
+	int (*side_file)(const struct job_spec *spec, unsigned clone, char *path,
+			 size_t len);
+	/* Optional: moves what the engine measured itself (cmdprio's clat
+	 * by priority) into the clone's result, after the loop. 0 or -1. */
+	int (*collect)(struct engine *e, struct job_result *r);
 };
 
 struct engine {
@@ -56,25 +93,61 @@ struct engine {
 	struct io *ios;          /* the runner's pool, for buffer registration */
 	unsigned nr_ios;
 	uint32_t buf_size;       /* bytes of each ios[i].buf (for registration) */
+	uint64_t range_start;    /* the job's byte range on the target */
+	uint64_t range_len;
+	const char *path;        /* the target's path (for messages) */
+	bool measuring;          /* set by the loop when the ramp is over */
+	/* set by an engine that ended the job itself (cpuio's
+	 * exit_on_io_done): the -ECANCELED it handed back is no error */
+	bool ended;
 	void *priv;              /* engine-private state */
 };
 
-/* Finds an engine by fio name ("io_uring", "libaio", "psync", "null",
- * "cufile"), or "fault:<one of them>" for the fault engine wrapping it
- * (io/fault.h); NULL with err_msg "unknown ioengine 'x'" otherwise. */
+/* Finds an engine by fio name (one of engine_at's), or "fault:<one of
+ * them>" for the fault engine wrapping it (io/fault.h); NULL with err_msg
+ * "unknown ioengine 'x' (known: ...)" otherwise. */
 const struct engine_ops *engine_find(const char *name);
+
+/* The i-th engine of the one table every list of engines reads (lookup,
+ * the fault engine's wrappers, usage and error texts); NULL past the last. */
+const struct engine_ops *engine_at(unsigned i);
+
+/* "io_uring, libaio, psync, ..." : every engine's name, for messages. */
+const char *engine_names(void);
+
+/* The engine a name resolves to for its flags and options: the inner
+ * engine of "fault:<engine>"; NULL when unknown (no err_msg). */
+const struct engine_ops *engine_base(const char *name);
+
+/* True when ops (or the engine a fault engine wraps) has flag. */
+bool engine_has(const struct engine_ops *ops, unsigned flag);
 
 /* One synchronous pread/pwrite of io on fd, retried on EINTR: the bytes
  * done, or -errno (psync, and cufile's host paths). */
 int32_t engine_posix_io(int fd, const struct io *io);
 
-/* Engines that run without a file descriptor (null). */
+/* Engines that run without a file descriptor (ENGINE_NO_FD). */
 int engine_needs_fd(const struct engine_ops *ops);
+
+/* The jobs of the running phase whose engine moves data, for cpuio's
+ * exit_on_io_done: the runner counts a clone in before its start barrier
+ * and out when its loop ends. */
+void engine_io_jobs_add(int delta);
+int engine_io_jobs_running(void);
 
 extern const struct engine_ops engine_io_uring;
 extern const struct engine_ops engine_libaio;
 extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_null;
 extern const struct engine_ops engine_cufile;   /* io/cufile.c */
+extern const struct engine_ops engine_sync;     /* io/sync.c */
+extern const struct engine_ops engine_pvsync;   /* io/pvsync.c */
+extern const struct engine_ops engine_pvsync2;  /* io/pvsync.c */
+extern const struct engine_ops engine_cpuio;    /* io/cpuio.c */
+extern const struct engine_ops engine_exec;     /* io/exec.c */
+extern const struct engine_ops engine_ftruncate; /* io/ftruncate.c */
+extern const struct engine_ops engine_falloc;   /* io/falloc.c */
+extern const struct engine_ops engine_e4defrag; /* io/e4defrag.c */
+extern const struct engine_ops engine_page_fault; /* io/page_fault.c */
 
 #endif

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/uio.h>
 
+#include "io/atomic.h"
+#include "io/cmdprio.h"
 #include "util/error.h"
 
 /* completions copied out of the CQ ring per peek */
@@ -26,6 +28,10 @@ struct uring_state {
 	bool poll_on_reap;     /* IOPOLL without SQPOLL: reap must enter */
 	unsigned queued;       /* prepared, not yet submitted */
 	unsigned inflight;     /* submitted, not yet reaped */
+	/* per-I/O extras, looked at once in prep when neither is set */
+	bool extras;
+	struct cmdprio *cmdprio;   /* cmdprio_* options, or NULL */
+	int write_rw_flags;        /* RWF_ATOMIC with atomic=1 */
 };
 
 static int uring_error(const char *what, int neg_errno)
@@ -110,6 +116,7 @@ static int uring_init(struct engine *e, const struct job_spec *spec)
 	struct uring_state *st;
 	unsigned flags = 0;
 	int ret;
+	bool failed;
 
 	if (e->depth == 0)
 		return err_set("io_uring: iodepth must be at least 1");
@@ -125,12 +132,22 @@ static int uring_init(struct engine *e, const struct job_spec *spec)
 		flags |= IORING_SETUP_SQPOLL;
 	if (spec->hipri)
 		flags |= IORING_SETUP_IOPOLL;
+	if (atomic_writes_check(e, spec))
+		return -1;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return err_set("io_uring: out of memory");
+	st->cmdprio = cmdprio_create(spec, &failed);
+	if (failed) {
+		free(st);
+		return err_prefix("io_uring");
+	}
+	st->write_rw_flags = spec->eng.atomic ? RWF_ATOMIC : 0;
+	st->extras = st->cmdprio || st->write_rw_flags;
 	ret = uring_setup(st, round_up_pow2(e->depth), flags);
 	if (ret < 0) {
+		cmdprio_destroy(st->cmdprio);
 		free(st);
 		return uring_error("io_uring_queue_init", ret);
 	}
@@ -159,6 +176,7 @@ static int uring_init(struct engine *e, const struct job_spec *spec)
 	return 0;
 fail:
 	io_uring_queue_exit(&st->ring);
+	cmdprio_destroy(st->cmdprio);
 	free(st);
 	return -1;
 }
@@ -192,6 +210,12 @@ static int uring_prep(struct engine *e, struct io *io)
 					    io->offset);
 	}
 	sqe->flags = st->sqe_flags;
+	if (st->extras) {
+		if (st->cmdprio)
+			sqe->ioprio = (uint16_t)cmdprio_pick(st->cmdprio, io);
+		if (io->dir == DIR_WRITE)
+			sqe->rw_flags = st->write_rw_flags;
+	}
 	io_uring_sqe_set_data(sqe, io);
 	st->queued++;
 	return 0;
@@ -279,8 +303,23 @@ static int uring_reap(struct engine *e, struct io **out, unsigned min,
 		}
 	}
 	st->inflight -= got;
+	if (st->cmdprio)
+		for (unsigned i = 0; i < got; i++)
+			cmdprio_complete(st->cmdprio, out[i], e->measuring);
 	return (int)got;
 }
+
+static int uring_collect(struct engine *e, struct job_result *r)
+{
+	struct uring_state *st = e->priv;
+
+	return st && st->cmdprio ? cmdprio_collect(st->cmdprio, r) : 0;
+}
+
+static const struct option_def uring_options[] = {
+	CMDPRIO_OPTIONS,
+	{ NULL },
+};
 
 static void uring_cleanup(struct engine *e)
 {
@@ -289,15 +328,19 @@ static void uring_cleanup(struct engine *e)
 	if (!st)
 		return;
 	io_uring_queue_exit(&st->ring);
+	cmdprio_destroy(st->cmdprio);
 	free(st);
 	e->priv = NULL;
 }
 
 const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
+	.flags = ENGINE_KEEPS_DATA | ENGINE_ATOMIC,
+	.options = uring_options,
 	.init = uring_init,
 	.prep = uring_prep,
 	.submit = uring_submit,
 	.reap = uring_reap,
 	.cleanup = uring_cleanup,
+	.collect = uring_collect,
 };

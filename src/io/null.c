@@ -220,6 +220,7 @@ static void null_cleanup(struct engine *e)
 
 const struct engine_ops engine_null = {
 	.name = "null",
+	.flags = ENGINE_NO_FD,
 	.init = null_init,
 	.prep = null_prep,
 	.submit = null_submit,

@@ -71,6 +71,13 @@ void series_coarsen(struct series *s);
 int series_merge(struct series *dst, const struct series *src);
 void series_free(struct series *s);
 
+/* The clat of the I/Os issued with one priority (cmdprio, io/cmdprio.h):
+ * fio's per-direction "prios". */
+struct prio_clat {
+	unsigned ioprio;         /* class << 13 | hint << 3 | level */
+	struct lat_stat clat;
+};
+
 /* The result of one job clone, or of a reporting group after merging. */
 struct job_result {
 	char name[JOB_NAME_MAX];
@@ -103,6 +110,9 @@ struct job_result {
 	uint64_t verify_seed;    /* the seed the headers carry (verify on) */
 	/* what the fault engine injected, by enum fault_kind */
 	uint64_t faults_injected[FAULT_KINDS];
+	/* clat by I/O priority (cmdprio), owned; NULL without cmdprio */
+	struct prio_clat *prio_clat[DIR_COUNT];
+	unsigned nr_prio_clat[DIR_COUNT];
 };
 
 void job_result_init(struct job_result *r, const struct job_spec *spec);
@@ -110,6 +120,9 @@ void job_result_init(struct job_result *r, const struct job_spec *spec);
  * histograms add, min/max combine, runtime is the longest. */
 int job_result_merge(struct job_result *dst, const struct job_result *src);
 void job_result_free(struct job_result *r);
+/* Adds src's clat by priority into dst's (the same ioprio merges). */
+int prio_clat_merge(struct job_result *dst, const struct job_result *src);
+
 /* Copies src's drive snapshots where dst has none (strdup). */
 int job_result_copy_drive(struct job_result *dst, const struct job_result *src);
 

@@ -257,6 +257,35 @@ static double group_agg_bytes(const struct job_result *res, unsigned nr,
 	return max_run ? (double)bytes / ((double)max_run / 1e9) : 0.0;
 }
 
+/* fio's "prios": the clat of each I/O priority (cmdprio), written when at
+ * least two of them completed I/Os. */
+static void add_prios_json(struct json_builder *b, cJSON *obj, const struct job_result *r,
+			   enum io_dir d, const struct percentile_list *pcts)
+{
+	unsigned with_samples = 0;
+	cJSON *list;
+
+	for (unsigned i = 0; i < r->nr_prio_clat[d]; i++)
+		with_samples += r->prio_clat[d][i].clat.n > 0;
+	if (with_samples < 2)
+		return;
+	list = add_array(b, obj, "prios");
+	for (unsigned i = 0; i < r->nr_prio_clat[d]; i++) {
+		const struct prio_clat *p = &r->prio_clat[d][i];
+		cJSON *entry;
+
+		if (!p->clat.n)
+			continue;
+		entry = add_object(b, list, NULL);
+		if (!entry)
+			return;
+		add_u64(b, entry, "prioclass", p->ioprio >> 13);
+		add_u64(b, entry, "prio", p->ioprio & 7);
+		add_u64(b, entry, "priohint", (p->ioprio >> 3) & 1023);
+		add_lat_json(b, entry, "clat_ns", &p->clat, pcts, false);
+	}
+}
+
 static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 			 const struct job_result *r, const struct dir_stats *ds,
 			 enum io_dir d, double group_agg,
@@ -284,6 +313,8 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 	add_lat_json(b, obj, "slat_ns", ds ? &ds->slat : &empty_lat, NULL, false);
 	add_lat_json(b, obj, "clat_ns", ds ? &ds->clat : &empty_lat, pcts, json_plus);
 	add_lat_json(b, obj, "lat_ns", ds ? &ds->lat : &empty_lat, pcts, false);
+	if (ds)
+		add_prios_json(b, obj, r, d, pcts);
 
 	if (rates.samples) {
 		/* fio's convert_agg_kbytes_percent */

@@ -16,7 +16,10 @@ static int copy_result(struct job_result *dst, const struct job_result *src)
 	dst->drive_before = dst->drive_after = dst->drive_delta = NULL;
 	dst->verify_failures = NULL;
 	dst->nr_verify_failures = 0;
-	if (job_result_copy_drive(dst, src) || verify_result_copy(dst, src))
+	memset(dst->prio_clat, 0, sizeof(dst->prio_clat));
+	memset(dst->nr_prio_clat, 0, sizeof(dst->nr_prio_clat));
+	if (job_result_copy_drive(dst, src) || verify_result_copy(dst, src) ||
+	    prio_clat_merge(dst, src))
 		return -1;
 	return series_merge(&dst->series, &src->series);
 }

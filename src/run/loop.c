@@ -253,6 +253,7 @@ static void reset_measurement(struct loop *l, uint64_t now)
 	}
 	w->result.ramp_ns = now - l->measure_start;
 	l->measuring = true;
+	w->engine.measuring = true;
 	l->measure_start = now;
 	l->next_tick = now + l->interval;
 	l->deadline = w->spec->runtime_ns ? now + w->spec->runtime_ns : UINT64_MAX;
@@ -621,7 +622,8 @@ void loop_run(struct worker *w)
 
 	now = clock_now_ns();
 	l.interval = s->series_interval_ns ? s->series_interval_ns : 1000000000ull;
-	l.time_based = s->time_based;
+	/* an engine that moves no data (cpuio, exec) runs for its runtime */
+	l.time_based = s->time_based || engine_has(w->ops, ENGINE_NO_IO);
 	l.bytes_target = s->io_size ? s->io_size : w->range_len;
 	l.issuing = true;
 	l.measure_start = now;

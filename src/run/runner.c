@@ -228,8 +228,28 @@ static int check_write_consent(const struct job_spec *s, const char *path,
 	for (unsigned r = 0; r < v.nr_reasons && used < sizeof(text); r++)
 		used += (size_t)snprintf(text + used, sizeof(text) - used, "\n  - %s", v.reasons[r]);
 	if (used < sizeof(text) && safety_consent_hint(&v)[0])
-		snprintf(text + used, sizeof(text) - used, "\n%s", safety_consent_hint(&v));
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "\n%s",
+					 safety_consent_hint(&v));
+	if (used < sizeof(text) && v.mounted && s->eng.allow_mounted_write)
+		snprintf(text + used, sizeof(text) - used, "\nallow_mounted_write=1 does "
+			 "not lift this: drivebench never writes to a mounted device");
 	return err_refuse("%s", text);
+}
+
+/* A file the engine writes beside the target (e4defrag's donor) passes
+ * the same gate. */
+static int check_side_file(const struct worker *w, unsigned clone,
+			   const struct run_options *opt)
+{
+	char path[JOB_PATH_MAX];
+	int rc;
+
+	if (!w->ops->side_file)
+		return 0;
+	rc = w->ops->side_file(w->spec, clone, path, sizeof(path));
+	if (rc <= 0)
+		return rc;
+	return check_write_consent(w->spec, path, opt);
 }
 
 static char *json_text(cJSON *j)
@@ -434,7 +454,8 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 				targets[k].exists = true;
 				targets[k].size = s->size ? s->size : SCRATCH_DEFAULT_SIZE;
 				targets[k].logical_block = 512;
-			} else if (check_write_consent(s, path, opt)) {
+			} else if (check_write_consent(s, path, opt) ||
+				   check_side_file(w, c, opt)) {
 				*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
 				rc = err_prefix("job '%s'", s->name);
 				goto done;
@@ -510,6 +531,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		workers[i].result.drive_delta = NULL;
 		workers[i].result.verify_failures = NULL;
 		workers[i].result.nr_verify_failures = 0;
+		memset(workers[i].result.prio_clat, 0, sizeof(workers[i].result.prio_clat));
 	}
 done:
 	if (workers)

@@ -1,6 +1,7 @@
 /* worker.c - one job clone's thread: its I/O buffers, block-size and offset
- * generators, CPU pinning, engine setup and teardown, and worker_main,
- * which runs the submit/reap loop (loop.c) once every clone is ready. */
+ * generators, thread settings (job_env.c), engine setup and teardown, and
+ * worker_main, which runs the submit/reap loop (loop.c) once every clone is
+ * ready. */
 #include "run/worker.h"
 
 #include <sched.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "run/job_env.h"
 #include "run/loop.h"
 #include "util/error.h"
 #include "workload/options.h"
@@ -144,28 +146,14 @@ static int setup_generators(struct worker *w)
 	return 0;
 }
 
-static int pin_cpus(const struct job_spec *s)
-{
-	cpu_set_t set;
-	int rc;
-
-	if (!s->cpus_allowed[0])
-		return 0;
-	CPU_ZERO(&set);
-	if (parse_cpu_list(s->cpus_allowed, &set) < 0)
-		return err_prefix("job '%s': cpus_allowed", s->name);
-	rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	if (rc)
-		return err_set("job '%s': cpus_allowed=%s: %s", s->name,
-			       s->cpus_allowed, strerror(rc));
-	return 0;
-}
-
 int worker_setup(struct worker *w)
 {
 	const struct job_spec *s = w->spec;
 
 	w->fd = -1;
+	/* CPUs, memory policy, priorities first: the buffers follow them */
+	if (job_env_apply(w))
+		return fail(w);
 	w->ops = engine_find(s->ioengine);
 	if (!w->ops)
 		return fail(w);
@@ -197,6 +185,9 @@ int worker_setup(struct worker *w)
 	w->engine.ios = w->ios;
 	w->engine.nr_ios = w->depth;
 	w->engine.buf_size = w->buf_size;
+	w->engine.range_start = w->range_start;
+	w->engine.range_len = w->range_len;
+	w->engine.path = w->target->path;
 	if (w->ops->init(&w->engine, s))
 		return fail(w);
 	return 0;
@@ -224,12 +215,17 @@ void worker_teardown(struct worker *w)
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
+	bool counted = !w->setup_failed;
 
-	if (pin_cpus(w->spec))
-		fail(w);
+	if (counted)
+		engine_results_start(w);   /* before any clone may look */
 	pthread_barrier_wait(w->start_barrier);
-	if (w->setup_failed || *w->abort_start)
+	if (w->setup_failed || *w->abort_start) {
+		if (counted)
+			engine_results_finish(w);
 		return NULL;
+	}
 	loop_run(w);
+	engine_results_finish(w);
 	return NULL;
 }

@@ -46,6 +46,7 @@ void job_spec_defaults(struct job_spec *spec)
 	spec->kb_base = 1024;
 	spec->gds_transfer = 1;   /* GDS_XFER_CPUONLY: needs no GPU */
 	spec->do_verify = true;
+	engine_opts_defaults(&spec->eng);
 }
 
 static bool rw_is_mixed(enum rw_mode rw)
@@ -63,6 +64,8 @@ bool job_spec_reads(const struct job_spec *spec)
 
 bool job_spec_writes(const struct job_spec *spec)
 {
+	if (engine_opts_alters_target(spec))
+		return true;
 	if (rw_is_mixed(spec->rw))
 		return spec->rwmixread < 100;
 	return spec->rw == RW_WRITE || spec->rw == RW_RANDWRITE;
@@ -252,6 +255,8 @@ static int check_spec(const struct job_spec *spec)
 	if (verify_spec_check(spec))
 		return -1;
 	if (check_fault_options(spec))
+		return -1;
+	if (engine_opts_check(spec))
 		return -1;
 	return check_distribution(&spec->distribution);
 }

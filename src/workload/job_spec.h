@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "workload/engine_opts.h"
+
 #define JOB_NAME_MAX 128
 #define JOB_PATH_MAX 4096
 #define BSSPLIT_MAX 64
@@ -117,7 +119,7 @@ struct job_spec {
 	uint64_t blockalign[DIR_COUNT];/* 0 = the block size */
 
 	/* how */
-	char ioengine[32];             /* io_uring (default), libaio, psync, null */
+	char ioengine[32];             /* io/engine.c's table; default io_uring */
 	unsigned iodepth;
 	unsigned iodepth_batch_submit; /* 0 = submit every prepared I/O at once */
 	unsigned iodepth_batch_complete_min;
@@ -176,6 +178,9 @@ struct job_spec {
 
 	/* fault injection: ioengine=fault:<engine> (io/fault.c) */
 	struct fault_spec fault;
+
+	/* engines' own options, the job's thread, atomic (engine_opts.h) */
+	struct engine_opts eng;
 
 	/* drivebench extensions */
 	uint64_t chunk_size;           /* requests above this go out as chunks */

@@ -19,10 +19,12 @@
 #include <unistd.h>
 
 #include "io/cufile.h"
+#include "io/engine.h"
 #include "util/error.h"
 #include "util/text.h"
 #include "workload/bssplit.h"
 #include "workload/distribution.h"
+#include "workload/engine_opts_table.h"
 #include "workload/values.h"
 
 static int copy_string(char *dst, size_t size, const char *value)
@@ -600,41 +602,80 @@ static const char *const unsupported_options[] = {
 	"ss_dur",
 	"ss_ramp",
 	"unified_rw_reporting",
-	"cpumask",
 };
 
 /* Every area's table: the core options above, then each area's own. */
 static const struct option_group option_groups[] = {
 	OPTION_GROUP(option_table),
+	OPTION_GROUP(engine_opts_table),
 };
 
 #define NR_GROUPS (sizeof(option_groups) / sizeof(option_groups[0]))
 
-static const struct option_def *find_option(const char *key)
+static bool option_named(const struct option_def *o, const char *key)
+{
+	return !strcmp(key, o->name) || (o->alias && !strcmp(key, o->alias));
+}
+
+static const struct option_def *find_core_option(const char *key)
 {
 	for (size_t g = 0; g < NR_GROUPS; g++)
-		for (size_t i = 0; i < option_groups[g].nr; i++) {
-			const struct option_def *o = &option_groups[g].defs[i];
-
-			if (!strcmp(key, o->name) || (o->alias && !strcmp(key, o->alias)))
-				return o;
-		}
+		for (size_t i = 0; i < option_groups[g].nr; i++)
+			if (option_named(&option_groups[g].defs[i], key))
+				return &option_groups[g].defs[i];
 	return NULL;
+}
+
+/* An engine's own option (engine_ops.options); one several engines share
+ * (cmdprio_*) is found in the first that declares it. */
+static const struct option_def *find_engine_option(const char *key)
+{
+	const struct engine_ops *ops;
+
+	for (unsigned e = 0; (ops = engine_at(e)); e++)
+		for (const struct option_def *o = ops->options; o && o->name; o++)
+			if (option_named(o, key))
+				return o;
+	return NULL;
+}
+
+static const struct option_def *find_option(const char *key, bool *engine_option)
+{
+	const struct option_def *o = find_core_option(key);
+
+	*engine_option = false;
+	if (o)
+		return o;
+	o = find_engine_option(key);
+	*engine_option = o != NULL;
+	return o;
 }
 
 const char *job_option_name(unsigned i)
 {
+	const struct engine_ops *ops;
+
 	for (size_t g = 0; g < NR_GROUPS; g++) {
 		if (i < option_groups[g].nr)
 			return option_groups[g].defs[i].name;
 		i -= (unsigned)option_groups[g].nr;
 	}
+	/* then each engine option once, where it is first declared */
+	for (unsigned e = 0; (ops = engine_at(e)); e++)
+		for (const struct option_def *o = ops->options; o && o->name; o++) {
+			if (find_engine_option(o->name) != o)
+				continue;
+			if (i-- == 0)
+				return o->name;
+		}
 	return NULL;
 }
 
 bool job_option_known(const char *key)
 {
-	return key && find_option(key) != NULL;
+	bool engine_option;
+
+	return key && find_option(key, &engine_option) != NULL;
 }
 
 static int apply_option(struct job_spec *spec, const struct option_def *o,
@@ -697,10 +738,11 @@ static void record_option(struct job_spec *spec, const char *key, const char *va
 int job_option_set(struct job_spec *spec, const char *key, const char *value)
 {
 	const struct option_def *o;
+	bool engine_option;
 
 	if (!key || !*key)
 		return err_set("empty option name");
-	o = find_option(key);
+	o = find_option(key, &engine_option);
 	if (!o) {
 		for (size_t i = 0; i < sizeof(unsupported_options) / sizeof(unsupported_options[0]); i++)
 			if (!strcmp(key, unsupported_options[i]))
@@ -708,6 +750,8 @@ int job_option_set(struct job_spec *spec, const char *key, const char *value)
 		return err_set("unknown option '%s'", key);
 	}
 	if (apply_option(spec, o, value))
+		return err_prefix("option '%s'", key);
+	if (engine_option && engine_opts_note(spec, o))
 		return err_prefix("option '%s'", key);
 	record_option(spec, key, value);
 	return 0;

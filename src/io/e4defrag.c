@@ -150,7 +150,8 @@ static int e4defrag_init(struct engine *e, const struct job_spec *spec)
 		return -1;
 	}
 	/* the kernel does not move blocks whose pages are cached (EBUSY):
-	 * drop them, as fio's invalidate=1 does before every job */
+	 * write back and drop them, as fio's invalidate=1 does before a job */
+	fdatasync(e->fd);
 	posix_fadvise(e->fd, (off_t)e->range_start, (off_t)e->range_len,
 		      POSIX_FADV_DONTNEED);
 	st = sync_queue_create(e, sizeof(*st), "e4defrag", e4defrag_io);

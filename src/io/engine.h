@@ -141,6 +141,8 @@ extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_null;
 extern const struct engine_ops engine_cufile;   /* io/cufile.c */
 extern const struct engine_ops engine_sync;     /* io/sync.c */
+extern const struct engine_ops engine_vsync;    /* io/sync.c */
+extern const struct engine_ops engine_posixaio; /* io/posixaio.c */
 extern const struct engine_ops engine_pvsync;   /* io/pvsync.c */
 extern const struct engine_ops engine_pvsync2;  /* io/pvsync.c */
 extern const struct engine_ops engine_cpuio;    /* io/cpuio.c */

@@ -42,6 +42,13 @@ assert jobs['pvsync-writer']['write']['io_bytes'] == 512 << 10
 assert jobs['pvsync2-reader']['read']['io_bytes'] == 512 << 10"
 rm -f "$TMP/pvsync.dat"
 
+expect_exit 0 "engine-posixaio.fio runs" run --no-db "$JOBS/engine-posixaio.fio" \
+	--set directory="$TMP" --output-format=json
+json_check "posixaio wrote and vsync read 1 MiB" "
+assert jobs['posixaio-writer']['write']['io_bytes'] == 1 << 20
+assert jobs['vsync-reader']['read']['io_bytes'] == 1 << 20"
+rm -f "$TMP/posixaio.dat"
+
 # --- cpuio: about half a CPU at cpuload=50 --------------------------------
 # The CPU time is the child's own (getrusage); a spin on a busy machine gets
 # less than it asks, never more, so the bounds are wide below and tight above.

@@ -1,5 +1,5 @@
-/* test_engines.c - the I/O engines (io_uring, libaio, psync, sync, pvsync,
- * pvsync2, null) against
+/* test_engines.c - the I/O engines (io_uring, libaio, psync, sync, vsync,
+ * pvsync, pvsync2, posixaio, null) against
  * real files: batched writes read back by another engine, short reads at
  * EOF, bad descriptors, io_uring's registered buffers/files, SQPOLL and
  * polled I/O, queue limits, non-blocking reaps and the null engine's
@@ -206,13 +206,13 @@ static void test_find_unknown_engine(void **state)
 }
 
 /* The one table: every name lists, resolves to its own entry, wraps in
- * the fault engine, and docs/options.md names it (make check runs from
+ * the fault engine, and docs/engines.md names it (make check runs from
  * the top of the tree). */
 static void test_engine_table_is_the_list(void **state)
 {
 	static char text[1 << 17];
 	const struct engine_ops *ops;
-	FILE *f = fopen("docs/options.md", "r");
+	FILE *f = fopen("docs/engines.md", "r");
 	size_t len;
 	unsigned n = 0;
 
@@ -231,7 +231,7 @@ static void test_engine_table_is_the_list(void **state)
 		assert_ptr_equal(engine_base(fault_name), ops);
 		snprintf(quoted, sizeof(quoted), "`%s`", ops->name);
 		if (!strstr(text, quoted))
-			fail_msg("docs/options.md does not name engine %s", quoted);
+			fail_msg("docs/engines.md does not name engine %s", quoted);
 	}
 	assert_true(n >= 14);
 	assert_ptr_equal(engine_find("sync"), &engine_sync);
@@ -883,6 +883,8 @@ static const struct roundtrip_case roundtrips[] = {
 	{ .writer = "psync", .reader = "sync" },
 	{ .writer = "pvsync", .reader = "pvsync2" },
 	{ .writer = "pvsync2", .reader = "sync", .direct = true },
+	{ .writer = "vsync", .reader = "posixaio" },
+	{ .writer = "posixaio", .reader = "vsync", .direct = true },
 };
 
 #define ROUNDTRIP(name, i) \
@@ -892,7 +894,8 @@ static const struct roundtrip_case roundtrips[] = {
 #define PER_ENGINE(test) \
 	ON_ENGINE(test, "io_uring"), ON_ENGINE(test, "libaio"), \
 	ON_ENGINE(test, "psync"), ON_ENGINE(test, "sync"), \
-	ON_ENGINE(test, "pvsync"), ON_ENGINE(test, "pvsync2")
+	ON_ENGINE(test, "pvsync"), ON_ENGINE(test, "pvsync2"), \
+	ON_ENGINE(test, "vsync"), ON_ENGINE(test, "posixaio")
 
 int main(void)
 {
@@ -916,6 +919,8 @@ int main(void)
 		ROUNDTRIP("roundtrip_psync_to_sync", 13),
 		ROUNDTRIP("roundtrip_pvsync_to_pvsync2", 14),
 		ROUNDTRIP("roundtrip_pvsync2_to_sync_direct", 15),
+		ROUNDTRIP("roundtrip_vsync_to_posixaio", 16),
+		ROUNDTRIP("roundtrip_posixaio_to_vsync_direct", 17),
 		PER_ENGINE(test_read_past_eof),
 		PER_ENGINE(test_closed_fd),
 		PER_ENGINE(test_no_fd_is_init_error),

@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "io/engine.h"
 #include "io/fault.h"
 #include "util/error.h"
 #include "verify/verify.h"
@@ -295,18 +296,27 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 	cJSON *obj = add_object(b, job, name);
 	struct rate_summary rates = { 0 };
 	double bw_bytes = 0, iops = 0, agg_pct = 0;
+	bool no_data;
 
 	if (ds) {
 		bw_bytes = result_bw_bytes(r, d);
 		iops = result_iops(r, d);
 		summarize_rates(&r->series, d, &rates);
 	}
+	/* an engine that moves no data (cpuio, exec): fio's direction has no
+	 * runtime, so no iops or bandwidth samples; its iops samples stay */
+	no_data = ds && r->spec && engine_has(engine_base(r->spec->ioengine), ENGINE_NO_IO);
+	if (no_data) {
+		iops = 0;
+		rates.bw_min = rates.bw_max = rates.bw_mean = rates.bw_dev = 0;
+	}
 	add_u64(b, obj, "io_bytes", ds ? ds->bytes : 0);
 	add_u64(b, obj, "io_kbytes", ds ? ds->bytes >> 10 : 0);
 	add_u64(b, obj, "bw_bytes", (uint64_t)bw_bytes);
 	add_u64(b, obj, "bw", (uint64_t)bw_bytes / 1024);  /* KiB/s, as fio */
 	add_double(b, obj, "iops", iops);
-	add_u64(b, obj, "runtime", ds && ds->ios ? (r->runtime_ns + 500000) / 1000000 : 0);
+	add_u64(b, obj, "runtime", ds && ds->ios && !no_data ?
+		(r->runtime_ns + 500000) / 1000000 : 0);
 	add_u64(b, obj, "total_ios", ds ? ds->ios : 0);
 	add_u64(b, obj, "short_ios", 0);
 	add_u64(b, obj, "drop_ios", 0);
@@ -316,7 +326,7 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 	if (ds)
 		add_prios_json(b, obj, r, d, pcts);
 
-	if (rates.samples) {
+	if (rates.samples && !no_data) {
 		/* fio's convert_agg_kbytes_percent */
 		agg_pct = 100.0;
 		if (group_agg > 1024.0) {
@@ -330,7 +340,7 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 	add_double(b, obj, "bw_agg", agg_pct);
 	add_double(b, obj, "bw_mean", rates.bw_mean);
 	add_double(b, obj, "bw_dev", rates.bw_dev);
-	add_u64(b, obj, "bw_samples", rates.samples);
+	add_u64(b, obj, "bw_samples", no_data ? 0 : rates.samples);
 	add_u64(b, obj, "iops_min", (uint64_t)rates.iops_min);
 	add_u64(b, obj, "iops_max", (uint64_t)rates.iops_max);
 	add_double(b, obj, "iops_mean", rates.iops_mean);

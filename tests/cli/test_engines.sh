@@ -67,7 +67,10 @@ j = {x["jobname"]: x for x in json.loads(p.stdout)["jobs"]}
 for name in ("burn_50_noop", "burn_50_qsort"):
     share = (j[name]["usr_cpu"] + j[name]["sys_cpu"]) / 100
     assert 0.1 <= share <= 0.65, (name, share)
-    assert j[name]["read"]["io_bytes"] == 0 and j[name]["read"]["total_ios"] >= 1
+    r = j[name]["read"]
+    assert r["io_bytes"] == 0 and r["total_ios"] >= 1, r
+    # fio: a direction that moved no bytes has no runtime, iops or bw samples
+    assert r["iops"] == 0 and r["runtime"] == 0 and r["bw_samples"] == 0, r
 # a noop burst is the latency: at least its 50 ms, no slat
 burn = j["burn_50_noop"]["read"]
 assert burn["total_ios"] >= 5 and burn["clat_ns"]["min"] >= 50_000_000, burn

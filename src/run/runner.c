@@ -384,7 +384,8 @@ static int run_phase(struct phase *p, enum run_failure *why)
 
 		if ((w->setup_failed || w->run_failed) && rc == 0) {
 			rc = err_set("%s", w->error_text);
-			*why = w->setup_failed ? RUN_FAILED_INPUT : RUN_FAILED_RUNTIME;
+			*why = w->setup_refused ? RUN_FAILED_UNSAFE :
+				w->setup_failed ? RUN_FAILED_INPUT : RUN_FAILED_RUNTIME;
 		}
 	}
 	return rc;

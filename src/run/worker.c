@@ -76,6 +76,7 @@ uint64_t worker_result_bytes(const struct job_spec *spec)
 static int fail(struct worker *w)
 {
 	w->setup_failed = true;
+	w->setup_refused = err_refused();   /* an engine's gate said no: exit 3 */
 	snprintf(w->error_text, sizeof(w->error_text), "%s", err_msg());
 	return -1;
 }

@@ -95,6 +95,13 @@ import json
 j = json.load(open('$TMP/exec.json'))['jobs'][0]
 assert j['read']['io_bytes'] == 0 and j['read']['total_ios'] >= 10, j['read']
 assert 1900 <= j['job_runtime'] <= 4000, j['job_runtime']"
+ln -sf /proc/sys/vm/drop_caches "$TMP/run-program.stdout"
+(cd "$TMP" && PROG="$TMP/prog.sh" MARK="$TMP/ran2.txt" timeout 60 "$DB" run --no-db \
+	"$JOBS/engine-exec.fio" > /dev/null 2>"$TMP/exec.err"; echo $? > "$TMP/exec.rc")
+check "exec's std_redirect passes the output gate (a kernel setting: exit 3)" \
+	grep -qx 3 "$TMP/exec.rc"
+check "the program did not run" test ! -e "$TMP/ran2.txt"
+rm -f "$TMP/run-program.stdout"
 (cd "$TMP" && PROG=/no/such/program MARK=x timeout 60 "$DB" run --no-db \
 	"$JOBS/engine-exec.fio" > /dev/null 2>"$TMP/exec.err"; echo $? > "$TMP/exec.rc")
 check "exec with a missing program is exit 2" grep -qx 2 "$TMP/exec.rc"
@@ -150,6 +157,13 @@ assert jobs['isolated-e4defrag']['error'] == 0"
 	phys_after=$(filefrag -v "$E4/file1" | awk '$1 == "0:" {print $4}')
 	check "the first block moved ($phys_before -> $phys_after)" \
 		test -n "$phys_after" -a "$phys_before" != "$phys_after"
+	# a donor that is not drivebench's passes the gate as a target does
+	rm -f "$E4/file.def"
+	echo "someone's data" > "$E4/file.def"
+	expect_exit 3 "an existing donor drivebench did not create is refused" run --no-db \
+		"$JOBS/engine-e4defrag.fio" --set directory="$E4"
+	expect_output "refusing to write to '$E4/file.def'" "the refusal names the donor"
+	check "the donor is unchanged" grep -qx "someone's data" "$E4/file.def"
 else
 	expect_exit 2 "e4defrag off ext4 is refused" run --no-db \
 		"$JOBS/engine-e4defrag.fio" --set directory="$E4"

@@ -12,6 +12,11 @@ static int32_t psync_io(struct engine *e, struct io *io)
 	return engine_posix_io(e->fd, io);
 }
 
+static int psync_submit(struct engine *e)
+{
+	return sync_queue_submit_with(e, psync_io);
+}
+
 static int psync_init(struct engine *e, const struct job_spec *spec)
 {
 	(void)spec;
@@ -25,7 +30,7 @@ const struct engine_ops engine_psync = {
 	.flags = ENGINE_SYNC | ENGINE_KEEPS_DATA,
 	.init = psync_init,
 	.prep = sync_queue_prep,
-	.submit = sync_queue_submit,
+	.submit = psync_submit,
 	.reap = sync_queue_reap,
 	.cleanup = sync_queue_destroy,
 };

@@ -69,6 +69,16 @@ static int32_t pvsync2_io(struct engine *e, struct io *io)
 	return ret < 0 ? -errno : (int32_t)ret;
 }
 
+static int pvsync_submit(struct engine *e)
+{
+	return sync_queue_submit_with(e, pvsync_io);
+}
+
+static int pvsync2_submit(struct engine *e)
+{
+	return sync_queue_submit_with(e, pvsync2_io);
+}
+
 static int pvsync_init(struct engine *e, const struct job_spec *spec)
 {
 	(void)spec;
@@ -114,7 +124,7 @@ const struct engine_ops engine_pvsync = {
 	.flags = ENGINE_SYNC | ENGINE_KEEPS_DATA,
 	.init = pvsync_init,
 	.prep = sync_queue_prep,
-	.submit = sync_queue_submit,
+	.submit = pvsync_submit,
 	.reap = sync_queue_reap,
 	.cleanup = sync_queue_destroy,
 };
@@ -125,7 +135,7 @@ const struct engine_ops engine_pvsync2 = {
 	.options = pvsync2_options,
 	.init = pvsync2_init,
 	.prep = sync_queue_prep,
-	.submit = sync_queue_submit,
+	.submit = pvsync2_submit,
 	.reap = sync_queue_reap,
 	.cleanup = sync_queue_destroy,
 };

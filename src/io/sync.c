@@ -42,6 +42,11 @@ static int32_t sync_io(struct engine *e, struct io *io)
 	return (int32_t)ret;
 }
 
+static int sync_submit(struct engine *e)
+{
+	return sync_queue_submit_with(e, sync_io);
+}
+
 static int sync_init(struct engine *e, const struct job_spec *spec)
 {
 	struct sync_state *st;
@@ -142,7 +147,7 @@ const struct engine_ops engine_sync = {
 	.flags = ENGINE_SYNC | ENGINE_KEEPS_DATA,
 	.init = sync_init,
 	.prep = sync_queue_prep,
-	.submit = sync_queue_submit,
+	.submit = sync_submit,
 	.reap = sync_queue_reap,
 	.cleanup = sync_queue_destroy,
 };

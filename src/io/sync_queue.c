@@ -58,14 +58,8 @@ int sync_queue_prep(struct engine *e, struct io *io)
 int sync_queue_submit(struct engine *e)
 {
 	struct sync_queue *q = e->priv;
-	unsigned n = q->tail - q->submitted;
 
-	while (q->submitted != q->tail) {
-		struct io *io = q->slots[q->submitted++ & q->mask];
-
-		io->result = q->io(e, io);
-	}
-	return (int)n;
+	return sync_queue_submit_with(e, q->io);
 }
 
 int sync_queue_reap(struct engine *e, struct io **out, unsigned min, unsigned max)

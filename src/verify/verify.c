@@ -289,13 +289,16 @@ int verify_spec_check(const struct job_spec *spec)
 
 	if (spec->verify == VERIFY_NONE)
 		return 0;
-	/* an engine without a file (null, or a fault engine wrapping it) keeps
-	 * no data; an unknown engine is the runner's error to report */
+	/* an engine that keeps no data (null, cpuio, ftruncate ..., or a
+	 * fault engine wrapping one); an unknown engine is the runner's error */
 	ops = engine_find(spec->ioengine);
 	if (!ops)
 		err_clear();
-	else if (!engine_needs_fd(ops))
+	else if (!engine_needs_fd(ops) && engine_base(spec->ioengine) == &engine_null)
 		return err_set("option 'verify': the null engine keeps no data to verify");
+	else if (!engine_has(ops, ENGINE_KEEPS_DATA))
+		return err_set("option 'verify': ioengine=%s keeps no data to verify",
+			       spec->ioengine);
 	if (unit < VERIFY_UNIT_MIN)
 		return err_set("option 'verify': the verify unit of %llu bytes is below the minimum of %d (header %d bytes)",
 			       (unsigned long long)unit, VERIFY_UNIT_MIN, VERIFY_HEADER_BYTES);

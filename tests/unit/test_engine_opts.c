@@ -117,6 +117,17 @@ static void test_engine_needs(void **state)
 	set_ok(s, "ioengine", "page_fault");
 	set_ok(s, "offset", "4k");
 	invalid_with(s, "ioengine=page_fault maps the job's size from its start");
+
+	/* verify needs an engine whose writes read back */
+	job_spec_defaults(s);
+	set_ok(s, "rw", "write");
+	set_ok(s, "verify", "crc32c");
+	set_ok(s, "ioengine", "ftruncate");
+	invalid_with(s, "option 'verify': ioengine=ftruncate keeps no data to verify");
+	set_ok(s, "ioengine", "fault:falloc");
+	invalid_with(s, "option 'verify': ioengine=fault:falloc keeps no data to verify");
+	set_ok(s, "ioengine", "sync");
+	assert_int_equal(job_spec_validate(s), 0);
 	free(s);
 }
 

@@ -38,7 +38,7 @@ struct exec_state {
 	FILE *out, *err;           /* std_redirect, until the program starts */
 	char out_path[JOB_NAME_MAX + 16], err_path[JOB_NAME_MAX + 16];
 	char expanded[4096];
-	char line[2 * 4096 + 2];   /* program and arguments, split in place */
+	char line[1024 + 4096 + 2];   /* program and arguments, split in place */
 };
 
 static int32_t exec_mark(struct engine *e, struct io *io)

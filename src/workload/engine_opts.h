@@ -26,17 +26,18 @@ struct cpuio_opts {
 	bool exit_on_io_done;       /* end when the phase's I/O jobs end */
 };
 
-/* exec: run program with arguments for the job's runtime */
+/* exec: run program with arguments for the job's runtime (the strings are
+ * short in practice; every job_spec copy carries them) */
 struct exec_opts {
-	char program[4096];
-	char arguments[4096];       /* split on spaces; %r runtime (s), %n name */
+	char program[1024];
+	char arguments[1024];       /* split on spaces; %r runtime (s), %n name */
 	unsigned grace_s;           /* SIGTERM .. SIGKILL, default 1 */
 	bool std_redirect;          /* NAME.stdout / NAME.stderr, default 1 */
 };
 
 /* e4defrag: EXT4_IOC_MOVE_EXT from a donor file */
 struct e4defrag_opts {
-	char donorname[4096];
+	char donorname[1024];
 	unsigned inplace;           /* 0: donor allocated once; 1: per I/O */
 };
 

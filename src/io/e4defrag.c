@@ -4,8 +4,7 @@
  * (directory/donorname) is allocated over the job's range once
  * (inplace=0) or around each move (inplace=1). Both files must be on one
  * ext4 filesystem; the donor passes the write gate like a target (the
- * runner asks side_file for it) and is marked as drivebench's when this
- * engine creates it. The kernel refuses to move blocks whose pages are in
+ * runner asks side_files for it, and creates a missing one as its own). The kernel refuses to move blocks whose pages are in
  * the page cache (EBUSY), so the range's cached pages are dropped first. */
 #include "io/engine.h"
 
@@ -19,7 +18,6 @@
 #include <unistd.h>
 
 #include "io/sync_queue.h"
-#include "target/safety.h"
 #include "util/error.h"
 #include "workload/option_table.h"
 
@@ -85,19 +83,22 @@ static int donor_path(const struct job_spec *spec, char *path, size_t len)
 	return 1;
 }
 
-static int e4defrag_side_file(const struct job_spec *spec, unsigned clone, char *path,
-			      size_t len)
+static int e4defrag_side_files(const struct job_spec *spec, unsigned clone,
+			       struct side_file *out, unsigned max)
 {
 	(void)clone;
-	return spec->eng.e4defrag.donorname[0] ? donor_path(spec, path, len) : 0;
+	if (!max || !spec->eng.e4defrag.donorname[0])
+		return 0;
+	out[0].kind = SIDE_FILE_TARGET;
+	return donor_path(spec, out[0].path, sizeof(out[0].path));
 }
 
-/* Opens (or creates, and marks) the donor on the target's ext4. */
-static int open_donor(struct engine *e, const struct job_spec *spec, const char *path)
+/* Opens the donor (the runner created a missing one, as its own) on the
+ * target's ext4. */
+static int open_donor(struct engine *e, const char *path)
 {
 	struct statfs fs;
 	struct stat target, donor;
-	bool created = true;
 	int fd;
 
 	if (fstatfs(e->fd, &fs))
@@ -106,15 +107,10 @@ static int open_donor(struct engine *e, const struct job_spec *spec, const char 
 		return err_set("e4defrag: '%s' is not on ext4 (filesystem magic 0x%lx): "
 			       "EXT4_IOC_MOVE_EXT needs an ext4 file", e->path,
 			       (unsigned long)fs.f_type);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == EEXIST) {
-		created = false;
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-	}
+	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return err_set("e4defrag: cannot open donor '%s': %s", path, strerror(errno));
-	if ((created && safety_mark_created(fd)) || fstat(fd, &donor) ||
-	    fstat(e->fd, &target)) {
+	if (fstat(fd, &donor) || fstat(e->fd, &target)) {
 		err_set("e4defrag: donor '%s': %s", path, strerror(errno));
 		close(fd);
 		return -1;
@@ -124,7 +120,6 @@ static int open_donor(struct engine *e, const struct job_spec *spec, const char 
 		return err_set("e4defrag: donor '%s' is not on the filesystem of '%s'",
 			       path, e->path);
 	}
-	(void)spec;
 	return fd;
 }
 
@@ -139,7 +134,7 @@ static int e4defrag_init(struct engine *e, const struct job_spec *spec)
 		return err_set("e4defrag: no file descriptor");
 	if (donor_path(spec, path, sizeof(path)) < 0)
 		return -1;
-	fd = open_donor(e, spec, path);
+	fd = open_donor(e, path);
 	if (fd < 0)
 		return -1;
 	if ((!spec->eng.e4defrag.inplace &&
@@ -191,5 +186,5 @@ const struct engine_ops engine_e4defrag = {
 	.submit = sync_queue_submit,
 	.reap = sync_queue_reap,
 	.cleanup = e4defrag_cleanup,
-	.side_file = e4defrag_side_file,
+	.side_files = e4defrag_side_files,
 };

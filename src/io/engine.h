@@ -29,6 +29,16 @@ struct io {
 
 struct engine;
 struct job_result;
+
+/* A file an engine writes beside its target (engine_ops.side_files). */
+struct side_file {
+	enum {
+		SIDE_FILE_TARGET,    /* written like a job's target (safety gate) */
+		SIDE_FILE_OUTPUT,    /* an output (the output gate, OUTPUT_FILE) */
+	} kind;
+	char path[JOB_PATH_MAX];
+};
+
 struct option_def;
 
 /* What an engine is, for the runner (engine_ops.flags). */
@@ -76,11 +86,13 @@ struct engine_ops {
 	 * many. NULL: every I/O completes in real time. */
 	int (*cancel)(struct engine *e, struct io **out, unsigned max);
 	void (*cleanup)(struct engine *e);
-	/* Optional: a file the engine writes beside the job's target for
-	 * clone (e4defrag's donor), so the runner passes it through the
-	 * write gate first. Returns 1 with path set, 0 for none, -1 err_msg. */
-	int (*side_file)(const struct job_spec *spec, unsigned clone, char *path,
-			 size_t len);
+	/* Optional: the files the engine writes beside the job's target for
+	 * clone (e4defrag's donor, exec's redirected output), so the runner
+	 * passes them through the write gate (and creates a missing donor as
+	 * its own) before the engine opens them. Returns how many it filled
+	 * of out[0..max), or -1 with err_msg. */
+	int (*side_files)(const struct job_spec *spec, unsigned clone,
+			  struct side_file *out, unsigned max);
 	/* Optional: moves what the engine measured itself (cmdprio's clat
 	 * by priority) into the clone's result, after the loop. 0 or -1. */
 	int (*collect)(struct engine *e, struct job_result *r);

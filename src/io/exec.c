@@ -1,13 +1,15 @@
 /* exec.c - fio's exec engine: moves no data; runs program with arguments
  * beside the job for its runtime. The first "I/O" starts it (posix_spawnp,
- * standard output and error in NAME.stdout / NAME.stderr through the
- * output gate unless std_redirect=0); every later one takes 50 ms, as
+ * standard output and error in NAME.stdout / NAME.stderr, which the
+ * runner passed through the output gate, unless std_redirect=0); every
+ * later one takes 50 ms, as
  * fio's exec polls its program. When the job ends the program gets
  * SIGTERM, grace_time seconds to exit, then SIGKILL. In arguments, %r is
  * the runtime in seconds and %n the job's name. */
 #include "io/engine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -18,7 +20,6 @@
 #include <unistd.h>
 
 #include "io/sync_queue.h"
-#include "target/output_gate.h"
 #include "util/clock.h"
 #include "util/error.h"
 #include "workload/option_table.h"
@@ -35,8 +36,7 @@ struct exec_state {
 	uint64_t runtime_s;
 	pid_t pid;                 /* -1: not started, or reaped */
 	bool started;
-	FILE *out, *err;           /* std_redirect, until the program starts */
-	char out_path[JOB_NAME_MAX + 16], err_path[JOB_NAME_MAX + 16];
+	int out_fd, err_fd;        /* std_redirect, until the program starts */
 	char expanded[4096];
 	char line[1024 + 4096 + 2];   /* program and arguments, split in place */
 };
@@ -94,6 +94,15 @@ static int split_args(char *line, char **argv)
 	return argc;
 }
 
+static void close_outputs(struct exec_state *st)
+{
+	if (st->out_fd >= 0)
+		close(st->out_fd);
+	if (st->err_fd >= 0)
+		close(st->err_fd);
+	st->out_fd = st->err_fd = -1;
+}
+
 static int spawn(struct exec_state *st)
 {
 	char *argv[MAX_ARGS];
@@ -116,18 +125,14 @@ static int spawn(struct exec_state *st)
 	posix_spawnattr_setsigmask(&attr, &none);
 	posix_spawnattr_setsigdefault(&attr, &defaults);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	if (st->out) {
-		posix_spawn_file_actions_adddup2(&fa, fileno(st->out), STDOUT_FILENO);
-		posix_spawn_file_actions_adddup2(&fa, fileno(st->err), STDERR_FILENO);
+	if (st->out_fd >= 0) {
+		posix_spawn_file_actions_adddup2(&fa, st->out_fd, STDOUT_FILENO);
+		posix_spawn_file_actions_adddup2(&fa, st->err_fd, STDERR_FILENO);
 	}
 	rc = posix_spawnp(&st->pid, argv[0], &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
-	if (st->out) {
-		output_gate_close(st->out, "exec std_redirect", st->out_path);
-		output_gate_close(st->err, "exec std_redirect", st->err_path);
-		st->out = st->err = NULL;
-	}
+	close_outputs(st);
 	st->started = true;
 	if (rc) {
 		st->pid = -1;
@@ -195,10 +200,7 @@ static void exec_cleanup(struct engine *e)
 	if (!st)
 		return;
 	stop_program(st);
-	if (st->out)
-		output_gate_close(st->out, "exec std_redirect", st->out_path);
-	if (st->err)
-		output_gate_close(st->err, "exec std_redirect", st->err_path);
+	close_outputs(st);
 	sync_queue_destroy(e);
 }
 
@@ -225,9 +227,28 @@ static int find_program(const char *program)
 	return err_set("exec: program '%s' is not on $PATH", program);
 }
 
+/* std_redirect's NAME.stdout and NAME.stderr, in the current directory */
+static int exec_side_files(const struct job_spec *spec, unsigned clone,
+			   struct side_file *out, unsigned max)
+{
+	(void)clone;
+	if (!spec->eng.exec.std_redirect || max < 2)
+		return 0;
+	for (unsigned i = 0; i < 2; i++) {
+		int n = snprintf(out[i].path, sizeof(out[i].path), "%s.%s", spec->name,
+				 i ? "stderr" : "stdout");
+
+		out[i].kind = SIDE_FILE_OUTPUT;
+		if (n < 0 || (size_t)n >= sizeof(out[i].path))
+			return err_set("exec: output name too long");
+	}
+	return 2;
+}
+
 static int exec_init(struct engine *e, const struct job_spec *spec)
 {
 	struct exec_state *st;
+	struct side_file files[2];
 
 	if (!spec->eng.exec.program[0])
 		return err_set("exec: needs program=");
@@ -241,15 +262,20 @@ static int exec_init(struct engine *e, const struct job_spec *spec)
 		return -1;
 	st->o = spec->eng.exec;
 	st->pid = -1;
+	st->out_fd = st->err_fd = -1;
 	st->runtime_s = spec->runtime_ns / 1000000000ull;
 	snprintf(st->name, sizeof(st->name), "%s", spec->name);
 	if (!st->o.std_redirect)
 		return 0;
-	snprintf(st->out_path, sizeof(st->out_path), "%s.stdout", spec->name);
-	snprintf(st->err_path, sizeof(st->err_path), "%s.stderr", spec->name);
-	st->out = output_gate_open("exec std_redirect", st->out_path);
-	st->err = st->out ? output_gate_open("exec std_redirect", st->err_path) : NULL;
-	if (!st->err) {
+	/* the runner passed both through the output gate (side_files) */
+	if (exec_side_files(spec, 0, files, 2) != 2)
+		return -1;
+	st->out_fd = open(files[0].path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	st->err_fd = st->out_fd >= 0 ?
+		open(files[1].path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+	if (st->err_fd < 0) {
+		err_set("exec: cannot open '%s': %s", files[st->out_fd >= 0].path,
+			strerror(errno));
 		exec_cleanup(e);
 		return -1;
 	}
@@ -276,4 +302,5 @@ const struct engine_ops engine_exec = {
 	.reap = exec_reap,
 	.cancel = sync_queue_cancel,
 	.cleanup = exec_cleanup,
+	.side_files = exec_side_files,
 };

@@ -140,7 +140,7 @@ static void build_tables(void)
 		t->reap = fault_reap;
 		t->cancel = fault_cancel;
 		t->cleanup = fault_cleanup;
-		t->side_file = inner->side_file;
+		t->side_files = inner->side_files;
 		t->collect = inner->collect ? fault_collect : NULL;
 	}
 }

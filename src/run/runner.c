@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "run/worker.h"
+#include "target/output_gate.h"
 #include "target/safety.h"
 #include "target/snapshot.h"
 #include "verify/verify.h"
@@ -236,20 +237,29 @@ static int check_write_consent(const struct job_spec *s, const char *path,
 	return err_refuse("%s", text);
 }
 
-/* A file the engine writes beside the target (e4defrag's donor) passes
- * the same gate. */
-static int check_side_file(const struct worker *w, unsigned clone,
-			   const struct run_options *opt)
+/* The files the engine writes beside the target pass the gates too: a
+ * donor as a target (a missing one created now, as drivebench's own), an
+ * output as --output does. */
+static int check_side_files(const struct worker *w, unsigned clone,
+			    const struct run_options *opt)
 {
-	char path[JOB_PATH_MAX];
-	int rc;
+	struct side_file files[4];
+	int n;
 
-	if (!w->ops->side_file)
+	if (!w->ops->side_files)
 		return 0;
-	rc = w->ops->side_file(w->spec, clone, path, sizeof(path));
-	if (rc <= 0)
-		return rc;
-	return check_write_consent(w->spec, path, opt);
+	n = w->ops->side_files(w->spec, clone, files, 4);
+	for (int i = 0; i < n; i++) {
+		if (files[i].kind == SIDE_FILE_OUTPUT) {
+			if (output_gate_check("std_redirect", files[i].path, OUTPUT_FILE))
+				return -1;
+			continue;
+		}
+		if (check_write_consent(w->spec, files[i].path, opt) ||
+		    target_layout_file(files[i].path, 0, NULL) < 0)
+			return -1;
+	}
+	return n < 0 ? -1 : 0;
 }
 
 static char *json_text(cJSON *j)
@@ -450,13 +460,18 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 				rc = err_prefix("job '%s'", s->name);
 				goto done;
 			}
+			/* files beside the target (a donor, redirected output) */
+			if (check_side_files(w, c, opt)) {
+				*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
+				rc = err_prefix("job '%s'", s->name);
+				goto done;
+			}
 			if (!engine_needs_fd(w->ops)) {
 				snprintf(targets[k].path, sizeof(targets[k].path), "%s", path);
 				targets[k].exists = true;
 				targets[k].size = s->size ? s->size : SCRATCH_DEFAULT_SIZE;
 				targets[k].logical_block = 512;
-			} else if (check_write_consent(s, path, opt) ||
-				   check_side_file(w, c, opt)) {
+			} else if (check_write_consent(s, path, opt)) {
 				*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
 				rc = err_prefix("job '%s'", s->name);
 				goto done;

@@ -1195,7 +1195,7 @@ static int cufile_reap(struct engine *e, struct io **out, unsigned min,
 
 const struct engine_ops engine_cufile = {
 	.name = "cufile",
-	.flags = ENGINE_FLAGS_CUFILE,
+	.flags = ENGINE_SYNC   /* GPU buffers, not io->buf: no verify (docs/verify.md) */,
 	.init = cufile_init,
 	.prep = cufile_prep,
 	.submit = cufile_submit,

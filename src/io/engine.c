@@ -1,14 +1,17 @@
-/* engine.c - the table of I/O engines and lookup by fio's ioengine= name.
- * The engines themselves live in io_uring.c, libaio.c, psync.c, null.c and cufile.c;
- * "fault:<engine>" wraps one of them in the fault engine (fault.c). */
+/* engine.c - the one table of I/O engines, and lookup by fio's ioengine=
+ * name. Everything that lists engines reads this table: engine_find, the
+ * fault engine's wrappers (fault.c), the names in usage and error texts;
+ * docs/options.md is checked against it (tests/unit/test_engines.c). The
+ * engines themselves live one a file in this directory. */
 #include "io/engine.h"
 
-#include <stddef.h>
-#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/falloc.h>
 #include <linux/fs.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -20,6 +23,11 @@ static const struct engine_ops *const engines[] = {
 	&engine_io_uring,
 	&engine_libaio,
 	&engine_psync,
+	&engine_sync,
+	&engine_vsync,
+	&engine_pvsync,
+	&engine_pvsync2,
+	&engine_posixaio,
 	&engine_null,
 	&engine_cufile,
 	&engine_filecreate,
@@ -28,50 +36,75 @@ static const struct engine_ops *const engines[] = {
 	&engine_dircreate,
 	&engine_dirstat,
 	&engine_dirdelete,
+	&engine_cpuio,
+	&engine_exec,
+	&engine_ftruncate,
+	&engine_falloc,
+	&engine_e4defrag,
+	&engine_page_fault,
 };
 
-/* "io_uring, libaio, ...": the table's names, for messages. */
-static const char *known_engines(void)
+#define NR_ENGINES (sizeof(engines) / sizeof(engines[0]))
+
+const struct engine_ops *engine_at(unsigned i)
 {
-	static _Thread_local char list[256];
+	return i < NR_ENGINES ? engines[i] : NULL;
+}
+
+static char names_text[512];
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void build_names(void)
+{
 	size_t used = 0;
 
-	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]) && used < sizeof(list); i++)
-		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
-					 i ? ", " : "", engines[i]->name);
-	return list;
+	for (size_t i = 0; i < NR_ENGINES && used < sizeof(names_text); i++)
+		used += (size_t)snprintf(names_text + used, sizeof(names_text) - used,
+					 "%s%s", i ? ", " : "", engines[i]->name);
+}
+
+const char *engine_names(void)
+{
+	pthread_once(&names_once, build_names);
+	return names_text;
+}
+
+static const struct engine_ops *find_plain(const char *name)
+{
+	for (size_t i = 0; i < NR_ENGINES; i++)
+		if (strcmp(engines[i]->name, name) == 0)
+			return engines[i];
+	return NULL;
 }
 
 static const struct engine_ops *find_fault_engine(const char *name)
 {
 	const char *inner_name = name + strlen(FAULT_ENGINE_PREFIX);
-	size_t i;
+	const struct engine_ops *inner;
 
 	if (!*inner_name) {
 		err_set("ioengine '%s' names no engine to wrap (e.g. fault:io_uring, fault:psync, fault:null)",
 			name);
 		return NULL;
 	}
-	for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
-		if (strcmp(engines[i]->name, inner_name) == 0)
-			return fault_engine_wrap(engines[i]);
-	err_set("unknown ioengine '%s' in '%s' (known: io_uring, libaio, psync, null)",
-		inner_name, name);
+	inner = find_plain(inner_name);
+	if (inner)
+		return fault_engine_wrap(inner);
+	err_set("unknown ioengine '%s' in '%s' (known: %s)", inner_name, name,
+		engine_names());
 	return NULL;
 }
 
 const struct engine_ops *engine_find(const char *name)
 {
-	size_t i;
+	const struct engine_ops *ops;
 
 	if (fault_engine_named(name))
 		return find_fault_engine(name);
-	if (name) {
-		for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
-			if (strcmp(engines[i]->name, name) == 0)
-				return engines[i];
-	}
-	err_set("unknown ioengine '%s' (known: %s)", name ? name : "", known_engines());
+	ops = name ? find_plain(name) : NULL;
+	if (ops)
+		return ops;
+	err_set("unknown ioengine '%s' (known: %s)", name ? name : "", engine_names());
 	return NULL;
 }
 
@@ -97,9 +130,39 @@ unsigned engine_flags(const struct engine_ops *ops)
 	return (inner ? inner : ops)->flags;
 }
 
+const struct engine_ops *engine_base(const char *name)
+{
+	if (!name)
+		return NULL;
+	if (fault_engine_named(name))
+		name += strlen(FAULT_ENGINE_PREFIX);
+	return find_plain(name);
+}
+
+bool engine_has(const struct engine_ops *ops, unsigned flag)
+{
+	const struct engine_ops *inner = ops ? fault_engine_inner(ops) : NULL;
+
+	if (inner)
+		ops = inner;
+	return ops && (ops->flags & flag) != 0;
+}
+
 int engine_needs_fd(const struct engine_ops *ops)
 {
-	return !(ops->flags & ENGINE_NO_FD);
+	return !engine_has(ops, ENGINE_NO_FD);
+}
+
+static int io_jobs_running;
+
+void engine_io_jobs_add(int delta)
+{
+	__atomic_add_fetch(&io_jobs_running, delta, __ATOMIC_SEQ_CST);
+}
+
+int engine_io_jobs_running(void)
+{
+	return __atomic_load_n(&io_jobs_running, __ATOMIC_SEQ_CST);
 }
 
 int32_t engine_posix_io(int fd, const struct io *io)
@@ -109,8 +172,10 @@ int32_t engine_posix_io(int fd, const struct io *io)
 	do {
 		if (io->dir == DIR_READ)
 			ret = pread(fd, io->buf, io->len, (off_t)io->offset);
-		else
+		else if (io->dir == DIR_WRITE)
 			ret = pwrite(fd, io->buf, io->len, (off_t)io->offset);
+		else   /* a trim reaches only an engine with ENGINE_TRIMS */
+			return -EOPNOTSUPP;
 	} while (ret < 0 && errno == EINTR);
 	return ret < 0 ? -errno : (int32_t)ret;
 }

@@ -7,6 +7,7 @@
 #define DRIVEBENCH_ENGINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "workload/job_spec.h"
@@ -17,6 +18,7 @@ struct io {
 	uint64_t offset;         /* byte offset in the target */
 	uint32_t len;            /* bytes for this submission */
 	uint8_t dir;             /* enum io_dir */
+	uint8_t prio;            /* engine: index of its priority (cmdprio.h) */
 	uint16_t buf_index;      /* slot in the engine's registered buffers */
 	int32_t result;          /* set by reap: bytes done, or -errno */
 	int32_t file;            /* the I/O's file as the engine names it: one
@@ -28,20 +30,39 @@ struct io {
 };
 
 struct engine;
+struct job_result;
 
-/* What an engine is, declared in its ops table (fio's FIO_SYNCIO,
- * FIO_DISKLESSIO ...); the runner reads these, never the engine's name. */
+/* A file an engine writes beside its target (engine_ops.side_files). */
+struct side_file {
+	enum {
+		SIDE_FILE_TARGET,    /* written like a job's target (safety gate) */
+		SIDE_FILE_OUTPUT,    /* an output (the output gate, OUTPUT_FILE) */
+	} kind;
+	char path[JOB_PATH_MAX];
+};
+
+struct option_def;
+
+/* What an engine is, for the runner (engine_ops.flags). */
 enum engine_flag {
-	/* submit() performs each I/O and returns when it is done (psync,
-	 * cufile): the runner stamps the issue time before the call, so the
-	 * device time is clat, and keeps one I/O in flight, as fio does for
-	 * its FIO_SYNCIO engines */
+	/* submit does the I/O before it returns (psync, sync, cpuio ...):
+	 * the device time is clat, as in fio's FIO_SYNCIO engines */
 	ENGINE_SYNC = 1u << 0,
-	/* runs without a target file descriptor (null) */
+	/* runs without the job's target open (null, cpuio, exec, page_fault) */
 	ENGINE_NO_FD = 1u << 1,
-	/* writes reach the target from io->buf and reads land in io->buf, so
-	 * what was written can be read back and checked (verify) */
+	/* what it writes reaches the target and reads back (verify can check it) */
 	ENGINE_KEEPS_DATA = 1u << 2,
+	/* moves no data (cpuio, exec, fio's FIO_NOIO): its I/Os are counted
+	 * with no bytes, and the job runs for its runtime */
+	ENGINE_NO_IO = 1u << 3,
+	/* every I/O changes the target whatever its direction (falloc's
+	 * reads allocate): the job passes the write gate and opens read-write */
+	ENGINE_ALTERS = 1u << 4,
+	/* writes atomically with atomic=1 (RWF_ATOMIC) */
+	ENGINE_ATOMIC = 1u << 5,
+	/* does trims (DIR_TRIM: a discard, or a punched hole in a file);
+	 * a job that trims with another engine is refused */
+	ENGINE_TRIMS = 1u << 6,
 	/* takes each I/O's file from io->file, so a job may have several
 	 * files (nrfiles, filename=a:b); an engine without it gets one file
 	 * per job */
@@ -53,21 +74,14 @@ enum engine_flag {
 	ENGINE_FILE_OPS = 1u << 9,
 };
 
-/* Each engine's flags, named here so that the fault engine's tables
- * (compile-time constants in fault.c) carry exactly the wrapped engine's. */
-#define ENGINE_FLAGS_IO_URING (ENGINE_KEEPS_DATA | ENGINE_FILES)
-#define ENGINE_FLAGS_LIBAIO (ENGINE_KEEPS_DATA | ENGINE_FILES)
-#define ENGINE_FLAGS_PSYNC (ENGINE_SYNC | ENGINE_KEEPS_DATA | ENGINE_FILES)
-#define ENGINE_FLAGS_NULL (ENGINE_NO_FD | ENGINE_FILES)
-/* cufile's GPU transfer types move data through GPU buffers, not the
- * runner's io->buf, so verify cannot use it (docs/verify.md) */
-#define ENGINE_FLAGS_CUFILE ENGINE_SYNC
 
 struct engine_ops {
 	const char *name;
-	unsigned flags;                  /* enum engine_flag */
-	const struct option_def *options;/* the engine's own job options, or NULL
-					  * (options.c lists them as a group) */
+	unsigned flags;                   /* enum engine_flag */
+	/* The engine's own job options (workload/option_table.h), ended by
+	 * an entry with a NULL name; NULL = none. Valid only with this
+	 * engine: given with another, the job is refused naming both. */
+	const struct option_def *options;
 	/* Sets up for engine->files[0..nr_files) (engine->fd is the first)
 	 * with engine->ios[0..nr_ios) (buffers may be registered; a file the
 	 * engine registers gets its registered name in engine->files[], and
@@ -94,6 +108,16 @@ struct engine_ops {
 	 * (run/pacing.c); NULL: that wait reaps without a timeout. */
 	int (*wait)(struct engine *e, uint64_t timeout_ns);
 	void (*cleanup)(struct engine *e);
+	/* Optional: the files the engine writes beside the job's target for
+	 * clone (e4defrag's donor, exec's redirected output), so the runner
+	 * passes them through the write gate (and creates a missing donor as
+	 * its own) before the engine opens them. Returns how many it filled
+	 * of out[0..max), or -1 with err_msg. */
+	int (*side_files)(const struct job_spec *spec, unsigned clone,
+			  struct side_file *out, unsigned max);
+	/* Optional: moves what the engine measured itself (cmdprio's clat
+	 * by priority) into the clone's result, after the loop. 0 or -1. */
+	int (*collect)(struct engine *e, struct job_result *r);
 };
 
 struct engine {
@@ -110,13 +134,34 @@ struct engine {
 	unsigned nr_ios;
 	uint32_t buf_size;       /* bytes of each ios[i].buf (for registration) */
 	bool is_block;           /* fd is a block device (how a trim is done) */
+	uint64_t range_start;    /* the job's byte range on the target */
+	uint64_t range_len;
+	const char *path;        /* the target's path (for messages) */
+	bool measuring;          /* set by the loop when the ramp is over */
+	/* set by an engine that ended the job itself (cpuio's
+	 * exit_on_io_done): the -ECANCELED it handed back is no error */
+	bool ended;
 	void *priv;              /* engine-private state */
 };
 
-/* Finds an engine by fio name ("io_uring", "libaio", "psync", "null",
- * "cufile"), or "fault:<one of them>" for the fault engine wrapping it
- * (io/fault.h); NULL with err_msg "unknown ioengine 'x'" otherwise. */
+/* Finds an engine by fio name (one of engine_at's), or "fault:<one of
+ * them>" for the fault engine wrapping it (io/fault.h); NULL with err_msg
+ * "unknown ioengine 'x' (known: ...)" otherwise. */
 const struct engine_ops *engine_find(const char *name);
+
+/* The i-th engine of the one table every list of engines reads (lookup,
+ * the fault engine's wrappers, usage and error texts); NULL past the last. */
+const struct engine_ops *engine_at(unsigned i);
+
+/* "io_uring, libaio, psync, ..." : every engine's name, for messages. */
+const char *engine_names(void);
+
+/* The engine a name resolves to for its flags and options: the inner
+ * engine of "fault:<engine>"; NULL when unknown (no err_msg). */
+const struct engine_ops *engine_base(const char *name);
+
+/* True when ops (or the engine a fault engine wraps) has flag. */
+bool engine_has(const struct engine_ops *ops, unsigned flag);
 
 /* One synchronous pread/pwrite of io on fd, retried on EINTR: the bytes
  * done, or -errno (psync, and cufile's host paths). */
@@ -145,6 +190,12 @@ void engine_files_assign(struct engine *e);
  * fault:<engine>. */
 unsigned engine_flags(const struct engine_ops *ops);
 
+/* The jobs of the running phase whose engine moves data, for cpuio's
+ * exit_on_io_done: the runner counts a clone in before its start barrier
+ * and out when its loop ends. */
+void engine_io_jobs_add(int delta);
+int engine_io_jobs_running(void);
+
 extern const struct engine_ops engine_io_uring;
 extern const struct engine_ops engine_libaio;
 extern const struct engine_ops engine_psync;
@@ -152,5 +203,16 @@ extern const struct engine_ops engine_null;
 extern const struct engine_ops engine_cufile;   /* io/cufile.c */
 extern const struct engine_ops engine_filecreate, engine_filestat,
 	engine_filedelete, engine_dircreate, engine_dirstat, engine_dirdelete;  /* io/fileops.c */
+extern const struct engine_ops engine_sync;     /* io/sync.c */
+extern const struct engine_ops engine_vsync;    /* io/sync.c */
+extern const struct engine_ops engine_posixaio; /* io/posixaio.c */
+extern const struct engine_ops engine_pvsync;   /* io/pvsync.c */
+extern const struct engine_ops engine_pvsync2;  /* io/pvsync.c */
+extern const struct engine_ops engine_cpuio;    /* io/cpuio.c */
+extern const struct engine_ops engine_exec;     /* io/exec.c */
+extern const struct engine_ops engine_ftruncate; /* io/ftruncate.c */
+extern const struct engine_ops engine_falloc;   /* io/falloc.c */
+extern const struct engine_ops engine_e4defrag; /* io/e4defrag.c */
+extern const struct engine_ops engine_page_fault; /* io/page_fault.c */
 
 #endif

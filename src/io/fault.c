@@ -7,6 +7,8 @@
 #include "io/fault.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -122,36 +124,45 @@ static int fault_submit(struct engine *e);
 static int fault_reap(struct engine *e, struct io **out, unsigned min, unsigned max);
 static int fault_cancel(struct engine *e, struct io **out, unsigned max);
 static void fault_cleanup(struct engine *e);
+static int fault_collect(struct engine *e, struct job_result *r);
 
-/* A wrapper is what it wraps: the same flags (synchronous, no fd, keeps
- * data), so the runner treats fault:psync exactly as psync. */
-#define FAULT_OPS(inner_name, inner_flags) {                     \
-	.name = FAULT_ENGINE_PREFIX inner_name, .flags = inner_flags, \
-	.init = fault_init,                                         \
-	.prep = fault_prep, .submit = fault_submit,                 \
-	.reap = fault_reap, .cancel = fault_cancel,                 \
-	.cleanup = fault_cleanup }
+/* One wrapper per engine of engine_at's table, built on first use:
+ * fault_tables[i] wraps engine_at(i) and carries its flags and options. */
+#define MAX_TABLES 64
+static struct engine_ops fault_tables[MAX_TABLES];
+static char fault_names[MAX_TABLES][48];
+static unsigned nr_tables;
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
-/* Parallel arrays: fault_tables[i] wraps inner_engines[i]. */
-static const struct engine_ops *const inner_engines[] = {
-	&engine_io_uring, &engine_libaio, &engine_psync, &engine_null, &engine_cufile,
-};
-static const struct engine_ops fault_tables[] = {
-	FAULT_OPS("io_uring", ENGINE_FLAGS_IO_URING),
-	FAULT_OPS("libaio", ENGINE_FLAGS_LIBAIO),
-	FAULT_OPS("psync", ENGINE_FLAGS_PSYNC),
-	FAULT_OPS("null", ENGINE_FLAGS_NULL),
-	FAULT_OPS("cufile", ENGINE_FLAGS_CUFILE),
-};
-_Static_assert(sizeof(inner_engines) / sizeof(inner_engines[0]) ==
-	       sizeof(fault_tables) / sizeof(fault_tables[0]),
-	       "one fault table per inner engine");
-#define NR_TABLES (sizeof(fault_tables) / sizeof(fault_tables[0]))
+static void build_tables(void)
+{
+	const struct engine_ops *inner;
+
+	for (nr_tables = 0; nr_tables < MAX_TABLES && (inner = engine_at(nr_tables));
+	     nr_tables++) {
+		struct engine_ops *t = &fault_tables[nr_tables];
+
+		snprintf(fault_names[nr_tables], sizeof(fault_names[0]), "%s%s",
+			 FAULT_ENGINE_PREFIX, inner->name);
+		t->name = fault_names[nr_tables];
+		t->flags = inner->flags;
+		t->options = inner->options;
+		t->init = fault_init;
+		t->prep = fault_prep;
+		t->submit = fault_submit;
+		t->reap = fault_reap;
+		t->cancel = fault_cancel;
+		t->cleanup = fault_cleanup;
+		t->side_files = inner->side_files;
+		t->collect = inner->collect ? fault_collect : NULL;
+	}
+}
 
 const struct engine_ops *fault_engine_wrap(const struct engine_ops *inner)
 {
-	for (size_t i = 0; i < NR_TABLES; i++)
-		if (inner_engines[i] == inner)
+	pthread_once(&tables_once, build_tables);
+	for (unsigned i = 0; i < nr_tables; i++)
+		if (engine_at(i) == inner)
 			return &fault_tables[i];
 	err_set("ioengine: '%s' cannot be wrapped by the fault engine",
 		inner && inner->name ? inner->name : "");
@@ -160,8 +171,9 @@ const struct engine_ops *fault_engine_wrap(const struct engine_ops *inner)
 
 const struct engine_ops *fault_engine_inner(const struct engine_ops *ops)
 {
-	if (ops >= fault_tables && ops < fault_tables + NR_TABLES)
-		return inner_engines[ops - fault_tables];
+	pthread_once(&tables_once, build_tables);
+	if (ops >= fault_tables && ops < fault_tables + nr_tables)
+		return engine_at((unsigned)(ops - fault_tables));
 	return NULL;
 }
 
@@ -229,6 +241,13 @@ static int fault_init(struct engine *e, const struct job_spec *spec)
 	}
 	e->priv = st;
 	return 0;
+}
+
+static int fault_collect(struct engine *e, struct job_result *r)
+{
+	struct fault_state *st = e->priv;
+
+	return st && st->inner.ops->collect ? st->inner.ops->collect(&st->inner, r) : 0;
 }
 
 static void fault_cleanup(struct engine *e)
@@ -498,6 +517,7 @@ static int reap_completions(struct engine *e, struct io **out, unsigned min, uns
 	uint64_t waited_from = 0;
 	unsigned n = 0;
 
+	st->inner.measuring = e->measuring;
 	if (min > max)
 		min = max;
 	for (;;) {

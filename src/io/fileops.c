@@ -69,9 +69,11 @@ static void fileop_cleanup(struct engine *e)
 	(void)e;
 }
 
+/* stat_type (fileop_options) is a core option group (options.c), checked
+ * against the engine by job_files_check, so the tables carry no options */
 #define FILEOP_ENGINE(engine_name, opts) {                            \
 	.name = engine_name, .flags = ENGINE_SYNC | ENGINE_FILE_OPS,  \
-	.options = opts, .init = fileop_init, .prep = fileop_no_io,  \
+	.init = fileop_init, .prep = fileop_no_io,                   \
 	.submit = fileop_no_submit, .reap = fileop_no_reap,          \
 	.cleanup = fileop_cleanup }
 

@@ -15,6 +15,8 @@
 #include <sys/uio.h>
 #include <sys/utsname.h>
 
+#include "io/atomic.h"
+#include "io/cmdprio.h"
 #include "util/error.h"
 
 /* completions copied out of the CQ ring per peek */
@@ -29,6 +31,10 @@ struct uring_state {
 	unsigned queued;       /* prepared, not yet submitted */
 	unsigned inflight;     /* submitted, not yet reaped */
 	bool is_block;         /* trims: a discard command, else fallocate */
+	/* per-I/O extras, looked at once in prep when neither is set */
+	bool extras;
+	struct cmdprio *cmdprio;   /* cmdprio_* options, or NULL */
+	int write_rw_flags;        /* RWF_ATOMIC with atomic=1 */
 };
 
 /* The block layer's io_uring discard command (linux/blkdev.h, 6.12+),
@@ -159,6 +165,7 @@ static int uring_init(struct engine *e, const struct job_spec *spec)
 	struct uring_state *st;
 	unsigned flags = 0;
 	int ret;
+	bool failed;
 
 	if (e->depth == 0)
 		return err_set("io_uring: iodepth must be at least 1");
@@ -178,12 +185,22 @@ static int uring_init(struct engine *e, const struct job_spec *spec)
 		flags |= IORING_SETUP_SQPOLL;
 	if (spec->hipri)
 		flags |= IORING_SETUP_IOPOLL;
+	if (atomic_writes_check(e, spec))
+		return -1;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return err_set("io_uring: out of memory");
+	st->cmdprio = cmdprio_create(spec, &failed);
+	if (failed) {
+		free(st);
+		return err_prefix("io_uring");
+	}
+	st->write_rw_flags = spec->eng.atomic ? RWF_ATOMIC : 0;
+	st->extras = st->cmdprio || st->write_rw_flags;
 	ret = uring_setup(st, round_up_pow2(e->depth), flags);
 	if (ret < 0) {
+		cmdprio_destroy(st->cmdprio);
 		free(st);
 		return uring_error("io_uring_queue_init", ret);
 	}
@@ -207,6 +224,7 @@ static int uring_init(struct engine *e, const struct job_spec *spec)
 	return 0;
 fail:
 	io_uring_queue_exit(&st->ring);
+	cmdprio_destroy(st->cmdprio);
 	free(st);
 	return -1;
 }
@@ -259,6 +277,12 @@ static int uring_prep(struct engine *e, struct io *io)
 					    io->offset);
 	}
 	sqe->flags = st->sqe_flags;
+	if (st->extras) {
+		if (st->cmdprio)
+			sqe->ioprio = (uint16_t)cmdprio_pick(st->cmdprio, io);
+		if (io->dir == DIR_WRITE)
+			sqe->rw_flags = st->write_rw_flags;
+	}
 	io_uring_sqe_set_data(sqe, io);
 	st->queued++;
 	return 0;
@@ -346,6 +370,9 @@ static int uring_reap(struct engine *e, struct io **out, unsigned min,
 		}
 	}
 	st->inflight -= got;
+	if (st->cmdprio)
+		for (unsigned i = 0; i < got; i++)
+			cmdprio_complete(st->cmdprio, out[i], e->measuring);
 	return (int)got;
 }
 
@@ -365,6 +392,18 @@ static int uring_wait(struct engine *e, uint64_t timeout_ns)
 	return 0;
 }
 
+static int uring_collect(struct engine *e, struct job_result *r)
+{
+	struct uring_state *st = e->priv;
+
+	return st && st->cmdprio ? cmdprio_collect(st->cmdprio, r) : 0;
+}
+
+static const struct option_def uring_options[] = {
+	CMDPRIO_OPTIONS,
+	{ NULL },
+};
+
 static void uring_cleanup(struct engine *e)
 {
 	struct uring_state *st = e->priv;
@@ -372,17 +411,20 @@ static void uring_cleanup(struct engine *e)
 	if (!st)
 		return;
 	io_uring_queue_exit(&st->ring);
+	cmdprio_destroy(st->cmdprio);
 	free(st);
 	e->priv = NULL;
 }
 
 const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
-	.flags = ENGINE_FLAGS_IO_URING,
+	.flags = ENGINE_KEEPS_DATA | ENGINE_ATOMIC | ENGINE_FILES | ENGINE_TRIMS,
+	.options = uring_options,
 	.init = uring_init,
 	.prep = uring_prep,
 	.submit = uring_submit,
 	.reap = uring_reap,
 	.wait = uring_wait,
 	.cleanup = uring_cleanup,
+	.collect = uring_collect,
 };

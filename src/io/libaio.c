@@ -10,7 +10,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "io/atomic.h"
+#include "io/cmdprio.h"
 #include "util/error.h"
+
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO (1 << 1)    /* linux/aio_abi.h: aio_reqprio is set */
+#endif
 
 struct aio_state {
 	io_context_t ctx;
@@ -25,10 +31,15 @@ struct aio_state {
 	struct io_event *events;   /* depth */
 	unsigned depth;
 	unsigned inflight;         /* submitted (or rejected), not yet reaped */
+	/* per-I/O extras, looked at once in prep when neither is set */
+	bool extras;
+	struct cmdprio *cmdprio;   /* cmdprio_* options, or NULL */
+	int write_rw_flags;        /* RWF_ATOMIC with atomic=1 */
 };
 
 static void aio_free_state(struct aio_state *st)
 {
+	cmdprio_destroy(st->cmdprio);
 	free(st->iocbs);
 	free(st->free_iocbs);
 	free(st->queued);
@@ -42,17 +53,26 @@ static int aio_init(struct engine *e, const struct job_spec *spec)
 	struct aio_state *st;
 	unsigned i;
 	int ret;
+	bool failed;
 
-	(void)spec;
 	if (e->depth == 0)
 		return err_set("libaio: iodepth must be at least 1");
 	if (e->depth > (1u << 20))
 		return err_set("libaio: iodepth %u is too large", e->depth);
 	if (e->fd < 0)
 		return err_set("libaio: no file descriptor");
+	if (atomic_writes_check(e, spec))
+		return -1;
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return err_set("libaio: out of memory");
+	st->cmdprio = cmdprio_create(spec, &failed);
+	if (failed) {
+		free(st);
+		return err_prefix("libaio");
+	}
+	st->write_rw_flags = spec->eng.atomic ? RWF_ATOMIC : 0;
+	st->extras = st->cmdprio || st->write_rw_flags;
 	st->depth = e->depth;
 	st->iocbs = calloc(e->depth, sizeof(*st->iocbs));
 	st->free_iocbs = calloc(e->depth, sizeof(*st->free_iocbs));
@@ -103,6 +123,14 @@ static int aio_prep(struct engine *e, struct io *io)
 	else
 		io_prep_pwrite(iocb, io->file, io->buf, io->len, (long long)io->offset);
 	iocb->data = io;
+	if (st->extras) {
+		if (st->cmdprio) {
+			iocb->aio_reqprio = (short)cmdprio_pick(st->cmdprio, io);
+			iocb->u.c.flags |= IOCB_FLAG_IOPRIO;
+		}
+		if (io->dir == DIR_WRITE)
+			iocb->aio_rw_flags = st->write_rw_flags;
+	}
 	st->queued[st->nr_queued++] = iocb;
 	return 0;
 }
@@ -184,6 +212,9 @@ static int aio_reap(struct engine *e, struct io **out, unsigned min,
 		}
 	}
 	st->inflight -= got;
+	if (st->cmdprio)
+		for (unsigned i = 0; i < got; i++)
+			cmdprio_complete(st->cmdprio, out[i], e->measuring);
 	return (int)got;
 }
 
@@ -214,6 +245,18 @@ static int aio_wait(struct engine *e, uint64_t timeout_ns)
 	return 0;
 }
 
+static int aio_collect(struct engine *e, struct job_result *r)
+{
+	struct aio_state *st = e->priv;
+
+	return st && st->cmdprio ? cmdprio_collect(st->cmdprio, r) : 0;
+}
+
+static const struct option_def aio_options[] = {
+	CMDPRIO_OPTIONS,
+	{ NULL },
+};
+
 static void aio_cleanup(struct engine *e)
 {
 	struct aio_state *st = e->priv;
@@ -228,11 +271,13 @@ static void aio_cleanup(struct engine *e)
 
 const struct engine_ops engine_libaio = {
 	.name = "libaio",
-	.flags = ENGINE_FLAGS_LIBAIO,
+	.flags = ENGINE_KEEPS_DATA | ENGINE_ATOMIC | ENGINE_FILES | ENGINE_TRIMS,
+	.options = aio_options,
 	.init = aio_init,
 	.prep = aio_prep,
 	.submit = aio_submit,
 	.reap = aio_reap,
 	.wait = aio_wait,
 	.cleanup = aio_cleanup,
+	.collect = aio_collect,
 };

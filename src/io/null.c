@@ -245,7 +245,7 @@ static void null_cleanup(struct engine *e)
 
 const struct engine_ops engine_null = {
 	.name = "null",
-	.flags = ENGINE_FLAGS_NULL,
+	.flags = ENGINE_NO_FD | ENGINE_FILES | ENGINE_TRIMS,
 	.init = null_init,
 	.prep = null_prep,
 	.submit = null_submit,

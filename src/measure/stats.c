@@ -227,7 +227,7 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 		return err_prefix("merging results of '%s'", src->name);
 	}
 
-	if (job_result_copy_drive(dst, src) < 0 ||
+	if (job_result_copy_drive(dst, src) < 0 || prio_clat_merge(dst, src) < 0 ||
 	    (!dst->checks && check_results_dup(&dst->checks, src->checks) < 0))
 		return -1;
 	for (int d = 0; d < DIR_ALL; d++) {
@@ -281,6 +281,36 @@ void job_result_free(struct job_result *r)
 	r->nr_verify_failures = 0;
 	check_results_free(r->checks);
 	r->checks = NULL;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		free(r->prio_clat[d]);
+		r->prio_clat[d] = NULL;
+		r->nr_prio_clat[d] = 0;
+	}
+}
+
+int prio_clat_merge(struct job_result *dst, const struct job_result *src)
+{
+	for (int d = 0; d < DIR_COUNT; d++)
+		for (unsigned i = 0; i < src->nr_prio_clat[d]; i++) {
+			const struct prio_clat *from = &src->prio_clat[d][i];
+			struct prio_clat *to = NULL, *grown;
+
+			for (unsigned k = 0; k < dst->nr_prio_clat[d] && !to; k++)
+				if (dst->prio_clat[d][k].ioprio == from->ioprio)
+					to = &dst->prio_clat[d][k];
+			if (!to) {
+				grown = realloc(dst->prio_clat[d], (dst->nr_prio_clat[d] + 1) *
+						sizeof(*grown));
+				if (!grown)
+					return err_set("out of memory");
+				dst->prio_clat[d] = grown;
+				to = &grown[dst->nr_prio_clat[d]++];
+				to->ioprio = from->ioprio;
+				lat_stat_init(&to->clat);
+			}
+			lat_merge(&to->clat, &from->clat);
+		}
+	return 0;
 }
 
 int job_result_copy_drive(struct job_result *dst, const struct job_result *src)

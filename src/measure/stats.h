@@ -75,6 +75,12 @@ void series_free(struct series *s);
 
 /* Counts of enum fault_call (io/fault.h, which loop.c checks). */
 #define ENGINE_CALL_COUNTS 4
+/* The clat of the I/Os issued with one priority (cmdprio, io/cmdprio.h):
+ * fio's per-direction "prios". */
+struct prio_clat {
+	unsigned ioprio;         /* class << 13 | hint << 3 | level */
+	struct lat_stat clat;
+};
 
 /* The result of one job clone, or of a reporting group after merging. */
 struct job_result {
@@ -125,6 +131,9 @@ struct job_result {
 	/* the queue depth latency_target settled on (fio's latency_depth);
 	 * 0 = the job's iodepth (no latency target) */
 	unsigned latency_depth;
+	/* clat by I/O priority (cmdprio), owned; NULL without cmdprio */
+	struct prio_clat *prio_clat[DIR_COUNT];
+	unsigned nr_prio_clat[DIR_COUNT];
 };
 
 void job_result_init(struct job_result *r, const struct job_spec *spec);
@@ -133,6 +142,9 @@ void job_result_init(struct job_result *r, const struct job_spec *spec);
  * runtimes (total_run_ns) and the bandwidth / IOPS samples add up. */
 int job_result_merge(struct job_result *dst, const struct job_result *src);
 void job_result_free(struct job_result *r);
+/* Adds src's clat by priority into dst's (the same ioprio merges). */
+int prio_clat_merge(struct job_result *dst, const struct job_result *src);
+
 /* Copies src's drive snapshots where dst has none (strdup). */
 int job_result_copy_drive(struct job_result *dst, const struct job_result *src);
 

@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "io/engine.h"
 #include "io/fault.h"
 #include "output/json_fio.h"
 #include "output/json_shared.h"
@@ -218,6 +219,35 @@ static const struct job_checks *report_switches(const struct job_result *r)
 	return &defaults;
 }
 
+/* fio's "prios": the clat of each I/O priority (cmdprio), written when at
+ * least two of them completed I/Os. */
+static void add_prios_json(struct json_builder *b, cJSON *obj, const struct job_result *r,
+			   enum io_dir d, const struct percentile_list *pcts)
+{
+	unsigned with_samples = 0;
+	cJSON *list;
+
+	for (unsigned i = 0; i < r->nr_prio_clat[d]; i++)
+		with_samples += r->prio_clat[d][i].clat.n > 0;
+	if (with_samples < 2)
+		return;
+	list = add_array(b, obj, "prios");
+	for (unsigned i = 0; i < r->nr_prio_clat[d]; i++) {
+		const struct prio_clat *p = &r->prio_clat[d][i];
+		cJSON *entry;
+
+		if (!p->clat.n)
+			continue;
+		entry = add_object(b, list, NULL);
+		if (!entry)
+			return;
+		add_u64(b, entry, "prioclass", p->ioprio >> 13);
+		add_u64(b, entry, "prio", p->ioprio & 7);
+		add_u64(b, entry, "priohint", (p->ioprio >> 3) & 1023);
+		add_lat_json(b, entry, "clat_ns", &p->clat, pcts, false);
+	}
+}
+
 static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 			 const struct job_result *r, const struct dir_stats *ds,
 			 enum io_dir d, double group_agg,
@@ -230,6 +260,7 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 	struct rate_stat mixed_bw = no_samples, mixed_io = no_samples;
 	const struct rate_stat *bw = &no_samples, *io = &no_samples;
 	double bw_bytes = 0, iops = 0, agg_pct = 0;
+	bool no_data;
 
 	if (ds && d == DIR_ALL) {   /* unified_rw_reporting: both directions */
 		bw_bytes = r->runtime_ns ? (double)ds->bytes / ((double)r->runtime_ns / 1e9) : 0;
@@ -248,13 +279,21 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 		bw_bytes = result_bw_bytes(r, d);
 		iops = result_iops(r, d);
 	}
+	/* an engine that moves no data (cpuio, exec): fio's direction has no
+	 * runtime, so no iops or bandwidth samples; its iops samples stay */
+	no_data = ds && r->spec && engine_has(engine_base(r->spec->ioengine), ENGINE_NO_IO);
+	if (no_data) {
+		iops = 0;
+		bw = &no_samples;
+	}
 	add_u64(b, obj, "io_bytes", ds ? ds->bytes : 0);
 	add_u64(b, obj, "io_kbytes", ds ? ds->bytes >> 10 : 0);
 	add_u64(b, obj, "bw_bytes", (uint64_t)bw_bytes);
 	add_u64(b, obj, "bw", (uint64_t)bw_bytes / 1024);  /* KiB/s, as fio */
 	add_double(b, obj, "iops", iops);
 	/* ms, rounded up from us as fio's update_runtime does */
-	add_u64(b, obj, "runtime", ds && ds->ios ? (r->runtime_ns / 1000 + 999) / 1000 : 0);
+	add_u64(b, obj, "runtime", ds && ds->ios && !no_data ?
+		(r->runtime_ns / 1000 + 999) / 1000 : 0);
 	add_u64(b, obj, "total_ios", ds ? ds->ios : 0);
 	add_u64(b, obj, "short_ios", 0);
 	add_u64(b, obj, "drop_ios", 0);
@@ -265,6 +304,8 @@ static void add_dir_json(struct json_builder *b, cJSON *job, const char *name,
 		     c->clat_percentiles ? pcts : NULL, json_plus);
 	add_lat_json(b, obj, "lat_ns", ds ? &ds->lat : &empty_lat,
 		     c->lat_percentiles ? pcts : NULL, json_plus);
+	if (ds && d < DIR_COUNT)
+		add_prios_json(b, obj, r, d, pcts);
 
 	if (bw->samples) {
 		/* fio's convert_agg_kbytes_percent */

@@ -74,7 +74,8 @@ int fileset_prepare(struct worker *w, struct target *t, const volatile sig_atomi
  * (a file-ops engine that creates or deletes). 0, or -1 with err_msg. */
 int check_write_consent(const struct job_spec *s, const char *path,
 			const struct run_options *opt);
-int check_path_consent(const char *path, const struct run_options *opt);
+int check_path_consent(const struct job_spec *s, const char *path,
+		       const struct run_options *opt);
 
 /* files.c: the worker's side */
 

@@ -91,7 +91,7 @@ static int file_consent(const struct job_spec *s, const struct engine_ops *ops,
 		return kind == FILEOP_STAT && access(path, F_OK) == 0 ? 0 : dir_consent(path, opt);
 	if (kind == FILEOP_STAT)
 		return check_write_consent(s, path, opt);
-	return check_path_consent(path, opt);
+	return check_path_consent(s, path, opt);
 }
 
 /* A job whose sets cannot fit is refused before its files are touched

@@ -18,8 +18,10 @@ static int copy_result(struct job_result *dst, const struct job_result *src)
 	dst->verify_failures = NULL;
 	dst->nr_verify_failures = 0;
 	dst->checks = NULL;
+	memset(dst->prio_clat, 0, sizeof(dst->prio_clat));
+	memset(dst->nr_prio_clat, 0, sizeof(dst->nr_prio_clat));
 	if (job_result_copy_drive(dst, src) || verify_result_copy(dst, src) ||
-	    check_results_dup(&dst->checks, src->checks))
+	    check_results_dup(&dst->checks, src->checks) || prio_clat_merge(dst, src))
 		return -1;
 	return series_merge(&dst->series, &src->series);
 }

@@ -364,6 +364,7 @@ static void reset_measurement(struct loop *l, uint64_t now)
 	w->result.ramp_ns = now - l->measure_start;
 	loop_sync_start(l);
 	l->measuring = true;
+	w->engine.measuring = true;
 	l->measure_start = now;
 	l->next_tick = now + l->interval;
 	set_deadline(w, w->spec->runtime_ns ? now + w->spec->runtime_ns : UINT64_MAX);
@@ -882,7 +883,8 @@ void loop_run(struct worker *w)
 	if (l.sync && w->nr_free > 1)
 		w->nr_free = 1;
 	l.interval = s->series_interval_ns ? s->series_interval_ns : 1000000000ull;
-	l.time_based = s->time_based;
+	/* an engine that moves no data (cpuio, exec) runs for its runtime */
+	l.time_based = s->time_based || engine_has(w->ops, ENGINE_NO_IO);
 	l.bytes_target = w->files ? w->files->bytes_target :
 		shape_bytes_target(w, checks_bytes_target(w, s->io_size ? s->io_size :
 							   w->range_len));

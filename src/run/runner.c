@@ -16,6 +16,7 @@
 #include "run/jobctl.h"
 #include "run/files.h"
 #include "run/worker.h"
+#include "target/output_gate.h"
 #include "target/safety.h"
 #include "target/snapshot.h"
 #include "verify/verify.h"
@@ -226,10 +227,11 @@ int check_write_consent(const struct job_spec *s, const char *path,
 	 * it passes the gate as a write does */
 	if (!job_spec_writes(s) && !s->files.unlink && access(path, F_OK) == 0)
 		return 0;
-	return check_path_consent(path, opt);
+	return check_path_consent(s, path, opt);
 }
 
-int check_path_consent(const char *path, const struct run_options *opt)
+int check_path_consent(const struct job_spec *s, const char *path,
+		       const struct run_options *opt)
 {
 	struct safety_verdict v;
 	char text[1024];
@@ -248,8 +250,37 @@ int check_path_consent(const char *path, const struct run_options *opt)
 	for (unsigned r = 0; r < v.nr_reasons && used < sizeof(text); r++)
 		used += (size_t)snprintf(text + used, sizeof(text) - used, "\n  - %s", v.reasons[r]);
 	if (used < sizeof(text) && safety_consent_hint(&v)[0])
-		snprintf(text + used, sizeof(text) - used, "\n%s", safety_consent_hint(&v));
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "\n%s",
+					 safety_consent_hint(&v));
+	if (used < sizeof(text) && v.mounted && s && s->eng.allow_mounted_write)
+		snprintf(text + used, sizeof(text) - used, "\nallow_mounted_write=1 does "
+			 "not lift this: drivebench never writes to a mounted device");
 	return err_refuse("%s", text);
+}
+
+/* The files the engine writes beside the target pass the gates too: a
+ * donor as a target (a missing one created now, as drivebench's own), an
+ * output as --output does. */
+static int check_side_files(const struct worker *w, unsigned clone,
+			    const struct run_options *opt)
+{
+	struct side_file files[4];
+	int n;
+
+	if (!w->ops->side_files)
+		return 0;
+	n = w->ops->side_files(w->spec, clone, files, 4);
+	for (int i = 0; i < n; i++) {
+		if (files[i].kind == SIDE_FILE_OUTPUT) {
+			if (output_gate_check("std_redirect", files[i].path, OUTPUT_FILE))
+				return -1;
+			continue;
+		}
+		if (check_write_consent(w->spec, files[i].path, opt) ||
+		    target_layout_file(files[i].path, 0, NULL) < 0)
+			return -1;
+	}
+	return n < 0 ? -1 : 0;
 }
 
 static char *json_text(cJSON *j)
@@ -424,7 +455,8 @@ static int run_phase(struct phase *p, enum run_failure *why)
 
 		if ((w->setup_failed || w->run_failed) && rc == 0) {
 			rc = err_set("%s", w->error_text);
-			*why = w->setup_failed ? RUN_FAILED_INPUT : RUN_FAILED_RUNTIME;
+			*why = w->setup_refused ? RUN_FAILED_UNSAFE :
+				w->setup_failed ? RUN_FAILED_INPUT : RUN_FAILED_RUNTIME;
 		}
 	}
 	return rc;
@@ -498,6 +530,12 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 				goto done;
 			}
 			if (job_spec_path(s, c, path, sizeof(path))) {
+				rc = err_prefix("job '%s'", s->name);
+				goto done;
+			}
+			/* files beside the target (a donor, redirected output) */
+			if (check_side_files(w, c, opt)) {
+				*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
 				rc = err_prefix("job '%s'", s->name);
 				goto done;
 			}
@@ -610,6 +648,7 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		workers[i].result.verify_failures = NULL;
 		workers[i].result.checks = NULL;
 		workers[i].result.nr_verify_failures = 0;
+		memset(workers[i].result.prio_clat, 0, sizeof(workers[i].result.prio_clat));
 	}
 done:
 	run_logs_close(&logs);   /* after a failure: what was written stays */

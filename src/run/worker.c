@@ -1,6 +1,7 @@
 /* worker.c - one job clone's thread: its I/O buffers, block-size and offset
- * generators, CPU pinning, engine setup and teardown, and worker_main,
- * which runs the submit/reap loop (loop.c) once every clone is ready. */
+ * generators, thread settings (job_env.c), engine setup and teardown, and
+ * worker_main, which runs the submit/reap loop (loop.c) once every clone is
+ * ready. */
 #include "run/worker.h"
 
 #include <sched.h>
@@ -12,6 +13,7 @@
 #include "run/checks_run.h"
 #include "run/jobctl.h"
 #include "run/files.h"
+#include "run/job_env.h"
 #include "run/loop.h"
 #include "run/pagecache.h"
 #include "run/shape.h"
@@ -79,6 +81,7 @@ uint64_t worker_result_bytes(const struct job_spec *spec)
 static int fail(struct worker *w)
 {
 	w->setup_failed = true;
+	w->setup_refused = err_refused();   /* an engine's gate said no: exit 3 */
 	snprintf(w->error_text, sizeof(w->error_text), "%s", err_msg());
 	return -1;
 }
@@ -150,23 +153,6 @@ static int setup_generators(struct worker *w)
 	return 0;
 }
 
-static int pin_cpus(const struct job_spec *s)
-{
-	cpu_set_t set;
-	int rc;
-
-	if (!s->cpus_allowed[0])
-		return 0;
-	CPU_ZERO(&set);
-	if (parse_cpu_list(s->cpus_allowed, &set) < 0)
-		return err_prefix("job '%s': cpus_allowed", s->name);
-	rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	if (rc)
-		return err_set("job '%s': cpus_allowed=%s: %s", s->name,
-			       s->cpus_allowed, strerror(rc));
-	return 0;
-}
-
 int worker_setup(struct worker *w)
 {
 	const struct job_spec *s = w->spec;
@@ -176,6 +162,9 @@ int worker_setup(struct worker *w)
 	 * ended one already); a clone set up on its own gets none either */
 	if (!w->ctl)
 		w->deadline_ns = UINT64_MAX;
+	/* CPUs, memory policy, priorities first: the buffers follow them */
+	if (job_env_apply(w))
+		return fail(w);
 	w->ops = engine_find(s->ioengine);
 	if (!w->ops)
 		return fail(w);
@@ -225,6 +214,9 @@ int worker_setup(struct worker *w)
 	w->engine.nr_ios = w->depth;
 	w->engine.buf_size = w->buf_size;
 	w->engine.is_block = w->target->is_block;
+	w->engine.range_start = w->range_start;
+	w->engine.range_len = w->range_len;
+	w->engine.path = w->target->path;
 	if (w->ops->init(&w->engine, s))
 		return fail(w);
 	return 0;
@@ -259,17 +251,22 @@ void worker_teardown(struct worker *w)
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
+	bool counted = !w->setup_failed;
 
-	if (pin_cpus(w->spec))
-		fail(w);
+	if (counted)
+		engine_results_start(w);   /* before any clone may look */
 	pthread_barrier_wait(w->start_barrier);
-	if (w->setup_failed || *w->abort_start)
+	if (w->setup_failed || *w->abort_start) {
+		if (counted)
+			engine_results_finish(w);
 		return NULL;
+	}
 	/* startdelay, wait_for (run/jobctl.c): the clone's clock starts after */
 	if (w->ctl)
 		jobctl_start(w);
 	loop_run(w);
 	if (w->ctl)
 		jobctl_finish(w);
+	engine_results_finish(w);
 	return NULL;
 }

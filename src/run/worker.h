@@ -105,6 +105,7 @@ struct worker {
 	struct job_result result;
 	struct loop_log *log;         /* fio log files (loop_log.h); NULL = none */
 	bool setup_failed;            /* before the loop: bad input or target */
+	bool setup_refused;           /* ... refused by a write gate */
 	bool run_failed;              /* in the loop: engine, fsync, range guard */
 	char error_text[1024];        /* err_msg of a failure on this thread */
 };

@@ -54,6 +54,7 @@ void job_spec_defaults(struct job_spec *spec)
 	job_checks_defaults(&spec->checks);
 	pacing_defaults(&spec->pacing);
 	job_files_defaults(&spec->files);
+	engine_opts_defaults(&spec->eng);
 }
 
 static bool rw_is_mixed(enum rw_mode rw)
@@ -77,6 +78,8 @@ bool job_spec_trims(const struct job_spec *spec)
 
 static bool writes_data(const struct job_spec *spec)
 {
+	if (engine_opts_alters_target(spec))
+		return true;
 	if (rw_is_mixed(spec->rw))
 		return spec->rwmixread < 100;
 	return spec->rw == RW_WRITE || spec->rw == RW_RANDWRITE ||
@@ -290,7 +293,8 @@ static int check_spec(const struct job_spec *spec)
 		return -1;
 	if (check_fault_options(spec))
 		return -1;
-	if (buffering_check(spec) || pacing_spec_check(spec) || job_files_check(spec))
+	if (buffering_check(spec) || pacing_spec_check(spec) || job_files_check(spec) ||
+	    engine_opts_check(spec))
 		return -1;
 	return check_distribution(&spec->distribution);
 }

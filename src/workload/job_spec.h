@@ -13,6 +13,7 @@
 #include "workload/job_measure.h"
 #include "workload/checks.h"
 #include "workload/file_options.h"
+#include "workload/engine_opts.h"
 
 #define JOB_NAME_MAX 128
 #define JOB_PATH_MAX 4096
@@ -139,7 +140,7 @@ struct job_spec {
 	uint64_t blockalign[DIR_ALL];  /* 0 = the block size */
 
 	/* how */
-	char ioengine[32];             /* io_uring (default), libaio, psync, null */
+	char ioengine[32];             /* io/engine.c's table; default io_uring */
 	unsigned iodepth;
 	unsigned iodepth_batch_submit; /* fio's default 1; 0 = iodepth */
 	unsigned iodepth_batch_complete_min;
@@ -211,6 +212,8 @@ struct job_spec {
 	struct job_measure measure;
 	/* pacing, shapes, trims and job control (workload/pacing.h) */
 	struct job_pacing pacing;
+	/* engines' own options, the job's thread, atomic (engine_opts.h) */
+	struct engine_opts eng;
 
 	/* drivebench extensions */
 	uint64_t chunk_size;           /* requests above this go out as chunks */

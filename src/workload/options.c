@@ -20,6 +20,7 @@
 
 #include "io/cufile.h"
 #include "io/fileops.h"
+#include "io/engine.h"
 #include "util/error.h"
 #include "util/text.h"
 #include "workload/bssplit.h"
@@ -31,6 +32,7 @@
 #include "workload/pacing_options.h"
 #include "workload/expr.h"
 #include "workload/file_option_table.h"
+#include "workload/engine_opts_table.h"
 #include "workload/values.h"
 
 #define EXPR_VALUE_MAX (JOB_PATH_MAX + 64)
@@ -554,7 +556,6 @@ static const char *const unsupported_options[] = {
 	"trim_verify_zero",
 	"trim_backlog",
 	"trim_backlog_batch",
-	"cpumask",
 	"log_compression",
 	"log_compression_cpus",
 	"log_store_compressed",
@@ -574,35 +575,75 @@ static const struct option_group option_groups[] = {
 	pacing_option_group,
 	OPTION_GROUP(file_options),
 	OPTION_GROUP(fileop_options),   /* filestat's and dirstat's own */
+	OPTION_GROUP(engine_opts_table),
 };
 
 #define NR_GROUPS (sizeof(option_groups) / sizeof(option_groups[0]))
 
-static const struct option_def *find_option(const char *key)
+static bool option_named(const struct option_def *o, const char *key)
+{
+	return !strcmp(key, o->name) || (o->alias && !strcmp(key, o->alias));
+}
+
+static const struct option_def *find_core_option(const char *key)
 {
 	for (size_t g = 0; g < NR_GROUPS; g++)
-		for (size_t i = 0; i < option_groups[g].nr; i++) {
-			const struct option_def *o = &option_groups[g].defs[i];
-
-			if (!strcmp(key, o->name) || (o->alias && !strcmp(key, o->alias)))
-				return o;
-		}
+		for (size_t i = 0; i < option_groups[g].nr; i++)
+			if (option_named(&option_groups[g].defs[i], key))
+				return &option_groups[g].defs[i];
 	return NULL;
+}
+
+/* An engine's own option (engine_ops.options); one several engines share
+ * (cmdprio_*) is found in the first that declares it. */
+static const struct option_def *find_engine_option(const char *key)
+{
+	const struct engine_ops *ops;
+
+	for (unsigned e = 0; (ops = engine_at(e)); e++)
+		for (const struct option_def *o = ops->options; o && o->name; o++)
+			if (option_named(o, key))
+				return o;
+	return NULL;
+}
+
+static const struct option_def *find_option(const char *key, bool *engine_option)
+{
+	const struct option_def *o = find_core_option(key);
+
+	*engine_option = false;
+	if (o)
+		return o;
+	o = find_engine_option(key);
+	*engine_option = o != NULL;
+	return o;
 }
 
 const char *job_option_name(unsigned i)
 {
+	const struct engine_ops *ops;
+
 	for (size_t g = 0; g < NR_GROUPS; g++) {
 		if (i < option_groups[g].nr)
 			return option_groups[g].defs[i].name;
 		i -= (unsigned)option_groups[g].nr;
 	}
+	/* then each engine option once, where it is first declared */
+	for (unsigned e = 0; (ops = engine_at(e)); e++)
+		for (const struct option_def *o = ops->options; o && o->name; o++) {
+			if (find_engine_option(o->name) != o)
+				continue;
+			if (i-- == 0)
+				return o->name;
+		}
 	return NULL;
 }
 
 bool job_option_known(const char *key)
 {
-	return key && find_option(key) != NULL;
+	bool engine_option;
+
+	return key && find_option(key, &engine_option) != NULL;
 }
 
 static int apply_option(struct job_spec *spec, const struct option_def *o,
@@ -666,6 +707,7 @@ int job_option_set(struct job_spec *spec, const char *key, const char *value)
 {
 	const struct option_def *o;
 	char computed[EXPR_VALUE_MAX];
+	bool engine_option;
 	int kw;
 
 	if (!key || !*key)
@@ -676,7 +718,7 @@ int job_option_set(struct job_spec *spec, const char *key, const char *value)
 		return err_prefix("option '%s'", key);
 	if (kw > 0)
 		value = computed;
-	o = find_option(key);
+	o = find_option(key, &engine_option);
 	if (!o) {
 		for (size_t i = 0; i < sizeof(unsupported_options) / sizeof(unsupported_options[0]); i++)
 			if (!strcmp(key, unsupported_options[i]))
@@ -684,6 +726,8 @@ int job_option_set(struct job_spec *spec, const char *key, const char *value)
 		return err_set("unknown option '%s'", key);
 	}
 	if (apply_option(spec, o, value))
+		return err_prefix("option '%s'", key);
+	if (engine_option && engine_opts_note(spec, o))
 		return err_prefix("option '%s'", key);
 	record_option(spec, key, value);
 	return 0;

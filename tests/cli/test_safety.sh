@@ -134,6 +134,9 @@ expect_refused "mounted device" "$mounted is mounted at $WORK/mnt" "$mounted" \
 	$WRITE --direct=1 --filename="$mounted"
 expect_refused "mounted device with --destroy-data" "mounted at" "$mounted" \
 	$WRITE --direct=1 --filename="$mounted" --destroy-data="$mounted_id"
+expect_refused "mounted device with allow_mounted_write=1" \
+	"allow_mounted_write=1 does not lift this" "$mounted" \
+	$WRITE --direct=1 --filename="$mounted" --allow_mounted_write=1
 
 # clean: allowed without consent
 before=$(digest "$clean")

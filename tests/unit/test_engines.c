@@ -1,4 +1,5 @@
-/* test_engines.c - the I/O engines (io_uring, libaio, psync, null) against
+/* test_engines.c - the I/O engines (io_uring, libaio, psync, sync, vsync,
+ * pvsync, pvsync2, posixaio, null) against
  * real files: batched writes read back by another engine, short reads at
  * EOF, bad descriptors, io_uring's registered buffers/files, SQPOLL and
  * polled I/O, queue limits, non-blocking reaps and the null engine's
@@ -195,11 +196,16 @@ static void test_engine_flags(void **state)
 	static const char *const names[] = { "io_uring", "libaio", "psync", "null", "cufile" };
 
 	(void)state;
-	assert_int_equal(engine_psync.flags, ENGINE_SYNC | ENGINE_KEEPS_DATA | ENGINE_FILES);
+	assert_int_equal(engine_psync.flags,
+			 ENGINE_SYNC | ENGINE_KEEPS_DATA | ENGINE_FILES | ENGINE_TRIMS);
 	assert_int_equal(engine_cufile.flags, ENGINE_SYNC);   /* one file per job */
-	assert_int_equal(engine_io_uring.flags, ENGINE_KEEPS_DATA | ENGINE_FILES);
-	assert_int_equal(engine_libaio.flags, ENGINE_KEEPS_DATA | ENGINE_FILES);
-	assert_int_equal(engine_null.flags, ENGINE_NO_FD | ENGINE_FILES);
+	assert_int_equal(engine_io_uring.flags,
+			 ENGINE_KEEPS_DATA | ENGINE_ATOMIC | ENGINE_FILES | ENGINE_TRIMS);
+	assert_int_equal(engine_libaio.flags,
+			 ENGINE_KEEPS_DATA | ENGINE_ATOMIC | ENGINE_FILES | ENGINE_TRIMS);
+	assert_int_equal(engine_null.flags, ENGINE_NO_FD | ENGINE_FILES | ENGINE_TRIMS);
+	/* the sync family keeps one file per job and does not trim */
+	assert_int_equal(engine_sync.flags & (ENGINE_FILES | ENGINE_TRIMS), 0);
 	assert_int_equal(engine_needs_fd(&engine_cufile), 1);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char wrapped[32];
@@ -216,16 +222,51 @@ static void test_engine_flags(void **state)
 
 static void test_find_unknown_engine(void **state)
 {
+	char want[1024];
+
 	(void)state;
 	err_clear();
-	assert_null(engine_find("posixaio"));
-	assert_string_equal(err_msg(), "unknown ioengine 'posixaio' (known: "
-			    "io_uring, libaio, psync, null, cufile, filecreate, filestat, "
-			    "filedelete, dircreate, dirstat, dirdelete)");
+	assert_null(engine_find("bogus"));
+	snprintf(want, sizeof(want), "unknown ioengine 'bogus' (known: %s)", engine_names());
+	assert_string_equal(err_msg(), want);
 	assert_null(engine_find("IO_URING"));
 	assert_null(engine_find(""));
 	assert_null(engine_find(NULL));
-	assert_non_null(strstr(err_msg(), "unknown ioengine '' (known: io_uring, libaio"));
+	snprintf(want, sizeof(want), "unknown ioengine '' (known: %s)", engine_names());
+	assert_string_equal(err_msg(), want);
+}
+
+/* The one table: every name lists, resolves to its own entry, wraps in
+ * the fault engine, and docs/engines.md names it (make check runs from
+ * the top of the tree). */
+static void test_engine_table_is_the_list(void **state)
+{
+	static char text[1 << 17];
+	const struct engine_ops *ops;
+	FILE *f = fopen("docs/engines.md", "r");
+	size_t len;
+	unsigned n = 0;
+
+	(void)state;
+	assert_non_null(f);
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	for (unsigned i = 0; (ops = engine_at(i)); i++, n++) {
+		char quoted[64], fault_name[64];
+
+		assert_ptr_equal(engine_find(ops->name), ops);
+		assert_non_null(strstr(engine_names(), ops->name));
+		snprintf(fault_name, sizeof(fault_name), "fault:%s", ops->name);
+		assert_non_null(engine_find(fault_name));
+		assert_ptr_equal(engine_base(fault_name), ops);
+		snprintf(quoted, sizeof(quoted), "`%s`", ops->name);
+		if (!strstr(text, quoted))
+			fail_msg("docs/engines.md does not name engine %s", quoted);
+	}
+	assert_true(n >= 14);
+	assert_ptr_equal(engine_find("sync"), &engine_sync);
+	assert_ptr_equal(engine_find("cpuio"), &engine_cpuio);
 }
 
 /* ---- write a pattern with one engine, read it back with another ------- */
@@ -869,6 +910,12 @@ static const struct roundtrip_case roundtrips[] = {
 	{ .writer = "io_uring", .reader = "io_uring", .sqpoll = true },
 	{ .writer = "io_uring", .reader = "io_uring", .hipri = true,
 	  .direct = true },
+	{ .writer = "sync", .reader = "psync" },
+	{ .writer = "psync", .reader = "sync" },
+	{ .writer = "pvsync", .reader = "pvsync2" },
+	{ .writer = "pvsync2", .reader = "sync", .direct = true },
+	{ .writer = "vsync", .reader = "posixaio" },
+	{ .writer = "posixaio", .reader = "vsync", .direct = true },
 };
 
 #define ROUNDTRIP(name, i) \
@@ -877,7 +924,9 @@ static const struct roundtrip_case roundtrips[] = {
 	{ #test "/" engine, test, NULL, NULL, engine }
 #define PER_ENGINE(test) \
 	ON_ENGINE(test, "io_uring"), ON_ENGINE(test, "libaio"), \
-	ON_ENGINE(test, "psync")
+	ON_ENGINE(test, "psync"), ON_ENGINE(test, "sync"), \
+	ON_ENGINE(test, "pvsync"), ON_ENGINE(test, "pvsync2"), \
+	ON_ENGINE(test, "vsync"), ON_ENGINE(test, "posixaio")
 
 int main(void)
 {
@@ -885,6 +934,7 @@ int main(void)
 		cmocka_unit_test(test_find_known_engines),
 		cmocka_unit_test(test_engine_flags),
 		cmocka_unit_test(test_find_unknown_engine),
+		cmocka_unit_test(test_engine_table_is_the_list),
 		ROUNDTRIP("roundtrip_io_uring_to_libaio", 0),
 		ROUNDTRIP("roundtrip_libaio_to_psync", 1),
 		ROUNDTRIP("roundtrip_psync_to_io_uring", 2),
@@ -897,6 +947,12 @@ int main(void)
 		ROUNDTRIP("roundtrip_io_uring_fixedbufs_registerfiles_direct", 9),
 		ROUNDTRIP("roundtrip_io_uring_sqpoll", 10),
 		ROUNDTRIP("roundtrip_io_uring_hipri_direct", 11),
+		ROUNDTRIP("roundtrip_sync_to_psync", 12),
+		ROUNDTRIP("roundtrip_psync_to_sync", 13),
+		ROUNDTRIP("roundtrip_pvsync_to_pvsync2", 14),
+		ROUNDTRIP("roundtrip_pvsync2_to_sync_direct", 15),
+		ROUNDTRIP("roundtrip_vsync_to_posixaio", 16),
+		ROUNDTRIP("roundtrip_posixaio_to_vsync_direct", 17),
 		PER_ENGINE(test_read_past_eof),
 		PER_ENGINE(test_closed_fd),
 		PER_ENGINE(test_no_fd_is_init_error),

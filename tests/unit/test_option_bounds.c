@@ -148,6 +148,31 @@ static const struct bound_case cases[] = {
 	{ "file_service_type", "pareto:1", "pareto h 1 is out of range: 0 < h < 1" },
 	{ "file_service_type", "normal:100", "normal deviation 100 is out of range: 0 <= dev < 100" },
 	{ "file_service_type", "zipf:1.2:2", "0 <= CENTER <= 1" },
+	{ "threads", "2", "option 'threads': threads=2: fio reads this as the tiobench profile's thread count" },
+	{ "nice", "20", "option 'nice': 20 is too large, the range is -20..19" },
+	{ "nice", "-21", "option 'nice': -21 is too small, the range is -20..19" },
+	{ "prio", "8", "option 'prio': 8 is too large, the range is 0..7" },
+	{ "prioclass", "4", "option 'prioclass': 4 is too large, the range is 0..3" },
+	{ "numa_cpu_nodes", "1024", "option 'numa_cpu_nodes': bad node list '1024': node out of range (max 1023)" },
+	{ "numa_mem_policy", "bind:1024", "option 'numa_mem_policy': bad node list '1024': node out of range (max 1023)" },
+	{ "cpumask", "0", "option 'cpumask': mask '0' names no CPU" },
+	{ "cpuload", "0", "option 'cpuload': 0 is too small, the range is 1..100" },
+	{ "cpuload", "101", "option 'cpuload': 101 is too large, the range is 1..100" },
+	{ "cpuchunks", "0", "option 'cpuchunks': 0 is too small, the range is 1..1000000" },
+	{ "cpuchunks", "1000001", "option 'cpuchunks': 1000001 is too large, the range is 1..1000000" },
+	{ "grace_time", "3601", "option 'grace_time': 3601 is too large, the range is 0..3600" },
+	{ "inplace", "2", "option 'inplace': 2 is too large, the range is 0..1" },
+	{ "hipri_percentage", "101", "option 'hipri_percentage': 101 is too large, the range is 0..100" },
+	{ "uncached", "2", "option 'uncached': 2 is too large, the range is 0..1" },
+	{ "cmdprio_percentage", "101", "option 'cmdprio_percentage': 101 is too large, the range is 0..100" },
+	{ "cmdprio_percentage", "10,101", "option 'cmdprio_percentage': 101 is too large, the range is 0..100" },
+	{ "cmdprio_class", "0", "option 'cmdprio_class': 0 is too small, the range is 1..3" },
+	{ "cmdprio_class", "4", "option 'cmdprio_class': 4 is too large, the range is 1..3" },
+	{ "cmdprio", "8", "option 'cmdprio': 8 is too large, the range is 0..7" },
+	{ "cmdprio_hint", "1024", "option 'cmdprio_hint': 1024 is too large, the range is 0..1023" },
+	{ "cmdprio_bssplit", "4k/101", "option 'cmdprio_bssplit': entry '4k/101': out of range" },
+	{ "cmdprio_bssplit", "4k/10/4/0", "option 'cmdprio_bssplit': entry '4k/10/4/0': out of range" },
+	{ "cmdprio_bssplit", "4k/10/1/8", "option 'cmdprio_bssplit': entry '4k/10/1/8': out of range" },
 };
 
 /* Options whose values are names, flags, seeds or counts of any size:
@@ -175,6 +200,10 @@ static const char *const unbounded[] = {
 	"random_sequence_stride", "exitall", "exitall_on_error",
 	"create_on_open", "allow_file_create", "unlink",
 	"unlink_each_loop", "fallocate", "stat_type", "filename_format",
+	"gtod_reduce", "disable_lat", "disable_clat",
+	"disable_slat", "disable_bw_measurement", "cpus_allowed_policy", "atomic",
+	"allow_mounted_write", "nowait", "cpumode", "exit_on_io_done", "program",
+	"arguments", "std_redirect", "donorname",
 };
 
 static void every_bound_is_refused_with_its_range(void **state)
@@ -223,6 +252,12 @@ static void the_ends_of_each_range_are_accepted(void **state)
 		{ "nrfiles", "1" }, { "nrfiles", "1048576" }, { "openfiles", "0" },
 		{ "filesize", "1" }, { "filesize", "1024p" }, { "file_service_type", "random:1" },
 		{ "file_service_type", "normal:0" }, { "file_service_type", "zipf:1000:1" },
+		{ "nice", "-20" }, { "nice", "19" }, { "prio", "7" }, { "prioclass", "3" },
+		{ "numa_cpu_nodes", "0" }, { "cpumask", "0x1" }, { "cpuload", "1" },
+		{ "cpuload", "100" }, { "cpuchunks", "1000000" }, { "grace_time", "3600" },
+		{ "cmdprio_percentage", "100" }, { "cmdprio_class", "1,3" },
+		{ "cmdprio", "7" }, { "cmdprio_hint", "1023" }, { "threads", "1" },
+		{ "cmdprio_bssplit", "64k/100/3/7/1023,1m/0" },
 	};
 	struct job_spec *spec = malloc(sizeof(*spec));
 

@@ -1,0 +1,272 @@
+#!/bin/bash
+# test_engines.sh - the engines and engine-level options of docs/engines.md
+# through job files of our own (tests/data/jobs/engine-*.fio, written as
+# fio's documentation uses them), each checked for what it does: sync
+# writes what psync writes, cpuio burns about the CPU it is asked for,
+# exec runs its program, ftruncate sets the size, falloc allocates,
+# e4defrag moves blocks, page_fault touches memory, NUMA node 0 runs and a
+# missing node is refused, disable_lat / gtod_reduce leave latencies out as
+# fio, cmdprio issues the priorities it reports, and an engine option with
+# another engine is refused.
+. "$(dirname "$0")/lib.sh"
+
+JOBS=$(cd "$(dirname "$0")/../data/jobs" && pwd)
+
+# json_check WHAT PYTHON: PYTHON runs with d = the last run's JSON
+json_check() {
+	echo "$OUT" > "$TMP/out.json"
+	check "$1" python3 -c "
+import json
+d = json.load(open('$TMP/out.json'))
+jobs = {j['jobname']: j for j in d['jobs']}
+$2"
+}
+
+# --- an engine that cannot trim is refused before anything is written ---
+rm -f "$TMP/trim.dat"
+expect_exit 2 "rw=trim with the sync engine is refused" run --no-db --name=t \
+	--ioengine=sync --rw=trim --filename="$TMP/trim.dat" --size=64k
+expect_output "option 'rw': ioengine=sync does not trim" "the error names the engine"
+check "nothing was laid out" test ! -e "$TMP/trim.dat"
+
+# --- sync and psync write the same bytes; sync reads them back ---------
+# scramble_buffers=0: fio's default scrambling stamps the time into each
+# write, so only unscrambled buffers are the same bytes run after run
+expect_exit 0 "engine-sync.fio runs" run --no-db "$JOBS/engine-sync.fio" \
+	--set directory="$TMP" --set scramble_buffers=0 --output-format=json
+json_check "sync wrote and read 1 MiB" "
+assert jobs['sync-writer']['write']['io_bytes'] == 1 << 20
+assert jobs['sync-reader']['read']['io_bytes'] == 1 << 20
+assert jobs['sync-writer']['job options']['ioengine'] == 'sync'"
+mv "$TMP/sync.dat" "$TMP/by-sync.dat"
+expect_exit 0 "the same writer with psync runs" run --no-db "$JOBS/engine-sync.fio" \
+	--set directory="$TMP" --set scramble_buffers=0 --set ioengine=psync
+check "sync and psync wrote the same bytes" cmp -s "$TMP/sync.dat" "$TMP/by-sync.dat"
+rm -f "$TMP/sync.dat" "$TMP/by-sync.dat"
+
+expect_exit 0 "engine-pvsync.fio runs" run --no-db "$JOBS/engine-pvsync.fio" \
+	--set directory="$TMP" --output-format=json
+json_check "pvsync wrote and pvsync2 read 512 KiB" "
+assert jobs['pvsync-writer']['write']['io_bytes'] == 512 << 10
+assert jobs['pvsync2-reader']['read']['io_bytes'] == 512 << 10"
+rm -f "$TMP/pvsync.dat"
+
+expect_exit 0 "engine-posixaio.fio runs" run --no-db "$JOBS/engine-posixaio.fio" \
+	--set directory="$TMP" --output-format=json
+json_check "posixaio wrote and vsync read 1 MiB" "
+assert jobs['posixaio-writer']['write']['io_bytes'] == 1 << 20
+assert jobs['vsync-reader']['read']['io_bytes'] == 1 << 20"
+rm -f "$TMP/posixaio.dat"
+
+# --- cpuio: about half a CPU at cpuload=50 --------------------------------
+# The CPU time is the child's own (getrusage). A spin on a busy machine gets
+# less than it asks, never more: so the bound above is absolute, and the
+# share is compared with a cpuload=100 spin running beside it, which the
+# machine's load slows alike.
+check "cpuio at cpuload=50 uses about half a CPU" python3 - "$DB" "$JOBS/engine-cpuio.fio" <<'PY'
+import json, resource, subprocess, sys
+db, job = sys.argv[1:3]
+p = subprocess.run([db, "run", "--no-db", job, "--output-format=json"],
+                   capture_output=True, text=True)
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+assert p.returncode == 0, p.stderr
+j = {x["jobname"]: x for x in json.loads(p.stdout)["jobs"]}
+share = {n: (x["usr_cpu"] + x["sys_cpu"]) / 100 for n, x in j.items()}
+# the JSON's CPU shares are the child's CPU time
+reported = sum(share[n] * j[n]["job_runtime"] / 1000 for n in j)
+child = ru.ru_utime + ru.ru_stime
+assert 0.7 * child <= reported <= 1.05 * child + 0.05, (reported, child)
+assert share["burn_50_noop"] <= 0.65 and share["burn_50_qsort"] <= 0.65, share
+ratio = share["burn_50_noop"] / share["burn_100_noop"]
+assert 0.25 <= ratio <= 0.8, (ratio, share)
+for n, x in j.items():
+    r = x["read"]
+    assert r["io_bytes"] == 0 and r["total_ios"] >= 1, (n, r)
+    # fio: a direction that moved no bytes has no runtime, iops or bw samples
+    assert r["iops"] == 0 and r["runtime"] == 0 and r["bw_samples"] == 0, (n, r)
+# a noop burst is the latency: at least its 50 ms, no slat
+burn = j["burn_50_noop"]["read"]
+assert burn["total_ios"] >= 5 and burn["clat_ns"]["min"] >= 50_000_000, burn
+assert burn["slat_ns"]["max"] < 1_000_000, burn["slat_ns"]
+PY
+
+# --- exec: the program runs with its arguments, its output redirected ----
+cat > "$TMP/prog.sh" <<'EOF'
+#!/bin/sh
+echo "$2 $3" > "$1"
+echo "hello from the program"
+EOF
+chmod +x "$TMP/prog.sh"
+(cd "$TMP" && PROG="$TMP/prog.sh" MARK="$TMP/ran.txt" timeout 60 "$DB" run --no-db \
+	"$JOBS/engine-exec.fio" --output-format=json > "$TMP/exec.json" 2>"$TMP/exec.err")
+check "exec ran the program with %n and %r expanded" \
+	grep -qx "run-program 2" "$TMP/ran.txt"
+check "exec redirected its output to NAME.stdout" \
+	grep -q "hello from the program" "$TMP/run-program.stdout"
+check "exec's job ran for its runtime with no data" python3 -c "
+import json
+j = json.load(open('$TMP/exec.json'))['jobs'][0]
+assert j['read']['io_bytes'] == 0 and j['read']['total_ios'] >= 10, j['read']
+assert 1900 <= j['job_runtime'] <= 4000, j['job_runtime']"
+ln -sf /proc/sys/vm/drop_caches "$TMP/run-program.stdout"
+(cd "$TMP" && PROG="$TMP/prog.sh" MARK="$TMP/ran2.txt" timeout 60 "$DB" run --no-db \
+	"$JOBS/engine-exec.fio" > /dev/null 2>"$TMP/exec.err"; echo $? > "$TMP/exec.rc")
+check "exec's std_redirect passes the output gate (a kernel setting: exit 3)" \
+	grep -qx 3 "$TMP/exec.rc"
+check "the program did not run" test ! -e "$TMP/ran2.txt"
+rm -f "$TMP/run-program.stdout"
+(cd "$TMP" && PROG=/no/such/program MARK=x timeout 60 "$DB" run --no-db \
+	"$JOBS/engine-exec.fio" > /dev/null 2>"$TMP/exec.err"; echo $? > "$TMP/exec.rc")
+check "exec with a missing program is exit 2" grep -qx 2 "$TMP/exec.rc"
+check "exec names the missing program" grep -q "program '/no/such/program'" "$TMP/exec.err"
+
+# --- ftruncate: the file ends at the last offset ---------------------------
+expect_exit 0 "engine-ftruncate.fio runs" run --no-db "$JOBS/engine-ftruncate.fio" \
+	--set directory="$TMP" --output-format=json
+check "after rw=write the file is size - bs long" \
+	test "$(stat -c %s "$TMP/truncate.dat")" -eq $((60 * 1024))
+json_check "each truncate counted as a block" "
+assert jobs['grow-truncate']['write']['io_bytes'] == 64 << 10"
+expect_exit 0 "random truncates run" run --no-db "$JOBS/engine-ftruncate.fio" \
+	--set directory="$TMP" --set rw=randwrite --set norandommap --set runtime=1 \
+	--set time_based
+check "random truncates leave the file within the range" \
+	test "$(stat -c %s "$TMP/truncate.dat")" -lt $((64 * 1024))
+rm -f "$TMP/truncate.dat"
+
+# --- falloc: blocks are allocated on a sparse file -----------------------
+truncate -s 4m "$TMP/fragmented_file"
+before=$(stat -c %b "$TMP/fragmented_file")
+expect_exit 0 "engine-falloc.fio runs on a sparse file" run --no-db \
+	"$JOBS/engine-falloc.fio" --set directory="$TMP" \
+	--destroy-data="$TMP/fragmented_file" --output-format=json
+after=$(stat -c %b "$TMP/fragmented_file")
+check "falloc allocated (st_blocks $before -> $after)" test "$after" -ge $((before + 4096))
+check "falloc kept the size" test "$(stat -c %s "$TMP/fragmented_file")" -eq $((4 << 20))
+truncate -s 0 "$TMP/fragmented_file"; truncate -s 1m "$TMP/fragmented_file"
+expect_exit 0 "falloc with rw=read allocates too" run --no-db "$JOBS/engine-falloc.fio" \
+	--set directory="$TMP" --set rw=read --set size=1m \
+	--destroy-data="$TMP/fragmented_file"
+check "a read allocated without growing the file" \
+	test "$(stat -c %b "$TMP/fragmented_file")" -ge 1024 -a \
+	"$(stat -c %s "$TMP/fragmented_file")" -eq $((1 << 20))
+expect_exit 3 "falloc, even reading, passes the write gate" run --no-db \
+	"$JOBS/engine-falloc.fio" --set directory="$TMP" --set rw=read
+rm -f "$TMP/fragmented_file"
+
+# --- e4defrag on ext4 (/var/tmp), and a clear refusal elsewhere -----------
+E4=$(mktemp -d /var/tmp/drivebench-e4.XXXXXX)
+if [ "$(stat -f -c %T "$E4")" = ext2/ext3 ]; then
+	expect_exit 0 "a file to defragment is written" run --no-db --name=file1 \
+		--ioengine=psync --rw=write --bs=64k --size=4m --filename="$E4/file1"
+	sum_before=$(md5sum < "$E4/file1")
+	phys_before=$(filefrag -v "$E4/file1" | awk '$1 == "0:" {print $4}')
+	expect_exit 0 "engine-e4defrag.fio runs on ext4" run --no-db \
+		"$JOBS/engine-e4defrag.fio" --set directory="$E4" --output-format=json
+	json_check "e4defrag moved every block it was asked to" "
+assert jobs['isolated-e4defrag']['write']['io_bytes'] == 4 << 20
+assert jobs['isolated-e4defrag']['error'] == 0"
+	check "the data is unchanged" test "$(md5sum < "$E4/file1")" = "$sum_before"
+	phys_after=$(filefrag -v "$E4/file1" | awk '$1 == "0:" {print $4}')
+	check "the first block moved ($phys_before -> $phys_after)" \
+		test -n "$phys_after" -a "$phys_before" != "$phys_after"
+	# a donor that is not drivebench's passes the gate as a target does
+	rm -f "$E4/file.def"
+	echo "someone's data" > "$E4/file.def"
+	expect_exit 3 "an existing donor drivebench did not create is refused" run --no-db \
+		"$JOBS/engine-e4defrag.fio" --set directory="$E4"
+	expect_output "refusing to write to '$E4/file.def'" "the refusal names the donor"
+	check "the donor is unchanged" grep -qx "someone's data" "$E4/file.def"
+else
+	expect_exit 2 "e4defrag off ext4 is refused" run --no-db \
+		"$JOBS/engine-e4defrag.fio" --set directory="$E4"
+	expect_output "is not on ext4" "the refusal says why"
+fi
+rm -rf "$E4"
+if mkdir -p "$TMP/tmpfs" && mount -t tmpfs -o size=16m tmpfs "$TMP/tmpfs" 2>/dev/null; then
+	expect_exit 2 "e4defrag on tmpfs is refused" run --no-db \
+		"$JOBS/engine-e4defrag.fio" --set directory="$TMP/tmpfs" --set size=1m
+	expect_output "'$TMP/tmpfs/file1' is not on ext4 .*EXT4_IOC_MOVE_EXT needs an ext4 file" \
+		"the refusal names the file and why"
+	umount "$TMP/tmpfs"
+else
+	echo "# skipped: cannot mount a tmpfs"
+fi
+
+# --- page_fault: the memory is written and read -------------------------
+expect_exit 0 "engine-page-fault.fio runs" run --no-db "$JOBS/engine-page-fault.fio" \
+	--output-format=json
+json_check "page_fault copied the job's size" "
+w = jobs['page_fault_write']
+assert w['write']['io_bytes'] == 16 << 20, w['write']
+m = jobs['page_fault_mixed']
+assert m['read']['io_bytes'] + m['write']['io_bytes'] == 16 << 20
+assert m['read']['io_bytes'] > 0 and m['write']['io_bytes'] > 0"
+
+# --- NUMA: node 0 runs, a missing node is refused -----------------------
+expect_exit 0 "numa_cpu_nodes=0 with bind:0 and interleave:0 runs" run --no-db \
+	"$JOBS/engine-numa.fio" --set filename="$TMP/numa.dat" --output-format=json
+json_check "both NUMA jobs read" "
+assert all(j['read']['io_bytes'] == 4 << 20 for j in jobs.values()), jobs.keys()"
+expect_exit 2 "numa_cpu_nodes=7 is refused" run --no-db "$JOBS/engine-numa-missing.fio"
+expect_output "engine-numa-missing.fio:5: .*NUMA node 7 is not on this machine" \
+	"the refusal names the file, line and node"
+
+# --- disable_lat / gtod_reduce: latencies left out as fio ---------------
+expect_exit 0 "engine-gtod.fio runs" run --no-db "$JOBS/engine-gtod.fio" --output-format=json
+json_check "gtod_reduce: no slat, clat or lat; disable_lat: lat only" "
+g = jobs['gtod']['read']
+for k in ('slat_ns', 'clat_ns', 'lat_ns'):
+    assert g[k]['N'] == 0 and g[k]['mean'] == 0 and 'percentile' not in g[k], (k, g[k])
+assert g['total_ios'] == 16384 and g['iops'] > 0
+assert sum(jobs['gtod']['latency_us'].values()) == 0
+n = jobs['nolat']['read']
+assert n['lat_ns']['N'] == 0 and 'percentile' not in n['lat_ns']
+assert n['clat_ns']['N'] == 16384 and 'percentile' in n['clat_ns']
+c = jobs['noslat-noclat']['read']
+assert c['slat_ns']['N'] == 0 and c['clat_ns']['N'] == 0 and c['lat_ns']['N'] == 16384"
+
+# --- cmdprio: the priorities issued are the ones reported ---------------
+expect_exit 0 "engine-cmdprio.fio runs" run --no-db "$JOBS/engine-cmdprio.fio" \
+	--set filename=/var/tmp/drivebench-cmdprio.$$.dat --output-format=json
+rm -f /var/tmp/drivebench-cmdprio.$$.dat
+json_check "cmdprio_percentage=20: a fifth real time, the rest the job's idle class" "
+r = jobs['randread']['read']
+p = {(x['prioclass'], x['prio']): x['clat_ns']['N'] for x in r['prios']}
+assert set(p) == {(3, 0), (1, 0)}, p
+assert sum(p.values()) == r['total_ios'] == r['clat_ns']['N']
+assert 0.1 <= p[(1, 0)] / r['total_ios'] <= 0.3, p
+a = jobs['cmdprio-adv']['read']
+q = {(x['prioclass'], x['prio']): x['clat_ns']['N'] for x in a['prios']}
+assert set(q) == {(0, 0), (1, 1), (3, 2)}, q
+assert q[(3, 2)] > q[(1, 1)], q"
+
+# --- an engine option with another engine -------------------------------
+expect_exit 2 "cpuload with ioengine=psync is refused" run --no-db "$JOBS/engine-mismatch.fio"
+expect_output "engine-mismatch.fio:6: job 'oops': option 'cpuload' is an option of ioengine=cpuio, not of ioengine=psync" \
+	"the refusal names both engines"
+
+# --- threads=1 (fio's examples), atomic=1, allow_mounted_write ----------
+expect_exit 0 "threads=1 is accepted" run --no-db "$JOBS/engine-threads.fio" --output-format=json
+json_check "four writers ran as one group" "
+assert jobs['writers']['write']['io_bytes'] == 4 * (16 << 20)"
+expect_exit 2 "threads=4 is refused" run --no-db "$JOBS/engine-threads.fio" --set threads=4
+expect_output "use numjobs=4" "the refusal points to numjobs"
+
+dev=$(stat -c '%Hd:%Ld' /var/tmp 2>/dev/null)
+unit=$(cat "/sys/dev/block/$dev/queue/atomic_write_unit_max_bytes" 2>/dev/null || echo 0)
+if [ "${unit:-0}" -eq 0 ]; then
+	expect_exit 2 "atomic=1 is refused where the device has no atomic writes" run --no-db \
+		"$JOBS/engine-atomic.fio" --set filename=/var/tmp/drivebench-atomic.$$.dat
+	expect_output "atomic=1: '/var/tmp/drivebench-atomic.$$.dat' has no atomic writes" \
+		"the refusal names the file"
+else
+	expect_exit 0 "atomic=1 writes where the device has atomic writes" run --no-db \
+		"$JOBS/engine-atomic.fio" --set filename=/var/tmp/drivebench-atomic.$$.dat
+fi
+rm -f /var/tmp/drivebench-atomic.$$.dat
+expect_exit 2 "atomic=1 with psync is refused" run --no-db "$JOBS/engine-atomic.fio" \
+	--set ioengine=psync --set filename="$TMP/a.dat"
+expect_output "ioengine=psync has no atomic writes" "the refusal names the engine"
+expect_exit 0 "allow_mounted_write=1 is accepted on a file" run --no-db --name=m \
+	--ioengine=psync --rw=write --size=64k --filename="$TMP/m.dat" --allow_mounted_write=1

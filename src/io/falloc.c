@@ -2,8 +2,8 @@
  * A write allocates and extends the file (mode 0), a read allocates
  * without changing the size (FALLOC_FL_KEEP_SIZE), so every job of this
  * engine changes its target (ENGINE_ALTERS: the write gate applies, the
- * file opens read-write). A punched hole is fio's trim, which drivebench
- * does not issue here. */
+ * file opens read-write). A trim punches a hole (PUNCH_HOLE | KEEP_SIZE),
+ * fio's falloc trim. */
 #include "io/engine.h"
 
 #include <errno.h>
@@ -15,10 +15,14 @@
 #ifndef FALLOC_FL_KEEP_SIZE
 #define FALLOC_FL_KEEP_SIZE 0x01
 #endif
+#ifndef FALLOC_FL_PUNCH_HOLE
+#define FALLOC_FL_PUNCH_HOLE 0x02
+#endif
 
 static int32_t falloc_io(struct engine *e, struct io *io)
 {
-	int mode = io->dir == DIR_READ ? FALLOC_FL_KEEP_SIZE : 0, rc;
+	int mode = io->dir == DIR_READ ? FALLOC_FL_KEEP_SIZE :
+		   io->dir == DIR_TRIM ? FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE : 0, rc;
 
 	do
 		rc = fallocate(e->fd, mode, (off_t)io->offset, (off_t)io->len);
@@ -36,7 +40,7 @@ static int falloc_init(struct engine *e, const struct job_spec *spec)
 
 const struct engine_ops engine_falloc = {
 	.name = "falloc",
-	.flags = ENGINE_SYNC | ENGINE_ALTERS,
+	.flags = ENGINE_SYNC | ENGINE_ALTERS | ENGINE_TRIMS,
 	.init = falloc_init,
 	.prep = sync_queue_prep,
 	.submit = sync_queue_submit,

@@ -292,7 +292,8 @@ int fileset_prepare(struct worker *w, struct target *t, const volatile sig_atomi
 	w->files = fs;
 	fs->nr = n;
 	fs->file_ops = (engine_flags(w->ops) & ENGINE_FILE_OPS) != 0;
-	if (!fs->file_ops && !(engine_flags(w->ops) & ENGINE_FILES))
+	/* one file (a set only for filesize=) is the engine's fd: any engine */
+	if (!fs->file_ops && n > 1 && !(engine_flags(w->ops) & ENGINE_FILES))
 		return err_set("ioengine=%s works on one file per job, not %u (nrfiles, "
 			       "filename=a:b)", s->ioengine, n);
 	fs->open_limit = s->files.openfiles && s->files.openfiles < n ? s->files.openfiles : n;

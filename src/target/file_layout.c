@@ -39,8 +39,14 @@ static int open_for_allocation(const char *path)
  * error (fio logs it; a layout that did not happen is not quietly used). */
 static int allocate(int fd, const char *path, enum fallocate_mode mode, uint64_t size)
 {
+	struct stat st;
+	uint64_t from = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
 	int rc = 0;
 
+	/* the modes that take blocks check for room first; sparse ones not */
+	if ((mode == FALLOCATE_NATIVE || mode == FALLOCATE_POSIX || mode == FALLOCATE_KEEP) &&
+	    target_layout_room(fd, path, from, size))
+		return -1;
 	switch (mode) {
 	case FALLOCATE_NONE:
 		return 0;
@@ -60,11 +66,17 @@ static int allocate(int fd, const char *path, enum fallocate_mode mode, uint64_t
 			rc = errno;
 		break;
 	}
-	if (rc)
+	if (rc) {
+		/* what a failed allocation took is given back; the error below
+		 * is the allocation's either way */
+		int back = ftruncate(fd, (off_t)from);
+
+		(void)back;
 		return err_set("cannot lay out '%s': fallocate=%s: %s", path,
 			       mode == FALLOCATE_NATIVE ? "native" : mode == FALLOCATE_POSIX ?
 			       "posix" : mode == FALLOCATE_KEEP ? "keep" : "truncate",
 			       strerror(rc));
+	}
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "util/error.h"
@@ -234,6 +235,23 @@ static int layout_failed(int fd, const char *path, uint64_t from,
 	return err_set("cannot lay out '%s': %s", path, strerror(saved));
 }
 
+int target_layout_room(int fd, const char *path, uint64_t from, uint64_t size)
+{
+	struct statvfs fs;
+	uint64_t need = size > from ? size - from : 0, avail;
+
+	if (!need || fstatvfs(fd, &fs) < 0)
+		return 0;   /* no answer: the writes will say */
+	avail = (uint64_t)fs.f_bavail * (uint64_t)fs.f_frsize;
+	if (need <= avail)
+		return 0;
+	return err_set("cannot lay out '%s' to %llu bytes: it needs %llu more and the "
+		       "filesystem has %llu free (lower size=, offset= or "
+		       "offset_increment=, or use fallocate=none / truncate)", path,
+		       (unsigned long long)size, (unsigned long long)need,
+		       (unsigned long long)avail);
+}
+
 int target_layout_file(const char *path, uint64_t size, const volatile sig_atomic_t *stop)
 {
 	struct stat st;
@@ -271,6 +289,10 @@ int target_layout_file(const char *path, uint64_t size, const volatile sig_atomi
 	if (from >= size) {
 		close(fd);
 		return 0;
+	}
+	if (target_layout_room(fd, path, from, size)) {
+		close(fd);
+		return -1;
 	}
 	buf = malloc(LAYOUT_CHUNK);
 	if (!buf) {

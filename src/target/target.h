@@ -39,6 +39,12 @@ const char *target_scratch_path(void);
  * extends it from there). */
 int target_layout_file(const char *path, uint64_t size, const volatile sig_atomic_t *stop);
 
+/* Whether the filesystem of fd has room to take the file from `from` to
+ * `size` bytes: 0, or -1 with err_msg naming path, the bytes needed and
+ * free (a layout is refused before it starts rather than filling the
+ * filesystem; offset_increment can put a clone's range terabytes in). */
+int target_layout_room(int fd, const char *path, uint64_t from, uint64_t size);
+
 /* Resolves a job's byte range on the target: size / size% / offset /
  * offset% / offset_increment for clone. Checks size 0, range beyond a
  * device, and O_DIRECT alignment of bs, offset and blockalign against the

@@ -326,7 +326,7 @@ static int check_engine_options(const struct job_spec *spec, const struct engine
 	char owners[256];
 
 	for (unsigned i = 0; i < o->nr_engine_options; i++) {
-		if (engine_declares(ops, o->engine_option[i]))
+		if (engine_declares(ops, o->engine_option[i]) || i < o->nr_global_engine_options)
 			continue;
 		owners_of(o->engine_option[i], owners, sizeof(owners));
 		return err_set("option '%s' is an option of %s, not of ioengine=%s",

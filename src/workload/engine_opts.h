@@ -98,9 +98,12 @@ struct engine_opts {
 	bool atomic;                /* RWF_ATOMIC writes (implies direct) */
 	bool allow_mounted_write;   /* accepted; the write gate still decides */
 
-	/* the engine options given, by name, checked against ioengine */
+	/* the engine options given, by name, checked against ioengine; the
+	 * first nr_global_engine_options came from [global], where an option
+	 * of another engine does not apply to a job (fio's e4defrag2 example
+	 * gives donorname= in [global] to libaio jobs too) */
 	const char *engine_option[ENGINE_OPTIONS_SET_MAX];
-	unsigned nr_engine_options;
+	unsigned nr_engine_options, nr_global_engine_options;
 };
 
 struct job_spec;

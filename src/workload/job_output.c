@@ -23,6 +23,8 @@ void job_output_mark_global(struct job_spec *spec)
 {
 	spec->output.global_text_len = strnlen(spec->options_text,
 					       sizeof(spec->options_text));
+	/* the engine options so far are [global]'s too (engine_opts.h) */
+	spec->eng.nr_global_engine_options = spec->eng.nr_engine_options;
 }
 
 bool job_output_logs(const struct job_output *o)

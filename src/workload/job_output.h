@@ -48,7 +48,7 @@ struct job_spec;
 void job_output_defaults(struct job_output *o);
 
 /* A job just copied from the global state: what its options text holds
- * so far is global. */
+ * so far is global (and so are its engine options, engine_opts.h). */
 void job_output_mark_global(struct job_spec *spec);
 
 /* True when the job writes any log file. */

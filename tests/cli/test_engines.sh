@@ -29,6 +29,51 @@ expect_exit 2 "rw=trim with the sync engine is refused" run --no-db --name=t \
 expect_output "option 'rw': ioengine=sync does not trim" "the error names the engine"
 check "nothing was laid out" test ! -e "$TMP/trim.dat"
 
+# --- an engine option in [global] does not bind jobs of another engine ---
+# (fio's e4defrag2 example: donorname= in [global], libaio jobs beside)
+cat > "$TMP/global-engine-option.fio" <<JOB
+[global]
+ioengine=cpuio
+cpuload=10
+runtime=1
+time_based
+[burner]
+[reader]
+ioengine=psync
+rw=read
+size=64k
+filename=$TMP/geo.dat
+time_based=0
+JOB
+expect_exit 0 "a cpuio option in [global] leaves a psync job alone" run --no-db \
+	"$TMP/global-engine-option.fio" --output-format=json
+json_check "both jobs ran" "
+assert jobs['reader']['read']['io_bytes'] == 64 << 10
+assert jobs['burner']['read']['total_ios'] > 0"
+expect_exit 2 "the same option in the psync job's own section is refused" run --no-db \
+	--name=r --ioengine=psync --rw=read --size=64k --filename="$TMP/geo.dat" --cpuload=10
+expect_output "option 'cpuload' is an option of ioengine=cpuio, not of ioengine=psync" \
+	"the error names both engines"
+
+# --- filesize= with one file: any engine (a set of one is the engine's fd) ---
+expect_exit 0 "sync with filesize= and one file runs" run --no-db --name=one \
+	--ioengine=sync --rw=write --filesize=64k --filename="$TMP/one.dat" --output-format=json
+json_check "sync wrote the file's 64 KiB" "
+assert jobs['one']['write']['io_bytes'] == 64 << 10"
+
+# --- falloc trims punch holes, as fio's falloc engine ---
+rm -f "$TMP/holes.dat"
+dd if=/dev/urandom of="$TMP/holes.dat" bs=1M count=1 status=none
+expect_exit 0 "falloc with rw=trim runs" run --no-db --name=holes --ioengine=falloc \
+	--rw=trim --bs=64k --size=1m --filename="$TMP/holes.dat" --output-format=json \
+	--destroy-data="$TMP/holes.dat"
+json_check "falloc trimmed 16 ranges" "
+assert jobs['holes']['trim']['total_ios'] == 16, jobs['holes']['trim']"
+check "the file kept its size but lost its blocks" python3 -c "
+import os
+st = os.stat('$TMP/holes.dat')
+assert st.st_size == 1 << 20 and st.st_blocks * 512 < 64 << 10, (st.st_size, st.st_blocks)"
+
 # --- sync and psync write the same bytes; sync reads them back ---------
 # scramble_buffers=0: fio's default scrambling stamps the time into each
 # write, so only unscrambled buffers are the same bytes run after run

@@ -200,3 +200,25 @@ echo "data" > "$D/keep.dat"
 expect_exit 3 "unlink=1 on a file a read job did not create: refused (it would delete it)" \
 	run --no-db --name=r --filename="$D/keep.dat" --rw=read --bs=4 --size=4 --unlink=1
 check "unlink=1 refused: the file is still there" test -f "$D/keep.dat"
+
+# --- a layout the filesystem has no room for is refused before it starts ---
+# (fio's cross-stripe-verify example with a small size= puts each clone's
+# range 124g further on: laying that out filled the disk)
+if [ "$(id -u)" -eq 0 ]; then
+	SMALL="$TMP/small"
+	mkdir "$SMALL" && mount -t tmpfs -o size=8m tmpfs "$SMALL"
+	expect_exit 2 "a read job's layout beyond the free space is refused" \
+		run --no-db --name=big --filename="$SMALL/big.dat" --rw=read --size=64m
+	expect_output "needs 67108864 more and the filesystem has" "the error names the bytes"
+	check "nothing was written" test "$(du -k "$SMALL" | cut -f1)" -lt 64
+	expect_exit 2 "a write job's fallocate beyond the free space is refused" \
+		run --no-db --name=big --filename="$SMALL/alloc.dat" --rw=write --size=64m \
+		--fallocate=native
+	expect_output "cannot lay out '$SMALL/alloc.dat' to 67108864 bytes" "the error names the file"
+	expect_exit 0 "fallocate=truncate (sparse) is not held back" \
+		run --no-db --name=sparse --filename="$SMALL/sparse.dat" --rw=write --size=64m \
+		--fallocate=truncate --io_size=1m
+	umount -l "$SMALL"   # lazily: a run's last close may still be settling
+else
+	skip "tmpfs mounts need root"
+fi

@@ -48,9 +48,16 @@ needs() {
 	sg_*) echo "a SCSI generic device" ;;
 	uring-cmd-*) echo "an NVMe generic character device (io_uring passthrough)" ;;
 	xnvme-*) echo "the xNVMe library and an NVMe device" ;;
+	cross-stripe-verify) echo "a 3.7 TB NVMe drive (30 clones, offset_increment=124g)" ;;
+	atomic-verify) echo "a device with atomic writes (RWF_ATOMIC: SCSI or NVMe, as the file says)" ;;
+	exec) [ -x /usr/sbin/turbostat ] || echo "turbostat (the program it runs)" ;;
+	numa) [ -d /sys/devices/system/node/node1 ] || echo "a second NUMA node" ;;
 	*) echo "" ;;
 	esac
 }
+
+# sprandom.fio reads bs= from $FIO_BS, as its header says to run it
+export FIO_BS=${FIO_BS:-4096}
 
 runs=0 refused=0 special=0 empty=0
 for f in "$dir"/*.fio; do

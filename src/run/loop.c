@@ -220,6 +220,7 @@ static inline __attribute__((always_inline)) int prep_new(struct loop *l, uint64
 	io = w->free_ios[--w->nr_free];
 	if (w->special_prep)
 		return w->verifying ? prep_new_verified(l, io, now) :
+		       w->shape ? prep_new_shaped(l, io, now) :   /* one file at most */
 		       w->files ? prep_new_files(l, io, now) : prep_new_shaped(l, io, now);
 	dir = pick_dir(w);
 	len = bs_picker_next(&w->bs[dir], &w->rng_bs);
@@ -297,6 +298,13 @@ static void record_error(struct loop *l, struct io *io, int err)
 {
 	struct dir_stats *d = &l->dir[io->dir];
 
+	/* fill_device: a full filesystem or device is the job's end (fio
+	 * clears the error); nothing more is issued, nothing is an error */
+	if (l->w->spec->fill_device && io->dir == DIR_WRITE && (err == -ENOSPC || err == -EDQUOT)) {
+		l->issuing = false;
+		l->abandon = true;
+		return;
+	}
 	if (d->errors++ == 0) {
 		d->first_error = err;
 		d->first_error_offset = io->offset;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/files.h"
 #include "run/loop.h"
 #include "util/error.h"
 #include "workload/random.h"
@@ -60,7 +61,7 @@ int shape_init(struct worker *w)
 		return 0;
 	/* each of several files has its own offsets (run/files.c); a shape
 	 * picks within one range */
-	if (w->files)
+	if (w->files && (w->files->nr > 1 || w->files->file_ops))
 		return err_set("job '%s': bsrange, rw=MODE:N, sequence, strided zones and "
 			       "trimwrite are not supported with several files (nrfiles, "
 			       "filename=a:b) or a file-ops engine", s->name);

@@ -97,6 +97,9 @@ int target_layout_job_file(const struct job_spec *spec, const char *path, uint64
 		return 0;           /* the job's open creates it (fio) */
 	if (job_spec_reads(spec))
 		return target_layout_file(path, size, stop);
+	/* fill_device: the writes take the space; nothing is allocated first */
+	if (spec->fill_device)
+		return 0;
 	/* a job that only writes: fio allocates, it does not write */
 	if (exists && (uint64_t)st.st_size >= size && f->fallocate != FALLOCATE_KEEP)
 		return 0;

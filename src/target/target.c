@@ -235,6 +235,29 @@ static int layout_failed(int fd, const char *path, uint64_t from,
 	return err_set("cannot lay out '%s': %s", path, strerror(saved));
 }
 
+/* The bytes free to an unprivileged writer on path's filesystem (its
+ * directory's, for a path that does not exist yet). */
+static int fs_free_bytes(const char *path, uint64_t *out)
+{
+	struct statvfs fs;
+	char dir[JOB_PATH_MAX];
+	const char *slash;
+
+	if (statvfs(path, &fs) < 0) {
+		slash = strrchr(path, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + (slash == path),
+				 path);
+		if (statvfs(dir, &fs) < 0)
+			return err_set("cannot find the free space of '%s': %s", dir,
+				       strerror(errno));
+	}
+	*out = (uint64_t)fs.f_bavail * (uint64_t)fs.f_frsize;
+	return 0;
+}
+
 int target_layout_room(int fd, const char *path, uint64_t from, uint64_t size)
 {
 	struct statvfs fs;
@@ -450,6 +473,15 @@ int target_file_range(const struct target *t, const struct job_spec *spec,
 				       "which does not exist", spec->name,
 				       size_pct, t->path);
 		bytes = percent_of(t, size_pct, min_bs);
+	} else if (spec->fill_device && !t->is_block) {
+		/* fill_device: up to what the filesystem has free (fio's
+		 * get_fs_free_counts), whole blocks */
+		uint64_t free_bytes;
+
+		if (fs_free_bytes(t->path, &free_bytes))
+			return err_prefix("job '%s': fill_device", spec->name);
+		bytes = (t->exists && t->size > first ? t->size - first : 0) + free_bytes;
+		bytes -= bytes % min_bs;
 	} else if (!t->exists) {
 		return err_set("job '%s': size 0: '%s' does not exist, so "
 			       "size= must be given", spec->name, t->path);

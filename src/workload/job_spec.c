@@ -48,6 +48,7 @@ void job_spec_defaults(struct job_spec *spec)
 	spec->kb_base = 1024;
 	spec->gds_transfer = 1;   /* GDS_XFER_CPUONLY: needs no GPU */
 	spec->do_verify = true;
+	spec->create_serialize = true;   /* fio's default; layout is serial anyway */
 	buffering_defaults(&spec->buffering);
 	job_output_defaults(&spec->output);
 	job_measure_defaults(&spec->measure);

@@ -191,6 +191,14 @@ struct job_spec {
 	/* data verification (verify/): fio's verify, do_verify, verify_backlog */
 	enum verify_kind verify;
 	bool do_verify;                /* default true: read back after writing */
+	/* fill_device (fill_fs): writes until the filesystem or device is
+	 * full; ENOSPC ends the job, not as an error; without size= a file's
+	 * range is what the filesystem has free (fio's get_fs_free_counts) */
+	bool fill_device;
+	/* create_serialize: fio lays files out one job at a time (1) or in
+	 * parallel (0); drivebench lays out every file before the run, one
+	 * at a time, either way: the files are the same */
+	bool create_serialize;
 	unsigned verify_backlog;       /* verify every N writes; 0 = at the end */
 	uint64_t verify_seed;          /* the run's seed written in each header */
 	bool verify_seed_set;          /* false: a fresh random seed per run */

@@ -524,6 +524,8 @@ static const struct option_def option_table[] = {
 	FUNC("gds_transfer", NULL, set_gds_transfer),
 	UINT("gpu_dev_id", NULL, gpu_device, 0, 1023),
 	BOOL("do_verify", do_verify),
+	{ "fill_device", "fill_fs", OPT_BOOL, FIELD(fill_device), 0, 0, 0, NULL, true },
+	BOOL("create_serialize", create_serialize),
 	UINT("verify_backlog", NULL, verify_backlog, 0, VERIFY_BACKLOG_LIMIT),
 	FUNC("verify_seed", NULL, set_verify_seed),
 	SIZE("verify_interval", NULL, verify_interval, VERIFY_UNIT_MIN, BS_LIMIT),
@@ -550,7 +552,6 @@ static const struct option_def option_table[] = {
  * error says "not supported" rather than "unknown". */
 static const char *const unsupported_options[] = {
 	"bs_unaligned",
-	"create_serialize",
 	"overwrite",
 	"trim_percentage",
 	"trim_verify_zero",

@@ -201,6 +201,18 @@ expect_exit 3 "unlink=1 on a file a read job did not create: refused (it would d
 	run --no-db --name=r --filename="$D/keep.dat" --rw=read --bs=4 --size=4 --unlink=1
 check "unlink=1 refused: the file is still there" test -f "$D/keep.dat"
 
+# --- a shape (bsrange) with a set of one file (filesize=): fio's exitwhat ---
+expect_exit 0 "bsrange with filesize= and one file runs" run --no-db --name=b \
+	--filename="$D/shaped.dat" --filesize=1m --bsrange=4k-16k --rw=randwrite \
+	--output-format=json
+check "its writes are 4k..16k and cover the file's megabyte" python3 -c "
+import json, sys
+j = json.loads(sys.argv[1])['jobs'][0]['write']
+assert j['io_bytes'] >= 1 << 20 and 64 <= j['total_ios'] <= 256, j['io_bytes']" "$OUT"
+expect_exit 2 "bsrange with two files is refused" run --no-db --name=b2 \
+	--filename="$D/s1.dat:$D/s2.dat" --size=1m --bsrange=4k-16k --rw=randwrite
+expect_output "not supported with several files" "the error says why"
+
 # --- a layout the filesystem has no room for is refused before it starts ---
 # (fio's cross-stripe-verify example with a small size= puts each clone's
 # range 124g further on: laying that out filled the disk)
@@ -218,6 +230,27 @@ if [ "$(id -u)" -eq 0 ]; then
 	expect_exit 0 "fallocate=truncate (sparse) is not held back" \
 		run --no-db --name=sparse --filename="$SMALL/sparse.dat" --rw=write --size=64m \
 		--fallocate=truncate --io_size=1m
+	rm -f "$SMALL"/*
+	# fill_device: the writes end at ENOSPC, which is no error; without
+	# size= the range is the free space; the data then verifies
+	# (fio's surface-scan example)
+	expect_exit 0 "fill_device=1 writes until the filesystem is full" \
+		run --no-db --name=fill --filename="$SMALL/fill.dat" --rw=write --bs=64k \
+		--fill_device=1 --output-format=json
+	check "it wrote nearly all of the 8 MiB, with no error" python3 -c "
+import json, sys
+j = json.loads(sys.argv[1])['jobs'][0]
+assert j['error'] == 0 and 7 << 20 <= j['write']['io_bytes'] <= 8 << 20, j['write']['io_bytes']" "$OUT"
+	rm -f "$SMALL"/*
+	expect_exit 0 "fill_device with size= writes size= (fio)" \
+		run --no-db --name=fill --filename="$SMALL/part.dat" --rw=write --bs=64k \
+		--fill_device=1 --size=2m --output-format=json
+	check "2 MiB written" python3 -c "
+import json, sys
+assert json.loads(sys.argv[1])['jobs'][0]['write']['io_bytes'] == 2 << 20" "$OUT"
+	expect_exit 1 "without fill_device a full filesystem is the write's error" \
+		run --no-db --name=nofill --filename="$SMALL/more.dat" --rw=write --bs=64k \
+		--size=16m --fallocate=none
 	umount -l "$SMALL"   # lazily: a run's last close may still be settling
 else
 	skip "tmpfs mounts need root"

@@ -183,7 +183,7 @@ static const char *const unbounded[] = {
 	"iodepth_batch_adaptive",
 	"randrepeat", "randseed", "norandommap", "random_generator", "end_fsync",
 	"fixedbufs", "registerfiles", "sqthread_poll", "hipri", "stonewall",
-	"new_group", "verify", "do_verify", "verify_seed", "verify_only", "verify_fatal",
+	"new_group", "verify", "do_verify", "fill_device", "create_serialize", "verify_seed", "verify_only", "verify_fatal",
 	"continue_on_error", "fault_short_rate", "fault_short_offsets",
 	"fault_delay_rate", "fault_delay_offsets", "fault_drop_rate",
 	"fault_drop_offsets", "fault_flip_rate", "fault_flip_offsets", "fault_skip",

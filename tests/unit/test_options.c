@@ -717,12 +717,12 @@ static void test_unknown_and_text(void **state)
 
 	(void)state;
 	set_fails(s, "foo", "1", "unknown option 'foo'");
-	set_fails(s, "create_serialize", "1", "option 'create_serialize': not supported by drivebench");
+	set_fails(s, "overwrite", "1", "option 'overwrite': not supported by drivebench");
 	set_fails_with(s, "zonemode", "zbd", "option 'zonemode': 'zbd' needs a zoned block device");
 	set_fails_with(s, "verify", "md4", "option 'verify': verify=md4: unknown method");
 	set_fails(s, "", "1", "empty option name");
 	assert_false(job_option_known("foo"));
-	assert_false(job_option_known("create_serialize"));
+	assert_false(job_option_known("overwrite"));
 	assert_true(job_option_known("zonemode"));
 	assert_true(job_option_known("verify_pattern"));
 	assert_true(job_option_known("verify"));

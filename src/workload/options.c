@@ -696,12 +696,15 @@ static void record_option(struct job_spec *spec, const char *key, const char *va
 {
 	size_t used = strnlen(spec->options_text, sizeof(spec->options_text));
 	size_t room;
+	int n;
 
 	if (used >= sizeof(spec->options_text) - 1)
 		return;
 	room = sizeof(spec->options_text) - used;
-	snprintf(spec->options_text + used, room, "%s%s%s%s", used ? "\n" : "", key,
-		 value ? "=" : "", value ? value : "");
+	n = snprintf(spec->options_text + used, room, "%s%s%s%s", used ? "\n" : "", key,
+		     value ? "=" : "", value ? value : "");
+	if (n < 0 || (size_t)n >= room)   /* cut there (snprintf ended it) */
+		spec->options_text[sizeof(spec->options_text) - 1] = '\0';
 }
 
 int job_option_set(struct job_spec *spec, const char *key, const char *value)

@@ -143,7 +143,7 @@ if command -v strace >/dev/null 2>&1; then
 	"$DB" run --no-db --name=mk --filename="$TMP/both.dat" --rw=write --size=1m >/dev/null
 	strace -f -qq -e trace=fsync,fdatasync -o "$TMP/strace2" "$DB" run --no-db \
 		"$JOBS/sync-fdatasync.fio" --set filename="$TMP/fdatasync.dat" \
-		--output-format=json >"$TMP/fdatasync.json" 2>&1
+		--output-format=json >"$TMP/fdatasync.json" 2>"$TMP/fdatasync.err"
 	check "fdatasync=4 + end_fsync (io_uring QD16): 63 fdatasync and one fsync calls" \
 		test "$(grep -c 'fdatasync(' "$TMP/strace2")" -eq 63 -a \
 		"$(grep -c -E '(^|[^a-z])fsync\(' "$TMP/strace2")" -eq 1
@@ -174,14 +174,14 @@ assert s["total_ios"] == 126 and s["lat_ns"]["N"] == 126, s'
 if command -v strace >/dev/null 2>&1; then
 	strace -f -qq -e trace=fsync,fdatasync -o "$TMP/strace4" "$DB" run --no-db --name=c \
 		--filename="$TMP/both.dat" --rw=write --size=1m --fsync_on_close=1 \
-		--output-format=json >"$TMP/close.json" 2>&1
+		--output-format=json >"$TMP/close.json" 2>"$TMP/close.err"   # LSan speaks under ptrace
 	check "fsync_on_close: one fsync when the writes are done" \
 		test "$(grep -c -E '(^|[^a-z])fsync\(' "$TMP/strace4")" -eq 1
 	OUT=$(cat "$TMP/close.json")
 	check "... not counted in sync" json 'assert j["jobs"][0]["sync"]["total_ios"] == 0'
 	strace -f -qq -e trace=fsync,fadvise64 -o "$TMP/strace5" "$DB" run --no-db --name=v \
 		--filename="$TMP/both.dat" --rw=write --size=1m --verify=crc32c \
-		--output-format=json >"$TMP/verify.json" 2>&1
+		--output-format=json >"$TMP/verify.json" 2>"$TMP/verify.err"
 	check "verify: a sync and a drop of the range before the verify phase (fio's do_verify)" \
 		python3 - "$TMP/strace5" <<'PY'
 import sys

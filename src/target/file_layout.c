@@ -14,25 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "target/safety.h"
 #include "util/error.h"
-
-/* Opens (creating and marking as drivebench's own) a file for its
- * allocation; -1 with err_msg. */
-static int open_for_allocation(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-
-	if (fd >= 0 && safety_mark_created(fd) < 0) {
-		close(fd);
-		return err_prefix("cannot lay out '%s'", path);
-	}
-	if (fd < 0 && errno == EEXIST)
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return err_set("cannot lay out '%s': %s", path, strerror(errno));
-	return fd;
-}
 
 /* fio's fallocate_file: native falls back to nothing where the filesystem
  * cannot (fio ignores its failure); posix, keep and truncate failing is an
@@ -103,7 +85,7 @@ int target_layout_job_file(const struct job_spec *spec, const char *path, uint64
 	/* a job that only writes: fio allocates, it does not write */
 	if (exists && (uint64_t)st.st_size >= size && f->fallocate != FALLOCATE_KEEP)
 		return 0;
-	fd = open_for_allocation(path);
+	fd = target_open_for_layout(path);
 	if (fd < 0)
 		return -1;
 	if (allocate(fd, path, f->fallocate, size)) {

@@ -235,6 +235,22 @@ static int layout_failed(int fd, const char *path, uint64_t from,
 	return err_set("cannot lay out '%s': %s", path, strerror(saved));
 }
 
+int target_open_for_layout(const char *path)
+{
+	/* a file drivebench creates is marked as its own (safety.h) */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd >= 0 && safety_mark_created(fd) < 0) {
+		close(fd);
+		return err_prefix("cannot lay out '%s'", path);
+	}
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set("cannot lay out '%s': %s", path, strerror(errno));
+	return fd;
+}
+
 /* The bytes free to an unprivileged writer on path's filesystem (its
  * directory's, for a path that does not exist yet). */
 static int fs_free_bytes(const char *path, uint64_t *out)
@@ -287,16 +303,9 @@ int target_layout_file(const char *path, uint64_t size, const volatile sig_atomi
 		return err_set("cannot lay out '%s': it is %s, not a regular "
 			       "file", path, S_ISBLK(st.st_mode) ?
 			       "a block device" : file_kind(st.st_mode));
-	/* a file drivebench creates is marked as its own (safety.h) */
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd >= 0 && safety_mark_created(fd) < 0) {
-		close(fd);
-		return err_prefix("cannot lay out '%s'", path);
-	}
-	if (fd < 0 && errno == EEXIST)
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = target_open_for_layout(path);
 	if (fd < 0)
-		return err_set("cannot lay out '%s': %s", path, strerror(errno));
+		return -1;
 	if (fstat(fd, &st) < 0) {
 		int saved = errno;
 

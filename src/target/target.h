@@ -39,6 +39,10 @@ const char *target_scratch_path(void);
  * extends it from there). */
 int target_layout_file(const char *path, uint64_t size, const volatile sig_atomic_t *stop);
 
+/* Opens path to lay it out, write-only: a file it creates is marked as
+ * drivebench's own (safety.h). The fd, or -1 with err_msg. */
+int target_open_for_layout(const char *path);
+
 /* Whether the filesystem of fd has room to take the file from `from` to
  * `size` bytes: 0, or -1 with err_msg naming path, the bytes needed and
  * free (a layout is refused before it starts rather than filling the

@@ -286,10 +286,10 @@ void account(struct loop *l, struct io *io, uint64_t now, const bool logging)
 			    done - start, now - l->measure_start);
 		/* a bw or iops log per I/O: fio samples the rate per I/O too
 		 * (add_bw_sample: bytes * 10^6 / clat ns; add_iops_sample: 1) */
-		if (l->measuring && l->rates.bw.window_ns == 0)
+		if (l->rates.bw.window_ns == 0)   /* account: only while measuring */
 			rate_stat_add(&l->w->result.bw_stat[io->dir], done > issue ?
 				      bytes * 1000000ull / (done - issue) : 0);
-		if (l->measuring && l->rates.iops.window_ns == 0)
+		if (l->rates.iops.window_ns == 0)
 			rate_stat_add(&l->w->result.iops_stat[io->dir], 1);
 	}
 }

@@ -57,22 +57,10 @@ static int set_scramble_buffers(struct job_spec *spec, const char *value)
 	return 0;
 }
 
-static int parse_percent(const char *value, unsigned *out)
-{
-	uint64_t pct;
-
-	if (parse_u64_plain(value, &pct))
-		return err_set("bad number '%s'", value);
-	if (value_in_range(pct, 0, 100, VALUE_COUNT, value))
-		return -1;
-	*out = (unsigned)pct;
-	return 0;
-}
-
 /* fio: the buffers are shaped from now on, so they are not scrambled */
 static int set_compress_percentage(struct job_spec *spec, const char *value)
 {
-	if (parse_percent(value, &spec->buffering.compress_pct))
+	if (parse_percent_uint(value, &spec->buffering.compress_pct))
 		return -1;
 	spec->buffering.compress_given = true;
 	return 0;
@@ -81,7 +69,7 @@ static int set_compress_percentage(struct job_spec *spec, const char *value)
 /* fio: shaped buffers, refilled for every write */
 static int set_dedupe_percentage(struct job_spec *spec, const char *value)
 {
-	if (parse_percent(value, &spec->buffering.dedupe_pct))
+	if (parse_percent_uint(value, &spec->buffering.dedupe_pct))
 		return -1;
 	spec->buffering.compress_given = true;
 	spec->buffering.dedupe_refill = true;

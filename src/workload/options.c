@@ -130,18 +130,6 @@ static int set_rw(struct job_spec *spec, const char *value)
 	return err_set("unknown mode '%s'", value);
 }
 
-static int parse_percent_uint(const char *value, unsigned *out)
-{
-	uint64_t pct;
-
-	if (parse_u64_plain(value, &pct))
-		return err_set("bad number '%s'", value);
-	if (value_in_range(pct, 0, 100, VALUE_COUNT, value))
-		return -1;
-	*out = (unsigned)pct;
-	return 0;
-}
-
 static int set_rwmixread(struct job_spec *spec, const char *value)
 {
 	return parse_percent_uint(value, &spec->rwmixread);

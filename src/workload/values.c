@@ -347,3 +347,15 @@ char *format_time_ns(uint64_t ns, char *out, size_t len)
 {
 	return value_format(ns, VALUE_NS, out, len);
 }
+
+int parse_percent_uint(const char *text, unsigned *out)
+{
+	uint64_t pct;
+
+	if (parse_u64_plain(text, &pct))
+		return err_set("bad number '%s'", text);
+	if (value_in_range(pct, 0, 100, VALUE_COUNT, text))
+		return -1;
+	*out = (unsigned)pct;
+	return 0;
+}

@@ -45,6 +45,9 @@ int parse_u64_plain(const char *text, uint64_t *out);
 int parse_double_plain(const char *text, double *out);
 /* 1/0, true/false, yes/no, on/off (any case); NULL (a bare flag) is true. */
 bool parse_bool_text(const char *text, bool *out);
+/* A whole percentage 0..100, as fio's percentage options take it:
+ * "bad number 'x'" or the range error. */
+int parse_percent_uint(const char *text, unsigned *out);
 /* Splits text at sep into at most max_parts pieces copied into parts[i]
  * (256 bytes each). Returns the count, or -1 when too many / too long. */
 int split_text(const char *text, char sep, char parts[][256], int max_parts);

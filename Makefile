@@ -18,6 +18,10 @@ LDFLAGS += $(EXTRA_LDFLAGS)
 
 LIB_SRC := $(shell find src -name '*.c' ! -path src/main.c | sort)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# The library is linked whole: the io layer registers its engine catalog
+# with the job model from a constructor (job/engine_catalog.h), an object
+# nothing else names.
+WHOLE_LIB = -Wl,--whole-archive $(BUILD)/libdrivebench.a -Wl,--no-whole-archive
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_HELPER_SRC := $(sort $(wildcard tests/unit/helpers/*.c))
@@ -54,12 +58,12 @@ $(BUILD)/libdrivebench.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/drivebench: $(BUILD)/src/main.o $(BUILD)/libdrivebench.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/src/main.o $(WHOLE_LIB) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_HELPER_OBJ) $(BUILD)/libdrivebench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< \
-		$(TEST_HELPER_OBJ) $(BUILD)/libdrivebench.a $(LDFLAGS) $(LDLIBS) \
+		$(TEST_HELPER_OBJ) $(WHOLE_LIB) $(LDFLAGS) $(LDLIBS) \
 		$(shell pkg-config --libs cmocka)
 
 $(FAKE_DIR)/libcufile.so.0: tests/fake/fake_cufile.c
@@ -103,11 +107,11 @@ $(BUILD)/fuzz/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_%.c tests/fuzz/fuzz_
 		$(BUILD)/libdrivebench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ tests/fuzz/replay.c tests/fuzz/fuzz_$*.c \
-		$(BUILD)/libdrivebench.a $(LDFLAGS) $(LDLIBS)
+		$(WHOLE_LIB) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(BUILD)/libdrivebench.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/libdrivebench.a \
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(WHOLE_LIB) \
 		$(LDFLAGS) $(LDLIBS)
 
 fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%) $(FUZZ_REPLAY)

@@ -20,7 +20,7 @@
 #include "util/error.h"
 #include "workload/checkpoint.h"
 #include "workload/dlio.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 struct checkpoint_args {
 	struct dlio_config cfg;

@@ -17,8 +17,8 @@
 #include "target/target.h"
 #include "util/error.h"
 #include "workload/gds.h"
-#include "workload/job_list.h"
-#include "workload/options.h"
+#include "job/job_list.h"
+#include "job/options.h"
 
 struct gds_args {
 	struct gds_sweep sweep;

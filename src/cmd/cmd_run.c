@@ -19,8 +19,8 @@
 #include "target/target.h"
 #include "util/error.h"
 #include "verify/verify.h"
-#include "workload/job_list.h"
-#include "workload/options.h"
+#include "job/job_list.h"
+#include "job/options.h"
 
 static const char run_usage[] =
 	"usage: drivebench run [options] [JOBFILE] [--FIO_OPTION=VALUE ...]\n"

@@ -16,7 +16,7 @@
 #include "suite/suiterun.h"
 #include "util/error.h"
 #include "util/text.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 #define DEFAULT_SUITE "quick"
 

@@ -14,7 +14,7 @@
 #include "cmd/commands.h"
 #include "store/store.h"
 #include "util/error.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 static const char verify_usage[] =
 	"usage: drivebench verify (--seed N | --run ID) [options] [JOBFILE] [--FIO_OPTION=VALUE ...]\n"

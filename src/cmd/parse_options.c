@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 #define HELP_COLUMN 27   /* where the help text of an option starts */
 

@@ -10,7 +10,7 @@
 
 #include "util/clock.h"
 #include "util/error.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 #define CMDPRIO_RNG_STREAM 18u
 #define IOPRIO_CLASS_RT 1u

@@ -9,8 +9,8 @@
 
 #include "io/engine.h"
 #include "measure/stats.h"
-#include "workload/option_table.h"
-#include "workload/random.h"
+#include "job/option_table.h"
+#include "job/random.h"
 
 #define CMDPRIO_MAX 16            /* distinct priorities per direction */
 

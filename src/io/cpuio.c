@@ -15,7 +15,7 @@
 #include "io/sync_queue.h"
 #include "util/clock.h"
 #include "util/error.h"
-#include "workload/option_table.h"
+#include "job/option_table.h"
 
 #define THINK_SLICE_NS 50000000ull
 #define QSORT_INTS (256u << 10)

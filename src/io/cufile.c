@@ -827,12 +827,6 @@ const char *gds_xfer_label(enum gds_xfer x)
 	return "UNKNOWN";
 }
 
-bool gds_xfer_valid(int x)
-{
-	return x == GDS_XFER_GPUD || x == GDS_XFER_CPUONLY ||
-	       x == GDS_XFER_CPU_GPU || x == GDS_XFER_GPUD_ASYNC;
-}
-
 /* ---- the engine --------------------------------------------------------- */
 
 struct cufile_state {

@@ -8,13 +8,7 @@
 
 #include <stdbool.h>
 
-/* gdsio's numbering (-x). */
-enum gds_xfer {
-	GDS_XFER_GPUD = 0,        /* cuFile into GPU memory */
-	GDS_XFER_CPUONLY = 1,     /* O_DIRECT into aligned host memory */
-	GDS_XFER_CPU_GPU = 2,     /* O_DIRECT into host memory, then a copy to the GPU */
-	GDS_XFER_GPUD_ASYNC = 5,  /* cuFile stream API, where the library has it */
-};
+#include "job/gds_transfer.h"
 
 struct gds_env {
 	bool have_cufile;         /* libcufile loaded and the driver opened */
@@ -33,7 +27,5 @@ struct gds_env {
 void gds_probe(struct gds_env *env);
 /* gdsio's XferType label: "GPUD", "CPUONLY", "CPU_GPU", "GPUD_ASYNC". */
 const char *gds_xfer_label(enum gds_xfer x);
-/* Whether x is a valid gdsio transfer type drivebench supports. */
-bool gds_xfer_valid(int x);
 
 #endif

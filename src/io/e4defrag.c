@@ -19,7 +19,7 @@
 
 #include "io/sync_queue.h"
 #include "util/error.h"
-#include "workload/option_table.h"
+#include "job/option_table.h"
 
 #define EXT4_MAGIC 0xEF53
 

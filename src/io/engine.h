@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 /* One I/O in flight: a whole request, or one chunk of a large request. */
 struct io {

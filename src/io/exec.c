@@ -22,7 +22,7 @@
 #include "io/sync_queue.h"
 #include "util/clock.h"
 #include "util/error.h"
-#include "workload/option_table.h"
+#include "job/option_table.h"
 
 #define POLL_NS 50000000ull        /* fio's exec thinks 50 ms a poll */
 #define MAX_ARGS 256

@@ -15,7 +15,7 @@
 
 #include "util/clock.h"
 #include "util/error.h"
-#include "workload/random.h"
+#include "job/random.h"
 
 #define DEFAULT_DELAY_NS 10000000ull   /* fault_delay's default, 10 ms */
 #define SHORT_UNIT 512u                /* short transfers are multiples */

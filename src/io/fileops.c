@@ -1,7 +1,7 @@
 /* fileops.c - fio's file and directory operation engines (fio's
  * engines/fileoperations.c, formerly filecreate.c, filestat.c,
  * filedelete.c): the operation each one performs on a path, its ops table
- * with its flags, and filestat's own option stat_type. The loop that runs
+ * with its flags. The loop that runs
  * them over the job's files is run/loop_fileops.c. */
 #include "io/fileops.h"
 
@@ -13,25 +13,8 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "workload/job_spec.h"
-#include "workload/option_table.h"
-
-static int set_stat_type(struct job_spec *spec, const char *value)
-{
-	if (!strcmp(value, "stat"))
-		spec->files.stat_type = FILEOP_STAT_STAT;
-	else if (!strcmp(value, "lstat"))
-		spec->files.stat_type = FILEOP_STAT_LSTAT;
-	else if (!strcmp(value, "statx"))
-		spec->files.stat_type = FILEOP_STAT_STATX;
-	else
-		return err_set("unknown stat_type '%s' (stat, lstat, statx)", value);
-	return 0;
-}
-
-const struct option_def fileop_options[] = {
-	FUNC("stat_type", NULL, set_stat_type),
-};
+#include "job/job_spec.h"
+#include "job/option_table.h"
 
 /* Nothing to set up: the operation needs no state. The loop never calls
  * prep, submit or reap (ENGINE_FILE_OPS). */
@@ -69,20 +52,20 @@ static void fileop_cleanup(struct engine *e)
 	(void)e;
 }
 
-/* stat_type (fileop_options) is a core option group (options.c), checked
- * against the engine by job_files_check, so the tables carry no options */
-#define FILEOP_ENGINE(engine_name, opts) {                            \
+/* stat_type is a file-set option (job/file_options.c), checked against
+ * the engine by job_files_check, so the tables carry no options */
+#define FILEOP_ENGINE(engine_name) {                            \
 	.name = engine_name, .flags = ENGINE_SYNC | ENGINE_FILE_OPS,  \
 	.init = fileop_init, .prep = fileop_no_io,                   \
 	.submit = fileop_no_submit, .reap = fileop_no_reap,          \
 	.cleanup = fileop_cleanup }
 
-const struct engine_ops engine_filecreate = FILEOP_ENGINE("filecreate", NULL);
-const struct engine_ops engine_filestat = FILEOP_ENGINE("filestat", fileop_options);
-const struct engine_ops engine_filedelete = FILEOP_ENGINE("filedelete", NULL);
-const struct engine_ops engine_dircreate = FILEOP_ENGINE("dircreate", NULL);
-const struct engine_ops engine_dirstat = FILEOP_ENGINE("dirstat", fileop_options);
-const struct engine_ops engine_dirdelete = FILEOP_ENGINE("dirdelete", NULL);
+const struct engine_ops engine_filecreate = FILEOP_ENGINE("filecreate");
+const struct engine_ops engine_filestat = FILEOP_ENGINE("filestat");
+const struct engine_ops engine_filedelete = FILEOP_ENGINE("filedelete");
+const struct engine_ops engine_dircreate = FILEOP_ENGINE("dircreate");
+const struct engine_ops engine_dirstat = FILEOP_ENGINE("dirstat");
+const struct engine_ops engine_dirdelete = FILEOP_ENGINE("dirdelete");
 
 bool fileop_engine(const struct engine_ops *ops, enum fileop_kind *kind, bool *dirs)
 {

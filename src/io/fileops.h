@@ -10,15 +10,9 @@
 #include <stdbool.h>
 
 #include "io/engine.h"
-#include "workload/option_table.h"
+#include "job/file_options.h"
 
 enum fileop_kind { FILEOP_CREATE, FILEOP_STAT, FILEOP_DELETE };
-
-/* stat_type= of filestat and dirstat (fio's values) */
-enum fileop_stat { FILEOP_STAT_STAT = 1, FILEOP_STAT_LSTAT, FILEOP_STAT_STATX };
-
-#define FILEOP_OPTIONS_NR 1
-extern const struct option_def fileop_options[FILEOP_OPTIONS_NR];
 
 /* The operation of a file-ops engine, and whether it works on
  * directories; false for any other engine. */

@@ -12,8 +12,8 @@
 #include "io/atomic.h"
 #include "io/sync_queue.h"
 #include "util/error.h"
-#include "workload/option_table.h"
-#include "workload/random.h"
+#include "job/option_table.h"
+#include "job/random.h"
 
 #ifndef RWF_HIPRI
 #define RWF_HIPRI 0x00000001

@@ -6,7 +6,7 @@
 #define DRIVEBENCH_CHECK_RESULTS_H
 
 #include "measure/steadystate.h"
-#include "workload/sprandom_job.h"
+#include "job/sprandom_job.h"
 
 struct check_results {
 	struct steady_report *steady;

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 /* fio's io_stat for rate samples: Welford's running mean and S. */
 struct rate_stat {

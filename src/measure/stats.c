@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "verify/verify.h"
+#include "measure/verify_failures.h"
 
 #define DEFAULT_SERIES_INTERVAL_NS 1000000000ull
 

@@ -11,7 +11,7 @@
 #include "measure/depths.h"
 #include "measure/hist.h"
 #include "measure/rate.h"
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 /* One latency kind: count, min, max, sum, sum of squares, histogram. */
 struct lat_stat {

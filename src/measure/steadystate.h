@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "workload/checks.h"
+#include "job/checks.h"
 
 struct steady_report {
 	enum ss_metric metric;

@@ -22,8 +22,8 @@
 #include "output/checks_out.h"
 #include "util/error.h"
 #include "verify/verify.h"
-#include "workload/check_options.h"
-#include "workload/checks.h"
+#include "job/check_options.h"
+#include "job/checks.h"
 
 /* fio's default percentile_list */
 static const double default_percentiles[] = {

@@ -13,7 +13,7 @@
 #include "output/checks_out.h"
 #include "util/error.h"
 #include "verify/verify.h"
-#include "workload/check_options.h"
+#include "job/check_options.h"
 
 #define PARTIAL_BANNER \
 	"*** PARTIAL RESULTS: interrupted - figures cover only the time run ***"

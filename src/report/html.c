@@ -12,7 +12,7 @@
 
 #include "report/svg.h"
 #include "util/error.h"
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 static const char page_css[] =
 	"body{font-family:sans-serif;margin:24px auto;max-width:1000px;color:#222}"

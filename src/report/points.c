@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/error.h"
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 #include "workload/checkpoint.h"
 #include "workload/gds.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 /* The share of the peak at which a sweep counts as flat. */
 #define FLAT_SHARE 0.95

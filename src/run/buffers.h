@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "io/engine.h"
-#include "workload/job_spec.h"
-#include "workload/random.h"
+#include "job/job_spec.h"
+#include "job/random.h"
 
 /* What a write does to its slot's buffer. */
 enum buffer_mode {

@@ -13,8 +13,8 @@
 #include <stdint.h>
 
 #include "io/engine.h"
-#include "workload/file_service.h"
-#include "workload/offsets.h"
+#include "job/file_service.h"
+#include "job/offsets.h"
 
 struct worker;
 struct loop;

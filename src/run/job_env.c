@@ -15,7 +15,7 @@
 
 #include "io/cmdprio.h"
 #include "util/error.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 #define IOPRIO_WHO_PROCESS 1
 #define NODE_CPULIST "/sys/devices/system/node/node%u/cpulist"

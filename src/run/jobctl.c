@@ -15,7 +15,7 @@
 #include "run/worker.h"
 #include "util/clock.h"
 #include "util/error.h"
-#include "workload/random.h"
+#include "job/random.h"
 
 #define SLICE_NS 50000000ull
 #define MAX_FLOWS 64

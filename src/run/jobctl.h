@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "workload/job_list.h"
+#include "job/job_list.h"
 
 struct worker;
 struct jobctl;

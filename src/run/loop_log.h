@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "measure/stats.h"
-#include "output/fio_log.h"
-#include "workload/job_spec.h"
+#include "run/fio_log.h"
+#include "job/job_spec.h"
 
 struct loop_log;
 struct worker;

@@ -12,7 +12,7 @@
 #include "run/runner.h"
 #include "run/verify_dump.h"
 #include "util/error.h"
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 /* Whether [off, off + len) overlaps a request in flight in a way that
  * makes the data read back undefined: a write against anything, or a read

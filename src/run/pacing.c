@@ -20,7 +20,7 @@
 #include "run/shape.h"
 #include "util/clock.h"
 #include "util/error.h"
-#include "workload/random.h"
+#include "job/random.h"
 
 #define STREAM_POISSON 0x50   /* workload/random.h's streams are 0..3 */
 #define MIN_RATE_SETTLE_NS 2000000000ull   /* fio's 2 s before rate_min counts */

@@ -24,7 +24,7 @@
 #include <cjson/cJSON.h>
 #include "util/error.h"
 #include "util/text.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 uint64_t run_default_buffer_limit(void)
 {

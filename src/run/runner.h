@@ -11,7 +11,7 @@
 #include "measure/stats.h"
 #include "util/clock.h"
 #include "util/error.h"
-#include "workload/job_list.h"
+#include "job/job_list.h"
 
 struct run_options {
 	uint64_t max_buffer_mem;              /* 0 = a quarter of RAM */

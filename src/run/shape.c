@@ -13,7 +13,7 @@
 #include "run/files.h"
 #include "run/loop.h"
 #include "util/error.h"
-#include "workload/random.h"
+#include "job/random.h"
 
 /* the offset generator of a strided job's zone (workload/random.h's
  * streams are 0..3) */

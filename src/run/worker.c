@@ -18,7 +18,7 @@
 #include "run/pagecache.h"
 #include "run/shape.h"
 #include "util/error.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 #define BUFFER_ALIGN 4096
 

@@ -13,8 +13,8 @@
 #include "measure/stats.h"
 #include "target/target.h"
 #include "verify/verify.h"
-#include "workload/offsets.h"
-#include "workload/random.h"
+#include "job/offsets.h"
+#include "job/random.h"
 
 /* A request larger than the chunk size is served as a stream of chunks on
  * one I/O slot; its latency runs from the first chunk's start to the last

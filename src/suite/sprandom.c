@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 #include "util/error.h"
-#include "workload/random.h"
-#include "workload/sprandom_job.h"
+#include "job/random.h"
+#include "job/sprandom_job.h"
 
 double sprandom_model_waf(double op)
 {

@@ -13,7 +13,7 @@
 
 #include "util/error.h"
 #include "util/text.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 #define NS_PER_SEC 1000000000ull
 

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 #define SUITE_NAME_MAX 64
 #define SUITE_POINTS_MAX 64

@@ -15,7 +15,7 @@
 #include "suite/suiteresume.h"
 #include "suite/suiterun.h"
 #include "target/target.h"
-#include "workload/job_list.h"
+#include "job/job_list.h"
 
 /* Everything one suite run carries from step to step. */
 struct suite_ctx {

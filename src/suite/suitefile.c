@@ -15,7 +15,7 @@
 #include "util/error.h"
 #include "util/text.h"
 #include "suite/stepparams.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 /* One "key[=value]" line of the open section. */
 struct entry {

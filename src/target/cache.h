@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "workload/buffering.h"
+#include "job/buffering.h"
 
 /* Drops [off, off + len) of fd from the page cache: a file's range
  * (dirty pages are only queued for writeback, as the kernel does), or a

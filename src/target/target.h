@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 #define SCRATCH_DEFAULT_PATH "./drivebench-scratch.dat"
 #define SCRATCH_DEFAULT_SIZE (1ull << 30)

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 #define DIGEST_MAX 64   /* sha512, sha3-512 */
 

@@ -12,7 +12,7 @@
 #include "util/error.h"
 #include "verify/crc32c.h"
 #include "verify/digest.h"
-#include "workload/random.h"
+#include "job/random.h"
 
 #define GOLDEN 0x9E3779B97F4A7C15ull
 #define HEADER_CRC_BYTES offsetof(struct verify_header, header_crc)

@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
+#include "measure/verify_failures.h"
 
 #define VERIFY_MAGIC 0x46564244u        /* "DBVF" as little-endian bytes */
 #define VERIFY_HEADER_VERSION 1         /* crc32c: the checksum in payload_crc */
@@ -20,7 +21,6 @@
 #define VERIFY_HEADER_BYTES 48
 #define VERIFY_UNIT_MIN 64              /* header plus some payload */
 #define VERIFY_SECTOR 512               /* granularity of a torn write */
-#define VERIFY_FAILURES_KEPT 1000       /* per job result; all are counted */
 #define VERIFY_READ_BYTES (1u << 20)    /* verify-pass reads, at most */
 
 /* The start of every unit, stored little-endian (the host order on x86-64
@@ -41,36 +41,6 @@ struct verify_header {
 _Static_assert(sizeof(struct verify_header) == VERIFY_HEADER_BYTES,
 	       "verify header layout");
 
-enum verify_verdict {
-	VERIFY_OK,
-	VERIFY_NEVER_WRITTEN,    /* no magic: never written by drivebench */
-	VERIFY_HEADER_CORRUPT,   /* magic, but the header checksum is wrong */
-	VERIFY_STALE,            /* valid header of another run (other seed) */
-	VERIFY_MISDIRECTED,      /* our seed, but written for another offset */
-	VERIFY_LOST_WRITE,       /* our seed and offset, an older sequence */
-	VERIFY_TORN,             /* payload right up to a sector, wrong after */
-	VERIFY_CORRUPT,          /* payload wrong from bad_offset on */
-	VERIFY_MISSING,          /* past the end of the target (a short file) */
-	VERIFY_VERDICTS
-};
-
-/* One unit that failed, or (VERIFY_MISSING) the range [offset, offset +
- * len) past the end of a short file, which covers units units. Fields
- * from the header are 0 when no valid header was found; expected_seq is 0
- * when unknown (drivebench verify). No padding: copied and compared as
- * they are. */
-struct verify_failure {
-	uint64_t offset;             /* the unit's byte offset on the target */
-	uint64_t len;                /* unit length (missing: the range's) */
-	uint64_t units;              /* 1 (missing: the range's units) */
-	uint64_t expected_seq, found_seq;
-	uint64_t found_offset, found_seed;
-	uint64_t bad_offset;         /* first wrong byte (torn: the sector) */
-	enum verify_verdict verdict;
-	int16_t expected_byte, found_byte;   /* at bad_offset; -1 when none */
-};
-
-_Static_assert(sizeof(struct verify_failure) == 72, "verify failure layout");
 
 /* "ok", "never written", "header corrupt", "stale", "misdirected",
  * "lost write", "torn", "corrupt", "missing"; parse returns -1 for anything else. */
@@ -238,17 +208,8 @@ struct job_result;
 int verify_check_read(struct verify_ctx *v, void *buf, uint64_t offset,
 		      uint64_t len, bool planned, struct job_result *r);
 
-/* Counts f's units (f->units, 0 taken as 1) as failed in r and keeps f
- * among the first VERIFY_FAILURES_KEPT. -1 (err_msg) when out of memory. */
-int verify_result_add(struct job_result *r, const struct verify_failure *f);
 
-/* Failed units that no kept failure covers (counted past
- * VERIFY_FAILURES_KEPT): what the outputs say was not listed. */
-uint64_t verify_unlisted(uint64_t failed, const struct verify_failure *kept, unsigned nr);
 
-/* Appends src's kept failures to dst's (up to the limit); counts are the
- * caller's. -1 when out of memory, dst unchanged. */
-int verify_result_copy(struct job_result *dst, const struct job_result *src);
 
 /* True when r verified (its job had verify on, or it counted checks):
  * the outputs then show its verify line or object. */

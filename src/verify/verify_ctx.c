@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "io/engine.h"
+#include "job/engine_catalog.h"
 #include "measure/stats.h"
 #include "util/error.h"
-#include "workload/check_options.h"
+#include "job/check_options.h"
 
 /* ---- options ---------------------------------------------------------------- */
 
@@ -54,20 +54,9 @@ static int check_header_place(const struct job_spec *spec, uint64_t unit)
 int verify_spec_check(const struct job_spec *spec)
 {
 	uint64_t unit = verify_unit(spec);
-	const struct engine_ops *ops;
 
 	if (spec->verify == VERIFY_NONE)
 		return 0;
-	/* only an engine that moves the runner's buffers to and from the
-	 * target (ENGINE_KEEPS_DATA) can be verified: not null, not cufile's
-	 * GPU transfers (a fault engine has the flags of the engine it wraps);
-	 * an unknown engine is the runner's error to report */
-	ops = engine_find(spec->ioengine);
-	if (!ops)
-		err_clear();
-	else if (!(ops->flags & ENGINE_KEEPS_DATA))
-		return err_set("option 'verify': the %s engine keeps no data to verify",
-			       ops->name);
 	if (unit < VERIFY_UNIT_MIN)
 		return err_set("option 'verify': the verify unit of %llu bytes is below the minimum of %d (header %d bytes)",
 			       (unsigned long long)unit, VERIFY_UNIT_MIN, VERIFY_HEADER_BYTES);
@@ -120,7 +109,7 @@ int verify_only_convert(struct job_spec *spec)
 	spec->fsync_every = 0;
 	spec->end_fsync = false;
 	spec->verify_backlog = 0;
-	if (verify_spec_check(spec))
+	if (engine_catalog()->check_job(spec))
 		return err_prefix("job '%s'", spec->name);
 	return 0;
 }
@@ -327,53 +316,6 @@ int verify_check_read(struct verify_ctx *v, void *buf, uint64_t offset,
 
 /* ---- failures in results -------------------------------------------------- */
 
-/* Room for the whole limit at once (~70 KiB), allocated on the first
- * failure: a clean run allocates nothing. */
-static int failure_room(struct job_result *r)
-{
-	if (r->verify_failures)
-		return 0;
-	r->verify_failures = malloc(VERIFY_FAILURES_KEPT * sizeof(*r->verify_failures));
-	if (!r->verify_failures)
-		return err_set("out of memory for verify failures");
-	return 0;
-}
-
-int verify_result_add(struct job_result *r, const struct verify_failure *f)
-{
-	r->verify_failed += f->units ? f->units : 1;
-	if (r->nr_verify_failures >= VERIFY_FAILURES_KEPT)
-		return 0;
-	if (failure_room(r))
-		return -1;
-	r->verify_failures[r->nr_verify_failures++] = *f;
-	return 0;
-}
-
-int verify_result_copy(struct job_result *dst, const struct job_result *src)
-{
-	unsigned room, n;
-
-	if (!src->nr_verify_failures || dst->nr_verify_failures >= VERIFY_FAILURES_KEPT)
-		return 0;
-	if (failure_room(dst))
-		return -1;
-	room = VERIFY_FAILURES_KEPT - dst->nr_verify_failures;
-	n = src->nr_verify_failures < room ? src->nr_verify_failures : room;
-	memcpy(dst->verify_failures + dst->nr_verify_failures, src->verify_failures,
-	       n * sizeof(*src->verify_failures));
-	dst->nr_verify_failures += n;
-	return 0;
-}
-
-uint64_t verify_unlisted(uint64_t failed, const struct verify_failure *kept, unsigned nr)
-{
-	uint64_t listed = 0;
-
-	for (unsigned i = 0; i < nr; i++)
-		listed += kept[i].units ? kept[i].units : 1;
-	return failed > listed ? failed - listed : 0;
-}
 
 int verify_random_seed(uint64_t *seed)
 {

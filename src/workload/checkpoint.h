@@ -12,7 +12,7 @@
 
 #include "run/runner.h"
 #include "workload/dlio.h"
-#include "workload/job_list.h"
+#include "job/job_list.h"
 
 #define CHECKPOINT_DEFAULT_BS (1024 * 1024)
 

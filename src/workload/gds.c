@@ -11,7 +11,7 @@
 
 #include "util/error.h"
 #include "workload/gds.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 static const uint64_t review_bs[] = { 16 << 10, 128 << 10, 1 << 20 };
 static const unsigned review_threads[] = { 1, 4, 8, 16, 32, 64, 128 };

@@ -11,7 +11,7 @@
 
 #include "measure/stats.h"
 #include "store/record.h"
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 #define GDS_MAX_RW 4
 #define GDS_MAX_BS 16

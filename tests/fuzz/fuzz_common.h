@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

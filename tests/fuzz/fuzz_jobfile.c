@@ -4,7 +4,7 @@
  * that also holds files to include; see fuzz_common.h for the path rule. */
 #include "fuzz_common.h"
 
-#include "workload/job_list.h"
+#include "job/job_list.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 

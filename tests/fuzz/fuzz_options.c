@@ -10,8 +10,8 @@
 #include <sched.h>
 
 #include "util/error.h"
-#include "workload/job_list.h"
-#include "workload/options.h"
+#include "job/job_list.h"
+#include "job/options.h"
 
 #define MAX_LINES 64
 

@@ -18,8 +18,8 @@
 #include "run/buffers.h"
 #include "target/cache.h"
 #include "util/error.h"
-#include "workload/options.h"
-#include "workload/pattern.h"
+#include "job/options.h"
+#include "job/pattern.h"
 
 #define BS 4096
 

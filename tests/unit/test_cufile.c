@@ -20,8 +20,8 @@
 #include "io/cufile.h"
 #include "io/engine.h"
 #include "util/error.h"
-#include "workload/job_spec.h"
-#include "workload/options.h"
+#include "job/job_spec.h"
+#include "job/options.h"
 
 #define BUF_SIZE (64 * 1024)
 #define FILE_SIZE (1024 * 1024)

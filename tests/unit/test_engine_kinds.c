@@ -25,7 +25,7 @@
 #include "run/job_env.h"
 #include "util/clock.h"
 #include "util/error.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 #define BS 4096u
 #define POOL 4u

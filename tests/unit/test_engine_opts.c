@@ -17,8 +17,8 @@
 #include "io/cmdprio.h"
 #include "io/engine.h"
 #include "util/error.h"
-#include "workload/job_spec.h"
-#include "workload/options.h"
+#include "job/job_spec.h"
+#include "job/options.h"
 
 static struct job_spec *new_spec(void)
 {

@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "workload/expr.h"
-#include "workload/job_spec.h"
-#include "workload/options.h"
+#include "job/expr.h"
+#include "job/job_spec.h"
+#include "job/options.h"
 
 static struct job_spec *new_spec(void)
 {

@@ -22,8 +22,8 @@
 #include "io/fault.h"
 #include "run/runner.h"
 #include "util/error.h"
-#include "workload/job_list.h"
-#include "workload/options.h"
+#include "job/job_list.h"
+#include "job/options.h"
 
 #define BS 4096u
 #define DEPTH 8u

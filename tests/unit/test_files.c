@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "workload/file_service.h"
-#include "workload/job_list.h"
-#include "workload/job_spec.h"
-#include "workload/options.h"
+#include "job/file_service.h"
+#include "job/job_list.h"
+#include "job/job_spec.h"
+#include "job/options.h"
 
 static struct job_spec *new_spec(void)
 {

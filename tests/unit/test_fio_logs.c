@@ -16,11 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output/fio_log.h"
+#include "run/fio_log.h"
 #include "run/loop_log.h"
 #include "run/worker.h"
 #include "util/error.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 #define MS 1000000ull
 

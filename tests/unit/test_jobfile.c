@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
-#include "workload/job_list.h"
+#include "job/job_list.h"
 
 struct fixture {
 	char dir[64];

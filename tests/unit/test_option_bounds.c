@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "workload/job_spec.h"
-#include "workload/options.h"
+#include "job/job_spec.h"
+#include "job/options.h"
 
 struct bound_case {
 	const char *key, *value, *message;   /* message: a fragment */

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "workload/job_list.h"
-#include "workload/options.h"
+#include "job/job_list.h"
+#include "job/options.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024)

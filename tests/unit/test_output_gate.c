@@ -24,7 +24,7 @@
 #include "target/pseudo_fs.h"
 #include "util/error.h"
 #include "util/text.h"
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 static char workdir[PATH_MAX];
 

@@ -14,9 +14,9 @@
 
 #include "run/shape.h"
 #include "util/error.h"
-#include "workload/job_spec.h"
-#include "workload/offsets.h"
-#include "workload/options.h"
+#include "job/job_spec.h"
+#include "job/offsets.h"
+#include "job/options.h"
 
 #define KiB 1024ull
 

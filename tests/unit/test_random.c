@@ -11,8 +11,8 @@
 #include <cmocka.h>
 
 #include "util/error.h"
-#include "workload/offsets.h"
-#include "workload/random.h"
+#include "job/offsets.h"
+#include "job/random.h"
 
 static struct job_spec spec;
 

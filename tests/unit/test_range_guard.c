@@ -15,7 +15,7 @@
 
 #include "run/worker.h"
 #include "util/error.h"
-#include "workload/job_list.h"
+#include "job/job_list.h"
 
 static uint64_t file_hash(const char *path)
 {

@@ -17,7 +17,7 @@
 #include "report/spec.h"
 #include "report/svg.h"
 #include "util/error.h"
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 /* not inlined: gcc -O2 otherwise takes the memstream buffer for a local */
 __attribute__((noinline)) static char *render(void (*draw)(FILE *, void *), void *arg)

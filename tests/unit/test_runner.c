@@ -16,7 +16,7 @@
 #include "io/null_latency.h"
 #include "run/runner.h"
 #include "util/error.h"
-#include "workload/job_list.h"
+#include "job/job_list.h"
 
 static volatile sig_atomic_t no_stop;
 

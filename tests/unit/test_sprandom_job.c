@@ -16,8 +16,8 @@
 #include <cmocka.h>
 
 #include "util/error.h"
-#include "workload/options.h"
-#include "workload/sprandom_job.h"
+#include "job/options.h"
+#include "job/sprandom_job.h"
 
 #define BLOCKS 4096u
 #define BS 4096u

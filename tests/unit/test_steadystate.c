@@ -18,7 +18,7 @@
 #include "measure/steadystate.h"
 #include "measure/window.h"
 #include "util/error.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 static struct job_checks checks(enum ss_metric m, bool slope, bool pct, double limit,
 				unsigned intervals)

@@ -20,7 +20,7 @@
 
 #include "target/target.h"
 #include "util/error.h"
-#include "workload/job_spec.h"
+#include "job/job_spec.h"
 
 #define MIB (1ull << 20)
 

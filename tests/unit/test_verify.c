@@ -19,7 +19,7 @@
 #include "util/error.h"
 #include "verify/crc32c.h"
 #include "verify/verify.h"
-#include "workload/options.h"
+#include "job/options.h"
 
 #define UNIT 4096u
 #define SEED 0x1234567890abcdefull

@@ -20,8 +20,8 @@
 #include "util/error.h"
 #include "verify/digest.h"
 #include "verify/verify.h"
-#include "workload/options.h"
-#include "workload/pattern.h"
+#include "job/options.h"
+#include "job/pattern.h"
 
 #define UNIT 4096u
 #define SEED 0x5eedull

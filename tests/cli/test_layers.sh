@@ -1,0 +1,43 @@
+#!/bin/bash
+# test_layers.sh - scripts/layers.sh on the tree and on trees made to break
+# it: every #include between src/ folders points down the documented layer
+# order (README "Architecture"), and an include against it, or a folder
+# with no layer, fails the check by name.
+. "$(dirname "$0")/lib.sh"
+
+if out=$(sh scripts/layers.sh src 2>&1); then
+	ok "every include in src/ points down the layer order"
+else
+	not_ok "includes against the layer order:"; echo "$out"
+fi
+
+# a copy of two layers with an upward include: the job model reaching io/
+mkdir -p "$TMP/src/job" "$TMP/src/io" "$TMP/src/util"
+printf '#include "util/error.h"\n' >"$TMP/src/io/engine.h"
+printf '#include "io/engine.h"\n#include "util/error.h"\n' >"$TMP/src/job/options.c"
+if out=$(sh scripts/layers.sh "$TMP/src" 2>&1); then
+	not_ok "job/ including io/ passed the layer check"
+else
+	echo "$out" | grep -q 'job/options.c:1: job (layer 1) includes io/engine.h (io, layer 4): against the order' &&
+		ok "an upward include fails, named by file, line and layers" ||
+		{ not_ok "upward include: unexpected message"; echo "$out"; }
+fi
+
+# store and output sit side by side: neither includes the other
+rm -rf "$TMP/src"; mkdir -p "$TMP/src/store" "$TMP/src/output"
+printf '#include "output/output.h"\n' >"$TMP/src/store/store.c"
+if sh scripts/layers.sh "$TMP/src" >/dev/null 2>&1; then
+	not_ok "store/ including output/ passed"
+else
+	ok "store/ and output/ stay side by side"
+fi
+
+# a new folder must be placed in the order before it is used
+rm -rf "$TMP/src"; mkdir -p "$TMP/src/ftl"
+printf '#include "util/error.h"\n' >"$TMP/src/ftl/nand.c"
+out=$(sh scripts/layers.sh "$TMP/src" 2>&1)
+if [ $? -ne 0 ] && echo "$out" | grep -q "folder 'ftl' has no layer"; then
+	ok "a folder with no layer fails the check"
+else
+	not_ok "folder without a layer: $out"
+fi

@@ -18,6 +18,7 @@
 #include "store/store.h"
 #include "target/output_gate.h"
 #include "util/error.h"
+#include "record/record_run.h"
 #include "workload/checkpoint.h"
 #include "workload/dlio.h"
 #include "job/options.h"
@@ -302,31 +303,37 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 	struct run_options opt = { .stop = &cmd_stop_requested,
 				   .destroy_ids = a->store.destroy_ids,
 				   .nr_destroy_ids = a->store.nr_destroy_ids };
-	struct result_record rec;
+	struct record_place place = {
+		.db = ss->db, .run_id = &ss->run_id, .step_id = step_id,
+		.has_pass = true, .pass = pass, .pass_index = index,
+		.merged_name = one.name, .store_partial = true,
+	};
+	struct recorded rec = { 0 };
+	const struct job_result *merged;
 	enum run_failure why = RUN_FAILED_INPUT;
 	char size[32], label[16];
 	uint64_t bytes;
 	double seconds;
 	int rc = -1;
 
-	if (checkpoint_one_run(ss->plan, &w, pass, index, &opt, &one, &why)) {
+	if (checkpoint_one_prepare(ss->plan, &w, pass, index, &opt, &one, &why)) {
 		ss->exit_code = run_failure_exit_code(why);
 		goto done;
 	}
-	if (one.out.nr == 0) {   /* stopped before the start */
+	if (record_run(&one.jobs, &one.opt, &place, &rec)) {
+		if (!rec.ran)
+			ss->exit_code = run_failure_exit_code(rec.why);
+		goto done;
+	}
+	if (rec.nr == 0) {   /* stopped before the start */
 		ss->stopped = true;
 		rc = 0;
 		goto done;
 	}
-	bytes = one.merged.dir[DIR_READ].bytes + one.merged.dir[DIR_WRITE].bytes;
-	seconds = (double)one.merged.runtime_ns / 1e9;
-	if (record_from_result(&one.merged, &rec))
-		goto done;
-	rec.step_id = step_id;
-	rc = store_result_add(ss->db, ss->run_id, &rec, NULL);
-	record_free(&rec);
-	if (rc)
-		goto done;
+	merged = &rec.entries[0];
+	bytes = merged->dir[DIR_READ].bytes + merged->dir[DIR_WRITE].bytes;
+	seconds = (double)merged->runtime_ns / 1e9;
+	rc = 0;
 	format_bytes(bytes, size, sizeof(size));
 	if (pass)
 		snprintf(label, sizeof(label), "pass %u", pass);
@@ -335,24 +342,25 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 	fprintf(stderr, "%s checkpoint %u/%u: %s in %.3f s, %.2f GB/s%s\n",
 		label, index, ss->count, size,
 		seconds, seconds > 0 ? (double)bytes / 1e9 / seconds : 0.0,
-		one.merged.partial ? " (stopped: partial)" : "");
-	if (one.merged.partial) {
+		merged->partial ? " (stopped: partial)" : "");
+	if (merged->partial) {
 		ss->stopped = true;
 	} else {
 		ss->stats[pass].seconds += seconds;
 		ss->stats[pass].bytes += bytes;
 		ss->stats[pass].nr++;
 	}
-	for (unsigned i = 0; i < one.out.nr; i++)
-		if (one.out.results[i].error && !ss->stopped) {
-			rc = err_set("job '%s': I/O error: %s", one.out.results[i].name,
-				     err_errno_text(one.out.results[i].error));
+	for (unsigned i = 0; i < rec.out.nr; i++)
+		if (rec.out.results[i].error && !ss->stopped) {
+			rc = err_set("job '%s': I/O error: %s", rec.out.results[i].name,
+				     err_errno_text(rec.out.results[i].error));
 			ss->exit_code = EXIT_RUN_FAILED;
 			break;
 		}
 done:
 	if (rc && ss->exit_code == EXIT_OK)
 		ss->exit_code = EXIT_RUN_FAILED;
+	recorded_free(&rec);
 	checkpoint_one_free(&one);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
 #include "io/cufile.h"
+#include "record/record_run.h"
 #include "run/runner.h"
 #include "store/store.h"
 #include "target/target.h"
@@ -267,47 +268,24 @@ struct session {
 	int exit_code;
 };
 
-static int store_point(struct session *ss, const struct job_result *entry, unsigned idx,
-		       const char *step_name)
-{
-	struct result_record rec;
-	int64_t step_id;
-	int rc;
-
-	/* the run begins with the first point, so it carries the drive's
-	 * snapshot from before that point */
-	if (!ss->run_id) {
-		ss->meta.drive_json = entry->drive_before;
-		if (store_run_begin(ss->db, &ss->meta, &ss->run_id))
-			return -1;
-	}
-	if (store_step_begin(ss->db, ss->run_id, idx, step_name, "gds", &step_id))
-		return -1;
-	if (record_from_result(entry, &rec))
-		return -1;
-	rec.step_id = step_id;
-	rc = store_result_add(ss->db, ss->run_id, &rec, NULL);
-	record_free(&rec);
-	if (rc)
-		return -1;
-	return store_step_end(ss->db, step_id, entry->partial ? "partial" : "done");
-}
-
 static int one_point(struct session *ss, enum rw_mode rw, uint64_t bs, unsigned threads,
 		     unsigned idx)
 {
 	const struct gds_sweep *s = &ss->a->sweep;
 	struct job_list jobs = { 0 };
 	struct job_spec spec;
-	struct run_output out = { 0 };
 	struct run_options opt = {
 		.stop = &cmd_stop_requested,
 		.destroy_ids = ss->a->store.destroy_ids,
 		.nr_destroy_ids = ss->a->store.nr_destroy_ids,
 	};
-	struct job_result *entries = NULL;
-	unsigned nr = 0;
-	enum run_failure why = RUN_FAILED_INPUT;
+	/* the run begins with the first point, so it carries the drive's
+	 * snapshot from before that point */
+	struct record_place place = {
+		.db = ss->db, .run_id = &ss->run_id, .meta = &ss->meta,
+		.step_kind = "gds", .store_partial = true,
+	};
+	struct recorded rec = { 0 };
 	struct gds_line line;
 	char text[512], step[96];
 	int rc = -1;
@@ -320,41 +298,38 @@ static int one_point(struct session *ss, enum rw_mode rw, uint64_t bs, unsigned 
 		err_set("out of memory");
 		goto done;
 	}
-	if (run_jobs(&jobs, &opt, &out, &why)) {
-		ss->exit_code = run_failure_exit_code(why);
+	/* the step's name tells the point (one step per point, kind "gds") */
+	snprintf(step, sizeof(step), "%s %lluK x%u %s", gds_io_type(rw),
+		 (unsigned long long)(bs / 1024), threads, gds_xfer_label(s->xfer));
+	place.step_name = step;
+	place.step_idx = idx;
+	if (record_run(&jobs, &opt, &place, &rec)) {
+		if (!rec.ran)
+			ss->exit_code = run_failure_exit_code(rec.why);
 		goto done;
 	}
-	if (run_output_for_report(&out, &entries, &nr))
-		goto done;
-	if (nr == 0 || out.partial)
+	if (rec.nr == 0 || rec.out.partial)
 		ss->stopped = true;
-	if (nr == 0) {   /* stopped before the start */
+	if (rec.nr == 0) {   /* stopped before the start */
 		rc = 0;
 		goto done;
 	}
-	gds_line_from_result(&entries[0], rw, gds_xfer_label(s->xfer), threads,
+	gds_line_from_result(&rec.entries[0], rw, gds_xfer_label(s->xfer), threads,
 			     gds_dataset_bytes(s, threads), &line);
 	if (gds_format_line(&line, text, sizeof(text)))
 		goto done;
-	printf("%s%s\n", text, out.partial ? " (stopped: partial)" : "");
+	printf("%s%s\n", text, rec.out.partial ? " (stopped: partial)" : "");
 	fflush(stdout);
-	snprintf(step, sizeof(step), "%s %lluK x%u %s", line.io_type,
-		 (unsigned long long)(bs / 1024), threads, line.xfer);
-	if (store_point(ss, &entries[0], idx, step))
-		goto done;
-	for (unsigned i = 0; i < out.nr; i++)
-		if (out.results[i].error && !ss->stopped) {
-			err_set("%s: I/O error: %s", step, err_errno_text(out.results[i].error));
+	for (unsigned i = 0; i < rec.out.nr; i++)
+		if (rec.out.results[i].error && !ss->stopped) {
+			err_set("%s: I/O error: %s", step, err_errno_text(rec.out.results[i].error));
 			goto done;
 		}
 	rc = 0;
 done:
 	if (rc && ss->exit_code == EXIT_OK)
 		ss->exit_code = EXIT_RUN_FAILED;
-	for (unsigned i = 0; i < nr; i++)
-		job_result_free(&entries[i]);
-	free(entries);
-	run_output_free(&out);
+	recorded_free(&rec);
 	job_list_free(&jobs);
 	return rc;
 }

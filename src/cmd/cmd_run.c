@@ -12,6 +12,7 @@
 #include "cmd/commands.h"
 #include "io/engine.h"
 #include "output/output.h"
+#include "record/record_run.h"
 #include "run/runner.h"
 #include "store/store.h"
 #include "target/disk_util.h"
@@ -302,64 +303,29 @@ static void start_disk_util(const struct job_list *jobs, struct disk_util *du)
 	err_clear();
 }
 
-/* Records what was reported (one entry per clone, or per group with
- * group_reporting): the run, its steps and results in one transaction, so
- * a kill or a failure while storing leaves the whole run or none of it. */
-static int store_results(struct store *db, const struct run_args *a,
-			 const struct run_output *out, const struct job_result *entries,
-			 unsigned nr, const struct job_list *jobs, time_t started)
+/* The outputs, printed before anything is stored (record_run's
+ * before_store), and closed: a run that cannot print stores nothing. */
+struct printing {
+	const struct run_args *a;
+	FILE **output;
+	const char *note;
+	time_t started;
+	struct disk_util *du;
+};
+
+static int print_then_store(void *arg, const struct recorded *r)
 {
-	char command[1024];
-	struct run_meta meta = {
-		.label = a->store.label, .source = "run", .command = command,
-		.target = jobs->nr ? jobs->jobs[0].filename : "",
-		.started_ms = (uint64_t)started * 1000,
-	};
-	int64_t run_id;
-	int rc = 0;
+	struct printing *p = arg;
+	FILE *printed = *p->output;
 
-	cmd_join_command(a->argc, a->argv, command, sizeof(command));
-	meta.drive_json = nr ? entries[0].drive_before : NULL;
-	if (store_transaction_begin(db))
+	if (p->du)
+		disk_util_finish(p->du);
+	if (print_results(printed, p->a, &r->out, r->entries, r->nr, p->note, p->started, p->du))
 		return -1;
-	if (store_run_begin(db, &meta, &run_id))
-		rc = -1;
-	/* each reporting group is a step of the run */
-	for (unsigned i = 0, step = 0; rc == 0 && i < nr; step++) {
-		unsigned group = entries[i].groupid;
-		int64_t step_id;
-		char name[JOB_NAME_MAX + 32];
-
-		snprintf(name, sizeof(name), "group %u: %s", group, entries[i].name);
-		if (store_step_begin(db, run_id, step, name, "jobs", &step_id)) {
-			rc = -1;
-			break;
-		}
-		for (; rc == 0 && i < nr && entries[i].groupid == group; i++) {
-			struct result_record rec;
-
-			if (record_from_result(&entries[i], &rec)) {
-				rc = -1;
-				break;
-			}
-			rec.step_id = step_id;
-			rc = store_result_add(db, run_id, &rec, NULL);
-			record_free(&rec);
-		}
-		if (rc == 0)
-			rc = store_step_end(db, step_id, out->partial ? "partial" : "done");
-	}
-	if (rc == 0)
-		rc = store_run_end(db, run_id, out->partial);
-	if (rc == 0)
-		rc = store_transaction_commit(db);
-	if (rc) {
-		store_transaction_rollback(db);
-		return err_prefix("nothing stored");
-	}
-	fprintf(stderr, "drivebench: results stored in %s as run %lld\n",
-		a->store.db_path, (long long)run_id);
-	return rc;
+	*p->output = stdout;
+	if (p->a->output && output_gate_close(printed, "--output", p->a->output))
+		return -1;
+	return 0;
 }
 
 static bool any_io_error(const struct run_output *out)
@@ -374,17 +340,26 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { 0 };
 	struct job_list jobs = { 0 };
-	struct run_output out = { 0 };
 	struct run_options opt = { .stop = &cmd_stop_requested };
 	struct store *db = NULL;
-	FILE *output = stdout, *printed;
-	struct job_result *entries = NULL;
+	FILE *output = stdout;
 	struct disk_util *du = NULL;
-	unsigned nr = 0;
-	char note[JOB_PATH_MAX + 128] = "";
-	enum run_failure why = RUN_FAILED_INPUT;
+	struct recorded rec = { 0 };
+	char note[JOB_PATH_MAX + 128] = "", command[1024];
 	int rc = EXIT_BAD_INPUT;
 	time_t started = time(NULL);
+	int64_t run_id = 0;
+	struct run_meta meta = {
+		.source = "run", .command = command,
+		.started_ms = (uint64_t)started * 1000,
+	};
+	struct printing printing = { .a = &a, .output = &output, .note = note,
+				     .started = started };
+	struct record_place place = {
+		.run_id = &run_id, .meta = &meta, .end_run = true,
+		.step_per_group = true, .store_partial = true,
+		.before_store = print_then_store, .arg = &printing,
+	};
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -410,31 +385,22 @@ int cmd_run(int argc, char **argv)
 	du = calloc(1, sizeof(*du));
 	if (du)
 		start_disk_util(&jobs, du);
+	printing.du = du;
+	place.db = db;
+	meta.label = a.store.label;
+	meta.target = jobs.nr ? jobs.jobs[0].filename : "";
 	opt.max_buffer_mem = a.max_buffer_mem;
 	opt.destroy_ids = a.store.destroy_ids;
 	opt.nr_destroy_ids = a.store.nr_destroy_ids;
-	if (run_jobs(&jobs, &opt, &out, &why)) {
-		rc = run_failure_exit_code(why);
+	cmd_join_command(argc, argv, command, sizeof(command));
+	if (record_run(&jobs, &opt, &place, &rec)) {
+		rc = rec.ran ? EXIT_RUN_FAILED : run_failure_exit_code(rec.why);
 		goto fail;
 	}
-	if (du)
-		disk_util_finish(du);
-	if (run_output_for_report(&out, &entries, &nr) ||
-	    print_results(output, &a, &out, entries, nr, note, started, du)) {
-		rc = EXIT_RUN_FAILED;
-		goto fail;
-	}
-	printed = output;
-	output = stdout;
-	if (a.output && output_gate_close(printed, "--output", a.output)) {
-		rc = EXIT_RUN_FAILED;
-		goto fail;
-	}
-	if (db && store_results(db, &a, &out, entries, nr, &jobs, started)) {
-		rc = EXIT_RUN_FAILED;
-		goto fail;
-	}
-	rc = (out.partial || any_io_error(&out)) ? EXIT_RUN_FAILED : EXIT_OK;
+	if (rec.stored)
+		fprintf(stderr, "drivebench: results stored in %s as run %lld\n",
+			a.store.db_path, (long long)run_id);
+	rc = (rec.out.partial || any_io_error(&rec.out)) ? EXIT_RUN_FAILED : EXIT_OK;
 	goto done;
 fail:
 	fprintf(stderr, "drivebench %s: %s\n", argv[0], err_msg());   /* run, verify */
@@ -443,11 +409,8 @@ done:
 		output_gate_close(output, "--output", a.output);
 	if (db)
 		store_close(db);
-	for (unsigned i = 0; i < nr; i++)
-		job_result_free(&entries[i]);
-	free(entries);
+	recorded_free(&rec);
 	free(du);
-	run_output_free(&out);
 	job_list_free(&jobs);
 	free(a.fio_args);
 	free(a.sets);

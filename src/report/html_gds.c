@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "report/svg.h"
+#include "report/record_kind.h"
 #include "util/error.h"
-#include "workload/gds.h"
 
 #define GDS_GROUPS 16
 #define GDS_AXIS 32
@@ -40,7 +40,7 @@ static const struct result_record *gds_find(const struct report_drive *d,
 
 		if (!rec->partial && rec->bs == bs && rec->numjobs == threads &&
 		    !strcmp(rec->rw, g->rw) &&
-		    gds_record_info(rec, xfer, sizeof(xfer), mode, sizeof(mode)) &&
+		    record_gds(rec, xfer, sizeof(xfer), mode, sizeof(mode)) &&
 		    !strcmp(xfer, g->xfer))
 			found = rec;
 	}
@@ -79,7 +79,7 @@ static unsigned gds_groups(const struct report_drive *drives, unsigned nr,
 			const struct result_record *rec = &drives[d].recs[r];
 			unsigned g;
 
-			if (rec->partial || !gds_record_info(rec, xfer, sizeof(xfer), mode, sizeof(mode)))
+			if (rec->partial || !record_gds(rec, xfer, sizeof(xfer), mode, sizeof(mode)))
 				continue;
 			for (g = 0; g < n; g++)
 				if (!strcmp(groups[g].rw, rec->rw) && !strcmp(groups[g].xfer, xfer))

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "report/svg.h"
+#include "report/record_kind.h"
 #include "util/error.h"
-#include "workload/checkpoint.h"
 
 int html_steady_section(FILE *out, const struct report_drive *drives, unsigned nr)
 {
@@ -82,7 +82,7 @@ int html_steady_section(FILE *out, const struct report_drive *drives, unsigned n
 #define CHECKPOINT_MAX_PASSES 32
 static bool checkpoint_of(const struct result_record *rec, unsigned *pass, unsigned *index)
 {
-	return checkpoint_parse_name(rec->job_name, pass, index) && *index > 0 &&
+	return record_checkpoint(rec, pass, index) && *index > 0 &&
 	       *pass < CHECKPOINT_MAX_PASSES && !rec->partial;
 }
 

@@ -10,10 +10,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "report/record_kind.h"
 #include "util/error.h"
 #include "job/job_spec.h"
-#include "workload/checkpoint.h"
-#include "workload/gds.h"
 
 int report_point_order(unsigned iodepth_a, unsigned numjobs_a,
 		       unsigned iodepth_b, unsigned numjobs_b)
@@ -156,11 +155,11 @@ int report_points(const struct result_record *recs, unsigned nr,
 
 		/* checkpoint results have their own section (html.c), they are
 		 * not points of a sequential-write test */
-		if (checkpoint_parse_name(rec->job_name, &ckpt_pass, &ckpt_index))
+		if (record_checkpoint(rec, &ckpt_pass, &ckpt_index))
 			continue;
 		/* so do GDS points (gdsio-style sweeps) */
 		char gds_xfer[16], gds_mode[16];
-		if (gds_record_info(rec, gds_xfer, sizeof(gds_xfer), gds_mode, sizeof(gds_mode)))
+		if (record_gds(rec, gds_xfer, sizeof(gds_xfer), gds_mode, sizeof(gds_mode)))
 			continue;
 		for (int d = 0; d < DIR_COUNT; d++) {
 			const struct dir_record *dr = &rec->dir[d];

@@ -58,6 +58,13 @@ struct result_record {
 	 * that suite --resume keeps; a point's results are stored together */
 	bool has_point;
 	unsigned point;
+	/* (v9) the pass of its step (checkpoint passes 1.., 0 = the
+	 * read-back) and its index there (the checkpoint's number, 1..) */
+	bool has_pass;
+	unsigned pass, pass_index;
+	/* the kind of its step (steps.kind: "jobs", "sweep", "checkpoint",
+	 * "gds" ...; "" when it has none), read back with it, never written */
+	char step_kind[32];
 	int error;                     /* positive errno, 0 = none */
 	bool partial;
 	char *options_json;            /* {"rw":"randread","bs":"4k",...} as given */

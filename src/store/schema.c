@@ -148,6 +148,25 @@ static const char schema_v7[] =
 static const char schema_v8[] =
 	"ALTER TABLE results ADD COLUMN point INTEGER;";
 
+/* v9: the pass of its step a result belongs to and its index there
+ * (checkpoints: pass 1.., 0 = the read-back; the checkpoint's number), so
+ * the report reads them from the store, not from job names. Older
+ * checkpoint rows get them from the names their steps gave them
+ * ("pass2-ckpt003", "read-ckpt001"). */
+static const char schema_v9[] =
+	"ALTER TABLE results ADD COLUMN pass INTEGER;"
+	"ALTER TABLE results ADD COLUMN pass_index INTEGER;"
+	"UPDATE results SET"
+	" pass = CAST(substr(job_name, 5, instr(job_name, '-ckpt') - 5) AS INTEGER),"
+	" pass_index = CAST(substr(job_name, instr(job_name, '-ckpt') + 5) AS INTEGER)"
+	" WHERE job_name GLOB 'pass[0-9]*-ckpt[0-9]*'"
+	" AND step_id IN (SELECT id FROM steps WHERE kind GLOB 'checkpoint*');"
+	"UPDATE results SET pass = 0,"
+	" pass_index = CAST(substr(job_name, 10) AS INTEGER)"
+	" WHERE job_name GLOB 'read-ckpt[0-9]*'"
+	" AND step_id IN (SELECT id FROM steps WHERE kind GLOB 'checkpoint*');";
+
 const char *const schema_migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4,
-					  schema_v5, schema_v6, schema_v7, schema_v8 };
+					  schema_v5, schema_v6, schema_v7, schema_v8,
+					  schema_v9 };
 const unsigned schema_version = sizeof(schema_migrations) / sizeof(schema_migrations[0]);

@@ -20,8 +20,8 @@ static const char *const insert_sql[ST_COUNT] = {
 	"INSERT INTO results (run_id, job_name, groupid, error, partial, options_json,"
 	" rw, bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
 	" drive_after, drive_delta, step_id, max_buffer_bytes, verify_seed,"
-	" verify_checked, verify_failed, verify_units, verify_stopped, point)"
-	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	" verify_checked, verify_failed, verify_units, verify_stopped, point, pass,"
+	" pass_index) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO result_dirs (result_id, dir, ios, bytes, errors, runtime_ms, iops,"
 	" bw_bytes, slat_min, slat_max, slat_mean, slat_stddev, slat_n, clat_min,"
 	" clat_max, clat_mean, clat_stddev, clat_n, lat_min, lat_max, lat_mean,"
@@ -162,6 +162,13 @@ static int insert_result(struct store *s, sqlite3_stmt **st, int64_t run_id,
 		sqlite3_bind_int64(q, 23, rec->point);
 	else
 		sqlite3_bind_null(q, 23);
+	if (rec->has_pass) {
+		sqlite3_bind_int64(q, 24, rec->pass);
+		sqlite3_bind_int64(q, 25, rec->pass_index);
+	} else {
+		sqlite3_bind_null(q, 24);
+		sqlite3_bind_null(q, 25);
+	}
 	if (db_step_done(s, q, "writing the result"))
 		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);

@@ -64,7 +64,6 @@ int suite_run_and_store(struct suite_ctx *c, const struct job_list *jobs,
 			int64_t step_id, unsigned point, double *figure);
 int suite_run_one(struct suite_ctx *c, const struct job_spec *spec, int64_t step_id,
 		  unsigned point, double *figure);
-int suite_store_point(struct suite_ctx *c, const struct result_record *recs, unsigned nr);
 bool suite_point_kept(const struct suite_ctx *c, int64_t step_id, unsigned point);
 double suite_kept_figure(const struct suite_ctx *c, int64_t step_id, unsigned point);
 

@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "record/record_run.h"
 #include "suite/suitectx.h"
 #include "target/snapshot.h"
 #include "util/clock.h"
@@ -75,24 +76,6 @@ bool suite_point_kept(const struct suite_ctx *c, int64_t step_id, unsigned point
 	return suite_resume_kept(&c->resume, step_id, point);
 }
 
-/* A point's results in one transaction: after a kill the point is in the
- * store whole or not at all, so a resume can keep what it finds. */
-int suite_store_point(struct suite_ctx *c, const struct result_record *recs, unsigned nr)
-{
-	if (store_transaction_begin(c->db))
-		return -1;
-	for (unsigned i = 0; i < nr; i++)
-		if (store_result_add(c->db, c->run_id, &recs[i], NULL)) {
-			store_transaction_rollback(c->db);
-			return -1;
-		}
-	if (store_transaction_commit(c->db)) {
-		store_transaction_rollback(c->db);
-		return -1;
-	}
-	return 0;
-}
-
 /* How a step runs its jobs: the suite's limits, consent and stop flag,
  * progress into the status line. */
 struct run_options suite_run_options(struct suite_ctx *c)
@@ -107,78 +90,54 @@ struct run_options suite_run_options(struct suite_ctx *c)
 	};
 }
 
-/* Builds the records of what a point's jobs reported, under step_id and
- * point; *failure names the first failing job's failure ("" = none). */
-static int point_records(struct suite_ctx *c, const struct job_result *entries,
-			 unsigned nr, int64_t step_id, unsigned point,
-			 struct result_record *recs, char *failure, size_t len)
-{
-	for (unsigned i = 0; i < nr; i++) {
-		if (record_from_result(&entries[i], &recs[i]))
-			return -1;
-		recs[i].step_id = step_id;
-		recs[i].has_point = true;
-		recs[i].point = point;
-		for (int d = 0; d < DIR_COUNT; d++)
-			c->step_bytes += entries[i].dir[d].bytes;
-		if (!failure[0] && verify_result_failure(&entries[i]))
-			snprintf(failure, len, "%s", err_msg());   /* the first names it */
-	}
-	return 0;
-}
-
 /* Runs one point's jobs and stores what they report under step_id and
- * point, all in one transaction. An interrupted run stores nothing (the
- * point is run again on resume). *figure (may be NULL) gets the step's
- * tracked metric. */
+ * point, all in one transaction (record_run): after a kill the point is in
+ * the store whole or not at all, so a resume can keep what it finds. An
+ * interrupted run stores nothing (the point is run again on resume).
+ * *figure (may be NULL) gets the step's tracked metric. */
 int suite_run_and_store(struct suite_ctx *c, const struct job_list *jobs,
 			 int64_t step_id, unsigned point, double *figure)
 {
 	struct run_options opt = suite_run_options(c);
-	struct run_output out = { 0 };
-	struct job_result *entries = NULL;
-	struct result_record *recs = NULL;
-	enum run_failure why;
-	unsigned nr = 0;
-	int rc;
+	struct record_place place = {
+		.db = c->db, .run_id = &c->run_id, .step_id = step_id,
+		.has_point = true, .point = point,
+	};
+	struct recorded rec = { 0 };
 	char failure[1024] = "";
+	int rc = 0;
 
 	/* the first sample's rate counts from here */
 	c->phase_bytes = c->sample_bytes = 0;
 	c->sample_ns = clock_now_ns();
-	if (run_jobs(jobs, &opt, &out, &why)) {
-		c->exit_code = run_failure_exit_code(why);
+	if (record_run(jobs, &opt, &place, &rec)) {
+		c->exit_code = rec.ran ? EXIT_RUN_FAILED : run_failure_exit_code(rec.why);
+		recorded_free(&rec);
+		c->phase_bytes = 0;
 		return -1;
 	}
-	if (out.partial || *c->o->stop) {
-		run_output_free(&out);
+	if (rec.interrupted) {
+		recorded_free(&rec);
 		c->interrupted = true;
 		c->exit_code = EXIT_RUN_FAILED;
 		return err_set("interrupted");
 	}
-	rc = run_output_for_report(&out, &entries, &nr);
-	if (rc == 0 && !(recs = calloc(nr + 1, sizeof(*recs))))
-		rc = err_set("out of memory");
-	if (rc == 0)
-		rc = point_records(c, entries, nr, step_id, point, recs, failure, sizeof(failure));
-	if (rc == 0 && figure) {
+	for (unsigned i = 0; i < rec.nr; i++) {
+		for (int d = 0; d < DIR_COUNT; d++)
+			c->step_bytes += rec.entries[i].dir[d].bytes;
+		if (!failure[0] && verify_result_failure(&rec.entries[i]))
+			snprintf(failure, sizeof(failure), "%s", err_msg());   /* the first names it */
+	}
+	if (figure) {
 		struct figure f = { 0 };
 
-		for (unsigned i = 0; i < nr; i++)
-			figure_add(&f, c->step->metric, &recs[i]);
+		for (unsigned i = 0; i < rec.nr; i++)
+			figure_add(&f, c->step->metric, &rec.recs[i]);
 		*figure = figure_value(&f, c->step->metric);
 	}
-	if (rc == 0)
-		rc = suite_store_point(c, recs, nr);
-	for (unsigned i = 0; recs && i < nr; i++)
-		record_free(&recs[i]);
-	free(recs);
-	for (unsigned i = 0; i < nr; i++)
-		job_result_free(&entries[i]);
-	free(entries);
-	run_output_free(&out);
+	recorded_free(&rec);
 	c->phase_bytes = 0;
-	if (rc == 0 && failure[0])
+	if (failure[0])
 		rc = err_set("%s", failure);
 	if (rc)
 		c->exit_code = EXIT_RUN_FAILED;

@@ -25,6 +25,7 @@
 #include "target/output_gate.h"
 #include "util/error.h"
 #include "verify/verify.h"
+#include "record/record_run.h"
 #include "workload/checkpoint.h"
 
 #define IDLE_SLICE_NS 100000000ull   /* idle checks the stop flag this often */
@@ -425,41 +426,43 @@ static int checkpoint_point(struct suite_ctx *c, const struct dlio_plan *plan,
 			    unsigned count, int64_t step_id)
 {
 	struct run_options opt = suite_run_options(c);
-	unsigned point = (pass - 1) * count + i - 1;
 	struct checkpoint_one one;
-	struct result_record rec;
+	struct record_place place = {
+		.db = c->db, .run_id = &c->run_id, .step_id = step_id,
+		.has_point = true, .point = (pass - 1) * count + i - 1,
+		.has_pass = true, .pass = pass, .pass_index = i,
+		.merged_name = one.name,
+	};
+	struct recorded rec = { 0 };
 	enum run_failure why;
 	uint64_t bytes;
 	int rc;
 
 	c->phase_bytes = c->sample_bytes = 0;
 	c->sample_ns = clock_now_ns();
-	if (checkpoint_one_run(plan, w, pass, i, &opt, &one, &why)) {
+	if (checkpoint_one_prepare(plan, w, pass, i, &opt, &one, &why)) {
 		c->exit_code = run_failure_exit_code(why);
 		rc = -1;
-	} else if (one.out.partial || one.out.nr == 0 || *c->o->stop) {
+	} else if (record_run(&one.jobs, &one.opt, &place, &rec)) {
+		c->exit_code = rec.ran ? EXIT_RUN_FAILED : run_failure_exit_code(rec.why);
+		rc = -1;
+	} else if (rec.interrupted) {
 		c->interrupted = true;
 		c->exit_code = EXIT_RUN_FAILED;
 		rc = err_set("interrupted");
-	} else if (record_from_result(&one.merged, &rec)) {
-		c->exit_code = EXIT_RUN_FAILED;
-		rc = -1;
 	} else {
-		rec.step_id = step_id;
-		rec.has_point = true;
-		rec.point = point;
-		rc = suite_store_point(c, &rec, 1);
-		record_free(&rec);
-		bytes = one.merged.dir[DIR_WRITE].bytes;
+		const struct job_result *merged = &rec.entries[0];
+
+		bytes = merged->dir[DIR_WRITE].bytes;
 		c->step_bytes += bytes;
 		suite_log(c, "pass %u checkpoint %u/%u: %.3f GB in %.3f s", pass, i, count,
-			 (double)bytes / 1e9, (double)one.merged.runtime_ns / 1e9);
-		if (rc == 0 && verify_result_failure(&one.merged))
-			rc = -1;
+			 (double)bytes / 1e9, (double)merged->runtime_ns / 1e9);
+		rc = verify_result_failure(merged) ? -1 : 0;
 		if (rc)
 			c->exit_code = EXIT_RUN_FAILED;
 	}
 	c->phase_bytes = 0;
+	recorded_free(&rec);
 	checkpoint_one_free(&one);
 	return rc;
 }

@@ -231,85 +231,39 @@ int checkpoint_jobs(const struct dlio_plan *plan, const struct checkpoint_write 
 	return 0;
 }
 
-int checkpoint_run(const struct job_list *jobs, const struct run_options *opt,
-		   struct run_output *out, struct job_result *merged,
-		   enum run_failure *why)
+int checkpoint_one_prepare(const struct dlio_plan *plan, const struct checkpoint_write *w,
+			   unsigned pass, unsigned index, const struct run_options *opt,
+			   struct checkpoint_one *one, enum run_failure *why)
 {
-	struct job_result *entries = NULL;
-	unsigned nr = 0;
-
-	if (run_jobs(jobs, opt, out, why))
-		return -1;
-	if (out->nr == 0) {
-		/* stopped before the phase started */
-		job_result_init(merged, &jobs->jobs[0]);
-		merged->partial = true;
-		return 0;
-	}
-	if (run_output_for_report(out, &entries, &nr))
-		return -1;
-	/* one phase and group_reporting: the runner merged them into one */
-	*merged = entries[0];
-	for (unsigned i = 1; i < nr; i++) {
-		if (job_result_merge(merged, &entries[i])) {
-			for (unsigned k = i; k < nr; k++)
-				job_result_free(&entries[k]);
-			free(entries);
-			return -1;
-		}
-		job_result_free(&entries[i]);
-	}
-	free(entries);
-	if (out->partial)
-		merged->partial = true;
-	return 0;
-}
-
-int checkpoint_one_run(const struct dlio_plan *plan, const struct checkpoint_write *w,
-		       unsigned pass, unsigned index, const struct run_options *opt,
-		       struct checkpoint_one *one, enum run_failure *why)
-{
-	struct checkpoint_consent consent = { 0 };
-	struct run_options with_consent = *opt;
-	const char **ids = NULL;
-	int rc = -1;
-
 	memset(one, 0, sizeof(*one));
+	one->opt = *opt;
 	*why = RUN_FAILED_INPUT;
-	if (pass <= 1 && !w->read && checkpoint_prepare(plan, w->dir, index, &consent)) {
+	if (pass <= 1 && !w->read && checkpoint_prepare(plan, w->dir, index, &one->consent)) {
 		if (err_refused())
 			*why = RUN_FAILED_UNSAFE;
-		goto done;
+		return -1;
 	}
 	if (checkpoint_jobs(plan, w, index, &one->jobs))
-		goto done;
-	if (consent.nr) {
-		ids = calloc(opt->nr_destroy_ids + consent.nr, sizeof(*ids));
-		if (!ids) {
-			err_set("out of memory");
-			goto done;
-		}
+		return -1;
+	if (one->consent.nr) {
+		one->ids = calloc(opt->nr_destroy_ids + one->consent.nr, sizeof(*one->ids));
+		if (!one->ids)
+			return err_set("out of memory");
 		for (unsigned i = 0; i < opt->nr_destroy_ids; i++)
-			ids[i] = opt->destroy_ids[i];
-		for (unsigned i = 0; i < consent.nr; i++)
-			ids[opt->nr_destroy_ids + i] = consent.paths[i];
-		with_consent.destroy_ids = ids;
-		with_consent.nr_destroy_ids = opt->nr_destroy_ids + consent.nr;
+			one->ids[i] = opt->destroy_ids[i];
+		for (unsigned i = 0; i < one->consent.nr; i++)
+			one->ids[opt->nr_destroy_ids + i] = one->consent.paths[i];
+		one->opt.destroy_ids = one->ids;
+		one->opt.nr_destroy_ids = opt->nr_destroy_ids + one->consent.nr;
 	}
-	if (checkpoint_run(&one->jobs, &with_consent, &one->out, &one->merged, why))
-		goto done;
-	checkpoint_result_name(pass, index, one->merged.name, sizeof(one->merged.name));
-	rc = 0;
-done:
-	free(ids);
-	checkpoint_consent_free(&consent);
-	return rc;
+	checkpoint_result_name(pass, index, one->name, sizeof(one->name));
+	return 0;
 }
 
 void checkpoint_one_free(struct checkpoint_one *one)
 {
-	job_result_free(&one->merged);
-	run_output_free(&one->out);
+	free(one->ids);
+	checkpoint_consent_free(&one->consent);
 	job_list_free(&one->jobs);
 	memset(one, 0, sizeof(*one));
 }
@@ -320,22 +274,4 @@ void checkpoint_result_name(unsigned pass, unsigned index, char *out, size_t len
 		snprintf(out, len, "pass%u-ckpt%03u", pass, index);
 	else
 		snprintf(out, len, "read-ckpt%03u", index);
-}
-
-int checkpoint_parse_name(const char *name, unsigned *pass, unsigned *index)
-{
-	unsigned p = 0, i = 0;
-	int used = 0;
-
-	if (sscanf(name, "pass%u-ckpt%u%n", &p, &i, &used) == 2 && !name[used] && p > 0) {
-		*pass = p;
-		*index = i;
-		return 1;
-	}
-	if (sscanf(name, "read-ckpt%u%n", &i, &used) == 1 && !name[used]) {
-		*pass = 0;
-		*index = i;
-		return 1;
-	}
-	return 0;
 }

@@ -65,34 +65,27 @@ void checkpoint_consent_free(struct checkpoint_consent *c);
 int checkpoint_jobs(const struct dlio_plan *plan, const struct checkpoint_write *w,
 		    unsigned index, struct job_list *out);
 
-/* Runs one checkpoint's jobs and merges them into one result: bytes of
- * every job, runtime of the longest = from the start barrier to the last
- * file's fsync. *merged is the caller's (job_result_free); out keeps the
- * specs the result points at until run_output_free. */
-int checkpoint_run(const struct job_list *jobs, const struct run_options *opt,
-		   struct run_output *out, struct job_result *merged,
-		   enum run_failure *why);
-
-/* One checkpoint from start to end: on pass 1 (or any pass <= 1) lays out
- * its files (checkpoint_prepare), builds its jobs, runs them with opt (its
- * --destroy-data consent extended by the files created here that could
- * not be marked) and names the merged result checkpoint_result_name(pass,
- * index). one->merged.partial when stopped; one->out.nr == 0 when stopped
- * before the start. Free with checkpoint_one_free, also after a failure. */
+/* One checkpoint, ready to run: on pass 1 (or any pass <= 1) lays out its
+ * files (checkpoint_prepare), builds its jobs, and its run options: opt
+ * with the --destroy-data consent extended by the files created here that
+ * could not be marked. The caller runs one->jobs with one->opt through
+ * record_run, merged into one result named one->name
+ * (checkpoint_result_name(pass, index)): bytes of every job, runtime of
+ * the longest = from the start barrier to the last file's fsync. Free with
+ * checkpoint_one_free, also after a failure. */
 struct checkpoint_one {
 	struct job_list jobs;
-	struct run_output out;
-	struct job_result merged;
+	struct run_options opt;
+	char name[JOB_NAME_MAX];
+	struct checkpoint_consent consent;
+	const char **ids;
 };
-int checkpoint_one_run(const struct dlio_plan *plan, const struct checkpoint_write *w,
-		       unsigned pass, unsigned index, const struct run_options *opt,
-		       struct checkpoint_one *one, enum run_failure *why);
+int checkpoint_one_prepare(const struct dlio_plan *plan, const struct checkpoint_write *w,
+			   unsigned pass, unsigned index, const struct run_options *opt,
+			   struct checkpoint_one *one, enum run_failure *why);
 void checkpoint_one_free(struct checkpoint_one *one);
 
 /* "pass2-ckpt003"; pass 0 names the read-back "read-ckpt003". */
 void checkpoint_result_name(unsigned pass, unsigned index, char *out, size_t len);
-/* Parses such a name: 1 with pass and index filled (pass 0 = read-back),
- * 0 when the name is not a checkpoint result. */
-int checkpoint_parse_name(const char *name, unsigned *pass, unsigned *index);
 
 #endif

@@ -1,13 +1,11 @@
 /* gds.c - the gdsio-style sweep: parsing its lists, sizing each thread's
  * region, building the one job a point runs (ioengine=cufile, through the
- * ordinary runner), gdsio's output line, and recognising stored GDS
- * points by the gds_xfer key their options carry. */
+ * ordinary runner) and gdsio's output line. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
 
 #include "util/error.h"
 #include "workload/gds.h"
@@ -310,26 +308,4 @@ int gds_format_line(const struct gds_line *l, char *buf, size_t len)
 	if (n < 0 || (size_t)n >= len)
 		return err_set("gds: output line does not fit in %zu bytes", len);
 	return 0;
-}
-
-static bool copy_string(const cJSON *opts, const char *key, char *out, size_t len)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(opts, key);
-
-	if (!cJSON_IsString(v))
-		return false;
-	snprintf(out, len, "%s", v->valuestring);
-	return true;
-}
-
-bool gds_record_info(const struct result_record *rec, char *xfer, size_t xfer_len,
-		     char *mode, size_t mode_len)
-{
-	cJSON *opts = rec->options_json ? cJSON_Parse(rec->options_json) : NULL;
-	bool is_gds = copy_string(opts, "gds_xfer", xfer, xfer_len);
-
-	if (is_gds && !copy_string(opts, "gds_mode", mode, mode_len))
-		snprintf(mode, mode_len, "%s", "");
-	cJSON_Delete(opts);
-	return is_gds;
 }

@@ -1,7 +1,7 @@
 /* gds.h - the gdsio-style sweep behind `drivebench gds`: the sweep's points
  * (direction x block size x threads), the one job spec each point runs
- * through the runner (ioengine=cufile), gdsio's per-point output line, and
- * how a stored result is recognised as a GDS point. */
+ * through the runner (ioengine=cufile), and gdsio's per-point output line
+ * (report/record_kind.c recognises a stored GDS point). */
 #ifndef DRIVEBENCH_GDS_H
 #define DRIVEBENCH_GDS_H
 
@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "measure/stats.h"
-#include "store/record.h"
 #include "job/job_spec.h"
 
 #define GDS_MAX_RW 4
@@ -90,9 +89,5 @@ void gds_line_from_result(const struct job_result *r, enum rw_mode rw, const cha
  * -1 with err_msg when buf is too small. */
 int gds_format_line(const struct gds_line *line, char *buf, size_t len);
 
-/* Whether a stored result is a GDS point; fills its XferType label and
- * path mode ("gds", "compat", "host") when it is. */
-bool gds_record_info(const struct result_record *rec, char *xfer, size_t xfer_len,
-		     char *mode, size_t mode_len);
 
 #endif

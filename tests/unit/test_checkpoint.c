@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "util/error.h"
+#include "record/record_run.h"
 #include "workload/checkpoint.h"
 
 static char scratch[64];
@@ -96,23 +97,14 @@ static void test_free_bytes(void **state)
 static void test_names(void **state)
 {
 	char name[32];
-	unsigned pass = 9, index = 9;
 
 	(void)state;
 	checkpoint_result_name(2, 3, name, sizeof(name));
 	assert_string_equal(name, "pass2-ckpt003");
-	assert_int_equal(checkpoint_parse_name(name, &pass, &index), 1);
-	assert_int_equal(pass, 2);
-	assert_int_equal(index, 3);
 	checkpoint_result_name(0, 12, name, sizeof(name));
 	assert_string_equal(name, "read-ckpt012");
-	assert_int_equal(checkpoint_parse_name(name, &pass, &index), 1);
-	assert_int_equal(pass, 0);
-	assert_int_equal(index, 12);
-	assert_int_equal(checkpoint_parse_name("pass0-ckpt001", &pass, &index), 0);
-	assert_int_equal(checkpoint_parse_name("pass1-ckpt001x", &pass, &index), 0);
-	assert_int_equal(checkpoint_parse_name("group 0: seq", &pass, &index), 0);
-	assert_int_equal(checkpoint_parse_name("pass1", &pass, &index), 0);
+	checkpoint_result_name(1, 1234, name, sizeof(name));
+	assert_string_equal(name, "pass1-ckpt1234");
 }
 
 static void test_jobs(void **state)
@@ -214,11 +206,11 @@ static void test_run(void **state)
 	struct checkpoint_write w = { .dir = scratch, .fsync = true };
 	struct checkpoint_consent consent = { 0 };
 	struct job_list jobs = { 0 };
-	struct run_output out = { 0 };
-	struct job_result merged;
+	struct record_place place = { .merged_name = "pass1-ckpt002" };
+	struct recorded rec;
+	const struct job_result *merged;
 	volatile sig_atomic_t stop = 0;
 	struct run_options opt = { .stop = &stop };
-	enum run_failure why;
 	char path[256];
 	struct stat st;
 
@@ -227,30 +219,39 @@ static void test_run(void **state)
 	opt.destroy_ids = (const char *const *)consent.paths;
 	opt.nr_destroy_ids = consent.nr;
 	assert_int_equal(checkpoint_jobs(&plan, &w, 2, &jobs), 0);
-	assert_int_equal(checkpoint_run(&jobs, &opt, &out, &merged, &why), 0);
-	assert_int_equal(merged.dir[DIR_WRITE].bytes, plan.total_bytes);
-	assert_int_equal(merged.dir[DIR_READ].bytes, 0);
-	assert_int_equal(merged.nr_merged, jobs.nr);
-	assert_true(merged.runtime_ns > 0);
-	assert_false(merged.partial);
+	/* the record path merges a checkpoint's files into one result */
+	assert_int_equal(record_run(&jobs, &opt, &place, &rec), 0);
+	assert_int_equal(rec.nr, 1);
+	merged = &rec.entries[0];
+	assert_string_equal(merged->name, "pass1-ckpt002");
+	assert_int_equal(merged->dir[DIR_WRITE].bytes, plan.total_bytes);
+	assert_int_equal(merged->dir[DIR_READ].bytes, 0);
+	assert_int_equal(merged->nr_merged, jobs.nr);
+	assert_true(merged->runtime_ns > 0);
+	assert_false(merged->partial);
 	/* the longest job's runtime: no job ran longer than the merged one */
-	for (unsigned i = 0; i < out.nr; i++)
-		assert_true(out.results[i].runtime_ns <= merged.runtime_ns);
-	job_result_free(&merged);
-	run_output_free(&out);
+	for (unsigned i = 0; i < rec.out.nr; i++)
+		assert_true(rec.out.results[i].runtime_ns <= merged->runtime_ns);
+	assert_false(rec.stored);   /* no store given */
+	recorded_free(&rec);
 	/* the files are written in full now */
 	snprintf(path, sizeof(path), "%s/ckpt-002/%s", scratch, files[0].name);
 	assert_int_equal(stat(path, &st), 0);
 	assert_true((uint64_t)st.st_blocks * 512 >= files[0].bytes);
 	assert_int_equal(st.st_size, files[0].bytes);
 
-	/* stopped before the start: a partial, empty result */
+	/* stopped before the start: nothing reported, nothing to store;
+	 * without store_partial (the suite) it counts as interrupted */
 	stop = 1;
-	assert_int_equal(checkpoint_run(&jobs, &opt, &out, &merged, &why), 0);
-	assert_true(merged.partial);
-	assert_int_equal(merged.dir[DIR_WRITE].bytes, 0);
-	job_result_free(&merged);
-	run_output_free(&out);
+	place.store_partial = true;
+	assert_int_equal(record_run(&jobs, &opt, &place, &rec), 0);
+	assert_int_equal(rec.nr, 0);
+	assert_false(rec.interrupted);
+	recorded_free(&rec);
+	place.store_partial = false;
+	assert_int_equal(record_run(&jobs, &opt, &place, &rec), 0);
+	assert_true(rec.interrupted);
+	recorded_free(&rec);
 	job_list_free(&jobs);
 	checkpoint_consent_free(&consent);
 }
@@ -280,35 +281,48 @@ static void test_one_run(void **state)
 	volatile sig_atomic_t stop = 0;
 	struct run_options opt = { .stop = &stop };
 	struct checkpoint_one one;
+	struct record_place place = { .merged_name = one.name };
+	struct recorded rec;
 	enum run_failure why;
 	char path[256];
 	struct stat st;
 	ino_t first;
 
 	(void)state;
-	assert_int_equal(checkpoint_one_run(&plan, &w, 1, 3, &opt, &one, &why), 0);
-	assert_string_equal(one.merged.name, "pass1-ckpt003");
-	assert_int_equal(one.merged.dir[DIR_WRITE].bytes, plan.total_bytes);
+	assert_int_equal(checkpoint_one_prepare(&plan, &w, 1, 3, &opt, &one, &why), 0);
+	assert_string_equal(one.name, "pass1-ckpt003");
+	assert_int_equal(record_run(&one.jobs, &one.opt, &place, &rec), 0);
+	assert_string_equal(rec.entries[0].name, "pass1-ckpt003");
+	assert_int_equal(rec.entries[0].dir[DIR_WRITE].bytes, plan.total_bytes);
+	recorded_free(&rec);
 	checkpoint_one_free(&one);
 	snprintf(path, sizeof(path), "%s/ckpt-003/%s", scratch, files[1].name);
 	assert_int_equal(stat(path, &st), 0);
 	first = st.st_ino;
-	assert_int_equal(checkpoint_one_run(&plan, &w, 2, 3, &opt, &one, &why), 0);
-	assert_string_equal(one.merged.name, "pass2-ckpt003");
-	assert_int_equal(one.merged.dir[DIR_WRITE].bytes, plan.total_bytes);
+	assert_int_equal(checkpoint_one_prepare(&plan, &w, 2, 3, &opt, &one, &why), 0);
+	assert_int_equal(record_run(&one.jobs, &one.opt, &place, &rec), 0);
+	assert_string_equal(rec.entries[0].name, "pass2-ckpt003");
+	assert_int_equal(rec.entries[0].dir[DIR_WRITE].bytes, plan.total_bytes);
+	recorded_free(&rec);
 	checkpoint_one_free(&one);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_ino, first);
 	/* read-back */
 	w.read = true;
-	assert_int_equal(checkpoint_one_run(&plan, &w, 0, 3, &opt, &one, &why), 0);
-	assert_string_equal(one.merged.name, "read-ckpt003");
-	assert_int_equal(one.merged.dir[DIR_READ].bytes, plan.total_bytes);
-	assert_int_equal(one.merged.dir[DIR_WRITE].bytes, 0);
+	assert_int_equal(checkpoint_one_prepare(&plan, &w, 0, 3, &opt, &one, &why), 0);
+	assert_int_equal(record_run(&one.jobs, &one.opt, &place, &rec), 0);
+	assert_string_equal(rec.entries[0].name, "read-ckpt003");
+	assert_int_equal(rec.entries[0].dir[DIR_READ].bytes, plan.total_bytes);
+	assert_int_equal(rec.entries[0].dir[DIR_WRITE].bytes, 0);
+	recorded_free(&rec);
 	checkpoint_one_free(&one);
 	/* a later pass of a checkpoint never laid out: the files are missing */
 	w.read = false;
-	assert_int_equal(checkpoint_one_run(&plan, &w, 2, 9, &opt, &one, &why), -1);
+	assert_int_equal(checkpoint_one_prepare(&plan, &w, 2, 9, &opt, &one, &why), 0);
+	assert_int_equal(record_run(&one.jobs, &one.opt, &place, &rec), -1);
+	assert_false(rec.ran);
+	assert_non_null(strstr(err_msg(), "ckpt-009"));
+	recorded_free(&rec);
 	checkpoint_one_free(&one);
 }
 

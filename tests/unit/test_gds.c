@@ -14,6 +14,7 @@
 
 #include "store/record.h"
 #include "util/error.h"
+#include "report/record_kind.h"
 #include "workload/gds.h"
 
 static const char gdsio_line[] =
@@ -228,18 +229,18 @@ static void test_record_info(void **state)
 
 	(void)state;
 	memset(&rec, 0, sizeof(rec));
-	assert_false(gds_record_info(&rec, xfer, sizeof(xfer), mode, sizeof(mode)));
+	assert_false(record_gds(&rec, xfer, sizeof(xfer), mode, sizeof(mode)));
 	rec.options_json = "{\"rw\":\"read\",\"bs\":\"4k\"}";
-	assert_false(gds_record_info(&rec, xfer, sizeof(xfer), mode, sizeof(mode)));
+	assert_false(record_gds(&rec, xfer, sizeof(xfer), mode, sizeof(mode)));
 	rec.options_json = "{\"gds_xfer\":\"GPUD\",\"gds_mode\":\"compat\"}";
-	assert_true(gds_record_info(&rec, xfer, sizeof(xfer), mode, sizeof(mode)));
+	assert_true(record_gds(&rec, xfer, sizeof(xfer), mode, sizeof(mode)));
 	assert_string_equal(xfer, "GPUD");
 	assert_string_equal(mode, "compat");
 	rec.options_json = "{\"gds_xfer\":\"CPUONLY\"}";
-	assert_true(gds_record_info(&rec, xfer, sizeof(xfer), mode, sizeof(mode)));
+	assert_true(record_gds(&rec, xfer, sizeof(xfer), mode, sizeof(mode)));
 	assert_string_equal(mode, "");
 	rec.options_json = "not json";
-	assert_false(gds_record_info(&rec, xfer, sizeof(xfer), mode, sizeof(mode)));
+	assert_false(record_gds(&rec, xfer, sizeof(xfer), mode, sizeof(mode)));
 }
 
 int main(void)

@@ -617,12 +617,21 @@ static void test_report_checkpoints(void **state)
 		for (unsigned i = 1; i <= 4; i++, n++) {
 			fill_record(&r[n], "write", 1048576, DIR_WRITE, 1, 1, 100, 1000);
 			snprintf(r[n].job_name, sizeof(r[n].job_name), "pass%u-ckpt%03u", pass, i);
+			/* what the store says: a checkpoint step, its pass and index */
+			snprintf(r[n].step_kind, sizeof(r[n].step_kind), "checkpoint");
+			r[n].has_pass = true;
+			r[n].pass = pass;
+			r[n].pass_index = i;
 			r[n].dir[DIR_WRITE].bytes = 2000000000ull;
 			r[n].runtime_ns = (pass == 1 ? 1000000000ull : 2000000000ull) + i * 100000000ull;
 		}
 	/* a stopped checkpoint is left out */
 	fill_record(&r[n], "write", 1048576, DIR_WRITE, 1, 1, 100, 1000);
 	snprintf(r[n].job_name, sizeof(r[n].job_name), "pass3-ckpt005");
+	snprintf(r[n].step_kind, sizeof(r[n].step_kind), "checkpoint");
+	r[n].has_pass = true;
+	r[n].pass = 3;
+	r[n].pass_index = 5;
 	r[n].dir[DIR_WRITE].bytes = 1;
 	r[n].runtime_ns = 99000000000ull;
 	r[n].partial = true;
@@ -637,6 +646,17 @@ static void test_report_checkpoints(void **state)
 	assert_null(strstr(html, "<td>99.000</td>"));
 	/* no "1M sequential write" test built from the checkpoints */
 	assert_null(strstr(html, "1M sequential write"));
+	free(html);
+
+	/* a job that only has a checkpoint's name is an ordinary result: the
+	 * report reads the step's kind and pass, never the job name */
+	for (unsigned k = 0; k < n; k++) {
+		r[k].has_pass = false;
+		snprintf(r[k].step_kind, sizeof(r[k].step_kind), "jobs");
+	}
+	html = render(draw_one_drive, &drive);
+	assert_null(strstr(html, "DLIO checkpoints"));
+	assert_non_null(strstr(html, "1M sequential write"));
 	free(html);
 
 	/* no checkpoint results: no section */

@@ -884,7 +884,7 @@ static void test_migrate_from_v6(void **state)
 	unsigned nr;
 	sqlite3 *db = raw_open(f->path);
 
-	assert_int_equal(schema_version, 8);
+	assert_int_equal(schema_version, 9);
 	for (unsigned v = 0; v < 6; v++)
 		raw_exec(db, schema_migrations[v]);
 	raw_exec(db, "PRAGMA user_version = 6");
@@ -921,7 +921,7 @@ static void test_migrate_from_v6(void **state)
 	store_close(s);
 
 	db = raw_open(f->path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 8);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 9);
 	raw_exec(db, "INSERT INTO verify_failures VALUES"
 		     " (1, 2, 65536, 8192, 'missing', 0,0,0,0,65536,-1,-1,2)");
 	assert_int_equal(raw_int(db, "SELECT sum(units) FROM verify_failures"), 4);
@@ -930,6 +930,56 @@ static void test_migrate_from_v6(void **state)
 	raw_exec(db, "PRAGMA foreign_keys = ON; DELETE FROM results");
 	assert_int_equal(raw_int(db, "SELECT count(*) FROM verify_failures"), 0);
 	sqlite3_close(db);
+}
+
+/* --- schema v9: a result's pass, and its step's kind read back -------- */
+
+static void test_migrate_from_v8(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	struct result_record *recs;
+	unsigned nr;
+	sqlite3 *db = raw_open(f->path);
+
+	for (unsigned v = 0; v < 8; v++)
+		raw_exec(db, schema_migrations[v]);
+	raw_exec(db, "PRAGMA user_version = 8");
+	raw_exec(db,
+		"INSERT INTO runs (id, label, source, command, target, started_ms)"
+		" VALUES (4, 'd', 'checkpoint', 'c', '/ckpt', 1);"
+		"INSERT INTO steps (id, run_id, idx, name, kind, status, started_ms) VALUES"
+		" (1, 4, 0, 'pass 2', 'checkpoint', 'done', 1),"
+		" (2, 4, 1, 'read-back', 'checkpoint-read', 'done', 1),"
+		" (3, 4, 2, 'group 0: pass1-ckpt001', 'jobs', 'done', 1);"
+		"INSERT INTO results (id, run_id, job_name, groupid, error, partial,"
+		" options_json, rw, bs, iodepth, numjobs, runtime_ns, series_interval_ms, step_id)"
+		" VALUES (1, 4, 'pass2-ckpt003', 0, 0, 0, '{}', 'write', 1048576, 1, 1, 1000, 1000, 1),"
+		" (2, 4, 'read-ckpt012', 0, 0, 0, '{}', 'read', 1048576, 1, 1, 1000, 1000, 2),"
+		" (3, 4, 'pass1-ckpt001', 0, 0, 0, '{}', 'write', 1048576, 1, 1, 1000, 1000, 3),"
+		" (4, 4, 'no step', 0, 0, 0, '{}', 'write', 4096, 1, 1, 1000, 1000, NULL)");
+	sqlite3_close(db);
+
+	assert_int_equal(store_open(f->path, &s), 0);
+	assert_int_equal(store_results_load(s, 4, &recs, &nr), 0);
+	assert_int_equal(nr, 4);
+	/* checkpoint rows get their pass and index from the names their
+	 * steps gave them, once, in the migration */
+	assert_true(recs[0].has_pass);
+	assert_int_equal(recs[0].pass, 2);
+	assert_int_equal(recs[0].pass_index, 3);
+	assert_string_equal(recs[0].step_kind, "checkpoint");
+	assert_true(recs[1].has_pass);
+	assert_int_equal(recs[1].pass, 0);
+	assert_int_equal(recs[1].pass_index, 12);
+	assert_string_equal(recs[1].step_kind, "checkpoint-read");
+	/* a job only named like a checkpoint, in a jobs step, is not one */
+	assert_false(recs[2].has_pass);
+	assert_string_equal(recs[2].step_kind, "jobs");
+	assert_false(recs[3].has_pass);
+	assert_string_equal(recs[3].step_kind, "");
+	store_results_free(recs, nr);
+	store_close(s);
 }
 
 int main(void)
@@ -949,6 +999,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_max_buffer_bytes_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_v5, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_v6, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_from_v8, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_round_trip, setup, teardown),
 	};
 

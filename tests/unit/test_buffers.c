@@ -20,6 +20,7 @@
 #include "util/error.h"
 #include "job/options.h"
 #include "job/pattern.h"
+#include "helpers/tmpdir.h"
 
 #define BS 4096
 
@@ -311,7 +312,7 @@ static void parse_fails(const char *text, const char *fragment)
 /* fio's pattern syntax, piece by piece and combined. */
 static void patterns_parse_as_fio(void **state)
 {
-	char path[] = "/tmp/drivebench-pattern-XXXXXX", text[64];
+	char path[TMPDIR_PATH_MAX + 64], text[TMPDIR_PATH_MAX + 128];
 	char big[600];
 	int fd;
 
@@ -325,7 +326,7 @@ static void patterns_parse_as_fio(void **state)
 	parse_ok("120x14", "\x0c\x14", 2);
 	parse_ok("\"abcd\"", "abcd", 4);
 	parse_ok("0xdeadface\"abcd\"-12", "\xde\xad\xfa\xce" "abcd" "\xf4\xff\xff\xff", 12);
-	fd = mkstemp(path);
+	fd = tmp_file("drivebench-pattern", path, sizeof(path));
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "PQ", 2), 2);
 	close(fd);
@@ -414,8 +415,8 @@ static void out_of_range_fields_are_refused(void **state)
 static void cache_calls_report_failures(void **state)
 {
 	int fds[2];
-	char path[] = "/tmp/drivebench-cache-XXXXXX";
-	int fd = mkstemp(path);
+	char path[TMPDIR_PATH_MAX + 64], expected[TMPDIR_PATH_MAX + 128];
+	int fd = tmp_file("drivebench-cache", path, sizeof(path));
 
 	(void)state;
 	assert_int_equal(pipe(fds), 0);
@@ -429,7 +430,8 @@ static void cache_calls_report_failures(void **state)
 	assert_true(fd >= 0);
 	/* BLKFLSBUF on a regular file */
 	assert_int_equal(target_cache_drop(fd, true, path, 0, 0), -1);
-	assert_non_null(strstr(err_msg(), "cache invalidation of '/tmp/drivebench-cache-"));
+	snprintf(expected, sizeof(expected), "cache invalidation of '%s'", path);
+	assert_non_null(strstr(err_msg(), expected));
 	assert_int_equal(target_cache_drop(fd, false, path, 0, 0), 0);
 	for (int h = FADVISE_NONE; h <= FADVISE_NOREUSE; h++)
 		assert_int_equal(target_cache_advise(fd, (enum fadvise_hint)h, false, path, 0, 0), 0);
@@ -453,5 +455,5 @@ int main(void)
 		cmocka_unit_test_teardown(cache_calls_report_failures, release),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 }

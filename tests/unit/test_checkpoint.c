@@ -18,24 +18,7 @@
 #include "util/error.h"
 #include "record/record_run.h"
 #include "workload/checkpoint.h"
-
-static char scratch[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(scratch, sizeof(scratch), "/tmp/test_checkpoint.XXXXXX");
-	return mkdtemp(scratch) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
-	return system(cmd) == 0 ? 0 : -1;
-}
+#include "helpers/tmpdir.h"
 
 /* two ranks, two files each; one size not a multiple of 1 MiB */
 static struct dlio_file files[] = {
@@ -88,7 +71,7 @@ static void test_free_bytes(void **state)
 	uint64_t free_bytes = 0;
 
 	(void)state;
-	assert_int_equal(checkpoint_free_bytes(scratch, &free_bytes), 0);
+	assert_int_equal(checkpoint_free_bytes(tmp_dir(), &free_bytes), 0);
 	assert_true(free_bytes > 0);
 	assert_int_equal(checkpoint_free_bytes("/nonexistent/dir", &free_bytes), -1);
 	assert_non_null(strstr(err_msg(), "/nonexistent/dir"));
@@ -178,19 +161,19 @@ static void test_prepare(void **state)
 	ino_t first;
 
 	(void)state;
-	assert_int_equal(checkpoint_prepare(&plan, scratch, 1, &consent), 0);
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 1, &consent), 0);
 	for (unsigned i = 0; i < plan.nr; i++) {
-		snprintf(path, sizeof(path), "%s/ckpt-001/%s", scratch, files[i].name);
+		snprintf(path, sizeof(path), "%s/ckpt-001/%s", tmp_dir(), files[i].name);
 		assert_int_equal(stat(path, &st), 0);
 		assert_int_equal(st.st_size, files[i].bytes);
 		/* sparse: nothing written before the measured writes */
 		assert_true((uint64_t)st.st_blocks * 512 < files[i].bytes);
 	}
-	snprintf(path, sizeof(path), "%s/ckpt-001/%s", scratch, files[0].name);
+	snprintf(path, sizeof(path), "%s/ckpt-001/%s", tmp_dir(), files[0].name);
 	assert_int_equal(stat(path, &st), 0);
 	first = st.st_ino;
 	/* a second pass keeps the files */
-	assert_int_equal(checkpoint_prepare(&plan, scratch, 1, &consent), 0);
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 1, &consent), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_ino, first);
 	checkpoint_consent_free(&consent);
@@ -203,7 +186,7 @@ static void test_prepare(void **state)
 static void test_run(void **state)
 {
 	struct dlio_plan plan = test_plan();
-	struct checkpoint_write w = { .dir = scratch, .fsync = true };
+	struct checkpoint_write w = { .dir = tmp_dir(), .fsync = true };
 	struct checkpoint_consent consent = { 0 };
 	struct job_list jobs = { 0 };
 	struct record_place place = { .merged_name = "pass1-ckpt002" };
@@ -215,7 +198,7 @@ static void test_run(void **state)
 	struct stat st;
 
 	(void)state;
-	assert_int_equal(checkpoint_prepare(&plan, scratch, 2, &consent), 0);
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 2, &consent), 0);
 	opt.destroy_ids = (const char *const *)consent.paths;
 	opt.nr_destroy_ids = consent.nr;
 	assert_int_equal(checkpoint_jobs(&plan, &w, 2, &jobs), 0);
@@ -235,7 +218,7 @@ static void test_run(void **state)
 	assert_false(rec.stored);   /* no store given */
 	recorded_free(&rec);
 	/* the files are written in full now */
-	snprintf(path, sizeof(path), "%s/ckpt-002/%s", scratch, files[0].name);
+	snprintf(path, sizeof(path), "%s/ckpt-002/%s", tmp_dir(), files[0].name);
 	assert_int_equal(stat(path, &st), 0);
 	assert_true((uint64_t)st.st_blocks * 512 >= files[0].bytes);
 	assert_int_equal(st.st_size, files[0].bytes);
@@ -277,7 +260,7 @@ static void test_plan_for(void **state)
 static void test_one_run(void **state)
 {
 	struct dlio_plan plan = test_plan();
-	struct checkpoint_write w = { .dir = scratch, .fsync = true };
+	struct checkpoint_write w = { .dir = tmp_dir(), .fsync = true };
 	volatile sig_atomic_t stop = 0;
 	struct run_options opt = { .stop = &stop };
 	struct checkpoint_one one;
@@ -296,7 +279,7 @@ static void test_one_run(void **state)
 	assert_int_equal(rec.entries[0].dir[DIR_WRITE].bytes, plan.total_bytes);
 	recorded_free(&rec);
 	checkpoint_one_free(&one);
-	snprintf(path, sizeof(path), "%s/ckpt-003/%s", scratch, files[1].name);
+	snprintf(path, sizeof(path), "%s/ckpt-003/%s", tmp_dir(), files[1].name);
 	assert_int_equal(stat(path, &st), 0);
 	first = st.st_ino;
 	assert_int_equal(checkpoint_one_prepare(&plan, &w, 2, 3, &opt, &one, &why), 0);
@@ -340,5 +323,5 @@ int main(void)
 		cmocka_unit_test(test_one_run),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 }

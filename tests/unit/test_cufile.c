@@ -22,6 +22,7 @@
 #include "util/error.h"
 #include "job/job_spec.h"
 #include "job/options.h"
+#include "helpers/tmpdir.h"
 
 #define BUF_SIZE (64 * 1024)
 #define FILE_SIZE (1024 * 1024)
@@ -115,7 +116,6 @@ struct harness {
 	struct io io;
 	void *buf;
 	struct job_spec spec;
-	char path[64];
 	int fd;
 };
 
@@ -128,10 +128,8 @@ static void harness_open(struct harness *h, int xfer)
 	strcpy(h->spec.ioengine, "cufile");
 	h->spec.direct = true;
 	h->spec.gds_transfer = xfer;
-	strcpy(h->path, "/tmp/test_cufile_XXXXXX");
-	h->fd = mkstemp(h->path);
+	h->fd = tmp_unlinked_fd();
 	assert_true(h->fd >= 0);
-	unlink(h->path);
 	assert_int_equal(posix_memalign(&data, 4096, FILE_SIZE), 0);
 	fill(data, FILE_SIZE, 1);
 	assert_int_equal(pwrite(h->fd, data, FILE_SIZE, 0), FILE_SIZE);

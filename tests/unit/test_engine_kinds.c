@@ -26,6 +26,7 @@
 #include "util/clock.h"
 #include "util/error.h"
 #include "job/options.h"
+#include "helpers/tmpdir.h"
 
 #define BS 4096u
 #define POOL 4u
@@ -83,20 +84,10 @@ static int32_t one_io(struct rig *r, struct io *io, int dir, uint64_t offset)
 	return io->result;
 }
 
-static int temp_fd(char *path)
-{
-	int fd;
-
-	strcpy(path, "/tmp/drivebench_kinds_XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	return fd;
-}
-
 static void test_ftruncate(void **state)
 {
-	char path[64];
-	int fd = temp_fd(path);
+	char path[TMPDIR_PATH_MAX + 64];
+	int fd = tmp_file("drivebench_kinds", path, sizeof(path));
 	struct rig r;
 	struct stat st;
 
@@ -117,8 +108,8 @@ static void test_ftruncate(void **state)
 
 static void test_falloc(void **state)
 {
-	char path[64];
-	int fd = temp_fd(path);
+	char path[TMPDIR_PATH_MAX + 64];
+	int fd = tmp_file("drivebench_kinds", path, sizeof(path));
 	struct rig r;
 	struct stat st;
 
@@ -225,14 +216,14 @@ static void test_cpuio_exit_on_io_done(void **state)
 
 static void test_exec_runs_and_stops(void **state)
 {
-	char dir[] = "/tmp/drivebench_exec_XXXXXX", marker[128], script[128];
+	const char *dir = tmp_dir();
+	char marker[TMPDIR_PATH_MAX + 64], script[TMPDIR_PATH_MAX + 64];
 	char text[256] = { 0 };
 	struct rig r;
 	FILE *f;
 	uint64_t t0;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
 	snprintf(marker, sizeof(marker), "%s/ran", dir);
 	snprintf(script, sizeof(script), "%s/prog.sh", dir);
 	f = fopen(script, "w");
@@ -280,7 +271,6 @@ static void test_exec_runs_and_stops(void **state)
 	rig_free(&r);
 	unlink(marker);
 	unlink(script);
-	rmdir(dir);
 }
 
 /* The settings land on the calling thread. */
@@ -329,5 +319,5 @@ int main(void)
 	};
 
 	alarm(120);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 }

@@ -19,38 +19,7 @@
 #include "util/error.h"
 #include "job/job_spec.h"
 #include "job/options.h"
-
-static struct job_spec *new_spec(void)
-{
-	struct job_spec *spec = malloc(sizeof(*spec));
-
-	assert_non_null(spec);
-	job_spec_defaults(spec);
-	return spec;
-}
-
-static void set_ok(struct job_spec *spec, const char *key, const char *value)
-{
-	if (job_option_set(spec, key, value) != 0)
-		fail_msg("%s=%s: %s", key, value ? value : "(flag)", err_msg());
-}
-
-static void set_fails_with(struct job_spec *spec, const char *key, const char *value,
-			   const char *fragment)
-{
-	err_clear();
-	assert_int_equal(job_option_set(spec, key, value), -1);
-	if (!strstr(err_msg(), fragment))
-		fail_msg("%s=%s: '%s' lacks '%s'", key, value, err_msg(), fragment);
-}
-
-static void invalid_with(const struct job_spec *spec, const char *fragment)
-{
-	err_clear();
-	assert_int_equal(job_spec_validate(spec), -1);
-	if (!strstr(err_msg(), fragment))
-		fail_msg("'%s' lacks '%s'", err_msg(), fragment);
-}
+#include "helpers/fixtures.h"
 
 static void test_engine_option_needs_its_engine(void **state)
 {
@@ -60,7 +29,7 @@ static void test_engine_option_needs_its_engine(void **state)
 	set_ok(s, "cpuload", "50");          /* before ioengine, as in [global] */
 	set_ok(s, "ioengine", "psync");
 	set_ok(s, "runtime", "1");
-	invalid_with(s, "job 'job': option 'cpuload' is an option of ioengine=cpuio, "
+	validate_fails_with(s, "job 'job': option 'cpuload' is an option of ioengine=cpuio, "
 		     "not of ioengine=psync");
 	set_ok(s, "ioengine", "cpuio");
 	assert_int_equal(job_spec_validate(s), 0);
@@ -70,7 +39,7 @@ static void test_engine_option_needs_its_engine(void **state)
 	job_spec_defaults(s);
 	set_ok(s, "cmdprio_percentage", "20");
 	set_ok(s, "ioengine", "psync");
-	invalid_with(s, "option 'cmdprio_percentage' is an option of ioengine=io_uring "
+	validate_fails_with(s, "option 'cmdprio_percentage' is an option of ioengine=io_uring "
 		     "or libaio, not of ioengine=psync");
 	set_ok(s, "ioengine", "libaio");
 	assert_int_equal(job_spec_validate(s), 0);
@@ -86,46 +55,46 @@ static void test_engine_needs(void **state)
 	(void)state;
 	set_ok(s, "ioengine", "cpuio");
 	set_ok(s, "runtime", "1");
-	invalid_with(s, "ioengine=cpuio needs cpuload=");
+	validate_fails_with(s, "ioengine=cpuio needs cpuload=");
 	set_ok(s, "cpuload", "10");
 	set_ok(s, "runtime", "0");
-	invalid_with(s, "ioengine=cpuio moves no data, so only runtime= ends it");
+	validate_fails_with(s, "ioengine=cpuio moves no data, so only runtime= ends it");
 
 	job_spec_defaults(s);
 	set_ok(s, "ioengine", "exec");
 	set_ok(s, "runtime", "1");
-	invalid_with(s, "ioengine=exec needs program=");
+	validate_fails_with(s, "ioengine=exec needs program=");
 	set_ok(s, "program", "/bin/true");
 	assert_int_equal(job_spec_validate(s), 0);
 
 	job_spec_defaults(s);
 	set_ok(s, "ioengine", "e4defrag");
 	set_ok(s, "rw", "write");
-	invalid_with(s, "ioengine=e4defrag needs donorname=");
+	validate_fails_with(s, "ioengine=e4defrag needs donorname=");
 	set_ok(s, "donorname", "d.def");
 	assert_int_equal(job_spec_validate(s), 0);
 	set_ok(s, "rw", "randrw");
-	invalid_with(s, "ioengine=e4defrag only writes");
+	validate_fails_with(s, "ioengine=e4defrag only writes");
 
 	job_spec_defaults(s);
 	set_ok(s, "ioengine", "ftruncate");
-	invalid_with(s, "ioengine=ftruncate only writes (rw=write or randwrite)");
+	validate_fails_with(s, "ioengine=ftruncate only writes (rw=write or randwrite)");
 	set_ok(s, "rw", "randwrite");
 	assert_int_equal(job_spec_validate(s), 0);
 
 	job_spec_defaults(s);
 	set_ok(s, "ioengine", "page_fault");
 	set_ok(s, "offset", "4k");
-	invalid_with(s, "ioengine=page_fault maps the job's size from its start");
+	validate_fails_with(s, "ioengine=page_fault maps the job's size from its start");
 
 	/* verify needs an engine whose writes read back */
 	job_spec_defaults(s);
 	set_ok(s, "rw", "write");
 	set_ok(s, "verify", "crc32c");
 	set_ok(s, "ioengine", "ftruncate");
-	invalid_with(s, "option 'verify': the ftruncate engine keeps no data to verify");
+	validate_fails_with(s, "option 'verify': the ftruncate engine keeps no data to verify");
 	set_ok(s, "ioengine", "fault:falloc");
-	invalid_with(s, "option 'verify': the fault:falloc engine keeps no data to verify");
+	validate_fails_with(s, "option 'verify': the fault:falloc engine keeps no data to verify");
 	set_ok(s, "ioengine", "sync");
 	assert_int_equal(job_spec_validate(s), 0);
 	free(s);
@@ -252,11 +221,11 @@ static void test_atomic(void **state)
 	assert_true(s->direct);               /* atomic=1 implies direct=1 */
 	assert_int_equal(job_spec_validate(s), 0);   /* io_uring */
 	set_ok(s, "ioengine", "psync");
-	invalid_with(s, "option 'atomic': ioengine=psync has no atomic writes");
+	validate_fails_with(s, "option 'atomic': ioengine=psync has no atomic writes");
 	set_ok(s, "ioengine", "pvsync2");
 	assert_int_equal(job_spec_validate(s), 0);
 	set_ok(s, "buffered", "1");
-	invalid_with(s, "atomic=1 implies direct=1");
+	validate_fails_with(s, "atomic=1 implies direct=1");
 	set_ok(s, "rw", "randread");          /* nothing to write atomically */
 	set_ok(s, "direct", "1");
 	set_ok(s, "ioengine", "psync");

@@ -24,6 +24,8 @@
 #include "io/null_latency.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "helpers/tmpdir.h"
+#include "helpers/testfile.h"
 
 #define BS 4096u
 #define DEPTH 8u
@@ -126,13 +128,11 @@ static void run_batch(struct engine *e, struct io **ios, unsigned n)
  * (after printing why) when the file system refuses O_DIRECT. */
 static int temp_file(bool direct)
 {
-	char path[] = "/tmp/drivebench_engines_XXXXXX";
-	int fd = mkstemp(path);
+	int fd = tmp_unlinked_fd();
 	void *probe;
 	ssize_t ret;
 
 	assert_true(fd >= 0);
-	assert_int_equal(unlink(path), 0);
 	if (!direct)
 		return fd;
 	if (fcntl(fd, F_SETFL, O_DIRECT) < 0) {
@@ -241,17 +241,11 @@ static void test_find_unknown_engine(void **state)
  * the top of the tree). */
 static void test_engine_table_is_the_list(void **state)
 {
-	static char text[1 << 17];
+	char *text = file_read_all("docs/engines.md", NULL);
 	const struct engine_ops *ops;
-	FILE *f = fopen("docs/engines.md", "r");
-	size_t len;
 	unsigned n = 0;
 
 	(void)state;
-	assert_non_null(f);
-	len = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[len] = '\0';
 	for (unsigned i = 0; (ops = engine_at(i)); i++, n++) {
 		char quoted[64], fault_name[64];
 
@@ -267,6 +261,7 @@ static void test_engine_table_is_the_list(void **state)
 	assert_true(n >= 14);
 	assert_ptr_equal(engine_find("sync"), &engine_sync);
 	assert_ptr_equal(engine_find("cpuio"), &engine_cpuio);
+	free(text);
 }
 
 /* ---- write a pattern with one engine, read it back with another ------- */

@@ -16,15 +16,7 @@
 #include "job/expr.h"
 #include "job/job_spec.h"
 #include "job/options.h"
-
-static struct job_spec *new_spec(void)
-{
-	struct job_spec *spec = malloc(sizeof(*spec));
-
-	assert_non_null(spec);
-	job_spec_defaults(spec);
-	return spec;
-}
+#include "helpers/fixtures.h"
 
 static void keywords_are_this_machines(void **state)
 {

@@ -24,6 +24,8 @@
 #include "util/error.h"
 #include "job/job_list.h"
 #include "job/options.h"
+#include "helpers/fixtures.h"
+#include "helpers/tmpdir.h"
 
 #define BS 4096u
 #define DEPTH 8u
@@ -41,7 +43,7 @@ struct fault_fixture {
 	struct engine engine;
 	bool engine_open;
 	int fd;
-	char path[64];
+	char path[TMPDIR_PATH_MAX + 64];
 };
 
 static void pool_init(struct pool *p)
@@ -57,15 +59,6 @@ static void pool_init(struct pool *p)
 		p->ios[i].len = BS;
 		p->ios[i].buf_index = (uint16_t)i;
 	}
-}
-
-static struct job_spec *new_spec(void)
-{
-	struct job_spec *spec = calloc(1, sizeof(*spec));
-
-	assert_non_null(spec);
-	job_spec_defaults(spec);
-	return spec;
 }
 
 static int fixture_setup(void **state)
@@ -101,12 +94,6 @@ static int fixture_teardown(void **state)
 	free(f);
 	*state = NULL;
 	return 0;
-}
-
-static void set(struct job_spec *spec, const char *key, const char *value)
-{
-	if (job_option_set(spec, key, value))
-		fail_msg("%s=%s: %s", key, value, err_msg());
 }
 
 /* Initialises engine `name` over the fixture's pool, spec and fd (-1 unless
@@ -181,8 +168,7 @@ static int temp_file(struct fault_fixture *f, size_t blocks, unsigned char fill)
 {
 	unsigned char block[BS];
 
-	snprintf(f->path, sizeof(f->path), "/tmp/drivebench-fault-XXXXXX");
-	f->fd = mkstemp(f->path);
+	f->fd = tmp_file("drivebench-fault", f->path, sizeof(f->path));
 	assert_true(f->fd >= 0);
 	memset(block, fill, sizeof(block));
 	for (size_t i = 0; i < blocks; i++)
@@ -293,7 +279,7 @@ static void eio_at_offsets_hits_covering_ios(void **state)
 	struct fault_fixture *f = *state;
 
 	/* 4097 lies inside the second I/O, 5*4096 starts the sixth, 1g none */
-	set(f->spec, "fault_eio_offsets", "4097:20k:1g");
+	set_ok(f->spec, "fault_eio_offsets", "4097:20k:1g");
 	assert_int_equal(open_engine(f, "fault:null"), 0);
 	run_one_batch(f, DEPTH, DIR_WRITE, 0);
 	for (unsigned i = 0; i < DEPTH; i++)
@@ -312,8 +298,8 @@ static uint64_t eio_pattern(const char *seed, uint64_t *pattern_out)
 
 	fixture_setup(&state);
 	f = state;
-	set(f->spec, "fault_eio_rate", "25");
-	set(f->spec, "fault_seed", seed);
+	set_ok(f->spec, "fault_eio_rate", "25");
+	set_ok(f->spec, "fault_seed", seed);
 	assert_int_equal(open_engine(f, "fault:null"), 0);
 	for (unsigned round = 0; round < 100; round++) {
 		run_one_batch(f, DEPTH, DIR_READ, 0);
@@ -353,9 +339,9 @@ static void skip_and_direction_limit_faults(void **state)
 {
 	struct fault_fixture *f = *state;
 
-	set(f->spec, "fault_eio_rate", "100");
-	set(f->spec, "fault_skip", "3");
-	set(f->spec, "fault_dir", "read");
+	set_ok(f->spec, "fault_eio_rate", "100");
+	set_ok(f->spec, "fault_skip", "3");
+	set_ok(f->spec, "fault_dir", "read");
 	assert_int_equal(open_engine(f, "fault:null"), 0);
 	run_one_batch(f, DEPTH, DIR_READ, 0);
 	for (unsigned i = 0; i < DEPTH; i++)
@@ -374,7 +360,7 @@ static void short_transfers_report_half(void **state)
 	struct engine *e = &f->engine;
 	struct io *out[DEPTH];
 
-	set(f->spec, "fault_short_rate", "100");
+	set_ok(f->spec, "fault_short_rate", "100");
 	assert_int_equal(open_engine(f, "fault:null"), 0);
 	prep_ios(f, 5, DIR_READ, 0, lens);
 	assert_int_equal(e->ops->submit(e), 5);
@@ -394,8 +380,8 @@ static void delay_holds_completion_back(void **state)
 	uint64_t t0, waited;
 	int n;
 
-	set(f->spec, "fault_delay_offsets", "8k");
-	set(f->spec, "fault_delay", "20ms");
+	set_ok(f->spec, "fault_delay_offsets", "8k");
+	set_ok(f->spec, "fault_delay", "20ms");
 	assert_int_equal(open_engine(f, "fault:null"), 0);
 	prep_ios(f, 4, DIR_READ, 0, NULL);
 	t0 = now_ns();
@@ -423,7 +409,7 @@ static void reap_honours_max_and_min(void **state)
 	struct engine *e = &f->engine;
 	struct io *out[DEPTH];
 
-	set(f->spec, "fault_eio_offsets", "0:4k");   /* two complete in the engine */
+	set_ok(f->spec, "fault_eio_offsets", "0:4k");   /* two complete in the engine */
 	assert_int_equal(open_engine(f, "fault:null"), 0);
 	prep_ios(f, DEPTH, DIR_READ, 0, NULL);
 	assert_int_equal(e->ops->submit(e), DEPTH);
@@ -440,9 +426,9 @@ static void delay_adds_to_programmed_latency(void **state)
 	struct io *io = &f->pool.ios[0];
 	struct io *out[DEPTH];
 
-	set(f->spec, "null_latency", "100us");
-	set(f->spec, "fault_delay_rate", "100");
-	set(f->spec, "fault_delay", "3ms");
+	set_ok(f->spec, "null_latency", "100us");
+	set_ok(f->spec, "fault_delay_rate", "100");
+	set_ok(f->spec, "fault_delay", "3ms");
 	assert_int_equal(open_engine(f, "fault:null"), 0);
 	io->dir = DIR_READ;
 	io->issue_ns = 1000;
@@ -473,8 +459,8 @@ static void delay_on_sync_engine_is_spent_in_submit(void **state)
 	uint64_t t0, took, calls[FAULT_CALLS];
 
 	temp_file(f, 4, 0);
-	set(f->spec, "fault_delay_offsets", "4k");
-	set(f->spec, "fault_delay", "20ms");
+	set_ok(f->spec, "fault_delay_offsets", "4k");
+	set_ok(f->spec, "fault_delay", "20ms");
 	assert_int_equal(open_engine(f, "fault:psync"), 0);
 	prep_ios(f, 2, DIR_READ, 0, NULL);
 	t0 = clock_now_ns();
@@ -501,7 +487,7 @@ static void drop_leaves_the_file_unchanged(void **state)
 	int fd = temp_file(f, 4, 0);
 
 	memset(p->mem, 0xab, (size_t)DEPTH * BS);
-	set(f->spec, "fault_drop_offsets", "4k:12k");
+	set_ok(f->spec, "fault_drop_offsets", "4k:12k");
 	assert_int_equal(open_engine(f, "fault:psync"), 0);
 	run_one_batch(f, 4, DIR_WRITE, 0);
 	for (unsigned i = 0; i < 4; i++) {
@@ -528,7 +514,7 @@ static void flip_write_changes_one_device_bit(void **state)
 	for (size_t i = 0; i < (size_t)DEPTH * BS; i++)
 		p->mem[i] = (unsigned char)(i * 7 + 3);
 	memcpy(sent, p->ios[1].buf, BS);
-	set(f->spec, "fault_flip_offsets", "4k");
+	set_ok(f->spec, "fault_flip_offsets", "4k");
 	assert_int_equal(open_engine(f, "fault:psync"), 0);
 	run_one_batch(f, 2, DIR_WRITE, 0);
 	assert_int_equal(p->ios[1].result, BS);
@@ -551,8 +537,8 @@ static void flip_read_changes_one_buffer_bit(void **state)
 	size_t at;
 	int fd = temp_file(f, 2, 0x5a);
 
-	set(f->spec, "fault_flip_rate", "100");
-	set(f->spec, "fault_dir", "read");
+	set_ok(f->spec, "fault_flip_rate", "100");
+	set_ok(f->spec, "fault_dir", "read");
 	assert_int_equal(open_engine(f, "fault:psync"), 0);
 	run_one_batch(f, 2, DIR_READ, 0);
 	for (unsigned i = 0; i < 2; i++) {
@@ -577,7 +563,7 @@ static void eio_never_reaches_the_file(void **state)
 	int fd = temp_file(f, 1, 0);
 
 	memset(f->pool.mem, 0xcd, BS);
-	set(f->spec, "fault_eio_rate", "100");
+	set_ok(f->spec, "fault_eio_rate", "100");
 	assert_int_equal(open_engine(f, "fault:psync"), 0);
 	run_one_batch(f, 1, DIR_WRITE, 0);
 	assert_int_equal(f->pool.ios[0].result, -EIO);
@@ -592,23 +578,23 @@ static void options_parse_and_reject(void **state)
 	struct job_spec *spec = new_spec();
 
 	(void)state;
-	set(spec, "fault_eio_rate", "0.5");
+	set_ok(spec, "fault_eio_rate", "0.5");
 	assert_true(spec->fault.rule[FAULT_EIO].rate_pct == 0.5);
-	set(spec, "fault_flip_rate", "12.5%");
+	set_ok(spec, "fault_flip_rate", "12.5%");
 	assert_true(spec->fault.rule[FAULT_FLIP].rate_pct == 12.5);
-	set(spec, "fault_short_offsets", "4k:1m:0x10");
+	set_ok(spec, "fault_short_offsets", "4k:1m:0x10");
 	assert_int_equal(spec->fault.rule[FAULT_SHORT].nr_offsets, 3);
 	assert_int_equal(spec->fault.rule[FAULT_SHORT].offsets[1], 1u << 20);
 	assert_int_equal(spec->fault.rule[FAULT_SHORT].offsets[2], 16);
-	set(spec, "fault_delay", "250");   /* bare number: microseconds */
+	set_ok(spec, "fault_delay", "250");   /* bare number: microseconds */
 	assert_int_equal(spec->fault.delay_ns, 250000);
-	set(spec, "fault_skip", "10");
+	set_ok(spec, "fault_skip", "10");
 	assert_int_equal(spec->fault.skip_ios, 10);
-	set(spec, "fault_seed", "42");
+	set_ok(spec, "fault_seed", "42");
 	assert_int_equal(spec->fault.seed, 42);
-	set(spec, "fault_dir", "write");
+	set_ok(spec, "fault_dir", "write");
 	assert_int_equal(spec->fault.dirs, 1u << DIR_WRITE);
-	set(spec, "fault_dir", "rw");
+	set_ok(spec, "fault_dir", "rw");
 	assert_int_equal(spec->fault.dirs, 3);
 
 	assert_int_equal(job_option_set(spec, "fault_eio_rate", "101"), -1);
@@ -638,7 +624,7 @@ static void too_many_offsets_are_refused(void **state)
 	for (int i = 0; i < FAULT_OFFSETS_MAX; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%dk",
 			 i ? ":" : "", i);
-	set(spec, "fault_eio_offsets", list);
+	set_ok(spec, "fault_eio_offsets", list);
 	assert_int_equal(spec->fault.rule[FAULT_EIO].nr_offsets, FAULT_OFFSETS_MAX);
 	strcat(list, ":999k");
 	assert_int_equal(job_option_set(spec, "fault_eio_offsets", list), -1);
@@ -661,7 +647,7 @@ static void continue_on_error_values(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		spec->continue_on_error = 99;
-		set(spec, "continue_on_error", cases[i].value);
+		set_ok(spec, "continue_on_error", cases[i].value);
 		assert_int_equal(spec->continue_on_error, cases[i].mask);
 	}
 	assert_int_equal(job_option_set(spec, "continue_on_error", "sometimes"), -1);
@@ -681,12 +667,12 @@ static void fault_options_need_the_fault_engine(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
 		spec = new_spec();
-		set(spec, "name", "j");
-		set(spec, options[i][0], options[i][1]);
+		set_ok(spec, "name", "j");
+		set_ok(spec, options[i][0], options[i][1]);
 		assert_int_equal(job_spec_validate(spec), -1);
 		assert_non_null(strstr(err_msg(), options[i][0]));
 		assert_non_null(strstr(err_msg(), "needs ioengine=fault:<engine>"));
-		set(spec, "ioengine", "fault:null");
+		set_ok(spec, "ioengine", "fault:null");
 		assert_int_equal(job_spec_validate(spec), 0);
 		free(spec);
 	}
@@ -876,5 +862,5 @@ int main(void)
 		WITH_RUN(ramp_faults_are_not_reported),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 }

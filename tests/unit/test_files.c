@@ -17,21 +17,7 @@
 #include "job/job_list.h"
 #include "job/job_spec.h"
 #include "job/options.h"
-
-static struct job_spec *new_spec(void)
-{
-	struct job_spec *spec = malloc(sizeof(*spec));
-
-	assert_non_null(spec);
-	job_spec_defaults(spec);
-	return spec;
-}
-
-static void set(struct job_spec *s, const char *key, const char *value)
-{
-	if (job_option_set(s, key, value))
-		fail_msg("%s=%s: %s", key, value ? value : "(flag)", err_msg());
-}
+#include "helpers/fixtures.h"
 
 static void path_is(const struct job_spec *s, unsigned clone, unsigned i, const char *want)
 {
@@ -46,21 +32,21 @@ static void lists_split_as_fio(void **state)
 	struct job_spec *s = new_spec();
 
 	(void)state;
-	set(s, "filename", "a:b\\:c::d:");
+	set_ok(s, "filename", "a:b\\:c::d:");
 	assert_int_equal(job_file_count(s), 3);   /* empty entries skipped */
 	path_is(s, 0, 0, "a");
 	path_is(s, 0, 1, "b:c");
 	path_is(s, 0, 2, "d");
-	set(s, "filename", "e");                  /* a repeated filename= adds */
+	set_ok(s, "filename", "e");               /* a repeated filename= adds */
 	assert_int_equal(job_file_count(s), 4);
 	path_is(s, 0, 3, "e");
 	assert_true(job_files_many(s));
 	/* names take the first directory, whatever the clone */
-	set(s, "directory", "/x:/y");
+	set_ok(s, "directory", "/x:/y");
 	path_is(s, 1, 0, "/x/a");
 	path_is(s, 1, 1, "/x/b:c");
 	/* nrfiles does not add files to a filename= list */
-	set(s, "nrfiles", "8");
+	set_ok(s, "nrfiles", "8");
 	assert_int_equal(job_file_count(s), 4);
 	free(s);
 }
@@ -73,12 +59,12 @@ static void generated_names(void **state)
 	snprintf(s->name, sizeof(s->name), "job");
 	assert_int_equal(job_file_count(s), 1);
 	assert_false(job_files_many(s));
-	set(s, "nrfiles", "3");
-	set(s, "directory", "/d0:/d1");
+	set_ok(s, "nrfiles", "3");
+	set_ok(s, "directory", "/d0:/d1");
 	path_is(s, 0, 2, "/d0/job.0.2");
 	path_is(s, 1, 0, "/d1/job.1.0");   /* clone N: directory N mod 2 */
 	path_is(s, 2, 1, "/d0/job.2.1");
-	set(s, "filename_format", "f$FILENUM-$jobnum.$JobName$clientuid");
+	set_ok(s, "filename_format", "f$FILENUM-$jobnum.$JobName$clientuid");
 	path_is(s, 1, 2, "/d1/f2-1.job");
 	/* job_spec_path is file 0 */
 	{
@@ -109,7 +95,7 @@ static void set_replaces_and_paths_escape(void **state)
 	char field[64];
 
 	(void)state;
-	set(s, "filename", "a:b");
+	set_ok(s, "filename", "a:b");
 	assert_int_equal(job_list_append(&list, s), 0);
 	assert_int_equal(job_list_set_all(&list, "filename=c"), 0);
 	assert_string_equal(list.jobs[0].filename, "c");
@@ -134,48 +120,48 @@ static void option_values(void **state)
 	assert_int_equal(s->files.fallocate, FALLOCATE_NATIVE);   /* fio's default */
 	assert_int_equal(s->files.service, FSERVICE_ROUNDROBIN);
 	assert_true(s->files.allow_create);
-	set(s, "filesize", "64k-4k");               /* swapped, as fio */
+	set_ok(s, "filesize", "64k-4k");            /* swapped, as fio */
 	assert_int_equal(s->files.filesize_low, 4096);
 	assert_int_equal(s->files.filesize_high, 65536);
-	set(s, "filesize", "1m:2m");
+	set_ok(s, "filesize", "1m:2m");
 	assert_int_equal(s->files.filesize_high, 2 << 20);
-	set(s, "filesize", "8k");
+	set_ok(s, "filesize", "8k");
 	assert_int_equal(s->files.filesize_low, 8192);
 	assert_int_equal(s->files.filesize_high, 8192);
-	set(s, "file_service_type", "random:8");
+	set_ok(s, "file_service_type", "random:8");
 	assert_int_equal(s->files.service, FSERVICE_RANDOM);
 	assert_int_equal(s->files.service_nr, 8);
-	set(s, "file_service_type", "zipf");
+	set_ok(s, "file_service_type", "zipf");
 	assert_true(s->files.service_param == 1.1 && s->files.service_nr == 1);
-	set(s, "file_service_type", "pareto:0.3:0.5");
+	set_ok(s, "file_service_type", "pareto:0.3:0.5");
 	assert_true(s->files.service_param == 0.3 && s->files.service_center == 0.5);
-	set(s, "file_service_type", "gauss:5");
+	set_ok(s, "file_service_type", "gauss:5");
 	assert_int_equal(s->files.service, FSERVICE_NORMAL);
 	assert_true(s->files.service_param == 5);
 	assert_int_equal(job_option_set(s, "file_service_type", "nearest"), -1);
 	assert_non_null(strstr(err_msg(), "unknown file_service_type 'nearest'"));
 	assert_int_equal(job_option_set(s, "file_service_type", "zipf:x"), -1);
 	assert_int_equal(job_option_set(s, "filesize", "4k-"), -1);
-	set(s, "fallocate", "truncate");
+	set_ok(s, "fallocate", "truncate");
 	assert_int_equal(s->files.fallocate, FALLOCATE_TRUNCATE);
-	set(s, "nr_files", "2");
-	set(s, "open_files", "1");
+	set_ok(s, "nr_files", "2");
+	set_ok(s, "open_files", "1");
 	assert_int_equal(s->files.nrfiles, 2);
 	assert_int_equal(s->files.openfiles, 1);
-	set(s, "stat_type", "lstat");
+	set_ok(s, "stat_type", "lstat");
 	assert_int_equal(job_spec_validate(s), -1);
 	assert_non_null(strstr(err_msg(), "option 'stat_type': only for ioengine=filestat or dirstat, not io_uring"));
-	set(s, "ioengine", "dirstat");
+	set_ok(s, "ioengine", "dirstat");
 	assert_int_equal(job_spec_validate(s), 0);
-	set(s, "rw", "write");
-	set(s, "verify", "crc32c");
+	set_ok(s, "rw", "write");
+	set_ok(s, "verify", "crc32c");
 	assert_int_equal(job_spec_validate(s), -1);   /* dirstat keeps no data */
 	assert_non_null(strstr(err_msg(), "option 'verify': the dirstat engine keeps no data"));
 	free(s);
 	s = new_spec();
-	set(s, "nrfiles", "2");
-	set(s, "rw", "write");
-	set(s, "verify", "crc32c");
+	set_ok(s, "nrfiles", "2");
+	set_ok(s, "rw", "write");
+	set_ok(s, "verify", "crc32c");
 	assert_int_equal(job_spec_validate(s), -1);
 	assert_non_null(strstr(err_msg(), "option 'verify': a job with 2 files is not supported"));
 	free(s);
@@ -187,7 +173,7 @@ static void pick_counts(const char *type, unsigned n, unsigned *counts)
 	struct job_spec *s = new_spec();
 	struct file_picker p;
 
-	set(s, "file_service_type", type);
+	set_ok(s, "file_service_type", type);
 	assert_int_equal(file_picker_init(&p, &s->files, n, 42), 0);
 	memset(counts, 0, n * sizeof(*counts));
 	for (unsigned i = 0; i < 20000; i++) {

@@ -24,6 +24,9 @@
 #include "output/output.h"
 #include "target/disk_util.h"
 #include "util/error.h"
+#include "helpers/fixtures.h"
+#include "helpers/testfile.h"
+#include "helpers/tmpdir.h"
 
 /* fio's io_u_mark_depth and __io_u_mark_map, bucket by bucket. */
 static void depth_buckets_at_fio_bounds(void **state)
@@ -110,14 +113,10 @@ static char *print_to_text(int (*out)(FILE *, const struct job_result *, unsigne
 			   const struct job_result *res, unsigned nr,
 			   const struct run_info *info)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	struct fx_capture c;
 
-	assert_non_null(f);
-	assert_int_equal(out(f, res, nr, info), 0);
-	assert_int_equal(fclose(f), 0);
-	return text;
+	assert_int_equal(out(fx_capture_open(&c), res, nr, info), 0);
+	return fx_capture_text(&c);
 }
 
 struct one_job {
@@ -196,19 +195,15 @@ static void global_and_job_options(void **state)
 /* A sysfs tree: sda (8:0) with partition sda1 (8:1), sdb (8:16), and
  * dm-0 (253:0) over sda1 and sdb. */
 struct tree {
-	char root[64];
+	const char *root;   /* the program's tmp_dir() */
 };
 
 static void put(const char *root, const char *rel, const char *text)
 {
 	char path[512];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	file_write_text(path, text);
 }
 
 static void sh(const char *fmt, const char *root)
@@ -222,8 +217,7 @@ static void sh(const char *fmt, const char *root)
 
 static void make_tree(struct tree *t)
 {
-	strcpy(t->root, "/tmp/drivebench-sysfs.XXXXXX");
-	assert_non_null(mkdtemp(t->root));
+	t->root = tmp_dir();
 	sh("mkdir -p %s/dev/block %s/devices/sda/sda1 %s/devices/sdb %s/devices/dm-0/slaves", t->root);
 	sh("ln -s ../../devices/sda %s/dev/block/8:0 && ln -s ../../devices/sda/sda1 %s/dev/block/8:1"
 	   " && ln -s ../../devices/sdb %s/dev/block/8:16 && ln -s ../../devices/dm-0 %s/dev/block/253:0"
@@ -243,8 +237,8 @@ static void make_tree(struct tree *t)
 
 static void drop_tree(struct tree *t)
 {
+	(void)t;   /* tmp_teardown removes the tree */
 	disk_util_set_sysfs_root(NULL);
-	sh("rm -rf %s", t->root);
 }
 
 /* stat files as fio reads them; fewer than 11 fields is no stat. */
@@ -341,14 +335,10 @@ static unsigned count_fields(const char *line)
 static char *terse_text(const struct job_result *r, unsigned nr, int version,
 			const struct run_info *info)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	struct fx_capture c;
 
-	assert_non_null(f);
-	assert_int_equal(output_terse(f, r, nr, info, version), 0);
-	assert_int_equal(fclose(f), 0);
-	return text;
+	assert_int_equal(output_terse(fx_capture_open(&c), r, nr, info, version), 0);
+	return fx_capture_text(&c);
 }
 
 /* Field counts of fio 3.33 for a job without disks: v2 161, v3 121, v4
@@ -400,7 +390,7 @@ int main(void)
 		cmocka_unit_test(floats_as_floats),
 		cmocka_unit_test(global_and_job_options),
 		cmocka_unit_test(stat_lines),
-		cmocka_unit_test(disk_util_from_sysfs),
+		cmocka_unit_test_setup_teardown(disk_util_from_sysfs, tmp_setup, tmp_teardown),
 		cmocka_unit_test(terse_lines),
 		cmocka_unit_test(terse_bad_version),
 	};

@@ -21,11 +21,14 @@
 #include "run/worker.h"
 #include "util/error.h"
 #include "job/options.h"
+#include "helpers/fixtures.h"
+#include "helpers/testfile.h"
+#include "helpers/tmpdir.h"
 
 #define MS 1000000ull
 
 struct fixture {
-	char dir[64];
+	struct tmpdir dir;
 	struct job_spec spec;
 	struct worker w[2];
 	struct run_logs logs;
@@ -37,8 +40,7 @@ static int setup(void **state)
 
 	if (!fx)
 		return -1;
-	strcpy(fx->dir, "/tmp/drivebench-logs.XXXXXX");
-	if (!mkdtemp(fx->dir))
+	if (tmpdir_make(&fx->dir, NULL, "drivebench-logs"))
 		return -1;
 	job_spec_defaults(&fx->spec);
 	strcpy(fx->spec.name, "job");
@@ -53,22 +55,14 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *fx = *state;
-	char cmd[128];
+	int rc;
 
 	run_logs_close(&fx->logs);
 	for (int i = 0; i < 2; i++)
 		job_result_free(&fx->w[i].result);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", fx->dir);
-	if (system(cmd) != 0)
-		return -1;
+	rc = tmpdir_remove(&fx->dir);
 	free(fx);
-	return 0;
-}
-
-static void set(struct fixture *fx, const char *key, const char *value)
-{
-	if (job_option_set(&fx->spec, key, value))
-		fail_msg("%s=%s: %s", key, value ? value : "(flag)", err_msg());
+	return rc;
 }
 
 /* write_<kind>_log=DIR/NAME */
@@ -77,8 +71,8 @@ static void log_to(struct fixture *fx, const char *kind, const char *name)
 	char key[32], value[128];
 
 	snprintf(key, sizeof(key), "write_%s_log", kind);
-	snprintf(value, sizeof(value), "%s/%s", fx->dir, name);
-	set(fx, key, value);
+	tmpdir_join(&fx->dir, name, value, sizeof(value));
+	set_ok(&fx->spec, key, value);
 }
 
 static void open_logs(struct fixture *fx, unsigned clones)
@@ -90,22 +84,9 @@ static void open_logs(struct fixture *fx, unsigned clones)
 /* The whole text of DIR/name once the logs are closed. */
 static char *read_log(struct fixture *fx, const char *name)
 {
-	char path[256], *text;
-	FILE *f;
-	long len;
+	char path[256];
 
-	snprintf(path, sizeof(path), "%s/%s", fx->dir, name);
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("no log file %s", path);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)len + 1);
-	assert_non_null(text);
-	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	return text;
+	return file_read_all(tmpdir_join(&fx->dir, name, path, sizeof(path)), NULL);
 }
 
 static void expect_log(struct fixture *fx, const char *name, const char *want)
@@ -154,8 +135,8 @@ static void offset_and_prio_columns(void **state)
 	struct fixture *fx = *state;
 
 	log_to(fx, "lat", "o");
-	set(fx, "log_offset", "1");
-	set(fx, "log_prio", "1");
+	set_ok(&fx->spec, "log_offset", "1");
+	set_ok(&fx->spec, "log_prio", "1");
 	open_logs(fx, 1);
 	loop_log_io(fx->w[0].log, 1, 1048576, 512, 1, 2, 3, 0);
 	loop_log_finish(fx->w[0].log, 1 * MS);
@@ -173,7 +154,7 @@ static void latency_windows_as_fio(void **state)
 	struct loop_log *lg;
 
 	log_to(fx, "lat", "w");
-	set(fx, "log_avg_msec", "100");
+	set_ok(&fx->spec, "log_avg_msec", "100");
 	open_logs(fx, 1);
 	lg = fx->w[0].log;
 	loop_log_io(lg, 0, 0, 4096, 0, 10, 10, 5 * MS);
@@ -192,8 +173,8 @@ static void latency_windows_max_value(void **state)
 	struct fixture *fx = *state;
 
 	log_to(fx, "lat", "m");
-	set(fx, "log_avg_msec", "10");
-	set(fx, "log_max_value", "1");
+	set_ok(&fx->spec, "log_avg_msec", "10");
+	set_ok(&fx->spec, "log_max_value", "1");
 	open_logs(fx, 1);
 	loop_log_io(fx->w[0].log, 0, 0, 4096, 0, 500, 500, 1 * MS);
 	loop_log_io(fx->w[0].log, 0, 0, 4096, 0, 90, 90, 11 * MS);
@@ -215,7 +196,7 @@ static void bw_iops_are_the_samples(void **state)
 
 	log_to(fx, "bw", "b");
 	log_to(fx, "iops", "b");
-	set(fx, "log_avg_msec", "500");
+	set_ok(&fx->spec, "log_avg_msec", "500");
 	open_logs(fx, 1);
 	lg = fx->w[0].log;
 	for (int i = 0; i < 50; i++)
@@ -242,8 +223,8 @@ static void hist_windows_and_coarseness(void **state)
 	unsigned long long total = 0;
 
 	log_to(fx, "hist", "h");
-	set(fx, "log_hist_msec", "100");
-	set(fx, "log_hist_coarseness", "2");
+	set_ok(&fx->spec, "log_hist_msec", "100");
+	set_ok(&fx->spec, "log_hist_coarseness", "2");
 	open_logs(fx, 1);
 	lg = fx->w[0].log;
 	/* the loop adds to the histogram, then calls the log */
@@ -287,12 +268,12 @@ static void file_names_and_shared_files(void **state)
 	struct fixture *fx = *state;
 	char path[256];
 
-	set(fx, "write_iops_log", NULL);
+	set_ok(&fx->spec, "write_iops_log", NULL);
 	assert_int_equal(loop_log_path(&fx->spec, JOB_LOG_IOPS, "iops", 3, path,
 				       sizeof(path)), 0);
 	assert_string_equal(path, "job_iops.3.log");
 	log_to(fx, "iops", "s");
-	set(fx, "per_job_logs", "0");
+	set_ok(&fx->spec, "per_job_logs", "0");
 	open_logs(fx, 2);
 	assert_non_null(fx->w[1].log);
 	loop_log_io(fx->w[0].log, 0, 0, 4096, 0, 1, 1, 1 * MS);
@@ -301,7 +282,7 @@ static void file_names_and_shared_files(void **state)
 	loop_log_finish(fx->w[0].log, 3 * MS);
 	close_logs(fx);
 	expect_log(fx, "s_iops.log", "2, 1, 1, 4096, 0\n1, 1, 0, 4096, 0\n");
-	snprintf(path, sizeof(path), "%s/s_iops.1.log", fx->dir);
+	tmpdir_join(&fx->dir, "s_iops.1.log", path, sizeof(path));
 	assert_int_equal(access(path, F_OK), -1);
 }
 
@@ -350,13 +331,13 @@ static void gate_refuses_kernel_files(void **state)
 {
 	struct fixture *fx = *state;
 
-	set(fx, "write_bw_log", "/proc/self/drivebench");
+	set_ok(&fx->spec, "write_bw_log", "/proc/self/drivebench");
 	assert_int_equal(run_logs_open(&fx->logs, fx->w, 1), -1);
 	assert_true(err_refused());
 	assert_non_null(strstr(err_msg(), "write_bw_log"));
 	assert_non_null(strstr(err_msg(), "/proc/self/drivebench_bw.1.log"));
 	run_logs_close(&fx->logs);
-	set(fx, "write_bw_log", "/nonexistent-dir/x");
+	set_ok(&fx->spec, "write_bw_log", "/nonexistent-dir/x");
 	assert_int_equal(run_logs_open(&fx->logs, fx->w, 1), -1);
 	assert_false(err_refused());
 }

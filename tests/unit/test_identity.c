@@ -20,45 +20,37 @@
 #include "target/identity.h"
 #include "target/snapshot.h"
 #include "util/error.h"
+#include "helpers/testfile.h"
+#include "helpers/tmpdir.h"
 
-static char root[PATH_MAX];
-
-/* Writes root/rel (creating its directories) with text. */
+/* Writes tmp_dir()/rel (creating its directories) with text. */
 static void put(const char *rel, const char *text)
 {
 	char path[PATH_MAX * 2];
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+	snprintf(path, sizeof(path), "%s/%s", tmp_dir(), rel);
+	for (char *p = path + strlen(tmp_dir()) + 1; (p = strchr(p, '/')); p++) {
 		*p = '\0';
 		if (mkdir(path, 0755) < 0 && errno != EEXIST)
 			fail_msg("mkdir %s: %s", path, strerror(errno));
 		*p = '/';
 	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	file_write_text(path, text);
 }
 
 static void link_to(const char *target, const char *rel)
 {
 	char path[PATH_MAX * 2];
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(path, sizeof(path), "%s/%s", tmp_dir(), rel);
 	assert_int_equal(symlink(target, path), 0);
 }
 
 /* A sysfs tree shaped like the kernel's (class/ links into devices/). */
 static int build_tree(void **state)
 {
-	char dir[] = "/tmp/drivebench-sysfs.XXXXXX";
-
-	(void)state;
-	if (!mkdtemp(dir))
+	if (tmp_setup(state))
 		return -1;
-	snprintf(root, sizeof(root), "%s", dir);
 
 	/* NVMe controller nvme0 on a PCIe device, namespace nvme0n1, partition p1 */
 	put("devices/pci0/0000:01:00.0/current_link_speed", "16.0 GT/s PCIe\n");
@@ -113,11 +105,7 @@ static int build_tree(void **state)
 
 static int remove_tree(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmp_teardown(state);
 }
 
 static void test_active_scheduler(void **state)
@@ -161,7 +149,7 @@ static void test_sysfs_nvme(void **state)
 
 	(void)state;
 	memset(&id, 0, sizeof(id));
-	assert_int_equal(identity_from_sysfs(root, "nvme0n1", &id), 0);
+	assert_int_equal(identity_from_sysfs(tmp_dir(), "nvme0n1", &id), 0);
 	assert_int_equal(id.kind, DRIVE_NVME);
 	assert_string_equal(drive_kind_name(id.kind), "nvme");
 	assert_false(id.is_partition);
@@ -192,7 +180,7 @@ static void test_sysfs_partition_uses_parent(void **state)
 
 	(void)state;
 	memset(&id, 0, sizeof(id));
-	assert_int_equal(identity_from_sysfs(root, "nvme0n1p1", &id), 0);
+	assert_int_equal(identity_from_sysfs(tmp_dir(), "nvme0n1p1", &id), 0);
 	assert_true(id.is_partition);
 	assert_string_equal(id.kernel_name, "nvme0n1p1");
 	assert_string_equal(id.disk_name, "nvme0n1");
@@ -209,7 +197,7 @@ static void test_sysfs_scsi(void **state)
 
 	(void)state;
 	memset(&id, 0, sizeof(id));
-	assert_int_equal(identity_from_sysfs(root, "sda", &id), 0);
+	assert_int_equal(identity_from_sysfs(tmp_dir(), "sda", &id), 0);
 	assert_int_equal(id.kind, DRIVE_SCSI);
 	assert_string_equal(id.model, "ST4000NM0035-1V4");
 	assert_string_equal(id.firmware, "TN03");
@@ -229,13 +217,13 @@ static void test_sysfs_loop_and_bare(void **state)
 
 	(void)state;
 	memset(&id, 0, sizeof(id));
-	assert_int_equal(identity_from_sysfs(root, "loop3", &id), 0);
+	assert_int_equal(identity_from_sysfs(tmp_dir(), "loop3", &id), 0);
 	assert_int_equal(id.kind, DRIVE_LOOP);
 	assert_string_equal(id.loop_backing_file, "/var/tmp/img (deleted)");
 	assert_int_equal(id.size_bytes.value, 8192 * 512);
 
 	memset(&id, 0, sizeof(id));
-	assert_int_equal(identity_from_sysfs(root, "bare0", &id), 0);
+	assert_int_equal(identity_from_sysfs(tmp_dir(), "bare0", &id), 0);
 	assert_int_equal(id.kind, DRIVE_BLOCK);
 	assert_false(id.size_bytes.known); /* empty size file */
 	assert_false(id.logical_block.known);
@@ -246,7 +234,7 @@ static void test_sysfs_loop_and_bare(void **state)
 
 	/* NVMe head without a matching controller: no controller facts */
 	memset(&id, 0, sizeof(id));
-	assert_int_equal(identity_from_sysfs(root, "nvme5n1", &id), 0);
+	assert_int_equal(identity_from_sysfs(tmp_dir(), "nvme5n1", &id), 0);
 	assert_int_equal(id.kind, DRIVE_NVME);
 	assert_string_equal(id.nvme_controller, "");
 	assert_string_equal(id.pcie_link_speed, "");
@@ -258,16 +246,16 @@ static void test_sysfs_missing(void **state)
 	struct drive_identity id;
 
 	(void)state;
-	assert_int_equal(identity_from_sysfs(root, "sdz", &id), -1);
+	assert_int_equal(identity_from_sysfs(tmp_dir(), "sdz", &id), -1);
 	assert_non_null(strstr(err_msg(), "no sysfs entry for block device 'sdz'"));
 	assert_int_equal(identity_from_sysfs("/nonexistent-sysfs", "sda", &id), -1);
 }
 
 static void test_probe_file(void **state)
 {
-	char path[] = "/tmp/drivebench-identity.XXXXXX";
+	char path[TMPDIR_PATH_MAX + 64];
 	struct drive_identity id;
-	int fd = mkstemp(path);
+	int fd = tmp_file("drivebench-identity", path, sizeof(path));
 
 	(void)state;
 	assert_true(fd >= 0);
@@ -312,9 +300,9 @@ static void test_probe_errors(void **state)
 
 static void test_snapshot_of_file(void **state)
 {
-	char path[] = "/tmp/drivebench-identity.XXXXXX";
+	char path[TMPDIR_PATH_MAX + 64];
 	struct drive_snapshot *s = calloc(1, sizeof(*s));
-	int fd = mkstemp(path);
+	int fd = tmp_file("drivebench-identity", path, sizeof(path));
 	cJSON *j;
 
 	(void)state;

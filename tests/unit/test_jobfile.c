@@ -16,22 +16,23 @@
 
 #include "util/error.h"
 #include "job/job_list.h"
+#include "helpers/testfile.h"
+#include "helpers/tmpdir.h"
 
 struct fixture {
-	char dir[64];
+	struct tmpdir tmp;
+	const char *dir;   /* tmp.path */
 };
 
 static int make_dir(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
-	if (!f)
-		return -1;
-	strcpy(f->dir, "/tmp/drivebench_jobfile_XXXXXX");
-	if (!mkdtemp(f->dir)) {
+	if (!f || tmpdir_make(&f->tmp, NULL, "drivebench_jobfile")) {
 		free(f);
 		return -1;
 	}
+	f->dir = f->tmp.path;
 	*state = f;
 	return 0;
 }
@@ -39,13 +40,10 @@ static int make_dir(void **state)
 static int remove_dir(void **state)
 {
 	struct fixture *f = *state;
-	char command[128];
+	int rc = tmpdir_remove(&f->tmp);
 
-	snprintf(command, sizeof(command), "rm -rf '%s'", f->dir);
-	if (system(command) != 0)
-		return -1;
 	free(f);
-	return 0;
+	return rc;
 }
 
 /* Writes DIR/name and returns its full path in path (PATH_SIZE bytes). */
@@ -53,13 +51,7 @@ static int remove_dir(void **state)
 static void write_file(const struct fixture *f, const char *name, const char *text,
 		       char *path)
 {
-	FILE *file;
-
-	snprintf(path, PATH_SIZE, "%s/%s", f->dir, name);
-	file = fopen(path, "w");
-	assert_non_null(file);
-	assert_int_equal(fputs(text, file) >= 0, 1);
-	assert_int_equal(fclose(file), 0);
+	file_write_text(tmpdir_join(&f->tmp, name, path, PATH_SIZE), text);
 }
 
 static void load_ok(const char *path, struct job_list *list)

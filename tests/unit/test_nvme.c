@@ -17,6 +17,8 @@
 #include "target/nvme.h"
 #include "target/snapshot.h"
 #include "util/error.h"
+#include "helpers/tmpdir.h"
+#include "helpers/fixtures.h"
 
 static void put_le(uint8_t *p, uint64_t v, unsigned n)
 {
@@ -286,13 +288,11 @@ static void test_u128(void **state)
 static void test_admin_errors(void **state)
 {
 	uint8_t buf[NVME_IDENTIFY_SIZE];
-	char path[] = "/tmp/drivebench-nvme-test.XXXXXX";
 	uint32_t nsid;
-	int fd = mkstemp(path);
+	int fd = tmp_unlinked_fd();
 
 	(void)state;
 	assert_true(fd >= 0);
-	unlink(path);
 	/* A regular file is no NVMe device: the ioctl fails with ENOTTY. */
 	assert_int_equal(nvme_identify(fd, 0, 1, buf), -1);
 	assert_non_null(strstr(err_msg(), "identify (CNS 1)"));
@@ -406,16 +406,14 @@ static void test_snapshot_delta(void **state)
 static void test_snapshot_print(void **state)
 {
 	struct drive_snapshot *s = nvme_snapshot(3, 100);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	struct fx_capture c;
+	char *text;
 
 	(void)state;
-	assert_non_null(out);
 	strcpy(s->notes[0], "identify (CNS 1): Permission denied");
 	s->nr_notes = 1;
-	drive_snapshot_print(out, s);
-	fclose(out);
+	drive_snapshot_print(fx_capture_open(&c), s);
+	text = fx_capture_text(&c);
 	assert_non_null(strstr(text, "identify controller:         not available"));
 	assert_non_null(strstr(text, "data units written:          3 units (1536000 bytes)"));
 	assert_non_null(strstr(text, "temperature:                 not available"));

@@ -16,6 +16,7 @@
 #include "util/error.h"
 #include "job/job_spec.h"
 #include "job/options.h"
+#include "helpers/testfile.h"
 
 struct bound_case {
 	const char *key, *value, *message;   /* message: a fragment */
@@ -325,16 +326,10 @@ static void strings_are_bounded_by_length(void **state)
 /* docs/options.md lists every option (make check runs from the top). */
 static void every_option_is_documented(void **state)
 {
-	FILE *f = fopen("docs/options.md", "r");
-	static char text[1 << 17];
-	size_t len;
+	char *text = file_read_all("docs/options.md", NULL);
 	const char *name;
 
 	(void)state;
-	assert_non_null(f);
-	len = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[len] = '\0';
 	for (unsigned i = 0; (name = job_option_name(i)); i++) {
 		char quoted[64];
 
@@ -342,6 +337,7 @@ static void every_option_is_documented(void **state)
 		if (!strstr(text, quoted))
 			fail_msg("docs/options.md does not list option '%s'", name);
 	}
+	free(text);
 }
 
 int main(void)

@@ -16,26 +16,14 @@
 #include "util/error.h"
 #include "job/job_list.h"
 #include "job/options.h"
+#include "helpers/fixtures.h"
+#include "helpers/testfile.h"
+#include "helpers/tmpdir.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024)
 #define GiB (1024ull * 1024 * 1024)
 #define NS_PER_SEC 1000000000ull
-
-static struct job_spec *new_spec(void)
-{
-	struct job_spec *spec = malloc(sizeof(*spec));
-
-	assert_non_null(spec);
-	job_spec_defaults(spec);
-	return spec;
-}
-
-static void set_ok(struct job_spec *spec, const char *key, const char *value)
-{
-	if (job_option_set(spec, key, value) != 0)
-		fail_msg("%s=%s: %s", key, value ? value : "(flag)", err_msg());
-}
 
 /* The option must fail and the message must be exactly expected. */
 static void set_fails(struct job_spec *spec, const char *key, const char *value,
@@ -44,17 +32,6 @@ static void set_fails(struct job_spec *spec, const char *key, const char *value,
 	err_clear();
 	assert_int_equal(job_option_set(spec, key, value), -1);
 	assert_string_equal(err_msg(), expected);
-}
-
-/* The option must fail with a message containing fragment. */
-static void set_fails_with(struct job_spec *spec, const char *key, const char *value,
-			   const char *fragment)
-{
-	err_clear();
-	assert_int_equal(job_option_set(spec, key, value), -1);
-	if (!strstr(err_msg(), fragment))
-		fail_msg("%s=%s: message '%s' lacks '%s'", key, value ? value : "(flag)",
-			 err_msg(), fragment);
 }
 
 static void test_defaults(void **state)
@@ -1017,20 +994,6 @@ static void test_offset_increment_percent(void **state)
 	free(s);
 }
 
-static char bssplit_dir[64];
-
-static void write_text(const char *name, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", bssplit_dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(fputs(text, f) >= 0, 1);
-	assert_int_equal(fclose(f), 0);
-}
-
 /* bssplit_file=PATH: found next to the job file, parsed with comments,
  * every error naming file:line; the shipped CDN read split loads. */
 static void test_bssplit_file(void **state)
@@ -1039,10 +1002,8 @@ static void test_bssplit_file(void **state)
 	char expected[512];
 
 	(void)state;
-	snprintf(bssplit_dir, sizeof(bssplit_dir), "/tmp/drivebench-bssplit-XXXXXX");
-	assert_non_null(mkdtemp(bssplit_dir));
-	snprintf(s->source, sizeof(s->source), "%s/job.fio", bssplit_dir);
-	write_text("good.bssplit", "# a split\n128k/90 ; most\n\n  4k / 7.5\n8k/2.5\n");
+	snprintf(s->source, sizeof(s->source), "%s/job.fio", tmp_dir());
+	file_write_text(tmp_path("good.bssplit"), "# a split\n128k/90 ; most\n\n  4k / 7.5\n8k/2.5\n");
 	set_ok(s, "bssplit_file", "good.bssplit");
 	for (int dir = 0; dir < DIR_COUNT; dir++) {
 		assert_int_equal(s->bssplit_nr[dir], 3);
@@ -1052,25 +1013,25 @@ static void test_bssplit_file(void **state)
 	}
 	assert_int_equal(job_spec_validate(s), 0);
 
-	write_text("sum.bssplit", "128k/90\n4k/9\n");
+	file_write_text(tmp_path("sum.bssplit"), "128k/90\n4k/9\n");
 	snprintf(expected, sizeof(expected),
 		 "option 'bssplit_file': %s/sum.bssplit: percentages add up to 99, not 100",
-		 bssplit_dir);
+		 tmp_dir());
 	set_fails(s, "bssplit_file", "sum.bssplit", expected);
-	write_text("noslash.bssplit", "; c\n128k/90\n4k 10\n");
+	file_write_text(tmp_path("noslash.bssplit"), "; c\n128k/90\n4k 10\n");
 	snprintf(expected, sizeof(expected),
 		 "option 'bssplit_file': %s/noslash.bssplit:3: '4k 10': want SIZE/PERCENT, "
-		 "e.g. 128k/83.21", bssplit_dir);
+		 "e.g. 128k/83.21", tmp_dir());
 	set_fails(s, "bssplit_file", "noslash.bssplit", expected);
-	write_text("badsize.bssplit", "4q/100\n");
+	file_write_text(tmp_path("badsize.bssplit"), "4q/100\n");
 	snprintf(expected, sizeof(expected),
-		 "option 'bssplit_file': %s/badsize.bssplit:1: bad size '4q'", bssplit_dir);
+		 "option 'bssplit_file': %s/badsize.bssplit:1: bad size '4q'", tmp_dir());
 	set_fails(s, "bssplit_file", "badsize.bssplit", expected);
-	write_text("badpct.bssplit", "4k/100\n8k/-1\n");
+	file_write_text(tmp_path("badpct.bssplit"), "4k/100\n8k/-1\n");
 	set_fails_with(s, "bssplit_file", "badpct.bssplit", "badpct.bssplit:2: bad percentage '-1'");
-	write_text("zero.bssplit", "0/100\n");
+	file_write_text(tmp_path("zero.bssplit"), "0/100\n");
 	set_fails_with(s, "bssplit_file", "zero.bssplit", "zero.bssplit:1: block size: 0 is too small, the range is 1 byte..4 GiB");
-	write_text("empty.bssplit", "# nothing\n\n");
+	file_write_text(tmp_path("empty.bssplit"), "# nothing\n\n");
 	set_fails_with(s, "bssplit_file", "empty.bssplit", "empty.bssplit: no SIZE/PERCENT entries");
 	{
 		char text[65 * 16] = "", line[16];
@@ -1079,7 +1040,7 @@ static void test_bssplit_file(void **state)
 			snprintf(line, sizeof(line), "%dk/1\n", i);
 			strcat(text, line);
 		}
-		write_text("long.bssplit", text);
+		file_write_text(tmp_path("long.bssplit"), text);
 		set_fails_with(s, "bssplit_file", "long.bssplit", "long.bssplit:65: more than 64 entries");
 	}
 	set_fails_with(s, "bssplit_file", "missing.bssplit", "no file 'missing.bssplit' (looked next to ");
@@ -1110,15 +1071,9 @@ static void test_bssplit_file(void **state)
 		assert_true(fabs(tail - 16.79) < 1e-9);
 	}
 	/* an absolute path */
-	snprintf(expected, sizeof(expected), "%s/good.bssplit", bssplit_dir);
+	snprintf(expected, sizeof(expected), "%s/good.bssplit", tmp_dir());
 	set_ok(s, "bssplit_file", expected);
 	assert_int_equal(s->bssplit_nr[DIR_WRITE], 3);
-	{
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", bssplit_dir);
-		assert_int_equal(system(cmd), 0);
-	}
 	free(s);
 }
 
@@ -1145,7 +1100,7 @@ int main(void)
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_cmdline_global_only_and_errors),
 		cmocka_unit_test(test_offset_increment_percent),
-		cmocka_unit_test(test_bssplit_file),
+		cmocka_unit_test_setup_teardown(test_bssplit_file, tmp_setup, tmp_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@
 
 #include "output/output.h"
 #include "util/error.h"
+#include "helpers/fixtures.h"
 
 struct fixture {
 	struct job_spec spec[2];
@@ -127,14 +128,10 @@ static char *capture(int (*output)(FILE *, const struct job_result *, unsigned,
 		     const struct job_result *res, unsigned nr,
 		     const struct run_info *info)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	struct fx_capture c;
 
-	assert_non_null(f);
-	assert_int_equal(output(f, res, nr, info), 0);
-	assert_int_equal(fclose(f), 0);
-	return text;
+	assert_int_equal(output(fx_capture_open(&c), res, nr, info), 0);
+	return fx_capture_text(&c);
 }
 
 static cJSON *json_of(const struct job_result *res, unsigned nr,

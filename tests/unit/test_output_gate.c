@@ -25,40 +25,28 @@
 #include "util/error.h"
 #include "util/text.h"
 #include "job/job_spec.h"
+#include "helpers/testfile.h"
+#include "helpers/tmpdir.h"
 
-static char workdir[PATH_MAX];
+static struct tmpdir work;
 
 static int make_workdir(void **state)
 {
 	(void)state;
-	snprintf(workdir, sizeof(workdir), "/var/tmp/drivebench-gate.XXXXXX");
-	return mkdtemp(workdir) ? 0 : -1;
+	return tmpdir_make(&work, "/var/tmp", "drivebench-gate");
 }
 
 static int remove_workdir(void **state)
 {
-	char command[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(command, sizeof(command), "rm -rf '%s'", workdir);
-	return system(command) == 0 ? 0 : -1;
+	return tmpdir_remove(&work);
 }
 
 static const char *in_workdir(const char *name)
 {
 	static char path[PATH_MAX + 64];
 
-	snprintf(path, sizeof(path), "%s/%s", workdir, name);
-	return path;
-}
-
-static void write_file(const char *path, const void *data, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, data, len), (ssize_t)len);
-	assert_int_equal(close(fd), 0);
+	return tmpdir_join(&work, name, path, sizeof(path));
 }
 
 /* gate(path, use): 0 allowed, 3 refused for safety, 2 unusable */
@@ -80,13 +68,13 @@ static void test_pseudo_filesystems(void **state)
 	assert_string_equal(pseudo_fs_of("/proc/sys/vm/drop_caches", -1), "procfs");
 	assert_string_equal(pseudo_fs_of("/proc/sys/vm/no-such-knob", -1), "procfs");
 	assert_string_equal(pseudo_fs_of("/sys/block", -1), "sysfs");
-	assert_null(pseudo_fs_of(workdir, -1));
+	assert_null(pseudo_fs_of(work.path, -1));
 	assert_null(pseudo_fs_of(in_workdir("missing"), -1));
 	assert_true(path_in_dev("/dev/loop-typo"));
 	assert_true(path_in_dev("/dev"));
 	assert_false(path_in_dev("/dev/shm/x"));
 	assert_false(path_in_dev("/devices"));
-	assert_false(path_in_dev(workdir));
+	assert_false(path_in_dev(work.path));
 }
 
 static void test_output_file_rules(void **state)
@@ -95,7 +83,7 @@ static void test_output_file_rules(void **state)
 
 	(void)state;
 	assert_int_equal(gate(in_workdir("new.json"), OUTPUT_FILE), 0);
-	write_file(in_workdir("old.json"), "old", 3);
+	file_write(in_workdir("old.json"), "old", 3);
 	assert_int_equal(gate(in_workdir("old.json"), OUTPUT_FILE), 0);
 	assert_int_equal(gate("/dev/null", OUTPUT_FILE), 0);
 	snprintf(fifo, sizeof(fifo), "%s", in_workdir("fifo"));
@@ -110,7 +98,7 @@ static void test_output_file_rules(void **state)
 	assert_int_equal(gate("/dev/typo-of-a-device", OUTPUT_FILE), 3);
 	assert_non_null(strstr(err_msg(), "mistyped device"));
 	/* unusable, not a refusal: exit 2 */
-	assert_int_equal(gate(workdir, OUTPUT_FILE), 2);
+	assert_int_equal(gate(work.path, OUTPUT_FILE), 2);
 	assert_non_null(strstr(err_msg(), "is a directory"));
 	assert_int_equal(gate(in_workdir("no-dir/x.json"), OUTPUT_FILE), 2);
 	assert_non_null(strstr(err_msg(), "--test"));   /* names the option */
@@ -121,7 +109,7 @@ static const char sqlite_header[16] = "SQLite format 3";
 static void test_output_never_replaces_a_database(void **state)
 {
 	(void)state;
-	write_file(in_workdir("results.db"), sqlite_header, sizeof(sqlite_header));
+	file_write(in_workdir("results.db"), sqlite_header, sizeof(sqlite_header));
 	assert_int_equal(gate(in_workdir("results.db"), OUTPUT_FILE), 3);
 	assert_non_null(strstr(err_msg(), "results database"));
 	assert_int_equal(gate(in_workdir("results.db"), OUTPUT_DATABASE), 0);
@@ -133,9 +121,9 @@ static void test_database_rules(void **state)
 
 	(void)state;
 	assert_int_equal(gate(in_workdir("fresh.db"), OUTPUT_DATABASE), 0);
-	write_file(in_workdir("empty.db"), "", 0);
+	file_write(in_workdir("empty.db"), "", 0);
 	assert_int_equal(gate(in_workdir("empty.db"), OUTPUT_DATABASE), 0);
-	write_file(in_workdir("notes.txt"), "my notes\n", 9);
+	file_write(in_workdir("notes.txt"), "my notes\n", 9);
 	assert_int_equal(gate(in_workdir("notes.txt"), OUTPUT_DATABASE), 2);
 	assert_non_null(strstr(err_msg(), "not a results database"));
 	assert_int_equal(gate("/dev/null", OUTPUT_DATABASE), 2);
@@ -143,7 +131,7 @@ static void test_database_rules(void **state)
 	assert_int_equal(gate("/proc/sys/vm/drop_caches", OUTPUT_DATABASE), 3);
 
 	/* SQLite's journals beside it: plain files or nothing */
-	write_file(in_workdir("j.db"), sqlite_header, sizeof(sqlite_header));
+	file_write(in_workdir("j.db"), sqlite_header, sizeof(sqlite_header));
 	snprintf(link_target, sizeof(link_target), "%s", in_workdir("elsewhere"));
 	assert_int_equal(symlink(link_target, in_workdir("j.db-wal")), 0);
 	assert_int_equal(gate(in_workdir("j.db"), OUTPUT_DATABASE), 3);
@@ -154,7 +142,7 @@ static void test_database_rules(void **state)
 	assert_int_equal(gate(in_workdir("j.db"), OUTPUT_DATABASE), 3);
 	assert_non_null(strstr(err_msg(), "not a regular file"));
 	unlink(fifo);
-	write_file(in_workdir("j.db-journal"), "", 0);
+	file_write(in_workdir("j.db-journal"), "", 0);
 	assert_int_equal(gate(in_workdir("j.db"), OUTPUT_DATABASE), 0);
 	/* a new database whose -wal already leads elsewhere */
 	assert_int_equal(symlink(link_target, in_workdir("new.db-wal")), 0);
@@ -164,9 +152,9 @@ static void test_database_rules(void **state)
 static void test_directory_rules(void **state)
 {
 	(void)state;
-	assert_int_equal(gate(workdir, OUTPUT_DIRECTORY), 0);
+	assert_int_equal(gate(work.path, OUTPUT_DIRECTORY), 0);
 	assert_int_equal(gate(in_workdir("new-dir"), OUTPUT_DIRECTORY), 0);
-	write_file(in_workdir("plain"), "x", 1);
+	file_write(in_workdir("plain"), "x", 1);
 	assert_int_equal(gate(in_workdir("plain"), OUTPUT_DIRECTORY), 2);
 	assert_int_equal(gate("/proc/sys/vm", OUTPUT_DIRECTORY), 3);
 	assert_int_equal(gate("/sys/block", OUTPUT_DIRECTORY), 3);
@@ -180,7 +168,7 @@ static void test_open_truncates_only_after_the_check(void **state)
 	struct stat st;
 
 	(void)state;
-	write_file(in_workdir("out.txt"), "0123456789", 10);
+	file_write(in_workdir("out.txt"), "0123456789", 10);
 	f = output_gate_open("--output", in_workdir("out.txt"));
 	assert_non_null(f);
 	assert_int_equal(stat(in_workdir("out.txt"), &st), 0);
@@ -191,7 +179,7 @@ static void test_open_truncates_only_after_the_check(void **state)
 	assert_int_equal(st.st_size, 3);
 
 	/* a refused output is left as it was */
-	write_file(in_workdir("kept.db"), sqlite_header, sizeof(sqlite_header));
+	file_write(in_workdir("kept.db"), sqlite_header, sizeof(sqlite_header));
 	assert_null(output_gate_open("--output", in_workdir("kept.db")));
 	assert_true(err_refused());
 	assert_int_equal(stat(in_workdir("kept.db"), &st), 0);
@@ -201,7 +189,7 @@ static void test_open_truncates_only_after_the_check(void **state)
 	assert_ptr_equal(output_gate_open("--output", "/dev/stdout"), stdout);
 	assert_ptr_equal(output_gate_open("--output", "/dev/stderr"), stderr);
 	assert_int_equal(output_gate_close(stdout, "--output", "/dev/stdout"), 0);
-	assert_null(output_gate_open("--output", workdir));
+	assert_null(output_gate_open("--output", work.path));
 	assert_false(err_refused());
 }
 
@@ -228,7 +216,7 @@ static void test_read_file_is_bounded(void **state)
 	char *text = NULL;
 
 	(void)state;
-	write_file(in_workdir("small"), "abc", 3);
+	file_write(in_workdir("small"), "abc", 3);
 	assert_int_equal(text_read_file(in_workdir("small"), 16, &text), 0);
 	assert_string_equal(text, "abc");
 	free(text);

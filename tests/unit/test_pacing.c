@@ -17,40 +17,9 @@
 #include "job/job_spec.h"
 #include "job/offsets.h"
 #include "job/options.h"
+#include "helpers/fixtures.h"
 
 #define KiB 1024ull
-
-static struct job_spec *new_spec(void)
-{
-	struct job_spec *s = malloc(sizeof(*s));
-
-	assert_non_null(s);
-	job_spec_defaults(s);
-	return s;
-}
-
-static void set_ok(struct job_spec *s, const char *key, const char *value)
-{
-	if (job_option_set(s, key, value))
-		fail_msg("%s=%s: %s", key, value ? value : "(flag)", err_msg());
-}
-
-static void set_fails_with(struct job_spec *s, const char *key, const char *value,
-			   const char *fragment)
-{
-	err_clear();
-	assert_int_equal(job_option_set(s, key, value), -1);
-	if (!strstr(err_msg(), fragment))
-		fail_msg("%s=%s: '%s' lacks '%s'", key, value, err_msg(), fragment);
-}
-
-static void validate_fails_with(struct job_spec *s, const char *fragment)
-{
-	err_clear();
-	assert_int_equal(job_spec_validate(s), -1);
-	if (!strstr(err_msg(), fragment))
-		fail_msg("'%s' lacks '%s'", err_msg(), fragment);
-}
 
 static void defaults_are_fios(void **state)
 {

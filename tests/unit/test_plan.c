@@ -17,38 +17,17 @@
 #include "suite/plan.h"
 #include "suite/sprandom.h"
 #include "util/error.h"
+#include "helpers/testfile.h"
+#include "helpers/tmpdir.h"
 
 #define TB 1e12
 
-static char test_dir[64];
-static char test_path[128];
-
-static int make_dir(void **state)
-{
-	(void)state;
-	strcpy(test_dir, "/tmp/drivebench_plan_XXXXXX");
-	return mkdtemp(test_dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", test_dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
 static void load(const char *text, struct suite *s)
 {
-	FILE *f;
+	const char *path = tmp_path("t.suite");
 
-	snprintf(test_path, sizeof(test_path), "%s/t.suite", test_dir);
-	f = fopen(test_path, "w");
-	assert_non_null(f);
-	assert_true(fputs(text, f) >= 0);
-	assert_int_equal(fclose(f), 0);
-	if (suite_load(test_path, s))
+	file_write_text(path, text);
+	if (suite_load(path, s))
 		fail_msg("suite_load: %s", err_msg());
 }
 
@@ -300,5 +279,5 @@ int main(void)
 		cmocka_unit_test(test_review_plan_and_saving),
 	};
 
-	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 }

@@ -16,6 +16,7 @@
 #include "run/worker.h"
 #include "util/error.h"
 #include "job/job_list.h"
+#include "helpers/tmpdir.h"
 
 static uint64_t file_hash(const char *path)
 {
@@ -34,7 +35,7 @@ static uint64_t file_hash(const char *path)
 
 static void run_skewed(const char *engine, uint64_t skew, const char *offset)
 {
-	char path[] = "/var/tmp/drivebench-guard-XXXXXX", fname[64];
+	char path[TMPDIR_PATH_MAX + 64], fname[TMPDIR_PATH_MAX + 128];
 	const char *args[] = { "--name=g", fname, engine, "--rw=randwrite",
 		"--bs=4k", "--iodepth=4", "--size=1m", offset };
 	volatile sig_atomic_t stop = 0;
@@ -44,7 +45,7 @@ static void run_skewed(const char *engine, uint64_t skew, const char *offset)
 	struct worker w = { 0 };
 	struct target t;
 	uint64_t before;
-	int fd = mkstemp(path);
+	int fd = tmp_file("drivebench-guard", path, sizeof(path));
 
 	assert_true(fd >= 0);
 	close(fd);
@@ -99,5 +100,5 @@ int main(void)
 		cmocka_unit_test(before_the_start_aborts),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmp_setup_disk, tmp_teardown);
 }

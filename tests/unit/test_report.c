@@ -18,18 +18,15 @@
 #include "report/svg.h"
 #include "util/error.h"
 #include "job/job_spec.h"
+#include "helpers/tmpdir.h"
+#include "helpers/fixtures.h"
 
-/* not inlined: gcc -O2 otherwise takes the memstream buffer for a local */
-__attribute__((noinline)) static char *render(void (*draw)(FILE *, void *), void *arg)
+static char *render(void (*draw)(FILE *, void *), void *arg)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct fx_capture c;
 
-	assert_non_null(f);
-	draw(f, arg);
-	assert_int_equal(fclose(f), 0);
-	return buf;
+	draw(fx_capture_open(&c), arg);
+	return fx_capture_text(&c);
 }
 
 static unsigned count(const char *hay, const char *needle)
@@ -398,8 +395,8 @@ static void test_spec_errors(void **state)
 
 static void test_spec_load_file(void **state)
 {
-	char path[] = "/tmp/test_report_specXXXXXX";
-	int fd = mkstemp(path);
+	char path[TMPDIR_PATH_MAX + 64];
+	int fd = tmp_file("test_report_spec", path, sizeof(path));
 	struct drive_spec s;
 	char *text;
 	(void)state;
@@ -823,5 +820,5 @@ int main(void)
 		cmocka_unit_test(test_report_gds),
 		cmocka_unit_test(test_report_marks_runs_not_whole),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 }

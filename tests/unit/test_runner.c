@@ -17,6 +17,7 @@
 #include "run/runner.h"
 #include "util/error.h"
 #include "job/job_list.h"
+#include "helpers/tmpdir.h"
 
 static volatile sig_atomic_t no_stop;
 
@@ -214,8 +215,8 @@ static void stop_flag_ends_run_quickly_and_partial(void **state)
 static void file_io_each_engine(void **state)
 {
 	const char *engines[] = { "--ioengine=io_uring", "--ioengine=libaio", "--ioengine=psync" };
-	char path[] = "/tmp/drivebench-runner-XXXXXX", fname[64];
-	int fd = mkstemp(path);
+	char path[TMPDIR_PATH_MAX + 64], fname[TMPDIR_PATH_MAX + 128];
+	int fd = tmp_file("drivebench-runner", path, sizeof(path));
 
 	(void)state;
 	assert_true(fd >= 0);
@@ -254,5 +255,5 @@ int main(void)
 		cmocka_unit_test(file_io_each_engine),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 }

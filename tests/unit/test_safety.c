@@ -22,6 +22,8 @@
 #include "target/safety.h"
 #include "target/proc_tables.h"
 #include "util/error.h"
+#include "helpers/testfile.h"
+#include "helpers/tmpdir.h"
 
 /* ---- mountinfo parsing ---- */
 
@@ -136,39 +138,24 @@ static void test_swaps_empty(void **state)
 
 /* ---- regular files ---- */
 
-static char workdir[PATH_MAX];
+static struct tmpdir work;
 
 static int make_workdir(void **state)
 {
 	(void)state;
 	/* /var/tmp: a disk filesystem, where user xattrs normally work */
-	snprintf(workdir, sizeof(workdir), "/var/tmp/drivebench-safety.XXXXXX");
-	return mkdtemp(workdir) ? 0 : -1;
+	return tmpdir_make(&work, "/var/tmp", "drivebench-safety");
 }
 
 static int remove_workdir(void **state)
 {
-	char command[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(command, sizeof(command), "rm -rf '%s'", workdir);
-	return system(command) == 0 ? 0 : -1;
+	return tmpdir_remove(&work);
 }
 
 static void in_workdir(char *out, size_t size, const char *name)
 {
-	int n = snprintf(out, size, "%s/%s", workdir, name);
-
-	assert_true(n > 0 && (size_t)n < size);
-}
-
-static void write_file(const char *path, const char *data)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, data, strlen(data)), (ssize_t)strlen(data));
-	assert_int_equal(close(fd), 0);
+	tmpdir_join(&work, name, out, size);
 }
 
 static void test_new_file_allowed(void **state)
@@ -193,7 +180,7 @@ static void test_unmarked_file_refused(void **state)
 
 	(void)state;
 	in_workdir(path, sizeof(path), "precious.txt");
-	write_file(path, "someone's thesis\n");
+	file_write_text(path, "someone's thesis\n");
 	assert_int_equal(safety_check(path, NULL, &v), 0);
 	assert_false(v.allowed);
 	assert_false(v.is_block);
@@ -216,7 +203,7 @@ static void test_file_consent_by_path(void **state)
 
 	(void)state;
 	in_workdir(path, sizeof(path), "consented.txt");
-	write_file(path, "old data\n");
+	file_write_text(path, "old data\n");
 	assert_int_equal(safety_check(path, path, &v), 0);
 	assert_true(v.allowed);
 	assert_int_equal(v.nr_reasons, 0);
@@ -224,14 +211,14 @@ static void test_file_consent_by_path(void **state)
 	/* the realpath, when the path was given through a detour */
 	assert_non_null(realpath(path, resolved));
 	in_workdir(path, sizeof(path), "../");
-	strncat(path, strrchr(workdir, '/') + 1, sizeof(path) - strlen(path) - 1);
+	strncat(path, strrchr(work.path, '/') + 1, sizeof(path) - strlen(path) - 1);
 	strncat(path, "/consented.txt", sizeof(path) - strlen(path) - 1);
 	assert_int_equal(safety_check(path, resolved, &v), 0);
 	assert_true(v.allowed);
 
-	/* another spelling of the same file: ./consented.txt from workdir */
+	/* another spelling of the same file: ./consented.txt from work.path */
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
-	assert_int_equal(chdir(workdir), 0);
+	assert_int_equal(chdir(work.path), 0);
 	assert_int_equal(safety_check("consented.txt", "./consented.txt", &v), 0);
 	assert_int_equal(chdir(cwd), 0);
 	assert_true(v.allowed);
@@ -245,8 +232,8 @@ static void test_file_wrong_consent(void **state)
 	(void)state;
 	in_workdir(path, sizeof(path), "guarded.txt");
 	in_workdir(other, sizeof(other), "other.txt");
-	write_file(path, "data\n");
-	write_file(other, "data\n");
+	file_write_text(path, "data\n");
+	file_write_text(other, "data\n");
 	assert_int_equal(safety_check(path, other, &v), 0);
 	assert_false(v.allowed);
 	assert_int_equal(v.nr_reasons, 2);
@@ -270,7 +257,7 @@ static void test_marked_file_allowed(void **state)
 	assert_int_equal(close(fd), 0);
 	if (getxattr(path, SAFETY_CREATED_XATTR, value, sizeof(value)) < 0 &&
 	    (errno == ENOTSUP || errno == EOPNOTSUPP)) {
-		printf("skip: %s has no user extended attributes\n", workdir);
+		printf("skip: %s has no user extended attributes\n", work.path);
 		skip();
 	}
 	assert_int_equal(getxattr(path, SAFETY_CREATED_XATTR, value,
@@ -300,7 +287,7 @@ static void test_unexaminable_paths(void **state)
 
 	(void)state;
 	err_clear();
-	assert_int_equal(safety_check(workdir, NULL, &v), -1);
+	assert_int_equal(safety_check(work.path, NULL, &v), -1);
 	assert_non_null(strstr(err_msg(), "neither a regular file nor a block"));
 	assert_int_equal(safety_check("/dev/null", NULL, &v), -1);
 	assert_non_null(strstr(err_msg(), "/dev/null"));

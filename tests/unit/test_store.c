@@ -25,9 +25,10 @@
 #include "store/store.h"
 #include "util/error.h"
 #include "verify/verify.h"
+#include "helpers/tmpdir.h"
 
 struct fixture {
-	char dir[64];
+	struct tmpdir dir;
 	char path[128];
 };
 
@@ -37,12 +38,11 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/test_store.XXXXXX");
-	if (!mkdtemp(f->dir)) {
+	if (tmpdir_make(&f->dir, NULL, "test_store")) {
 		free(f);
 		return -1;
 	}
-	snprintf(f->path, sizeof(f->path), "%s/results.db", f->dir);
+	tmpdir_join(&f->dir, "results.db", f->path, sizeof(f->path));
 	*state = f;
 	return 0;
 }
@@ -50,16 +50,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char path[160];
-	const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
+	int rc = tmpdir_remove(&f->dir);
 
-	for (unsigned i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), "%s%s", f->path, suffixes[i]);
-		unlink(path);
-	}
-	rmdir(f->dir);
 	free(f);
-	return 0;
+	return rc;
 }
 
 /* --- raw SQLite helpers for checking what is on disk ---------------------- */
@@ -408,7 +402,7 @@ static void test_not_a_database_refused(void **state)
 	assert_null(s);
 	assert_non_null(strstr(err_msg(), f->path));
 
-	snprintf(missing, sizeof(missing), "%s/no/such/dir/x.db", f->dir);
+	tmpdir_join(&f->dir, "no/such/dir/x.db", missing, sizeof(missing));
 	assert_int_equal(store_open(missing, &s), -1);
 	assert_non_null(strstr(err_msg(), missing));
 }

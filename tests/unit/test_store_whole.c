@@ -23,9 +23,10 @@
 #include "store/schema.h"
 #include "store/store.h"
 #include "util/error.h"
+#include "helpers/tmpdir.h"
 
 struct fixture {
-	char dir[64];
+	struct tmpdir dir;
 	char path[128];
 	struct job_spec spec;
 	struct job_result result;
@@ -38,10 +39,9 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/test_store_whole.XXXXXX");
-	if (!mkdtemp(f->dir))
+	if (tmpdir_make(&f->dir, NULL, "test_store_whole"))
 		return -1;
-	snprintf(f->path, sizeof(f->path), "%s/results.db", f->dir);
+	tmpdir_join(&f->dir, "results.db", f->path, sizeof(f->path));
 	job_spec_defaults(&f->spec);
 	snprintf(f->spec.name, sizeof(f->spec.name), "job");
 	f->spec.rw = RW_RANDREAD;
@@ -53,8 +53,10 @@ static int setup(void **state)
 	}
 	f->result.dir[DIR_READ].ios = 100;
 	f->result.dir[DIR_READ].bytes = 100 * 4096;
-	if (record_from_result(&f->result, &f->rec))
+	if (record_from_result(&f->result, &f->rec)) {
+		tmpdir_remove(&f->dir);
 		return -1;
+	}
 	*state = f;
 	return 0;
 }
@@ -62,18 +64,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char path[160];
-	const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
+	int rc = tmpdir_remove(&f->dir);
 
-	for (unsigned i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), "%s%s", f->path, suffixes[i]);
-		unlink(path);
-	}
-	rmdir(f->dir);
 	record_free(&f->rec);
 	job_result_free(&f->result);
 	free(f);
-	return 0;
+	return rc;
 }
 
 static int64_t raw_int(const char *path, const char *sql)

@@ -14,37 +14,16 @@
 
 #include "suite/suite.h"
 #include "util/error.h"
-
-static char test_dir[64];
-static char test_path[128];
-
-static int make_dir(void **state)
-{
-	(void)state;
-	strcpy(test_dir, "/tmp/drivebench_suitefile_XXXXXX");
-	return mkdtemp(test_dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", test_dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
+#include "helpers/testfile.h"
+#include "helpers/tmpdir.h"
 
 /* Writes text to DIR/name and returns the path (static buffer). */
 static const char *write_suite(const char *name, const char *text)
 {
-	FILE *f;
+	const char *path = tmp_path(name);
 
-	snprintf(test_path, sizeof(test_path), "%s/%s", test_dir, name);
-	f = fopen(test_path, "w");
-	assert_non_null(f);
-	assert_int_equal(fputs(text, f) >= 0, 1);
-	assert_int_equal(fclose(f), 0);
-	return test_path;
+	file_write_text(path, text);
+	return path;
 }
 
 /* Loads text and expects an error containing "PATH:LINE: " and fragment. */
@@ -269,7 +248,7 @@ static void test_env_and_lookup(void **state)
 	(void)state;
 	assert_int_equal(setenv("SUITE_TEST_BS", "64k", 1), 0);
 	write_suite("mine.suite", "[suite]\nname = mine\n[m]\nstep = measure\nbs = ${SUITE_TEST_BS}\n");
-	assert_int_equal(setenv("DRIVEBENCH_SUITES", test_dir, 1), 0);
+	assert_int_equal(setenv("DRIVEBENCH_SUITES", tmp_dir(), 1), 0);
 	assert_int_equal(suite_load("mine", &s), 0);
 	assert_int_equal(s.steps[0].spec.bs[DIR_READ], 65536);
 	assert_non_null(strstr(s.path, "mine.suite"));
@@ -639,5 +618,5 @@ int main(void)
 		cmocka_unit_test(test_pause_and_bssplit_file),
 	};
 
-	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 }

@@ -26,11 +26,12 @@
 #include "suite/suiterun.h"
 #include "target/target.h"
 #include "util/error.h"
+#include "helpers/tmpdir.h"
 
 #define TARGET_SIZE (4ull << 20)
 
 struct fixture {
-	char dir[64];
+	struct tmpdir dir;
 	char target[128];
 	char db[128];
 	struct suite suite;
@@ -103,7 +104,7 @@ static void build_suite(struct fixture *f)
 	f->suite.steps = f->steps;
 	f->suite.nr_steps = 5;
 	snprintf(f->suite.name, sizeof(f->suite.name), "unit");
-	snprintf(f->suite.path, sizeof(f->suite.path), "%s/unit.suite", f->dir);
+	snprintf(f->suite.path, sizeof(f->suite.path), "%s/unit.suite", f->dir.path);
 }
 
 static int setup(void **state)
@@ -112,13 +113,14 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/test_suiterun.XXXXXX");
-	if (!mkdtemp(f->dir))
+	if (tmpdir_make(&f->dir, NULL, "test_suiterun"))
 		return -1;
-	snprintf(f->target, sizeof(f->target), "%s/target.dat", f->dir);
-	snprintf(f->db, sizeof(f->db), "%s/results.db", f->dir);
-	if (target_layout_file(f->target, TARGET_SIZE, NULL) < 0)
+	tmpdir_join(&f->dir, "target.dat", f->target, sizeof(f->target));
+	tmpdir_join(&f->dir, "results.db", f->db, sizeof(f->db));
+	if (target_layout_file(f->target, TARGET_SIZE, NULL) < 0) {
+		tmpdir_remove(&f->dir);
 		return -1;
+	}
 	build_suite(f);
 	/* consent by path: tmpfs may lack user xattrs to mark the file */
 	f->destroy[0] = f->target;
@@ -134,18 +136,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char path[256];
-	static const char *const names[] = {
-		"target.dat", "results.db", "results.db-wal", "results.db-shm", "other.dat",
-	};
+	int rc = tmpdir_remove(&f->dir);
 
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", f->dir, names[i]);
-		unlink(path);
-	}
-	rmdir(f->dir);
 	free(f);
-	return 0;
+	return rc;
 }
 
 /* One integer from the database (-1 when the query returns no row). */
@@ -272,7 +266,7 @@ static void test_resume_errors(void **state)
 	assert_int_equal(code, 1);
 	assert_non_null(strstr(err_msg(), "interrupted"));
 	f->stop = 0;
-	snprintf(f->suite.path, sizeof(f->suite.path), "%s/other.suite", f->dir);
+	snprintf(f->suite.path, sizeof(f->suite.path), "%s/other.suite", f->dir.path);
 	f->opt.resume = true;
 	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
 	assert_int_equal(code, 2);
@@ -544,7 +538,7 @@ static void test_purge_gate(void **state)
 	FILE *file;
 
 	/* a file drivebench did not create, without consent: refused (exit 3) */
-	snprintf(other, sizeof(other), "%s/other.dat", f->dir);
+	tmpdir_join(&f->dir, "other.dat", other, sizeof(other));
 	file = fopen(other, "w");
 	assert_non_null(file);
 	assert_int_equal(fputs("precious", file) >= 0, 1);

@@ -21,44 +21,18 @@
 #include "target/target.h"
 #include "util/error.h"
 #include "job/job_spec.h"
+#include "helpers/testfile.h"
+#include "helpers/tmpdir.h"
 
 #define MIB (1ull << 20)
 
 /* A directory on a disk filesystem (O_DIRECT works there; /tmp may be
  * tmpfs), made once for the whole group. */
-static char workdir[256];
+static struct tmpdir work;
 
 static void path_in_workdir(char *out, size_t size, const char *name)
 {
-	int n = snprintf(out, size, "%s/%s", workdir, name);
-
-	assert_true(n > 0 && (size_t)n < size);
-}
-
-static void write_file(const char *path, const void *data, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, data, len), (ssize_t)len);
-	assert_int_equal(close(fd), 0);
-}
-
-static void make_sized_file(const char *path, uint64_t size)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-	assert_true(fd >= 0);
-	assert_int_equal(ftruncate(fd, (off_t)size), 0);
-	assert_int_equal(close(fd), 0);
-}
-
-static uint64_t file_size(const char *path)
-{
-	struct stat st;
-
-	assert_int_equal(stat(path, &st), 0);
-	return (uint64_t)st.st_size;
+	tmpdir_join(&work, name, out, size);
 }
 
 static void assert_error_is(const char *expected)
@@ -76,22 +50,16 @@ static void assert_error_has(const char *part)
 static int group_setup(void **state)
 {
 	(void)state;
-	snprintf(workdir, sizeof(workdir), "/var/tmp/drivebench-target.XXXXXX");
-	if (!mkdtemp(workdir)) {
-		snprintf(workdir, sizeof(workdir), "./drivebench-target.XXXXXX");
-		if (!mkdtemp(workdir))
-			return -1;
-	}
+	if (tmpdir_make(&work, "/var/tmp", "drivebench-target") &&
+	    tmpdir_make(&work, ".", "drivebench-target"))
+		return -1;
 	return 0;
 }
 
 static int group_teardown(void **state)
 {
-	char command[512];
-
 	(void)state;
-	snprintf(command, sizeof(command), "rm -rf '%s'", workdir);
-	return system(command) == 0 ? 0 : -1;
+	return tmpdir_remove(&work);
 }
 
 /* A regular-file target of the given size, probed. */
@@ -100,7 +68,7 @@ static void file_target(struct target *t, const char *name, uint64_t size)
 	char path[512];
 
 	path_in_workdir(path, sizeof(path), name);
-	make_sized_file(path, size);
+	file_make_sized(path, size);
 	assert_int_equal(target_probe(path, t), 0);
 }
 
@@ -123,7 +91,7 @@ static void test_probe_regular_file(void **state)
 
 	(void)state;
 	path_in_workdir(path, sizeof(path), "probe.dat");
-	make_sized_file(path, 10000);
+	file_make_sized(path, 10000);
 	assert_int_equal(target_probe(path, &t), 0);
 	assert_string_equal(t.path, path);
 	assert_true(t.exists);
@@ -184,7 +152,7 @@ static void test_probe_parent_is_file(void **state)
 
 	(void)state;
 	path_in_workdir(path, sizeof(path), "plain");
-	write_file(path, "x", 1);
+	file_write(path, "x", 1);
 	path_in_workdir(path, sizeof(path), "plain/file.dat");
 	assert_int_equal(target_probe(path, &t), -1);
 	assert_error_has("Not a directory");
@@ -196,9 +164,9 @@ static void test_probe_directory(void **state)
 	char expected[JOB_PATH_MAX + 200];
 
 	(void)state;
-	assert_int_equal(target_probe(workdir, &t), -1);
+	assert_int_equal(target_probe(work.path, &t), -1);
 	snprintf(expected, sizeof(expected), "target '%s' is a directory; "
-		 "drivebench needs a regular file or a block device", workdir);
+		 "drivebench needs a regular file or a block device", work.path);
 	assert_error_is(expected);
 }
 
@@ -259,7 +227,7 @@ static void test_probe_block_device(void **state)
 		skip();
 	}
 	path_in_workdir(backing, sizeof(backing), "loop-backing.img");
-	make_sized_file(backing, 8 * MIB);
+	file_make_sized(backing, 8 * MIB);
 	snprintf(command, sizeof(command),
 		 "losetup --sector-size 4096 -f --show '%s' 2>&1", backing);
 	out = popen(command, "r");
@@ -324,7 +292,7 @@ static void assert_written_data(const char *path, uint64_t from)
 {
 	struct stat st;
 	unsigned char block[4096];
-	uint64_t size = file_size(path);
+	uint64_t size = file_size_of(path);
 	int fd = open(path, O_RDONLY);
 
 	assert_true(fd >= 0);
@@ -352,7 +320,7 @@ static void test_layout_creates(void **state)
 	(void)state;
 	path_in_workdir(path, sizeof(path), "layout-new.dat");
 	assert_int_equal(target_layout_file(path, size, NULL), 1);
-	assert_int_equal(file_size(path), size);
+	assert_int_equal(file_size_of(path), size);
 	assert_written_data(path, 0);
 }
 
@@ -366,9 +334,9 @@ static void test_layout_extends(void **state)
 	for (size_t i = 0; i < sizeof(head); i++)
 		head[i] = (unsigned char)(i * 7);
 	path_in_workdir(path, sizeof(path), "layout-grow.dat");
-	write_file(path, head, sizeof(head));
+	file_write(path, head, sizeof(head));
 	assert_int_equal(target_layout_file(path, 2 * MIB, NULL), 1);
-	assert_int_equal(file_size(path), 2 * MIB);
+	assert_int_equal(file_size_of(path), 2 * MIB);
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(read(fd, again, sizeof(again)), (ssize_t)sizeof(again));
@@ -389,10 +357,10 @@ static void test_layout_interrupted(void **state)
 	assert_int_equal(target_layout_file(path, 4 * MIB, &stop), -1);
 	assert_error_has("interrupted while laying out");
 	assert_error_has("(0 of 4194304 bytes written)");
-	assert_int_equal(file_size(path), 0);
+	assert_int_equal(file_size_of(path), 0);
 	stop = 0;
 	assert_int_equal(target_layout_file(path, 4 * MIB, &stop), 1);
-	assert_int_equal(file_size(path), 4 * MIB);
+	assert_int_equal(file_size_of(path), 4 * MIB);
 }
 
 static void test_layout_leaves_big_file(void **state)
@@ -404,10 +372,10 @@ static void test_layout_leaves_big_file(void **state)
 	(void)state;
 	memset(data, 0x5a, sizeof(data));
 	path_in_workdir(path, sizeof(path), "layout-big.dat");
-	write_file(path, data, sizeof(data));
+	file_write(path, data, sizeof(data));
 	assert_int_equal(target_layout_file(path, 8192, NULL), 0);
 	assert_int_equal(target_layout_file(path, 4096, NULL), 0);
-	assert_int_equal(file_size(path), 8192);
+	assert_int_equal(file_size_of(path), 8192);
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(read(fd, again, sizeof(again)), (ssize_t)sizeof(again));
@@ -420,9 +388,9 @@ static void test_layout_errors(void **state)
 	char path[512], expected[JOB_PATH_MAX + 200];
 
 	(void)state;
-	assert_int_equal(target_layout_file(workdir, MIB, NULL), -1);
+	assert_int_equal(target_layout_file(work.path, MIB, NULL), -1);
 	snprintf(expected, sizeof(expected), "cannot lay out '%s': it is a "
-		 "directory, not a regular file", workdir);
+		 "directory, not a regular file", work.path);
 	assert_error_is(expected);
 
 	assert_int_equal(target_layout_file("/dev/null", MIB, NULL), -1);
@@ -487,17 +455,17 @@ static void test_layout_no_space(void **state)
 		skip();
 	}
 	snprintf(path, sizeof(path), "%s/full.dat", small_mount);
-	write_file(path, "abc", 3);
+	file_write(path, "abc", 3);
 	/* refused before a byte is written: the filesystem has 1 MiB, the
 	 * layout needs 4 MiB (the ENOSPC path below it, for space taken while
 	 * the layout runs, gives the file back to its size as well) */
 	assert_int_equal(target_layout_file(path, 4 * MIB, NULL), -1);
 	assert_error_has("cannot lay out '");
 	assert_error_has("to 4194304 bytes: it needs 4194301 more and the filesystem has ");
-	assert_int_equal(file_size(path), 3);
+	assert_int_equal(file_size_of(path), 3);
 	/* what fits is laid out */
 	assert_int_equal(target_layout_file(path, 512 * 1024, NULL), 1);
-	assert_int_equal(file_size(path), 512 * 1024);
+	assert_int_equal(file_size_of(path), 512 * 1024);
 }
 
 /* ---- job range ---- */
@@ -809,7 +777,7 @@ static void test_open_direct(void **state)
 	spec.direct = true;
 	fd = target_open(&t, &spec);
 	if (fd < 0) {
-		printf("skip: %s does not take O_DIRECT: %s\n", workdir,
+		printf("skip: %s does not take O_DIRECT: %s\n", work.path,
 		       err_msg());
 		skip();
 	}

@@ -15,6 +15,8 @@
 
 #include "util/error.h"
 #include "util/text.h"
+#include "helpers/tmpdir.h"
+#include "helpers/testfile.h"
 
 static void prefix_is_added_once(void **state)
 {
@@ -61,27 +63,18 @@ static void sizes_read_in_units_that_fit(void **state)
 	assert_string_equal(text_format_bytes(UINT64_MAX, b, sizeof(b)), "16.00 EiB");
 }
 
-static void write_text(const char *path, const char *text, size_t len)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	assert_int_equal(fwrite(text, 1, len, f), len);
-	fclose(f);
-}
-
 /* Lines come back whole; a BOM only at the start; limits are errors. */
 static void reader_is_bounded(void **state)
 {
-	char path[] = "/tmp/drivebench-text-XXXXXX";
+	char path[TMPDIR_PATH_MAX + 64];
 	struct text_reader r;
 	char *line, *big;
-	int fd = mkstemp(path);
+	int fd = tmp_file("drivebench-text", path, sizeof(path));
 
 	(void)state;
 	assert_true(fd >= 0);
 	close(fd);
-	write_text(path, "\xEF\xBB\xBF[a]\n\xEF\xBB\xBF" "b\nlast", 16);
+	file_write(path, "\xEF\xBB\xBF[a]\n\xEF\xBB\xBF" "b\nlast", 16);
 	assert_int_equal(text_reader_open(&r, path, "job file"), 0);
 	assert_int_equal(text_reader_next(&r, &line), 1);
 	assert_string_equal(line, "[a]");
@@ -93,7 +86,7 @@ static void reader_is_bounded(void **state)
 	assert_int_equal(text_reader_next(&r, &line), 0);
 	text_reader_close(&r);
 
-	write_text(path, "a\nb\0c\n", 6);
+	file_write(path, "a\nb\0c\n", 6);
 	assert_int_equal(text_reader_open(&r, path, "suite file"), 0);
 	assert_int_equal(text_reader_next(&r, &line), 1);
 	assert_int_equal(text_reader_next(&r, &line), -1);
@@ -103,14 +96,14 @@ static void reader_is_bounded(void **state)
 	big = malloc(TEXT_LINE_MAX + 2);
 	assert_non_null(big);
 	memset(big, 'x', TEXT_LINE_MAX + 1);
-	write_text(path, big, TEXT_LINE_MAX + 1);
+	file_write(path, big, TEXT_LINE_MAX + 1);
 	assert_int_equal(text_reader_open(&r, path, "job file"), 0);
 	assert_int_equal(text_reader_next(&r, &line), -1);
 	assert_non_null(strstr(err_msg(), ":1: line longer than 65536 bytes"));
 	text_reader_close(&r);
 	free(big);
 
-	write_text(path, "a\nbb\nccc\n", 9);
+	file_write(path, "a\nbb\nccc\n", 9);
 	assert_int_equal(text_reader_open(&r, path, "job file"), 0);
 	r.limit = 5;
 	assert_int_equal(text_reader_next(&r, &line), 1);
@@ -137,5 +130,5 @@ int main(void)
 		cmocka_unit_test(reader_is_bounded),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 }

@@ -12,40 +12,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "job/job_list.h"
 #include "job/options.h"
 #include "record/record_run.h"
 #include "util/error.h"
 
-static volatile sig_atomic_t no_stop;
-static char db_path[64];
+#include "helpers/tmpdir.h"
 
+static volatile sig_atomic_t no_stop;
+static const char *db_path;
+
+/* a new store in the program's scratch directory for every test */
 static int setup(void **state)
 {
-	int fd;
-
-	(void)state;
-	snprintf(db_path, sizeof(db_path), "/tmp/drivebench-record.XXXXXX");
-	fd = mkstemp(db_path);
-	if (fd < 0)
+	if (tmp_setup(state))
 		return -1;
-	close(fd);
-	unlink(db_path);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	char side[80];
-
-	(void)state;
-	unlink(db_path);
-	snprintf(side, sizeof(side), "%s-wal", db_path);
-	unlink(side);
-	snprintf(side, sizeof(side), "%s-shm", db_path);
-	unlink(side);
+	db_path = tmp_path("record.db");
 	return 0;
 }
 
@@ -232,10 +215,10 @@ static void test_interrupted_point(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_steps_per_group, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_merged_with_pass, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_nothing_stored_on_failure, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_interrupted_point, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_steps_per_group, setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_merged_with_pass, setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_nothing_stored_on_failure, setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_interrupted_point, setup, tmp_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,8 @@
  * region an earlier write job wrote and checks every verify unit, writing
  * nothing. The job comes from a job file or options as for `run`, or from
  * the options stored with a run (--run ID); the seed from --seed or from
- * the stored run. The jobs then run through `run` with verify_only set. */
+ * the stored run. The jobs then run through run's machinery
+ * (cmd/run_command.h) with verify_only set. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +13,32 @@
 
 #include "cmd/args.h"
 #include "cmd/commands.h"
+#include "cmd/run_command.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "job/options.h"
 
-static const char verify_usage[] =
-	"usage: drivebench verify (--seed N | --run ID) [options] [JOBFILE] [--FIO_OPTION=VALUE ...]\n"
-	"\n"
+struct verify_args {
+	struct run_args run;          /* first: the run options' callbacks */
+	const char *seed;             /* --seed */
+	const char *run_id;           /* --run */
+};
+
+static const struct cmdopt verify_options[] = {
+	CMDOPT_STRING("--seed", 0, struct verify_args, seed, "N",
+		      "the verify seed of the writing run, as its summary\n"
+		      "printed it (\"verify: crc32c, seed N\")"),
+	CMDOPT_STRING("--run", 0, struct verify_args, run_id, "ID",
+		      "take the seed from stored run ID; without a job file\n"
+		      "or options, the jobs too"),
+	CMDOPT_GROUP("as for 'drivebench run':"),
+	RUN_OPTIONS(struct verify_args, run),
+};
+
+static const struct cmdopt_spec verify_spec = {
+	.command = "verify",
+	.synopsis = "verify (--seed N | --run ID) [options] [JOBFILE] [--FIO_OPTION=VALUE ...]",
+	.about =
 	"Reads back the region of an earlier write job with verify=crc32c and\n"
 	"checks every verify unit in it (fio's verify_only); nothing is written.\n"
 	"Describe the job as it was written (the same job file or options); its\n"
@@ -26,32 +46,21 @@ static const char verify_usage[] =
 	"is checked and every bad one reported; --verify_fatal=1 (or --set\n"
 	"verify_fatal=1 with --run) stops at the first. A file shorter than the\n"
 	"region is checked as far as it goes; the rest is a failure naming the\n"
-	"missing range.\n"
-	"\n"
-	"options:\n"
-	"  --seed N                 the verify seed of the writing run, as its\n"
-	"                           summary printed it (\"verify: crc32c, seed N\")\n"
-	"  --run ID                 take the seed from stored run ID; without a\n"
-	"                           job file or options, the jobs too\n"
-	"  --set, --output-format, --terse-version, --minimal, --output,\n"
-	"  --max-buffer-mem, --db, --no-db, --label\n"
-	"                           as for 'drivebench run'\n"
-	"  -h, --help               this text\n"
-	"\n"
+	"missing range.\n",
+	.options = verify_options,
+	.nr_options = CMDOPT_COUNT(verify_options),
+	.footer =
 	"Exit status: 0 every unit checked good, 1 a failure was found (the\n"
 	"summary names each unit's offset and verdict, and says \"checked X of Y\n"
 	"units\"), a range is missing, or an I/O error, 2 bad input (a target\n"
 	"that does not exist included). Lost writes cannot be told here: that\n"
 	"needs the writing run's own map (do_verify, verify_backlog). See\n"
-	"docs/verify.md.\n";
-
-/* run's own options that take a value (as "--x V" or "--x=V") */
-static const char *const valued_options[] = {
-	"--set", "--output-format", "--output", "--max-buffer-mem", "--db", "--label",
-	"--destroy-data", "--terse-version",
+	"docs/verify.md.\n",
+	.positional = run_args_positional,
+	.pass_unknown = true,
 };
 
-/* The argument list handed to cmd_run; every string is owned. */
+/* The job options of a stored run, as fio options; every string is owned. */
 struct arg_list {
 	char **argv;
 	int argc, cap;
@@ -91,28 +100,6 @@ static void arg_free(struct arg_list *a)
 		free(a->argv[i]);
 	free(a->argv);
 	memset(a, 0, sizeof(*a));
-}
-
-static bool takes_value(const char *arg)
-{
-	for (size_t i = 0; i < sizeof(valued_options) / sizeof(valued_options[0]); i++)
-		if (!strcmp(arg, valued_options[i]))
-			return true;
-	return false;
-}
-
-static bool is_run_option(const char *arg)
-{
-	size_t len;
-
-	if (!strcmp(arg, "--no-db") || !strcmp(arg, "--minimal"))
-		return true;
-	for (size_t i = 0; i < sizeof(valued_options) / sizeof(valued_options[0]); i++) {
-		len = strlen(valued_options[i]);
-		if (!strncmp(arg, valued_options[i], len) && (arg[len] == '=' || !arg[len]))
-			return true;
-	}
-	return false;
 }
 
 static int parse_id(const char *text, const char *what, uint64_t *out)
@@ -175,7 +162,7 @@ static int jobs_from_run(const struct result_record *recs, unsigned nr,
 /* --run ID: the seed (all jobs given on the command line share it) or,
  * without jobs, the jobs themselves. */
 static int use_stored_run(const char *db_path, uint64_t run_id, bool have_jobs,
-			  struct arg_list *out)
+			  struct arg_list *out, uint64_t *seed_out)
 {
 	struct store *db = NULL;
 	struct stored_run run;
@@ -209,7 +196,8 @@ static int use_stored_run(const char *db_path, uint64_t run_id, bool have_jobs,
 		err_set("run %llu: no result with verify on", (unsigned long long)run_id);
 		goto done;
 	}
-	rc = arg_add(out, "--set") || arg_add(out, "verify_seed=%llu", (unsigned long long)seed);
+	*seed_out = seed;
+	rc = 0;
 done:
 	store_results_free(recs, nr);
 	if (db)
@@ -219,77 +207,69 @@ done:
 
 int cmd_verify(int argc, char **argv)
 {
-	struct arg_list args = { 0 };
-	const char *seed = NULL, *run = NULL, *db_path = NULL;
-	bool have_jobs = false, no_db = false;
-	uint64_t number;
+	struct verify_args a = { 0 };
+	struct arg_list stored = { 0 };
+	struct job_list jobs = { 0 };
+	char seed_set[64];
+	uint64_t number, seed = 0;
+	bool have_jobs;
 	int rc = EXIT_BAD_INPUT;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(verify_usage, stdout);
-			return EXIT_OK;
-		}
-	if (arg_add(&args, "verify"))
+	/* room for the user's --set and the two verify adds */
+	if (run_args_init(&a.run, argc, argv) ||
+	    !(a.run.sets = calloc((size_t)argc + 3, sizeof(*a.run.sets)))) {
+		err_set("out of memory");
 		goto fail;
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-
-		err_clear();
-		if ((v = cmd_option("--seed", argc, argv, &i))) {
-			if (err_msg()[0])
-				goto fail;
-			seed = v;
-			continue;
-		}
-		if ((v = cmd_option("--run", argc, argv, &i))) {
-			if (err_msg()[0])
-				goto fail;
-			run = v;
-			continue;
-		}
-		if (!strcmp(argv[i], "--no-db"))
-			no_db = true;
-		if (!strncmp(argv[i], "--db=", 5))
-			db_path = argv[i] + 5;
-		else if (!strcmp(argv[i], "--db") && i + 1 < argc)
-			db_path = argv[i + 1];
-		if (!is_run_option(argv[i]))
-			have_jobs = true;
-		if (arg_add(&args, "%s", argv[i]))
-			goto fail;
-		if (takes_value(argv[i]) && i + 1 < argc && arg_add(&args, "%s", argv[++i]))
-			goto fail;
 	}
-	if (seed && run) {
+	if (cmd_parse(&verify_spec, argc, argv, &a, &rc))
+		goto end;
+	rc = EXIT_BAD_INPUT;
+	if (run_args_done(&a.run))
+		goto fail;
+	have_jobs = a.run.jobfile || a.run.nr_fio_args;
+	if (a.seed && a.run_id) {
 		err_set("give --seed or --run, not both");
 		goto fail;
 	}
-	if (seed) {
-		if (arg_add(&args, "--set") || arg_add(&args, "verify_seed=%s", seed))
-			goto fail;
-	}
-	if (run) {
-		if (no_db) {
+	if (a.seed)
+		snprintf(seed_set, sizeof(seed_set), "verify_seed=%s", a.seed);
+	if (a.run_id) {
+		if (!a.run.store.db_path) {
 			err_set("--run needs the database (not --no-db)");
 			goto fail;
 		}
-		if (!db_path)
-			db_path = getenv("DRIVEBENCH_DB") ? getenv("DRIVEBENCH_DB") : STORE_DEFAULT_PATH;
-		if (parse_id(run, "--run", &number) ||
-		    use_stored_run(db_path, number, have_jobs, &args))
+		if (parse_id(a.run_id, "--run", &number) ||
+		    use_stored_run(a.run.store.db_path, number, have_jobs, &stored, &seed))
 			goto fail;
+		if (have_jobs) {
+			snprintf(seed_set, sizeof(seed_set), "verify_seed=%llu",
+				 (unsigned long long)seed);
+		} else {   /* the stored jobs, as fio options */
+			free(a.run.fio_args);
+			a.run.fio_args = (const char **)stored.argv;
+			a.run.nr_fio_args = (unsigned)stored.argc;
+		}
 	} else if (!have_jobs) {
 		err_set("no job: give a job file or fio options, or --run ID (see 'drivebench verify --help')");
 		goto fail;
 	}
-	if (arg_add(&args, "--set") || arg_add(&args, "verify_only=1"))
+	if (a.seed || (a.run_id && have_jobs))
+		a.run.sets[a.run.nr_sets++] = seed_set;
+	a.run.sets[a.run.nr_sets++] = "verify_only=1";
+	cmd_catch_stop_signals();
+	if (run_command_jobs(&a.run, &jobs)) {
+		rc = err_exit_code(EXIT_BAD_INPUT);
 		goto fail;
-	rc = cmd_run(args.argc, args.argv);
-	arg_free(&args);
-	return rc;
+	}
+	rc = run_command_execute("verify", &a.run, &jobs);
+	goto end;
 fail:
 	fprintf(stderr, "drivebench verify: %s\n", err_msg());
-	arg_free(&args);
+end:
+	if (a.run.fio_args == (const char **)stored.argv)
+		a.run.fio_args = NULL;
+	job_list_free(&jobs);
+	run_args_free(&a.run);
+	arg_free(&stored);
 	return rc;
 }

@@ -172,10 +172,19 @@ static const struct option_def cpuio_options[] = {
 	{ NULL },
 };
 
+static int cpuio_check(const struct job_spec *spec)
+{
+	if (spec->eng.cpuio.load == 0)
+		return err_set("ioengine=cpuio needs cpuload= (the percentage of a CPU "
+			       "to use, 1..100)");
+	return 0;
+}
+
 const struct engine_ops engine_cpuio = {
 	.name = "cpuio",
 	.flags = ENGINE_SYNC | ENGINE_NO_FD | ENGINE_NO_IO,
 	.options = cpuio_options,
+	.check = cpuio_check,
 	.init = cpuio_init,
 	.prep = sync_queue_prep,
 	.submit = sync_queue_submit,

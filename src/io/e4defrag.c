@@ -177,10 +177,18 @@ static const struct option_def e4defrag_options[] = {
 	{ NULL },
 };
 
+static int e4defrag_check(const struct job_spec *spec)
+{
+	if (!spec->eng.e4defrag.donorname[0])
+		return err_set("ioengine=e4defrag needs donorname= (the donor file)");
+	return engine_check_writes_only(spec, "e4defrag");
+}
+
 const struct engine_ops engine_e4defrag = {
 	.name = "e4defrag",
 	.flags = ENGINE_SYNC,
 	.options = e4defrag_options,
+	.check = e4defrag_check,
 	.init = e4defrag_init,
 	.prep = sync_queue_prep,
 	.submit = sync_queue_submit,

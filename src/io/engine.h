@@ -78,10 +78,14 @@ enum engine_flag {
 struct engine_ops {
 	const char *name;
 	unsigned flags;                   /* enum engine_flag */
-	/* The engine's own job options (workload/option_table.h), ended by
+	/* The engine's own job options (job/option_table.h), ended by
 	 * an entry with a NULL name; NULL = none. Valid only with this
 	 * engine: given with another, the job is refused naming both. */
 	const struct option_def *options;
+	/* Optional: what the engine needs of a job, checked with the job
+	 * before anything is laid out (fio refuses the same at init): 0 or
+	 * -1 with err_msg. NULL: any job. */
+	int (*check)(const struct job_spec *spec);
 	/* Sets up for engine->files[0..nr_files) (engine->fd is the first)
 	 * with engine->ios[0..nr_ios) (buffers may be registered; a file the
 	 * engine registers gets its registered name in engine->files[], and
@@ -162,6 +166,10 @@ const struct engine_ops *engine_base(const char *name);
 
 /* True when ops (or the engine a fault engine wraps) has flag. */
 bool engine_has(const struct engine_ops *ops, unsigned flag);
+
+/* For an engine's check: refuses a job that reads ("ioengine=NAME only
+ * writes"), for engines whose reads fail in fio. 0 or -1 with err_msg. */
+int engine_check_writes_only(const struct job_spec *spec, const char *engine);
 
 /* One synchronous pread/pwrite of io on fd, retried on EINTR: the bytes
  * done, or -errno (psync, and cufile's host paths). */

@@ -52,28 +52,23 @@ static int check_engine_options(const struct job_spec *spec, const struct engine
 	return 0;
 }
 
-/* What each engine needs of the job (fio refuses the same at init). */
+int engine_check_writes_only(const struct job_spec *spec, const char *engine)
+{
+	if (job_spec_reads(spec))
+		return err_set("ioengine=%s only writes (rw=write or randwrite): "
+			       "its reads fail with EINVAL in fio", engine);
+	return 0;
+}
+
+/* What every engine of a kind needs, then what the engine itself says
+ * (its ops->check; fio refuses the same at init). */
 static int check_engine_needs(const struct job_spec *spec, const struct engine_ops *ops)
 {
-	const struct engine_opts *o = &spec->eng;
-
-	if (ops == &engine_cpuio && o->cpuio.load == 0)
-		return err_set("ioengine=cpuio needs cpuload= (the percentage of a CPU "
-			       "to use, 1..100)");
-	if (ops == &engine_exec && !o->exec.program[0])
-		return err_set("ioengine=exec needs program= (the program to run)");
-	if (ops == &engine_e4defrag && !o->e4defrag.donorname[0])
-		return err_set("ioengine=e4defrag needs donorname= (the donor file)");
+	if (ops->check && ops->check(spec))
+		return -1;
 	if (engine_has(ops, ENGINE_NO_IO) && spec->runtime_ns == 0)
 		return err_set("ioengine=%s moves no data, so only runtime= ends it "
 			       "(fio would run it until stopped)", ops->name);
-	if ((ops == &engine_ftruncate || ops == &engine_e4defrag) && job_spec_reads(spec))
-		return err_set("ioengine=%s only writes (rw=write or randwrite): "
-			       "its reads fail with EINVAL in fio", ops->name);
-	if (ops == &engine_page_fault && (spec->offset || spec->offset_pct > 0 ||
-					   spec->offset_increment || spec->offset_increment_pct > 0))
-		return err_set("ioengine=page_fault maps the job's size from its start: "
-			       "offset= and offset_increment= are not supported (as in fio)");
 	return 0;
 }
 

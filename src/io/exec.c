@@ -292,10 +292,18 @@ static const struct option_def exec_options[] = {
 	{ NULL },
 };
 
+static int exec_check(const struct job_spec *spec)
+{
+	if (!spec->eng.exec.program[0])
+		return err_set("ioengine=exec needs program= (the program to run)");
+	return 0;
+}
+
 const struct engine_ops engine_exec = {
 	.name = "exec",
 	.flags = ENGINE_SYNC | ENGINE_NO_FD | ENGINE_NO_IO,
 	.options = exec_options,
+	.check = exec_check,
 	.init = exec_init,
 	.prep = sync_queue_prep,
 	.submit = sync_queue_submit,

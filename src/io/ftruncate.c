@@ -30,9 +30,15 @@ static int ftruncate_init(struct engine *e, const struct job_spec *spec)
 	return sync_queue_create(e, 0, "ftruncate", ftruncate_io) ? 0 : -1;
 }
 
+static int ftruncate_check(const struct job_spec *spec)
+{
+	return engine_check_writes_only(spec, "ftruncate");
+}
+
 const struct engine_ops engine_ftruncate = {
 	.name = "ftruncate",
 	.flags = ENGINE_SYNC,
+	.check = ftruncate_check,
 	.init = ftruncate_init,
 	.prep = sync_queue_prep,
 	.submit = sync_queue_submit,

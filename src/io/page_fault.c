@@ -64,9 +64,19 @@ static void page_fault_cleanup(struct engine *e)
 	sync_queue_destroy(e);
 }
 
+static int page_fault_check(const struct job_spec *spec)
+{
+	if (spec->offset || spec->offset_pct > 0 ||
+	    spec->offset_increment || spec->offset_increment_pct > 0)
+		return err_set("ioengine=page_fault maps the job's size from its start: "
+			       "offset= and offset_increment= are not supported (as in fio)");
+	return 0;
+}
+
 const struct engine_ops engine_page_fault = {
 	.name = "page_fault",
 	.flags = ENGINE_SYNC | ENGINE_NO_FD,
+	.check = page_fault_check,
 	.init = page_fault_init,
 	.prep = sync_queue_prep,
 	.submit = sync_queue_submit,

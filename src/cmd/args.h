@@ -13,6 +13,7 @@ const char *cmd_option(const char *name, int argc, char **argv, int *i);
 #include <stddef.h>
 
 #include "cmd/parse_options.h"
+#include "store/store.h"
 
 /* Set by SIGINT / SIGTERM once cmd_catch_stop_signals ran: the commands
  * that run I/O hand it to the runner, which stops within a second. */
@@ -49,7 +50,7 @@ int store_args_option(struct store_args *a, bool allow_no_db, int argc,
  * argument struct st holds a struct store_args named f. */
 #define STORE_OPTION_DB(st, f) \
 	CMDOPT_STRING("--db", 0, st, f.db_path, "FILE", \
-		      "the results database (default $DRIVEBENCH_DB or ./drivebench.db)")
+		      "the results database (default " STORE_PATH_HELP ")")
 #define STORE_OPTION_NO_DB(st, f) \
 	CMDOPT_FLAG("--no-db", 0, st, f.no_db, "do not record the results")
 #define STORE_OPTION_LABEL(st, f) \

@@ -19,6 +19,7 @@
 #include "target/output_gate.h"
 #include "util/error.h"
 #include "record/record_run.h"
+#include "util/units.h"
 #include "workload/checkpoint.h"
 #include "workload/dlio.h"
 #include "job/options.h"
@@ -208,21 +209,6 @@ bad:
 	return 1;
 }
 
-/* Decimal units at the edges, as the reviews quote them. */
-static void format_bytes(uint64_t b, char *out, size_t len)
-{
-	double v = (double)b;
-
-	if (v >= 1e12)
-		snprintf(out, len, "%.2f TB", v / 1e12);
-	else if (v >= 1e9)
-		snprintf(out, len, "%.1f GB", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(out, len, "%.1f MB", v / 1e6);
-	else
-		snprintf(out, len, "%llu B", (unsigned long long)b);
-}
-
 static const char *kind_name(enum dlio_file_kind k)
 {
 	return k == DLIO_MODEL ? "model" : k == DLIO_MODEL_LAYER ? "layer" : "optimizer";
@@ -247,11 +233,11 @@ static int print_plan(const struct checkpoint_args *a, const struct dlio_plan *p
 	for (unsigned i = 0; i < plan->nr; i++) {
 		const struct dlio_file *f = &plan->files[i];
 
-		format_bytes(f->bytes, size, sizeof(size));
+		units_format_bytes(f->bytes, UNITS_SI_COARSE, 0, size, sizeof(size));
 		printf("%-6u %-10s %-48s %18llu  %s\n", f->rank, kind_name(f->kind), f->name,
 		       (unsigned long long)f->bytes, size);
 	}
-	format_bytes(plan->total_bytes, size, sizeof(size));
+	units_format_bytes(plan->total_bytes, UNITS_SI_COARSE, 0, size, sizeof(size));
 	printf("total: %llu bytes (%s, %.2f GiB) in %u files over %u ranks\n",
 	       (unsigned long long)plan->total_bytes, size,
 	       (double)plan->total_bytes / (1ull << 30), plan->nr, plan->ranks);
@@ -334,7 +320,7 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 	bytes = merged->dir[DIR_READ].bytes + merged->dir[DIR_WRITE].bytes;
 	seconds = (double)merged->runtime_ns / 1e9;
 	rc = 0;
-	format_bytes(bytes, size, sizeof(size));
+	units_format_bytes(bytes, UNITS_SI_COARSE, 0, size, sizeof(size));
 	if (pass)
 		snprintf(label, sizeof(label), "pass %u", pass);
 	else
@@ -431,8 +417,8 @@ static int write_checkpoints(const struct checkpoint_args *a, const struct dlio_
 
 	if (check_directory(a->dir) || checkpoint_free_bytes(a->dir, &free_bytes))
 		return err_exit_code(EXIT_BAD_INPUT);
-	format_bytes(plan->total_bytes, size, sizeof(size));
-	format_bytes(free_bytes, avail, sizeof(avail));
+	units_format_bytes(plan->total_bytes, UNITS_SI_COARSE, 0, size, sizeof(size));
+	units_format_bytes(free_bytes, UNITS_SI_COARSE, 0, avail, sizeof(avail));
 	if (a->count) {
 		ss.count = a->count;
 		if ((double)a->count * (double)plan->total_bytes > (double)free_bytes)

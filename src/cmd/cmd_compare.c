@@ -33,7 +33,7 @@ static int add_name(void *args, const char *v)
 
 static const struct cmdopt compare_options[] = {
 	CMDOPT_STRING("--db", 0, struct compare_args, db_path, "FILE",
-		      "the database (default $DRIVEBENCH_DB or ./drivebench.db)"),
+		      "the database (default " STORE_PATH_HELP ")"),
 };
 
 static const struct cmdopt_spec compare_spec = {

@@ -18,6 +18,7 @@
 #include "report/select.h"
 #include "store/store.h"
 #include "util/error.h"
+#include "util/units.h"
 
 static const char *const dir_names[DIR_COUNT] = { "read", "write" };
 
@@ -227,14 +228,11 @@ static cJSON *run_json(const struct stored_run *run, const struct result_record 
 
 static int parse_run_id(const char *text, int64_t *id)
 {
-	char *end;
-	long long value;
+	uint64_t value;
 
-	errno = 0;
-	value = strtoll(text, &end, 10);
-	if (errno || end == text || *end || value <= 0)
+	if (units_parse_count(text, 1, INT64_MAX, &value))
 		return -1;
-	*id = value;
+	*id = (int64_t)value;
 	return 0;
 }
 
@@ -324,7 +322,7 @@ static int add_run_id(void *args, const char *v)
 
 static const struct cmdopt export_options[] = {
 	CMDOPT_STRING("--db", 0, struct export_args, db_path, "FILE",
-		      "the results database (default $DRIVEBENCH_DB or ./drivebench.db)"),
+		      "the results database (default " STORE_PATH_HELP ")"),
 	CMDOPT_VALUE_FN("--format", 0, set_format, "FORMAT", "json or csv (required)"),
 };
 

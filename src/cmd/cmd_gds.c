@@ -17,6 +17,7 @@
 #include "store/store.h"
 #include "target/target.h"
 #include "util/error.h"
+#include "util/units.h"
 #include "workload/gds.h"
 #include "job/job_list.h"
 #include "job/options.h"
@@ -29,10 +30,9 @@ struct gds_args {
 
 static int parse_count(const char *opt, const char *v, unsigned max, unsigned *out)
 {
-	char *end;
-	unsigned long n = strtoul(v, &end, 10);
+	uint64_t n;
 
-	if (!v[0] || *end || v[0] == '-' || n > max)
+	if (units_parse_count(v, 0, max, &n))
 		return err_set("%s: bad number '%s'", opt, v);
 	*out = (unsigned)n;
 	return 0;

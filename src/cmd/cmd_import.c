@@ -37,7 +37,7 @@ static const struct cmdopt import_options[] = {
 	CMDOPT_STRING("--label", 0, struct import_args, label, "LABEL",
 		      "the drive these results belong to (required)"),
 	CMDOPT_STRING("--db", 0, struct import_args, db_path, "FILE",
-		      "the database (default $DRIVEBENCH_DB or ./drivebench.db)"),
+		      "the database (default " STORE_PATH_HELP ")"),
 	CMDOPT_STRING("--spec", 0, struct import_args, spec_path, "FILE.ini",
 		      "attach this drive spec sheet to LABEL"),
 };

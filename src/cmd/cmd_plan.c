@@ -15,6 +15,7 @@
 #include "suite/suite.h"
 #include "target/target.h"
 #include "util/error.h"
+#include "util/units.h"
 
 /* The ranges of plan's inputs: every estimate stays a finite number of
  * seconds that prints (a drive of 1 MB .. 1 EB at 0.01 .. 10^6 MB/s). */
@@ -61,51 +62,6 @@ static int parse_capacity(const char *text, uint64_t *out)
 		       text);
 }
 
-/* MB/s (10^6) -> bytes/s. */
-static int parse_rate(const char *name, const char *text, double *out)
-{
-	char *end;
-	double value;
-
-	value = strtod(text, &end);
-	if (end == text || *end || isnan(value))
-		return err_set("%s: bad throughput '%s' (a number of MB/s, the range is %g..%.0f)",
-			       name, text, RATE_MIN_MBPS, RATE_MAX_MBPS);
-	/* 0, negative, an underflow (1e-300), inf and 1e300 are out of range */
-	if (!(value >= RATE_MIN_MBPS && value <= RATE_MAX_MBPS))
-		return err_set("%s: %s MB/s is too %s, the range is %g..%.0f MB/s", name, text,
-			       value < RATE_MIN_MBPS ? "small" : "large", RATE_MIN_MBPS,
-			       RATE_MAX_MBPS);
-	*out = value * 1e6;
-	return 0;
-}
-
-/* Decimal units, as the reviews give capacities. */
-static const char *format_bytes(uint64_t bytes, char *buf, size_t size)
-{
-	static const char *names[] = { "B", "KB", "MB", "GB", "TB", "PB" };
-	double value = (double)bytes;
-	unsigned unit = 0;
-
-	while (value >= 1000 && unit + 1 < sizeof(names) / sizeof(names[0])) {
-		value /= 1000;
-		unit++;
-	}
-	if (unit == 0)
-		snprintf(buf, size, "%llu B", (unsigned long long)bytes);
-	else
-		snprintf(buf, size, "%.2f %s", value, names[unit]);
-	return buf;
-}
-
-static const char *format_duration(double seconds, char *buf, size_t size)
-{
-	unsigned long long s = (unsigned long long)llround(seconds);
-
-	snprintf(buf, size, "%llu:%02llu:%02llu", s / 3600, s / 60 % 60, s % 60);
-	return buf;
-}
-
 static void print_plan(const struct suite *s, const struct plan_inputs *in,
 		       const struct plan_step *steps, uint64_t total_written,
 		       double total_seconds, const struct plan_fill_saving *saving)
@@ -114,7 +70,8 @@ static void print_plan(const struct suite *s, const struct plan_inputs *in,
 	uint64_t total_read = 0;
 
 	printf("suite %s (%s): %u steps on %s, write %.0f MB/s, read %.0f MB/s",
-	       s->name, s->path, s->nr_steps, format_bytes(in->capacity, cap, sizeof(cap)),
+	       s->name, s->path, s->nr_steps,
+	       units_format_bytes(in->capacity, UNITS_SI, 0, cap, sizeof(cap)),
 	       in->write_bps / 1e6, in->read_bps / 1e6);
 	if (in->random_write_bps > 0)
 		printf(", random write %.0f MB/s", in->random_write_bps / 1e6);
@@ -126,23 +83,24 @@ static void print_plan(const struct suite *s, const struct plan_inputs *in,
 		total_read += p->bytes_read;
 		printf("%3u  %-20s %-12s %12s %12s %10s  %s\n", i + 1, p->step->name,
 		       step_kind_name(p->step->kind),
-		       format_bytes(p->bytes_written, w, sizeof(w)),
-		       format_bytes(p->bytes_read, r, sizeof(r)),
-		       format_duration(p->seconds, d, sizeof(d)), p->basis);
+		       units_format_bytes(p->bytes_written, UNITS_SI, 0, w, sizeof(w)),
+		       units_format_bytes(p->bytes_read, UNITS_SI, 0, r, sizeof(r)),
+		       units_format_clock(p->seconds, d, sizeof(d)), p->basis);
 	}
 	printf("\ntotal: %s written, %s read, %s (%.1f hours, %.1f days)\n",
-	       format_bytes(total_written, w, sizeof(w)), format_bytes(total_read, r, sizeof(r)),
-	       format_duration(total_seconds, d, sizeof(d)), total_seconds / 3600,
+	       units_format_bytes(total_written, UNITS_SI, 0, w, sizeof(w)),
+	       units_format_bytes(total_read, UNITS_SI, 0, r, sizeof(r)),
+	       units_format_clock(total_seconds, d, sizeof(d)), total_seconds / 3600,
 	       total_seconds / 86400);
 	if (saving->nr_fills) {
 		printf("full fills: %u step%s writing %s in %s (%.1f hours)\n", saving->nr_fills,
 		       saving->nr_fills == 1 ? "" : "s",
-		       format_bytes(saving->fill_bytes, w, sizeof(w)),
-		       format_duration(saving->fill_seconds, d, sizeof(d)),
+		       units_format_bytes(saving->fill_bytes, UNITS_SI, 0, w, sizeof(w)),
+		       units_format_clock(saving->fill_seconds, d, sizeof(d)),
 		       saving->fill_seconds / 3600);
 		printf("sprandom would write %s instead of %s (saving %.1f hours)\n",
-		       format_bytes(saving->sprandom_bytes, r, sizeof(r)),
-		       format_bytes(saving->fill_bytes, w, sizeof(w)),
+		       units_format_bytes(saving->sprandom_bytes, UNITS_SI, 0, r, sizeof(r)),
+		       units_format_bytes(saving->fill_bytes, UNITS_SI, 0, w, sizeof(w)),
 		       (saving->fill_seconds - saving->sprandom_seconds) / 3600);
 	}
 }
@@ -157,7 +115,7 @@ static int set_rated_write(void *args, const struct cmdopt *o, const char *v)
 {
 	struct plan_args *a = args;
 
-	if (parse_rate(o->name, v, &a->in.write_bps))
+	if (units_parse_rate_mbps(o->name, v, RATE_MIN_MBPS, RATE_MAX_MBPS, &a->in.write_bps))
 		return -1;
 	a->have_write = true;
 	return 0;
@@ -167,7 +125,7 @@ static int set_rated_read(void *args, const struct cmdopt *o, const char *v)
 {
 	struct plan_args *a = args;
 
-	if (parse_rate(o->name, v, &a->in.read_bps))
+	if (units_parse_rate_mbps(o->name, v, RATE_MIN_MBPS, RATE_MAX_MBPS, &a->in.read_bps))
 		return -1;
 	a->have_read = true;
 	return 0;
@@ -175,7 +133,10 @@ static int set_rated_read(void *args, const struct cmdopt *o, const char *v)
 
 static int set_rated_random_write(void *args, const struct cmdopt *o, const char *v)
 {
-	return parse_rate(o->name, v, &((struct plan_args *)args)->in.random_write_bps);
+	struct plan_args *a = args;
+
+	return units_parse_rate_mbps(o->name, v, RATE_MIN_MBPS, RATE_MAX_MBPS,
+				     &a->in.random_write_bps);
 }
 
 static int set_target(void *args, const char *v)

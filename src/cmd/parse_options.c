@@ -2,12 +2,12 @@
  * prints the --help the same table describes (parse_options.h). */
 #include "cmd/parse_options.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
+#include "util/units.h"
 #include "job/options.h"
 
 #define HELP_COLUMN 27   /* where the help text of an option starts */
@@ -42,17 +42,8 @@ static bool needs_value(const struct cmdopt *o)
 /* A decimal number in the option's range, said with the range. */
 static int parse_number(const struct cmdopt *o, const char *value, uint64_t *out)
 {
-	char *end;
-	unsigned long long n;
-
-	errno = 0;
-	n = strtoull(value, &end, 10);
-	if (!value[0] || *end || errno || value[0] == '-' || value[0] == '+')
-		return err_set("%s: '%s' is not a whole number", o->name, value);
-	if (n < o->min || n > o->max)
-		return err_set("%s: %llu is out of range, the range is %llu..%llu", o->name, n,
-			       (unsigned long long)o->min, (unsigned long long)o->max);
-	*out = n;
+	if (units_parse_count(value, o->min, o->max, out))
+		return err_prefix("%s", o->name);
 	return 0;
 }
 

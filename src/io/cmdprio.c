@@ -10,6 +10,7 @@
 
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/units.h"
 #include "job/options.h"
 
 #define CMDPRIO_RNG_STREAM 18u
@@ -30,19 +31,16 @@ static int parse_one(const char *text, size_t len, unsigned lo, unsigned hi,
 		     unsigned *out)
 {
 	char number[32];
-	char *end;
-	unsigned long n;
+	uint64_t n;
 
 	if (len == 0 || len >= sizeof(number))
 		return err_set("bad number '%.*s'", (int)len, text);
 	memcpy(number, text, len);
 	number[len] = '\0';
-	n = strtoul(number, &end, 10);
-	if (*end || number[0] == '-')
+	if (units_parse_count(number, 0, UINT64_MAX, &n))
 		return err_set("bad number '%s'", number);
-	if (n < lo || n > hi)
-		return err_set("%s is too %s, the range is %u..%u", number,
-			       n < lo ? "small" : "large", lo, hi);
+	if (units_check_range(n, lo, hi, UNITS_COUNT, number))
+		return -1;
 	*out = (unsigned)n;
 	return 0;
 }
@@ -92,7 +90,7 @@ static int parse_split_entry(const struct job_spec *spec, char *text,
 {
 	char *field[6];
 	int n = 0;
-	unsigned long v[5] = { 0 };
+	uint64_t v[5] = { 0 };
 
 	for (char *p = strtok(text, "/"); p && n < 6; p = strtok(NULL, "/"))
 		field[n++] = p;
@@ -101,13 +99,9 @@ static int parse_split_entry(const struct job_spec *spec, char *text,
 			       "bs/perc/class/level/hint)");
 	if (parse_size(field[0], spec->kb_base, &e->bs) || e->bs == 0)
 		return err_set("bad block size '%s'", field[0]);
-	for (int i = 1; i < n; i++) {
-		char *end;
-
-		v[i] = strtoul(field[i], &end, 10);
-		if (!field[i][0] || *end)
+	for (int i = 1; i < n; i++)
+		if (units_parse_count(field[i], 0, UINT64_MAX, &v[i]))
 			return err_set("bad number '%s'", field[i]);
-	}
 	if (v[1] > 100 || (n >= 4 && (v[2] > 3 || v[3] > 7)) || (n == 5 && v[4] > HINT_MAX))
 		return err_set("out of range: perc 0..100, class 0..3, level 0..7, "
 			       "hint 0..%u", HINT_MAX);

@@ -21,7 +21,7 @@ static int parse_block_size(const struct job_spec *spec, const char *text, uint6
 {
 	if (parse_size(text, spec->kb_base, bs))
 		return -1;
-	if (value_in_range(*bs, 1, BS_LIMIT, VALUE_BYTES, text))
+	if (units_check_range(*bs, 1, BS_LIMIT, UNITS_BYTES, text))
 		return err_prefix("block size");
 	return 0;
 }
@@ -56,7 +56,7 @@ static int parse_bssplit_list(const struct job_spec *spec, const char *text,
 		if (parse_block_size(spec, entry, &e->bs))
 			return -1;
 		if (slash && slash[1]) {
-			if (parse_double_plain(slash + 1, &e->pct) ||
+			if (units_parse_double(slash + 1, &e->pct) ||
 			    !(e->pct >= 0 && e->pct <= 100))
 				return err_set("bad percentage '%s'", slash + 1);
 			sum += e->pct;
@@ -179,7 +179,7 @@ static int parse_bssplit_line(const struct job_spec *spec, char *line,
 	*slash = '\0';
 	if (parse_block_size(spec, text_trim(line), &e->bs))
 		return -1;
-	if (parse_double_plain(text_trim(slash + 1), &e->pct) || !(e->pct >= 0 && e->pct <= 100))
+	if (units_parse_double(text_trim(slash + 1), &e->pct) || !(e->pct >= 0 && e->pct <= 100))
 		return err_set("bad percentage '%s'", text_trim(slash + 1));
 	return 0;
 }

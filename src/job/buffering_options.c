@@ -28,7 +28,7 @@ void buffering_defaults(struct job_buffering *b)
 
 static int parse_flag(const char *value, bool *out)
 {
-	if (!parse_bool_text(value, out))
+	if (!units_parse_bool(value, out))
 		return err_set("bad boolean '%s'", value);
 	return 0;
 }

@@ -97,7 +97,7 @@ static int set_verify_state_save(struct job_spec *spec, const char *value)
 	bool on;
 
 	(void)spec;
-	if (!parse_bool_text(value, &on))
+	if (!units_parse_bool(value, &on))
 		return err_set("bad boolean '%s'", value);
 	if (on)
 		return err_set("verify_state_save=1 is not supported: drivebench writes no "
@@ -121,25 +121,25 @@ static int ss_limit(struct job_checks *c, const char *text, unsigned kb_base)
 		memcpy(number, text, len - 1);
 		number[len - 1] = '\0';
 		c->ss_pct = true;
-		if (parse_double_plain(number, &c->ss_limit) || !(c->ss_limit >= 0))
+		if (units_parse_double(number, &c->ss_limit) || !(c->ss_limit >= 0))
 			return err_set("bad percentage '%s' (a number >= 0, then %%)", text);
 		return 0;
 	}
 	c->ss_pct = false;
 	switch (c->ss_metric) {
 	case SS_IOPS:
-		if (parse_double_plain(text, &c->ss_limit) || !(c->ss_limit >= 0))
+		if (units_parse_double(text, &c->ss_limit) || !(c->ss_limit >= 0))
 			return err_set("bad IOPS limit '%s' (a number >= 0, or NN%%)", text);
 		return 0;
 	case SS_BW:   /* bytes per second, with size suffixes */
 		if (parse_size(text, kb_base, &n) ||
-		    value_in_range(n, 0, SIZE_LIMIT, VALUE_BYTES, text))
+		    units_check_range(n, 0, SIZE_LIMIT, UNITS_BYTES, text))
 			return -1;
 		c->ss_limit = (double)n;
 		return 0;
 	case SS_LAT:  /* a time, microseconds without a unit */
 		if (parse_time_ns(text, NS_PER_US, &n) ||
-		    value_in_range(n, 0, TIME_LIMIT, VALUE_NS, text))
+		    units_check_range(n, 0, TIME_LIMIT, UNITS_NS, text))
 			return -1;
 		c->ss_limit = (double)n;
 		return 0;
@@ -178,7 +178,7 @@ static int set_spr_op(struct job_spec *spec, const char *value)
 {
 	double op;
 
-	if (parse_double_plain(value, &op) || !(op > 0 && op < 1))
+	if (units_parse_double(value, &op) || !(op > 0 && op < 1))
 		return err_set("bad over-provisioning '%s' (0 < spr_op < 1)", value);
 	spec->checks.spr_op = op;
 	return 0;

@@ -20,7 +20,7 @@ static int parse_share(const char *text, const char *what, double *out)
 		*out = -1;
 		return 0;
 	}
-	if (parse_double_plain(text, out) || !(*out >= 0 && *out <= 100))
+	if (units_parse_double(text, out) || !(*out >= 0 && *out <= 100))
 		return err_set("bad %s percentage '%s'", what, text);
 	return 0;
 }
@@ -86,7 +86,7 @@ static int parse_zones(const struct job_spec *spec, const char *text, bool absol
 		if (absolute) {
 			if (parse_size(slash + 1, spec->kb_base, &z->size))
 				return -1;
-			if (value_in_range(z->size, 1, SIZE_LIMIT, VALUE_BYTES, slash + 1))
+			if (units_check_range(z->size, 1, SIZE_LIMIT, UNITS_BYTES, slash + 1))
 				return err_prefix("zone size");
 		} else if (parse_share(slash + 1, "range", &z->range_pct)) {
 			return -1;
@@ -135,7 +135,7 @@ int distribution_option_set(struct job_spec *spec, const char *value)
 			return -1;
 	} else if (KIND_IS("zipf") || KIND_IS("pareto") || KIND_IS("normal") ||
 		   KIND_IS("gauss")) {
-		if (!arg || parse_double_plain(arg, &d.param))
+		if (!arg || units_parse_double(arg, &d.param))
 			return err_set("'%s' needs a number (e.g. zipf:1.2)", value);
 		if (KIND_IS("zipf")) {
 			d.kind = DIST_ZIPF;
@@ -184,7 +184,7 @@ int percentile_option_set(struct job_spec *spec, const char *value)
 			return err_set("bad percentile list '%s'", value);
 		memcpy(number, start, len);
 		number[len] = '\0';
-		if (parse_double_plain(number, &list[count]) ||
+		if (units_parse_double(number, &list[count]) ||
 		    !(list[count] > 0 && list[count] <= 100))
 			return err_set("bad percentile '%s' (0 < p <= 100)", number);
 		count++;

@@ -34,7 +34,7 @@ static int parse_bounded(const char *value, uint64_t lo, uint64_t hi, uint64_t *
 {
 	if (parse_u64_plain(value, out))
 		return err_set("bad number '%s'", value);
-	return value_in_range(*out, lo, hi, VALUE_COUNT, value);
+	return units_check_range(*out, lo, hi, UNITS_COUNT, value);
 }
 
 /* fio's threads=1 in its examples: fio reads it as the tiobench profile's
@@ -60,7 +60,7 @@ static int set_gtod_reduce(struct job_spec *spec, const char *value)
 {
 	bool on;
 
-	if (!parse_bool_text(value, &on))
+	if (!units_parse_bool(value, &on))
 		return err_set("bad boolean '%s'", value);
 	if (on) {
 		spec->eng.disable_lat = spec->eng.disable_clat = true;
@@ -254,7 +254,7 @@ static int set_atomic(struct job_spec *spec, const char *value)
 {
 	bool on;
 
-	if (!parse_bool_text(value, &on))
+	if (!units_parse_bool(value, &on))
 		return err_set("bad boolean '%s'", value);
 	spec->eng.atomic = on;
 	if (on)

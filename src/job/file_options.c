@@ -216,9 +216,9 @@ static int set_filesize(struct job_spec *spec, const char *value)
 		snprintf(high, sizeof(high), "%s", sep + 1);
 	}
 	if (parse_size(low, spec->kb_base, &lo) ||
-	    value_in_range(lo, 1, SIZE_LIMIT, VALUE_BYTES, low) ||
+	    units_check_range(lo, 1, SIZE_LIMIT, UNITS_BYTES, low) ||
 	    parse_size(high, spec->kb_base, &hi) ||
-	    value_in_range(hi, 1, SIZE_LIMIT, VALUE_BYTES, high))
+	    units_check_range(hi, 1, SIZE_LIMIT, UNITS_BYTES, high))
 		return -1;
 	spec->files.filesize_low = lo < hi ? lo : hi;
 	spec->files.filesize_high = lo < hi ? hi : lo;
@@ -236,8 +236,8 @@ static int set_service_param(struct job_files *f, const char *text, const char *
 		return err_set("bad file_service_type '%s'", value);
 	snprintf(param, sizeof(param), "%.*s", colon ? (int)(colon - text) : (int)strlen(text),
 		 text);
-	if (parse_double_plain(param, &v) ||
-	    (colon && (parse_double_plain(colon + 1, &center) || center < 0 || center > 1)))
+	if (units_parse_double(param, &v) ||
+	    (colon && (units_parse_double(colon + 1, &center) || center < 0 || center > 1)))
 		return err_set("bad file_service_type '%s' (want %s:PARAM[:CENTER], "
 			       "0 <= CENTER <= 1)", value, f->service == FSERVICE_ZIPF ? "zipf" :
 			       f->service == FSERVICE_PARETO ? "pareto" : "normal");
@@ -279,7 +279,7 @@ static int set_file_service_type(struct job_spec *spec, const char *value)
 		f.service == FSERVICE_PARETO ? FIO_DEF_PARETO : 0;
 	if (colon && f.service <= FSERVICE_RANDOM) {
 		if (parse_u64_plain(colon + 1, &nr) ||
-		    value_in_range(nr, 1, UINT32_MAX, VALUE_COUNT, colon + 1))
+		    units_check_range(nr, 1, UINT32_MAX, UNITS_COUNT, colon + 1))
 			return err_prefix("file_service_type '%s': I/Os per file", value);
 		f.service_nr = (unsigned)nr;
 	} else if (colon && set_service_param(&f, colon + 1, value)) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/env_expand.h"
 #include "util/error.h"
 #include "util/text.h"
 #include "job/options.h"
@@ -160,62 +161,6 @@ static int open_section(struct parser *p, const char *file, unsigned line,
 	return 0;
 }
 
-/* Returns a malloc'd copy of an option line with every ${VAR} replaced by
- * the variable's value, or by nothing when it is unset, as fio does (also
- * "${}"); a "${" without its "}" stays as written. */
-static char *expand_env(const char *line, const char *file, unsigned lineno)
-{
-	size_t cap = strlen(line) + 1, len = 0;
-	char *out = malloc(cap);
-	const char *s = line;
-
-	if (!out) {
-		err_set("%s:%u: out of memory", file, lineno);
-		return NULL;
-	}
-	while (*s) {
-		const char *piece = s, *close;
-		size_t piece_len = 1;
-
-		if (s[0] == '$' && s[1] == '{' && (close = strchr(s + 2, '}'))) {
-			size_t name_len = (size_t)(close - (s + 2));
-			char *name = malloc(name_len + 1);
-
-			if (!name) {
-				err_set("%s:%u: out of memory", file, lineno);
-				goto fail;
-			}
-			memcpy(name, s + 2, name_len);
-			name[name_len] = '\0';
-			piece = name_len ? getenv(name) : NULL;
-			free(name);
-			piece_len = piece ? strlen(piece) : 0;
-			s = close + 1;
-		} else {
-			s++;
-		}
-		if (len + piece_len + 1 > cap) {
-			size_t new_cap = (len + piece_len + 1) * 2;
-			char *grown = realloc(out, new_cap);
-
-			if (!grown) {
-				err_set("%s:%u: out of memory", file, lineno);
-				goto fail;
-			}
-			out = grown;
-			cap = new_cap;
-		}
-		if (piece_len)
-			memcpy(out + len, piece, piece_len);
-		len += piece_len;
-	}
-	out[len] = '\0';
-	return out;
-fail:
-	free(out);
-	return NULL;
-}
-
 static int parse_file(struct parser *p, const char *path, int depth,
 		      const char *from_file, unsigned from_line);
 
@@ -249,7 +194,8 @@ static int handle_include(struct parser *p, const char *file, unsigned line,
 static int handle_option(struct parser *p, const char *file, unsigned lineno,
 			 const char *raw)
 {
-	char *expanded = expand_env(raw, file, lineno), *key, *value;
+	/* fio's rule: an unset ${VAR} is empty */
+	char *expanded = env_expand(raw, file, lineno, false), *key, *value;
 	int rc;
 
 	if (!expanded)

@@ -65,7 +65,7 @@ static int size_or_percent(const struct job_spec *spec, const char *value,
 
 	if (len <= 1 || value[len - 1] != '%') {
 		if (parse_size(value, spec->kb_base, bytes) ||
-		    value_in_range(*bytes, 0, SIZE_LIMIT, VALUE_BYTES, value))
+		    units_check_range(*bytes, 0, SIZE_LIMIT, UNITS_BYTES, value))
 			return -1;
 		return 0;
 	}
@@ -73,7 +73,7 @@ static int size_or_percent(const struct job_spec *spec, const char *value,
 		return err_set("bad %s '%s'", what, value);
 	memcpy(number, value, len - 1);
 	number[len - 1] = '\0';
-	if (parse_double_plain(number, pct) ||
+	if (units_parse_double(number, pct) ||
 	    !(lo_open ? *pct > 0 : *pct >= 0) || !(hi_open ? *pct < 100 : *pct <= 100))
 		return err_set("bad percentage '%s' (0 %s NN%% %s 100)", value,
 			       lo_open ? "<" : "<=", hi_open ? "<" : "<=");
@@ -165,7 +165,7 @@ static int parse_per_direction(struct job_spec *spec, const char *value,
 		if (!parts[i][0] && count > 1)
 			continue;
 		if (parse_size(parts[i], spec->kb_base, &bytes) ||
-		    value_in_range(bytes, zero_allowed ? 0 : 1, BS_LIMIT, VALUE_BYTES, parts[i]))
+		    units_check_range(bytes, zero_allowed ? 0 : 1, BS_LIMIT, UNITS_BYTES, parts[i]))
 			return -1;
 		for (int d = i; d < (i == count - 1 ? DIR_ALL : i + 1); d++)
 			result[d] = bytes;
@@ -222,7 +222,7 @@ static int set_sync(struct job_spec *spec, const char *value)
 		spec->sync_io = false;
 		return 0;
 	}
-	if (!parse_bool_text(value, &on))
+	if (!units_parse_bool(value, &on))
 		return err_set("bad value '%s' (0, 1, none, sync or dsync)", value);
 	spec->sync_io = on;
 	return 0;
@@ -247,7 +247,7 @@ static int set_stonewall(struct job_spec *spec, const char *value)
 {
 	bool on;
 
-	if (!parse_bool_text(value, &on))
+	if (!units_parse_bool(value, &on))
 		return err_set("bad boolean '%s'", value);
 	spec->stonewall = on;
 	if (on)
@@ -307,11 +307,11 @@ static int set_null_latency(struct job_spec *spec, const char *value)
 	if (count < 1 || count > 2)
 		return err_set("bad latency range '%s' (want MIN-MAX, e.g. 10us-2ms)", value);
 	if (parse_time_ns(parts[0], NS_PER_US, &min_ns) ||
-	    value_in_range(min_ns, 0, TIME_LIMIT, VALUE_NS, parts[0]))
+	    units_check_range(min_ns, 0, TIME_LIMIT, UNITS_NS, parts[0]))
 		return -1;
 	max_ns = min_ns;
 	if (count == 2 && (parse_time_ns(parts[1], NS_PER_US, &max_ns) ||
-			   value_in_range(max_ns, 0, TIME_LIMIT, VALUE_NS, parts[1])))
+			   units_check_range(max_ns, 0, TIME_LIMIT, UNITS_NS, parts[1])))
 		return -1;
 	if (min_ns > max_ns)
 		return err_set("minimum %s is above maximum %s", parts[0], parts[1]);
@@ -361,7 +361,7 @@ static int set_fault_rate(struct job_spec *spec, enum fault_kind kind, const cha
 		return err_set("bad rate '%s' (a percentage from 0 to 100, e.g. 0.5)", value);
 	memcpy(number, value, len);
 	number[len] = '\0';
-	if (parse_double_plain(number, &pct) || !(pct >= 0 && pct <= 100))
+	if (units_parse_double(number, &pct) || !(pct >= 0 && pct <= 100))
 		return err_set("bad rate '%s' (a percentage from 0 to 100, e.g. 0.5)", value);
 	spec->fault.rule[kind].rate_pct = pct;
 	return 0;
@@ -387,7 +387,7 @@ static int set_fault_offsets(struct job_spec *spec, enum fault_kind kind, const 
 		memcpy(text, start, len);
 		text[len] = '\0';
 		if (parse_size(text, spec->kb_base, &offsets[count]) ||
-		    value_in_range(offsets[count], 0, SIZE_LIMIT, VALUE_BYTES, text))
+		    units_check_range(offsets[count], 0, SIZE_LIMIT, UNITS_BYTES, text))
 			return -1;
 		count++;
 		if (!end)
@@ -649,26 +649,26 @@ static int apply_option(struct job_spec *spec, const struct option_def *o,
 	switch (o->type) {
 	case OPT_BOOL:
 	case OPT_BOOL_INVERSE:
-		if (!parse_bool_text(value, &on))
+		if (!units_parse_bool(value, &on))
 			return err_set("bad boolean '%s'", value);
 		*(bool *)field = o->type == OPT_BOOL ? on : !on;
 		return 0;
 	case OPT_UINT:
 		if (parse_u64_plain(value, &number))
 			return err_set("bad number '%s'", value);
-		if (value_in_range(number, o->min, o->max, VALUE_COUNT, value))
+		if (units_check_range(number, o->min, o->max, UNITS_COUNT, value))
 			return -1;
 		*(unsigned *)field = (unsigned)number;
 		return 0;
 	case OPT_SIZE:
 		if (parse_size(value, spec->kb_base, &number) ||
-		    value_in_range(number, o->min, o->max, VALUE_BYTES, value))
+		    units_check_range(number, o->min, o->max, UNITS_BYTES, value))
 			return -1;
 		*(uint64_t *)field = number;
 		return 0;
 	case OPT_TIME:
 		if (parse_time_ns(value, o->unit_ns, &number) ||
-		    value_in_range(number, o->min, o->max, VALUE_NS, value))
+		    units_check_range(number, o->min, o->max, UNITS_NS, value))
 			return -1;
 		*(uint64_t *)field = number;
 		return 0;

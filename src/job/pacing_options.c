@@ -58,7 +58,7 @@ static int parse_rate_bytes(struct job_spec *spec, const char *text, uint64_t *o
 {
 	if (parse_size(text, spec->kb_base, out))
 		return -1;
-	return value_in_range(*out, 0, SIZE_LIMIT, VALUE_BYTES, text);
+	return units_check_range(*out, 0, SIZE_LIMIT, UNITS_BYTES, text);
 }
 
 static int parse_rate_iops(struct job_spec *spec, const char *text, uint64_t *out)
@@ -66,7 +66,7 @@ static int parse_rate_iops(struct job_spec *spec, const char *text, uint64_t *ou
 	(void)spec;
 	if (parse_u64_plain(text, out))
 		return err_set("bad number '%s'", text);
-	return value_in_range(*out, 0, UINT32_MAX, VALUE_COUNT, text);
+	return units_check_range(*out, 0, UINT32_MAX, UNITS_COUNT, text);
 }
 
 int pacing_set_rate(struct job_spec *spec, const char *value)
@@ -189,11 +189,11 @@ int pacing_set_startdelay(struct job_spec *spec, const char *value)
 	if (count < 1 || count > 2)
 		return err_set("bad delay '%s' (want TIME or MIN-MAX, e.g. 2 or 1s-5s)", value);
 	if (parse_time_ns(parts[0], NS_PER_SEC, &lo) ||
-	    value_in_range(lo, 0, TIME_LIMIT, VALUE_NS, parts[0]))
+	    units_check_range(lo, 0, TIME_LIMIT, UNITS_NS, parts[0]))
 		return -1;
 	hi = lo;
 	if (count == 2 && (parse_time_ns(parts[1], NS_PER_SEC, &hi) ||
-			   value_in_range(hi, 0, TIME_LIMIT, VALUE_NS, parts[1])))
+			   units_check_range(hi, 0, TIME_LIMIT, UNITS_NS, parts[1])))
 		return -1;
 	if (lo > hi)
 		return err_set("minimum %s is above maximum %s", parts[0], parts[1]);
@@ -208,7 +208,7 @@ int pacing_set_number_ios(struct job_spec *spec, const char *value)
 	uint64_t n;
 
 	if (parse_size(value, spec->kb_base, &n) ||
-	    value_in_range(n, 0, SIZE_LIMIT, VALUE_COUNT, value))
+	    units_check_range(n, 0, SIZE_LIMIT, UNITS_COUNT, value))
 		return -1;
 	spec->pacing.number_ios = n;
 	return 0;
@@ -220,7 +220,7 @@ int pacing_set_thinktime_blocks(struct job_spec *spec, const char *value)
 
 	if (parse_u64_plain(value, &n))
 		return err_set("bad number '%s'", value);
-	if (value_in_range(n, 1, UINT32_MAX, VALUE_COUNT, value))
+	if (units_check_range(n, 1, UINT32_MAX, UNITS_COUNT, value))
 		return -1;
 	spec->pacing.thinktime_blocks = n;
 	spec->pacing.thinktime_blocks_set = true;
@@ -231,7 +231,7 @@ int pacing_set_latency_percentile(struct job_spec *spec, const char *value)
 {
 	double pct;
 
-	if (parse_double_plain(value, &pct) || !(pct >= 0 && pct <= 100))
+	if (units_parse_double(value, &pct) || !(pct >= 0 && pct <= 100))
 		return err_set("bad percentage '%s' (0 <= p <= 100)", value);
 	spec->pacing.latency_percentile = pct;
 	return 0;
@@ -271,11 +271,11 @@ static int parse_bs_range(struct job_spec *spec, const char *text, uint64_t *lo,
 	if (count != 2 && count != 1)
 		return err_set("bad range '%s' (want MIN-MAX, e.g. 4k-64k)", text);
 	if (parse_size(parts[0], spec->kb_base, lo) ||
-	    value_in_range(*lo, 1, BS_LIMIT, VALUE_BYTES, parts[0]))
+	    units_check_range(*lo, 1, BS_LIMIT, UNITS_BYTES, parts[0]))
 		return -1;
 	*hi = *lo;
 	if (count == 2 && (parse_size(parts[1], spec->kb_base, hi) ||
-			   value_in_range(*hi, 1, BS_LIMIT, VALUE_BYTES, parts[1])))
+			   units_check_range(*hi, 1, BS_LIMIT, UNITS_BYTES, parts[1])))
 		return -1;
 	if (*lo > *hi)
 		return err_set("range '%s': minimum above maximum", text);
@@ -322,7 +322,7 @@ static int parse_signed_size(const struct job_spec *spec, const char *text, int6
 
 	if (parse_size(text + negative, spec->kb_base, &v))
 		return -1;
-	if (value_in_range(v, 0, SIZE_LIMIT, VALUE_BYTES, text + negative))
+	if (units_check_range(v, 0, SIZE_LIMIT, UNITS_BYTES, text + negative))
 		return -1;
 	*out = negative ? -(int64_t)v : (int64_t)v;
 	return 0;
@@ -342,7 +342,7 @@ int pacing_rw_modifier(struct job_spec *spec, const char *modifier)
 
 		if (parse_size(modifier, spec->kb_base, &n))
 			return err_prefix("offset modifier");
-		if (value_in_range(n, 1, UINT32_MAX, VALUE_COUNT, modifier))
+		if (units_check_range(n, 1, UINT32_MAX, UNITS_COUNT, modifier))
 			return err_prefix("offset modifier");
 		spec->pacing.rand_seq_nr = n;
 		return 0;
@@ -375,7 +375,7 @@ int pacing_sequence_set(struct job_spec *spec, const char *list)
 		text[len] = '\0';
 		if (strspn(text, "0123456789") != len || parse_u64_plain(text, &v))
 			return err_set("bad sequence element '%s' (a block index)", text);
-		if (value_in_range(v, 0, UINT32_MAX, VALUE_COUNT, text))
+		if (units_check_range(v, 0, UINT32_MAX, UNITS_COUNT, text))
 			return err_prefix("sequence element");
 		seq[nr++] = (uint32_t)v;
 		if (!end)

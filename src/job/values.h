@@ -1,8 +1,9 @@
-/* values.h - private to src/workload/: the value parsers the option
- * handlers share (integers, decimals, booleans, lists) and the bounds every
- * option is checked against, with the range in the message:
- * "0 is too small, the range is 1..65536". Sizes, times and CPU lists are
- * public in options.h. */
+/* values.h - private to src/job/: the bounds every option is checked
+ * against (util/units.h's units_check_range says the range in the message:
+ * "0 is too small, the range is 1..65536"), and the job layer's value
+ * readers: numbers with fio's expressions, percentages, lists. Sizes, times
+ * and CPU lists are public in options.h; booleans and decimals are
+ * units_parse_bool and units_parse_double. */
 #ifndef DRIVEBENCH_VALUES_H
 #define DRIVEBENCH_VALUES_H
 
@@ -10,10 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NS_PER_US 1000ull
-#define NS_PER_MS 1000000ull
-#define NS_PER_SEC 1000000000ull
-#define NS_PER_DAY (86400ull * NS_PER_SEC)
+#include "util/units.h"
+
+#define NS_PER_US UNITS_NS_PER_US
+#define NS_PER_MS UNITS_NS_PER_MS
+#define NS_PER_SEC UNITS_NS_PER_SEC
+#define NS_PER_DAY UNITS_NS_PER_DAY
 
 /* The ranges of docs/options.md. */
 #define SIZE_LIMIT (1ull << 60)          /* sizes and offsets: 1 EiB */
@@ -32,31 +35,14 @@
 #define NORMAL_SIGMA_LIMIT 1000.0        /* percent of the range */
 #define PCT_TOLERANCE 0.001
 
-/* How a bound is written in a message. */
-enum value_kind {
-	VALUE_COUNT,   /* 65536 */
-	VALUE_BYTES,   /* 512 bytes, 4 GiB */
-	VALUE_NS,      /* 1ms, 365d */
-};
-
-/* Unsigned integer: decimal, or hex with 0x. No sign, no blanks, no junk. */
+/* Unsigned integer: decimal, hex with 0x, or fio's "(expression)". No
+ * sign, no blanks, no junk ("bad number 'X'", or the expression's error). */
 int parse_u64_plain(const char *text, uint64_t *out);
-/* Finite decimal number; rejects blanks, junk, nan and inf. */
-int parse_double_plain(const char *text, double *out);
-/* 1/0, true/false, yes/no, on/off (any case); NULL (a bare flag) is true. */
-bool parse_bool_text(const char *text, bool *out);
-/* A whole percentage 0..100, as fio's percentage options take it:
- * "bad number 'x'" or the range error. */
+/* A whole percentage 0..100, as fio's percentage options take it (an
+ * expression too): "bad number 'x'" or the range error. */
 int parse_percent_uint(const char *text, unsigned *out);
 /* Splits text at sep into at most max_parts pieces copied into parts[i]
  * (256 bytes each). Returns the count, or -1 when too many / too long. */
 int split_text(const char *text, char sep, char parts[][256], int max_parts);
-
-/* lo <= v <= hi, or -1 with "TEXT is too small, the range is LO..HI" (or
- * too large); text is the value as written. */
-int value_in_range(uint64_t v, uint64_t lo, uint64_t hi, enum value_kind kind,
-		   const char *text);
-/* A bound as people write it: "65536", "512 bytes", "4 GiB", "1ms", "365d". */
-char *value_format(uint64_t v, enum value_kind kind, char *out, size_t len);
 
 #endif

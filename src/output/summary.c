@@ -12,6 +12,7 @@
 #include "io/fault.h"
 #include "output/checks_out.h"
 #include "util/error.h"
+#include "util/units.h"
 #include "verify/verify.h"
 #include "job/check_options.h"
 
@@ -20,80 +21,6 @@
 
 static const char *const dir_label[DIR_ALL] = { "read", "write", "trim" };
 static const char *const group_label[DIR_ALL] = { "   READ", "  WRITE", "   TRIM" };
-
-/* value scaled to the largest unit it reaches: with a fixed number of
- * decimals and a space before the unit ("2.05 MB/s"), or, when decimals < 0,
- * -decimals significant digits (fio's significant_figures, 4 by default)
- * and no space, as fio prints group totals ("1.953MiB/s"). */
-static void format_scaled(char *buf, size_t size, double value, double step,
-			  const char *const *units, unsigned nr_units, int decimals)
-{
-	unsigned u = 0;
-
-	while (u + 1 < nr_units && value >= step) {
-		value /= step;
-		u++;
-	}
-	if (decimals >= 0) {
-		snprintf(buf, size, "%.*f %s", decimals, value, units[u]);
-		return;
-	}
-	{
-		int digits = value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : 4;
-
-		decimals = -decimals > digits ? -decimals - digits : 0;
-	}
-	snprintf(buf, size, "%.*f%s", decimals, value, units[u]);
-}
-
-static void format_rate(char *buf, size_t size, double bytes_per_s,
-			bool binary, int decimals)
-{
-	static const char *const decimal_units[] = {
-		"B/s", "kB/s", "MB/s", "GB/s", "TB/s" };
-	static const char *const binary_units[] = {
-		"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
-
-	if (binary)
-		format_scaled(buf, size, bytes_per_s, 1024.0, binary_units, 5, decimals);
-	else
-		format_scaled(buf, size, bytes_per_s, 1000.0, decimal_units, 5, decimals);
-}
-
-static void format_bytes(char *buf, size_t size, double bytes, bool binary,
-			 int decimals)
-{
-	static const char *const decimal_units[] = { "B", "kB", "MB", "GB", "TB", "PB" };
-	static const char *const binary_units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-
-	if (binary)
-		format_scaled(buf, size, bytes, 1024.0, binary_units, 6, decimals);
-	else
-		format_scaled(buf, size, bytes, 1000.0, decimal_units, 6, decimals);
-}
-
-static void format_count(char *buf, size_t size, double count)
-{
-	if (count < 1000.0)
-		snprintf(buf, size, "%.1f", count);
-	else if (count < 1e6)
-		snprintf(buf, size, "%.1fk", count / 1e3);
-	else if (count < 1e9)
-		snprintf(buf, size, "%.2fM", count / 1e6);
-	else
-		snprintf(buf, size, "%.2fG", count / 1e9);
-}
-
-/* A block size as fio users write it: 4KiB, 1MiB, or bytes. */
-static void format_block_size(char *buf, size_t size, uint64_t bs)
-{
-	if (bs && bs % (1024 * 1024) == 0)
-		snprintf(buf, size, "%" PRIu64 "MiB", bs / (1024 * 1024));
-	else if (bs && bs % 1024 == 0)
-		snprintf(buf, size, "%" PRIu64 "KiB", bs / 1024);
-	else
-		snprintf(buf, size, "%" PRIu64 "B", bs);
-}
 
 /* Latency unit by magnitude, with fio's rule for percentile lists. */
 struct lat_unit {
@@ -141,8 +68,8 @@ static void print_header(FILE *f, const struct job_result *r)
 		if (spec->bssplit_nr[DIR_READ] || spec->bssplit_nr[DIR_WRITE]) {
 			fprintf(f, ", bs=bssplit");
 		} else {
-			format_block_size(bs_read, sizeof(bs_read), spec->bs[DIR_READ]);
-			format_block_size(bs_write, sizeof(bs_write), spec->bs[DIR_WRITE]);
+			units_format_bytes(spec->bs[DIR_READ], UNITS_BLOCK, 0, bs_read, sizeof(bs_read));
+			units_format_bytes(spec->bs[DIR_WRITE], UNITS_BLOCK, 0, bs_write, sizeof(bs_write));
 			if (spec->bs[DIR_READ] == spec->bs[DIR_WRITE])
 				fprintf(f, ", bs=%s", bs_read);
 			else
@@ -322,10 +249,10 @@ static void print_dir(FILE *f, const struct job_result *r, const char *label,
 	double secs = (double)r->runtime_ns / 1e9;
 	double bw = secs > 0 ? (double)ds->bytes / secs : 0;
 
-	format_rate(decimal, sizeof(decimal), bw, false, 2);
-	format_rate(binary, sizeof(binary), bw, true, 2);
-	format_count(iops, sizeof(iops), secs > 0 ? (double)ds->ios / secs : 0);
-	format_bytes(io, sizeof(io), (double)ds->bytes, false, 2);
+	units_format_rate(bw, UNITS_RATE_FIO_SI, 2, decimal, sizeof(decimal));
+	units_format_rate(bw, UNITS_RATE_FIO_IEC, 2, binary, sizeof(binary));
+	units_format_count(secs > 0 ? (double)ds->ios / secs : 0, iops, sizeof(iops));
+	units_format_bytes(ds->bytes, UNITS_FIO_SI, 2, io, sizeof(io));
 	fprintf(f, "  %s: %s (%s), IOPS %s, %s in %.3f s\n", label,
 		decimal, binary, iops, io, secs);
 	print_latency(f, ds);
@@ -423,14 +350,14 @@ static void print_group(FILE *f, const struct job_result *res, unsigned nr,
 		if (!any)
 			continue;
 		agg = max_run ? (double)bytes / ((double)max_run / 1e9) : 0.0;
-		format_rate(agg_bin, sizeof(agg_bin), agg, true, sig);
-		format_rate(agg_dec, sizeof(agg_dec), agg, false, sig);
-		format_rate(min_bin, sizeof(min_bin), min_bw, true, sig);
-		format_rate(min_dec, sizeof(min_dec), min_bw, false, sig);
-		format_rate(max_bin, sizeof(max_bin), max_bw, true, sig);
-		format_rate(max_dec, sizeof(max_dec), max_bw, false, sig);
-		format_bytes(io_bin, sizeof(io_bin), (double)bytes, true, sig);
-		format_bytes(io_dec, sizeof(io_dec), (double)bytes, false, sig);
+		units_format_rate(agg, UNITS_RATE_FIO_IEC, sig, agg_bin, sizeof(agg_bin));
+		units_format_rate(agg, UNITS_RATE_FIO_SI, sig, agg_dec, sizeof(agg_dec));
+		units_format_rate(min_bw, UNITS_RATE_FIO_IEC, sig, min_bin, sizeof(min_bin));
+		units_format_rate(min_bw, UNITS_RATE_FIO_SI, sig, min_dec, sizeof(min_dec));
+		units_format_rate(max_bw, UNITS_RATE_FIO_IEC, sig, max_bin, sizeof(max_bin));
+		units_format_rate(max_bw, UNITS_RATE_FIO_SI, sig, max_dec, sizeof(max_dec));
+		units_format_bytes(bytes, UNITS_FIO_IEC, sig, io_bin, sizeof(io_bin));
+		units_format_bytes(bytes, UNITS_FIO_SI, sig, io_dec, sizeof(io_dec));
 		fprintf(f, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64
 			"-%" PRIu64 "msec\n", group_label[d], agg_bin, agg_dec,
 			min_bin, max_bin, min_dec, max_dec, io_bin, io_dec,

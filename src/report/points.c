@@ -12,6 +12,7 @@
 
 #include "report/record_kind.h"
 #include "util/error.h"
+#include "util/units.h"
 #include "job/job_spec.h"
 
 int report_point_order(unsigned iodepth_a, unsigned numjobs_a,
@@ -69,12 +70,8 @@ void report_bs_name(uint64_t bs, char *buf, size_t len)
 {
 	if (bs == 0)
 		snprintf(buf, len, "mixed");
-	else if (bs % (1024 * 1024) == 0)
-		snprintf(buf, len, "%lluM", (unsigned long long)(bs / (1024 * 1024)));
-	else if (bs % 1024 == 0)
-		snprintf(buf, len, "%lluK", (unsigned long long)(bs / 1024));
 	else
-		snprintf(buf, len, "%lluB", (unsigned long long)bs);
+		units_format_bytes(bs, UNITS_BLOCK_SHORT, 0, buf, len);
 }
 
 void report_test_name(const struct report_point *p, char *buf, size_t len)

@@ -22,7 +22,7 @@
 #include "target/safety.h"
 #include "target/target.h"
 #include "util/error.h"
-#include "util/text.h"
+#include "util/units.h"
 
 #define RNG_STREAM_FILESIZE 17   /* filesize=LOW-HIGH draws (random.h's are 0..3) */
 
@@ -103,8 +103,8 @@ static int check_set_memory(const struct job_spec *s, uint64_t limit)
 
 	if (per_clone <= limit / s->numjobs)
 		return 0;
-	text_format_bytes(per_clone * s->numjobs, want, sizeof(want));
-	text_format_bytes(limit, have, sizeof(have));
+	units_format_bytes(per_clone * s->numjobs, UNITS_IEC, 0, want, sizeof(want));
+	units_format_bytes(limit, UNITS_IEC, 0, have, sizeof(have));
 	return err_set("job '%s': %u clone%s x %u files (file state, paths%s) and I/O "
 		       "buffers need %s, over the limit of %s (--max-buffer-mem); lower "
 		       "nrfiles or numjobs", s->name, s->numjobs, s->numjobs == 1 ? "" : "s",

@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/error.h"
+#include "util/units.h"
 
 static const char *const dir_key[DIR_COUNT] = { "read", "write" };
 
@@ -170,45 +171,6 @@ static int get_object(const struct parse_ctx *c, const cJSON *obj,
 	return 0;
 }
 
-/* ---- fio's units */
-
-int fio_import_parse_size(const char *text, uint64_t *value)
-{
-	static const char units[] = "kmgtpe";
-	const char *p = text, *unit;
-	char *end;
-	unsigned long long number;
-	unsigned shift = 0;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p < '0' || *p > '9')
-		return err_set("'%s' is not a size", text);
-	errno = 0;
-	number = strtoull(p, &end, 10);
-	if (errno)
-		return err_set("'%s' is not a size (too large)", text);
-	if (*end) {
-		unit = strchr(units, end[0] | 0x20);
-		if (!unit || !end[0])
-			return err_set("'%s' is not a size (unknown unit '%s')", text, end);
-		shift = 10 * (unsigned)(unit - units + 1);
-		end++;
-		/* fio accepts 4k, 4K, 4KB, 4KiB: all base 1024 by default */
-		if (!strcmp(end, "iB") || !strcmp(end, "ib") || !strcmp(end, "B") ||
-		    !strcmp(end, "b"))
-			end += strlen(end);
-		while (*end == ' ' || *end == '\t')
-			end++;
-		if (*end)
-			return err_set("'%s' is not a size (unknown unit)", text);
-	}
-	if (shift && number > (UINT64_MAX >> shift))
-		return err_set("'%s' is not a size (too large)", text);
-	*value = (uint64_t)number << shift;
-	return 0;
-}
-
 /* ---- job options and the workload point */
 
 static const char *option_text(const cJSON *options, const char *name,
@@ -228,7 +190,7 @@ static bool rw_is_write_only(const char *rw)
 
 /* bs=R[,W[,T]]: the read size, or for a write-only job the write size. */
 static int workload_bs(const struct parse_ctx *c, const char *text,
-		       const char *rw, uint64_t *bs)
+		       const char *rw, unsigned kb_base, uint64_t *bs)
 {
 	char part[64];
 	const char *start = text, *comma = strchr(text, ',');
@@ -248,18 +210,18 @@ static int workload_bs(const struct parse_ctx *c, const char *text,
 		*bs = 4096;   /* "bs=,8k": this direction keeps fio's default */
 		return 0;
 	}
-	if (fio_import_parse_size(part, bs) < 0 || *bs == 0)
+	if (units_parse_size(part, kb_base, bs) < 0 || *bs == 0)
 		return err_set("%s: jobs[%u] ('%s'): bs '%s' is not a size", c->file,
 			       c->job_index, c->job_name, text);
 	return 0;
 }
 
 static int workload_count(const struct parse_ctx *c, const char *name,
-			  const char *text, unsigned *value)
+			  const char *text, unsigned kb_base, unsigned *value)
 {
 	uint64_t v;
 
-	if (fio_import_parse_size(text, &v) < 0 || v == 0 || v > 1000000000u)
+	if (units_parse_size(text, kb_base, &v) < 0 || v == 0 || v > 1000000000u)
 		return err_set("%s: jobs[%u] ('%s'): %s '%s' is not a positive count",
 			       c->file, c->job_index, c->job_name, name, text);
 	*value = (unsigned)v;
@@ -280,6 +242,7 @@ static int parse_options(const struct parse_ctx *c, const cJSON *global,
 	cJSON *merged = global ? cJSON_Duplicate(global, true) : cJSON_CreateObject();
 	const cJSON *opt;
 	const char *text;
+	unsigned kb_base;
 	int rc = -1;
 
 	if (!merged)
@@ -306,6 +269,9 @@ static int parse_options(const struct parse_ctx *c, const cJSON *global,
 	if (!rec->options_json)
 		goto out_nomem;
 
+	/* sizes as fio read them: its kb_base rule, 1024 unless the job said 1000 */
+	text = option_text(merged, "kb_base", NULL);
+	kb_base = text && !strcmp(text, "1000") ? 1000 : 1024;
 	text = option_text(merged, "rw", "readwrite");
 	snprintf(rec->rw, sizeof(rec->rw), "%s", text ? text : "read");
 	if (option_text(merged, "bssplit", NULL)) {
@@ -314,16 +280,16 @@ static int parse_options(const struct parse_ctx *c, const cJSON *global,
 		text = option_text(merged, "bs", "blocksize");
 		if (!text)
 			rec->bs = 4096;
-		else if (workload_bs(c, text, rec->rw, &rec->bs) < 0)
+		else if (workload_bs(c, text, rec->rw, kb_base, &rec->bs) < 0)
 			goto out;
 	}
 	rec->iodepth = 1;
 	text = option_text(merged, "iodepth", NULL);
-	if (text && workload_count(c, "iodepth", text, &rec->iodepth) < 0)
+	if (text && workload_count(c, "iodepth", text, kb_base, &rec->iodepth) < 0)
 		goto out;
 	rec->numjobs = 1;
 	text = option_text(merged, "numjobs", NULL);
-	if (text && workload_count(c, "numjobs", text, &rec->numjobs) < 0)
+	if (text && workload_count(c, "numjobs", text, kb_base, &rec->numjobs) < 0)
 		goto out;
 	rc = 0;
 	goto out;

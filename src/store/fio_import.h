@@ -32,8 +32,4 @@ int fio_import_parse(const char *text, size_t len, const char *file_name,
 int fio_import_file(const char *path, struct fio_import *out);
 void fio_import_free(struct fio_import *imp);
 
-/* A size in fio's units ("4k" = 4096, "1m", "512", "2KiB"; base 1024).
- * Returns 0, or -1 (err_msg) when text is not such a size. */
-int fio_import_parse_size(const char *text, uint64_t *value);
-
 #endif

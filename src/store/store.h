@@ -14,6 +14,8 @@
 
 #define STORE_DEFAULT_PATH "./drivebench.db"
 #define STORE_PATH_ENV "DRIVEBENCH_DB"
+/* The rule as help texts say it: "$DRIVEBENCH_DB or ./drivebench.db". */
+#define STORE_PATH_HELP "$" STORE_PATH_ENV " or " STORE_DEFAULT_PATH
 
 /* The database a command uses without --db: $DRIVEBENCH_DB, else
  * ./drivebench.db. The one place that rule lives. */

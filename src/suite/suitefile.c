@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/env_expand.h"
 #include "util/error.h"
 #include "util/text.h"
 #include "suite/stepparams.h"
@@ -421,63 +422,6 @@ static int open_section(struct parser *p, unsigned line, const char *name)
 
 /* ---- lines -------------------------------------------------------------- */
 
-/* A malloc'd copy of line with every ${VAR} replaced from the environment. */
-static char *expand_env(const char *file, unsigned lineno, const char *line)
-{
-	size_t cap = strlen(line) + 1, len = 0;
-	char *out = malloc(cap);
-
-	if (!out) {
-		err_set("%s:%u: out of memory", file, lineno);
-		return NULL;
-	}
-	while (*line) {
-		const char *piece = line;
-		size_t piece_len = 1;
-
-		if (line[0] == '$' && line[1] == '{') {
-			const char *close = strchr(line + 2, '}');
-			char name[256];
-			size_t name_len = close ? (size_t)(close - line - 2) : 0;
-
-			if (!close || name_len == 0 || name_len >= sizeof(name)) {
-				err_set("%s:%u: bad ${VAR} in '%s'", file, lineno, line);
-				free(out);
-				return NULL;
-			}
-			memcpy(name, line + 2, name_len);
-			name[name_len] = '\0';
-			piece = getenv(name);
-			if (!piece) {
-				err_set("%s:%u: environment variable '%s' is not set", file,
-					lineno, name);
-				free(out);
-				return NULL;
-			}
-			piece_len = strlen(piece);
-			line = close + 1;
-		} else {
-			line++;
-		}
-		if (len + piece_len + 1 > cap) {
-			char *grown;
-
-			cap = (len + piece_len + 1) * 2;
-			grown = realloc(out, cap);
-			if (!grown) {
-				free(out);
-				err_set("%s:%u: out of memory", file, lineno);
-				return NULL;
-			}
-			out = grown;
-		}
-		memcpy(out + len, piece, piece_len);
-		len += piece_len;
-	}
-	out[len] = '\0';
-	return out;
-}
-
 static int handle_line(struct parser *p, unsigned lineno, char *raw)
 {
 	char *expanded, *line;
@@ -486,7 +430,8 @@ static int handle_line(struct parser *p, unsigned lineno, char *raw)
 	text_strip_comment(raw);
 	if (!*text_trim(raw))
 		return 0;
-	expanded = expand_env(p->file, lineno, raw);
+	/* strict: a suite names its target and database with ${VAR}s */
+	expanded = env_expand(raw, p->file, lineno, true);
 	if (!expanded)
 		return -1;
 	line = text_trim(expanded);

@@ -10,20 +10,17 @@
 #include "suite/suitectx.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/units.h"
 
+/* Kept for suiterun.c until it calls util/units.h itself. */
 void suite_format_duration(double seconds, char *out, size_t len)
 {
-	unsigned long long s = seconds > 0 ? (unsigned long long)(seconds + 0.5) : 0;
-
-	snprintf(out, len, "%llu:%02llu:%02llu", s / 3600, s / 60 % 60, s % 60);
+	units_format_clock(seconds, out, len);
 }
 
 void suite_format_rate(double bps, char *out, size_t len)
 {
-	if (bps >= 1e9)
-		snprintf(out, len, "%.2f GB/s", bps / 1e9);
-	else
-		snprintf(out, len, "%.1f MB/s", bps / 1e6);
+	units_format_rate(bps, UNITS_RATE_MB_GB, 0, out, len);
 }
 
 /* --- estimates ------------------------------------------------------------ */
@@ -138,13 +135,13 @@ void suite_draw_status(struct suite_ctx *c, uint64_t now)
 
 		suite_left = more < 0 ? -1 : suite_left + more;
 	}
-	suite_format_duration(elapsed, took, sizeof(took));
+	units_format_clock(elapsed, took, sizeof(took));
 	if (step_left >= 0)
-		suite_format_duration(step_left, eta_step, sizeof(eta_step));
+		units_format_clock(step_left, eta_step, sizeof(eta_step));
 	if (suite_left >= 0)
-		suite_format_duration(suite_left, eta_suite, sizeof(eta_suite));
+		units_format_clock(suite_left, eta_suite, sizeof(eta_suite));
 	if (c->rate_bps > 0)
-		suite_format_rate(c->rate_bps, rate, sizeof(rate));
+		units_format_rate(c->rate_bps, UNITS_RATE_MB_GB, 0, rate, sizeof(rate));
 	fprintf(stderr, "\r\033[Kstep %u/%u %s %s  %s  ETA step %s  suite %s  %s",
 		c->position + 1, c->nr_selected, c->step->name,
 		step_kind_name(c->step->kind), took, eta_step, eta_suite, rate);

@@ -12,8 +12,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
-
-#include "util/error.h"
+#include "util/units.h"
 
 char *text_trim(char *s)
 {
@@ -130,20 +129,7 @@ int text_read_file(const char *path, size_t max_bytes, char **text)
 
 char *text_format_bytes(uint64_t bytes, char *out, size_t len)
 {
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	unsigned u = 0;
-	uint64_t scale = 1024;
-
-	if (bytes < 1024) {
-		snprintf(out, len, "%llu byte%s", (unsigned long long)bytes, bytes == 1 ? "" : "s");
-		return out;
-	}
-	while (u + 1 < sizeof(units) / sizeof(units[0]) && bytes / scale >= 1024) {
-		scale *= 1024;
-		u++;
-	}
-	snprintf(out, len, "%.2f %s", (double)bytes / (double)scale, units[u]);
-	return out;
+	return units_format_bytes(bytes, UNITS_IEC, 0, out, len);
 }
 
 int text_reader_open(struct text_reader *r, const char *path, const char *what)

@@ -58,8 +58,9 @@ int text_reader_open(struct text_reader *r, const char *path, const char *what);
 int text_reader_next(struct text_reader *r, char **line);
 void text_reader_close(struct text_reader *r);
 
-/* bytes in binary units for people: "512 bytes", "4.00 KiB", "1.50 MiB",
- * "2.00 GiB", so that even a small figure says something. Returns out. */
+/* units_format_bytes(bytes, UNITS_IEC, ...): "512 bytes", "4.00 KiB". Kept
+ * for run/runner.c until it calls util/units.h itself; new code calls
+ * units_format_bytes. */
 char *text_format_bytes(uint64_t bytes, char *out, size_t len);
 
 #endif

@@ -8,6 +8,7 @@
 
 
 #include "util/error.h"
+#include "util/units.h"
 #include "workload/gds.h"
 #include "job/options.h"
 
@@ -93,12 +94,9 @@ static int bs_item(const char *elem, unsigned idx, void *arg)
 static int threads_item(const char *elem, unsigned idx, void *arg)
 {
 	struct gds_sweep *s = arg;
-	char *end;
-	unsigned long n;
+	uint64_t n;
 
-	errno = 0;
-	n = strtoul(elem, &end, 10);
-	if (*end || errno || elem[0] == '-' || n < 1 || n > 4096)
+	if (units_parse_count(elem, 1, 4096, &n))
 		return err_set("bad thread count '%s' (1-4096)", elem);
 	s->threads[idx] = (unsigned)n;
 	return 0;

@@ -1,9 +1,11 @@
 /* fuzz_fio_import.c - libFuzzer target for the fio JSON importer
  * (fio_import_parse, fed the raw bytes, not NUL-terminated, as a file read
- * gives them) and for fio_import_parse_size on the input's first line. */
+ * gives them) and for the size parser it reads fio's options with
+ * (units_parse_size, both kb_base) on the input's first line. */
 #include "fuzz_common.h"
 
 #include "store/fio_import.h"
+#include "util/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -18,6 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		line_len++;
 	memcpy(first_line, data, line_len);
 	first_line[line_len] = '\0';
-	(void)fio_import_parse_size(first_line, &value);
+	(void)units_parse_size(first_line, 1024, &value);
+	(void)units_parse_size(first_line, 1000, &value);
 	return 0;
 }

@@ -464,34 +464,53 @@ static void test_workload_options(void **state)
 	assert_empty(&imp);
 }
 
-static void test_parse_size(void **state)
+/* The options' sizes are read with fio's kb_base rule (util/units.c):
+ * with fio's default 1024, 4k = 4KB = 4096 and 2KiB = 2000; a job that set
+ * kb_base=1000 gets 4k = 4000 and 2KiB = 2048. */
+static void test_sizes_follow_kb_base(void **state)
 {
-	uint64_t v = 0;
+	struct fio_import imp;
 	(void)state;
 
-	assert_int_equal(fio_import_parse_size("4k", &v), 0);
-	assert_int_equal(v, 4096);
-	assert_int_equal(fio_import_parse_size("4K", &v), 0);
-	assert_int_equal(v, 4096);
-	assert_int_equal(fio_import_parse_size("2KiB", &v), 0);
-	assert_int_equal(v, 2048);
-	assert_int_equal(fio_import_parse_size("128KB", &v), 0);
-	assert_int_equal(v, 131072);
-	assert_int_equal(fio_import_parse_size("1m", &v), 0);
-	assert_int_equal(v, 1 << 20);
-	assert_int_equal(fio_import_parse_size("3g", &v), 0);
-	assert_int_equal(v, 3ULL << 30);
-	assert_int_equal(fio_import_parse_size("512", &v), 0);
-	assert_int_equal(v, 512);
-	assert_int_equal(fio_import_parse_size("k", &v), -1);
-	assert_string_equal(err_msg(), "'k' is not a size");
-	assert_int_equal(fio_import_parse_size("4x", &v), -1);
-	assert_error_contains("unknown unit 'x'");
-	assert_int_equal(fio_import_parse_size("4kx", &v), -1);
-	assert_int_equal(fio_import_parse_size("", &v), -1);
-	assert_int_equal(fio_import_parse_size("99999999999999999999", &v), -1);
-	assert_int_equal(fio_import_parse_size("16777216t", &v), -1);
-	assert_error_contains("too large");
+	assert_int_equal(parse_text("{\"jobs\":["
+		"{\"jobname\":\"a\",\"job options\":{\"bs\":\"4k\",\"iodepth\":\"1k\"}},"
+		"{\"jobname\":\"b\",\"job options\":{\"bs\":\"4KB\"}},"
+		"{\"jobname\":\"c\",\"job options\":{\"bs\":\"2KiB\"}},"
+		"{\"jobname\":\"d\",\"job options\":{\"bs\":\"1m\"}}]}", &imp), 0);
+	assert_int_equal(imp.records[0].bs, 4096);
+	assert_int_equal(imp.records[0].iodepth, 1024);
+	assert_int_equal(imp.records[1].bs, 4096);
+	assert_int_equal(imp.records[2].bs, 2000);
+	assert_int_equal(imp.records[3].bs, 1 << 20);
+	fio_import_free(&imp);
+
+	/* kb_base from the global options, and from the job's own */
+	assert_int_equal(parse_text("{\"global options\":{\"kb_base\":\"1000\"},\"jobs\":["
+		"{\"jobname\":\"a\",\"job options\":{\"bs\":\"4k\"}},"
+		"{\"jobname\":\"b\",\"job options\":{\"bs\":\"2KiB\"}},"
+		"{\"jobname\":\"c\",\"job options\":{\"bs\":\"4k\",\"kb_base\":\"1024\"}}]}",
+		&imp), 0);
+	assert_int_equal(imp.records[0].bs, 4000);
+	assert_int_equal(imp.records[1].bs, 2048);
+	assert_int_equal(imp.records[2].bs, 4096);
+	fio_import_free(&imp);
+
+	/* not sizes: a bad suffix, trailing junk, empty, overflow, a sign */
+	static const char *const bad[] = { "k", "4x", "4kx", "99999999999999999999",
+					   "16777216t", "-4k", " 4k" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char json[256], want[128];
+
+		snprintf(json, sizeof(json),
+			 "{\"jobs\":[{\"jobname\":\"a\",\"job options\":{\"bs\":\"%s\"}}]}", bad[i]);
+		snprintf(want, sizeof(want), "inline.json: jobs[0] ('a'): bs '%s' is not a size", bad[i]);
+		assert_int_equal(parse_text(json, &imp), -1);
+		assert_string_equal(err_msg(), want);
+		assert_empty(&imp);
+	}
+	assert_int_equal(parse_text("{\"jobs\":[{\"jobname\":\"a\",\"job options\":"
+				    "{\"numjobs\":\"2x\"}}]}", &imp), -1);
+	assert_string_equal(err_msg(), "inline.json: jobs[0] ('a'): numjobs '2x' is not a positive count");
 }
 
 int main(void)
@@ -509,7 +528,7 @@ int main(void)
 		cmocka_unit_test(test_field_types_checked),
 		cmocka_unit_test(test_too_many_percentiles),
 		cmocka_unit_test(test_workload_options),
-		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_sizes_follow_kb_base),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

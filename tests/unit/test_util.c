@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/env_expand.h"
 #include "util/error.h"
 #include "util/text.h"
 #include "helpers/tmpdir.h"
@@ -47,20 +48,56 @@ static void verify_code_reads_verify_failed(void **state)
 	assert_string_equal(err_errno_text(ENOSPC), strerror(ENOSPC));
 }
 
+/* text_format_bytes is units_format_bytes(UNITS_IEC) (test_units.c has
+ * the styles), kept for run/runner.c. */
 static void sizes_read_in_units_that_fit(void **state)
 {
 	char b[32];
 
 	(void)state;
-	assert_string_equal(text_format_bytes(0, b, sizeof(b)), "0 bytes");
 	assert_string_equal(text_format_bytes(1, b, sizeof(b)), "1 byte");
-	assert_string_equal(text_format_bytes(1023, b, sizeof(b)), "1023 bytes");
-	assert_string_equal(text_format_bytes(4096, b, sizeof(b)), "4.00 KiB");
 	assert_string_equal(text_format_bytes(1536, b, sizeof(b)), "1.50 KiB");
-	assert_string_equal(text_format_bytes(3ull << 20, b, sizeof(b)), "3.00 MiB");
-	assert_string_equal(text_format_bytes((1ull << 30) + 1, b, sizeof(b)), "1.00 GiB");
-	assert_string_equal(text_format_bytes(1ull << 60, b, sizeof(b)), "1.00 EiB");
-	assert_string_equal(text_format_bytes(UINT64_MAX, b, sizeof(b)), "16.00 EiB");
+}
+
+/* ${VAR}: fio's lenient rule for job files, the strict one for suites. */
+static void env_is_expanded(void **state)
+{
+	char *out, name[300];
+
+	(void)state;
+	setenv("DB_TEST_DIR", "/mnt/x", 1);
+	unsetenv("DB_TEST_UNSET");
+	out = env_expand("filename=${DB_TEST_DIR}/f ${DB_TEST_DIR}", "a.fio", 3, false);
+	assert_string_equal(out, "filename=/mnt/x/f /mnt/x");
+	free(out);
+	out = env_expand("filename=${DB_TEST_DIR}/f", "a.suite", 3, true);
+	assert_string_equal(out, "filename=/mnt/x/f");
+	free(out);
+	out = env_expand("no variables, $HOME {x} $", "a.fio", 1, true);
+	assert_string_equal(out, "no variables, $HOME {x} $");
+	free(out);
+
+	/* job files, as fio: unset and ${} are empty, an open ${ stays */
+	out = env_expand("a=${DB_TEST_UNSET}b${}c ${open", "a.fio", 2, false);
+	assert_string_equal(out, "a=bc ${open");
+	free(out);
+
+	/* suites: each of those is an error naming file:line */
+	assert_null(env_expand("a=${DB_TEST_UNSET}b", "s.suite", 4, true));
+	assert_string_equal(err_msg(), "s.suite:4: environment variable 'DB_TEST_UNSET' is not set");
+	assert_null(env_expand("a=${}", "s.suite", 5, true));
+	assert_string_equal(err_msg(), "s.suite:5: bad ${VAR} in '${}'");
+	assert_null(env_expand("a=${open x", "s.suite", 6, true));
+	assert_string_equal(err_msg(), "s.suite:6: bad ${VAR} in '${open x'");
+	memset(name, 'A', sizeof(name));
+	memcpy(name, "${", 2);
+	memcpy(name + 258, "}", 2);   /* a 256-byte name, then the end */
+	assert_null(env_expand(name, "s.suite", 7, true));
+	assert_non_null(strstr(err_msg(), "s.suite:7: bad ${VAR} in '${AAAA"));
+	/* the same long name in a job file is only unset */
+	out = env_expand(name, "a.fio", 7, false);
+	assert_string_equal(out, "");
+	free(out);
 }
 
 /* Lines come back whole; a BOM only at the start; limits are errors. */
@@ -127,6 +164,7 @@ int main(void)
 		cmocka_unit_test(prefix_is_added_once),
 		cmocka_unit_test(verify_code_reads_verify_failed),
 		cmocka_unit_test(sizes_read_in_units_that_fit),
+		cmocka_unit_test(env_is_expanded),
 		cmocka_unit_test(reader_is_bounded),
 	};
 

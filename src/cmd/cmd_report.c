@@ -66,7 +66,7 @@ static int add_selector(void *args, const char *v)
 
 static const struct cmdopt report_options[] = {
 	CMDOPT_STRING("--db", 0, struct report_args, db_path, "FILE",
-		      "the database (default $DRIVEBENCH_DB or ./drivebench.db)"),
+		      "the database (default " STORE_PATH_HELP ")"),
 	CMDOPT_VALUE_FN("--label", 0, add_label, "LABEL",
 			"add the runs of this drive label (repeatable)"),
 	CMDOPT_VALUE_FN("--spec", 0, add_spec, "LABEL=FILE.ini",
@@ -129,6 +129,128 @@ static void free_warnings(char ***lines, unsigned nr)
 	free(lines);
 }
 
+/* What the report is drawn from: the selected runs, one drive each group,
+ * its spec sheet and warnings. */
+struct report_input {
+	struct report_selection sel;
+	struct report_drive *drives;
+	struct drive_spec *specs;
+	char ***warnings;
+};
+
+/* Opens the store without creating it, checks --out can be written, and
+ * selects the runs. Returns the exit code on failure (message printed), 0. */
+static int select_runs(const struct report_args *a, struct store **db,
+		       struct report_input *in)
+{
+	/* reading must not create an empty database */
+	if (access(a->db_path, R_OK) != 0) {
+		fprintf(stderr, "drivebench report: %s: %s\n", a->db_path, strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	if (store_open(a->db_path, db) < 0)
+		goto failed;
+	/* before the work: a report that cannot be written is refused now */
+	if (output_gate_check("--out", a->out_path, OUTPUT_FILE))
+		goto failed;
+	if (report_select(*db, a->sels, a->nr_sels, &in->sel) < 0) {
+		fprintf(stderr, "drivebench report: %s\n", err_msg());
+		return in->sel.unknown ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+	}
+	in->drives = calloc(in->sel.nr_groups + 1, sizeof(*in->drives));
+	in->specs = calloc(in->sel.nr_groups + 1, sizeof(*in->specs));
+	in->warnings = calloc(in->sel.nr_groups + 1, sizeof(*in->warnings));
+	if (!in->drives || !in->specs || !in->warnings) {
+		fprintf(stderr, "drivebench report: out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
+	return 0;
+failed:
+	fprintf(stderr, "drivebench report: %s\n", err_msg());
+	return err_exit_code(EXIT_BAD_INPUT);
+}
+
+/* --spec LABEL=FILE: each file's sheet on the drive of that label. */
+static int load_spec_files(const struct report_args *a, struct report_input *in)
+{
+	for (unsigned s = 0; s < a->nr_specs; s++) {
+		unsigned g;
+
+		if (!a->specs[s].label) {
+			fprintf(stderr, "drivebench report: out of memory\n");
+			return EXIT_RUN_FAILED;
+		}
+		for (g = 0; g < in->sel.nr_groups; g++)
+			if (!strcmp(in->sel.groups[g].label, a->specs[s].label))
+				break;
+		if (g == in->sel.nr_groups) {
+			fprintf(stderr, "drivebench report: --spec: no selected drive is labelled '%s'\n",
+				a->specs[s].label);
+			return EXIT_BAD_INPUT;
+		}
+		if (spec_load(a->specs[s].path, &in->specs[g], NULL) < 0) {
+			fprintf(stderr, "drivebench report: %s\n", err_msg());
+			return EXIT_BAD_INPUT;
+		}
+		in->drives[g].spec = &in->specs[g];
+	}
+	return 0;
+}
+
+/* One drive per selected group, with its warnings and, when no --spec
+ * gave one, the spec sheet stored with its runs. */
+static int fill_drives(struct report_input *in)
+{
+	for (unsigned g = 0; g < in->sel.nr_groups; g++) {
+		const struct report_group *group = &in->sel.groups[g];
+		struct report_drive *d = &in->drives[g];
+		char name[200];
+
+		d->label = group->label;
+		d->recs = group->recs;
+		d->nr = group->nr;
+		d->steady = group->steady;
+		d->nr_steady = group->nr_steady;
+		if (drive_warnings(group, d, &in->warnings[g])) {
+			fprintf(stderr, "drivebench report: %s\n", err_msg());
+			return EXIT_RUN_FAILED;
+		}
+		if (d->spec || !group->spec_text)
+			continue;
+		snprintf(name, sizeof(name), "spec sheet of %s", group->label);
+		if (spec_parse(group->spec_text, name, &in->specs[g]) == 0)
+			d->spec = &in->specs[g];
+		else
+			fprintf(stderr, "drivebench report: warning: %s (shown without ratings)\n",
+				err_msg());
+	}
+	return 0;
+}
+
+/* The page, through the write gate; its path on standard output. */
+static int write_page(const struct report_args *a, const struct report_input *in)
+{
+	char subtitle[1200];
+	struct report_options opt = { a->title, subtitle };
+	FILE *out = output_gate_open("--out", a->out_path);
+	int written, closed;
+
+	if (!out) {
+		fprintf(stderr, "drivebench report: %s\n", err_msg());
+		return err_exit_code(EXIT_RUN_FAILED);
+	}
+	snprintf(subtitle, sizeof(subtitle), "%u run(s) from %s", in->sel.nr_runs, a->db_path);
+	written = report_html(out, in->drives, in->sel.nr_groups, &opt);
+	/* a failed write keeps its message: closing only adds one on failure */
+	closed = output_gate_close(out, "--out", a->out_path);
+	if (written < 0 || closed != 0) {
+		fprintf(stderr, "drivebench report: %s\n", err_msg());
+		return EXIT_RUN_FAILED;
+	}
+	printf("%s\n", a->out_path);
+	return EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = {
@@ -136,133 +258,27 @@ int cmd_report(int argc, char **argv)
 		.sels = calloc((size_t)argc + 1, sizeof(struct selector)),
 		.specs = calloc((size_t)argc + 1, sizeof(struct spec_arg)),
 	};
-	const char *db_path = NULL, *out_path = NULL, *title = NULL;
-	struct selector *sels = a.sels;
-	struct spec_arg *spec_args = a.specs;
-	struct report_selection sel = { 0 };
-	struct report_drive *drives = NULL;
-	struct drive_spec *specs = NULL;
-	char ***warnings = NULL;
+	struct report_input in = { 0 };
 	struct store *db = NULL;
-	unsigned nr_sels = 0, nr_specs = 0;
 	int rc = EXIT_BAD_INPUT;
-	FILE *out = NULL;
 
-	if (!sels || !spec_args) {
+	if (!a.sels || !a.specs) {
 		fprintf(stderr, "drivebench report: out of memory\n");
 		rc = EXIT_RUN_FAILED;
-		goto done;
+	} else if (!cmd_parse(&report_spec, argc, argv, &a, &rc) &&
+		   !(rc = select_runs(&a, &db, &in)) && !(rc = load_spec_files(&a, &in)) &&
+		   !(rc = fill_drives(&in))) {
+		rc = write_page(&a, &in);
 	}
-	if (cmd_parse(&report_spec, argc, argv, &a, &rc))
-		goto done;
-	db_path = a.db_path;
-	out_path = a.out_path;
-	title = a.title;
-	nr_sels = a.nr_sels;
-	nr_specs = a.nr_specs;
-	/* reading must not create an empty database */
-	if (access(db_path, R_OK) != 0) {
-		fprintf(stderr, "drivebench report: %s: %s\n", db_path, strerror(errno));
-		goto done;
-	}
-	if (store_open(db_path, &db) < 0) {
-		fprintf(stderr, "drivebench report: %s\n", err_msg());
-		rc = err_exit_code(rc);
-		goto done;
-	}
-	/* before the work: a report that cannot be written is refused now */
-	if (output_gate_check("--out", out_path, OUTPUT_FILE)) {
-		fprintf(stderr, "drivebench report: %s\n", err_msg());
-		rc = err_exit_code(rc);
-		goto done;
-	}
-	if (report_select(db, sels, nr_sels, &sel) < 0) {
-		fprintf(stderr, "drivebench report: %s\n", err_msg());
-		rc = sel.unknown ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
-		goto done;
-	}
-	drives = calloc(sel.nr_groups + 1, sizeof(*drives));
-	specs = calloc(sel.nr_groups + 1, sizeof(*specs));
-	warnings = calloc(sel.nr_groups + 1, sizeof(*warnings));
-	if (!drives || !specs || !warnings) {
-		fprintf(stderr, "drivebench report: out of memory\n");
-		rc = EXIT_RUN_FAILED;
-		goto done;
-	}
-	for (unsigned s = 0; s < nr_specs; s++) {
-		unsigned g;
-		if (!spec_args[s].label) {
-			fprintf(stderr, "drivebench report: out of memory\n");
-			rc = EXIT_RUN_FAILED;
-			goto done;
-		}
-		for (g = 0; g < sel.nr_groups; g++)
-			if (!strcmp(sel.groups[g].label, spec_args[s].label))
-				break;
-		if (g == sel.nr_groups) {
-			fprintf(stderr, "drivebench report: --spec: no selected drive is labelled '%s'\n",
-				spec_args[s].label);
-			goto done;
-		}
-		if (spec_load(spec_args[s].path, &specs[g], NULL) < 0) {
-			fprintf(stderr, "drivebench report: %s\n", err_msg());
-			goto done;
-		}
-		drives[g].spec = &specs[g];
-	}
-	for (unsigned g = 0; g < sel.nr_groups; g++) {
-		drives[g].label = sel.groups[g].label;
-		drives[g].recs = sel.groups[g].recs;
-		drives[g].nr = sel.groups[g].nr;
-		drives[g].steady = sel.groups[g].steady;
-		drives[g].nr_steady = sel.groups[g].nr_steady;
-		if (drive_warnings(&sel.groups[g], &drives[g], &warnings[g])) {
-			fprintf(stderr, "drivebench report: %s\n", err_msg());
-			rc = EXIT_RUN_FAILED;
-			goto done;
-		}
-		if (drives[g].spec || !sel.groups[g].spec_text)
-			continue;
-		char name[200];
-		snprintf(name, sizeof(name), "spec sheet of %s", sel.groups[g].label);
-		if (spec_parse(sel.groups[g].spec_text, name, &specs[g]) == 0)
-			drives[g].spec = &specs[g];
-		else
-			fprintf(stderr, "drivebench report: warning: %s (shown without ratings)\n",
-				err_msg());
-	}
-	out = output_gate_open("--out", out_path);
-	if (!out) {
-		fprintf(stderr, "drivebench report: %s\n", err_msg());
-		rc = err_exit_code(EXIT_RUN_FAILED);
-		goto done;
-	}
-	char subtitle[1200];
-	snprintf(subtitle, sizeof(subtitle), "%u run(s) from %s", sel.nr_runs, db_path);
-	struct report_options opt = { title, subtitle };
-	int written = report_html(out, drives, sel.nr_groups, &opt);
-	/* a failed write keeps its message: closing only adds one on failure */
-	int closed = output_gate_close(out, "--out", out_path);
-	out = NULL;
-	if (written < 0 || closed != 0) {
-		fprintf(stderr, "drivebench report: %s\n", err_msg());
-		rc = EXIT_RUN_FAILED;
-		goto done;
-	}
-	printf("%s\n", out_path);
-	rc = EXIT_OK;
-done:
-	if (out)
-		output_gate_close(out, "--out", out_path);
-	free_warnings(warnings, sel.nr_groups);
-	report_selection_free(&sel);
+	free_warnings(in.warnings, in.sel.nr_groups);
+	report_selection_free(&in.sel);
 	if (db)
 		store_close(db);
-	for (unsigned s = 0; spec_args && s < nr_specs; s++)
-		free((char *)spec_args[s].label);
-	free(spec_args);
-	free(sels);
-	free(drives);
-	free(specs);
+	for (unsigned s = 0; a.specs && s < a.nr_specs; s++)
+		free((char *)a.specs[s].label);
+	free(a.specs);
+	free(a.sels);
+	free(in.drives);
+	free(in.specs);
 	return rc;
 }

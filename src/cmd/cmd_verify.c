@@ -16,6 +16,7 @@
 #include "cmd/run_command.h"
 #include "store/store.h"
 #include "util/error.h"
+#include "util/units.h"
 #include "job/options.h"
 
 struct verify_args {
@@ -104,7 +105,7 @@ static void arg_free(struct arg_list *a)
 
 static int parse_id(const char *text, const char *what, uint64_t *out)
 {
-	if (parse_size(text, 1024, out) || strpbrk(text, "kKmMgGtTpPbB%"))
+	if (units_parse_count(text, 1, INT64_MAX, out))
 		return err_set("%s: bad number '%s'", what, text);
 	return 0;
 }

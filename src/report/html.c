@@ -204,6 +204,42 @@ static void results_table(FILE *out, const struct report_drive *drives,
 	fputs("</table>\n", out);
 }
 
+/* The section of drive d's point i's test, unless an earlier point (of
+ * this drive or one before it) had the same test: 1 drawn, 0 seen
+ * already, -1 on error. slices is the caller's room, one per drive. */
+static int test_section(FILE *out, const struct report_drive *drives,
+			const struct drive_points *dp, struct slice *slices,
+			unsigned nr, unsigned d, unsigned i)
+{
+	const struct report_point *test = &dp[d].pts[i];
+	bool sweep = false;
+	char tname[96];
+
+	for (unsigned e = 0; e <= d; e++)
+		for (unsigned k = 0; k < (e == d ? i : dp[e].n); k++)
+			if (report_same_test(&dp[e].pts[k], test))
+				return 0;
+	for (unsigned e = 0; e < nr; e++) {
+		slices[e] = html_test_slice(&dp[e], test);
+		if (slices[e].n > 1)
+			sweep = true;
+	}
+	report_test_name(test, tname, sizeof(tname));
+	fputs("<section class=\"test\">\n<h2>", out);
+	html_esc(out, tname);
+	fputs("</h2>\n", out);
+	if (sweep) {
+		if (html_sweep_section(out, drives, slices, nr, test) < 0)
+			return -1;
+	} else if (html_single_section(out, drives, slices, nr, test) < 0) {
+		return -1;
+	}
+	results_table(out, drives, slices, nr);
+	html_buffer_note(out, drives, slices, nr);
+	fputs("</section>\n", out);
+	return 1;
+}
+
 int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 		const struct report_options *opt)
 {
@@ -243,38 +279,11 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 	/* every distinct test, in the first drive's order, then the others' */
 	for (unsigned d = 0; d < nr; d++)
 		for (unsigned i = 0; i < dp[d].n; i++) {
-			const struct report_point *test = &dp[d].pts[i];
-			bool seen = false;
-			char tname[96];
+			int drawn = test_section(out, drives, dp, slices, nr, d, i);
 
-			for (unsigned e = 0; e <= d && !seen; e++)
-				for (unsigned k = 0; k < (e == d ? i : dp[e].n); k++)
-					if (report_same_test(&dp[e].pts[k], test)) {
-						seen = true;
-						break;
-					}
-			if (seen)
-				continue;
-			bool sweep = false;
-			for (unsigned e = 0; e < nr; e++) {
-				slices[e] = html_test_slice(&dp[e], test);
-				if (slices[e].n > 1)
-					sweep = true;
-			}
-			report_test_name(test, tname, sizeof(tname));
-			fputs("<section class=\"test\">\n<h2>", out);
-			html_esc(out, tname);
-			fputs("</h2>\n", out);
-			if (sweep) {
-				if (html_sweep_section(out, drives, slices, nr, test) < 0)
-					goto out;
-			} else if (html_single_section(out, drives, slices, nr, test) < 0) {
+			if (drawn < 0)
 				goto out;
-			}
-			results_table(out, drives, slices, nr);
-			html_buffer_note(out, drives, slices, nr);
-			fputs("</section>\n", out);
-			tests++;
+			tests += (unsigned)drawn;
 		}
 	if (!tests)
 		fputs("<p class=\"note\">No results to show.</p>\n", out);

@@ -86,6 +86,41 @@ static bool checkpoint_of(const struct result_record *rec, unsigned *pass, unsig
 	       *pass < CHECKPOINT_MAX_PASSES && !rec->partial;
 }
 
+/* The pass means: per drive and pass, checkpoints, mean seconds, GB/s. */
+static void checkpoint_pass_table(FILE *out, const struct report_drive *drives, unsigned nr)
+{
+	unsigned pass, index;
+
+	fputs("<table><tr><th class=\"l\">drive</th><th class=\"l\">pass</th><th>checkpoints</th>"
+	      "<th>mean seconds</th><th>GB/s</th><th>GB per checkpoint</th></tr>\n", out);
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned k = 1; k <= CHECKPOINT_MAX_PASSES; k++) {
+			unsigned want = k % CHECKPOINT_MAX_PASSES, count = 0;
+			double seconds = 0, bytes = 0;
+
+			for (unsigned r = 0; r < drives[d].nr; r++) {
+				const struct result_record *rec = &drives[d].recs[r];
+
+				if (checkpoint_of(rec, &pass, &index) && pass == want) {
+					seconds += (double)rec->runtime_ns / 1e9;
+					bytes += (double)(rec->dir[DIR_READ].bytes + rec->dir[DIR_WRITE].bytes);
+					count++;
+				}
+			}
+			if (!count)
+				continue;
+			fputs("<tr><td class=\"l\">", out);
+			html_esc(out, drives[d].label);
+			if (want)
+				fprintf(out, "</td><td class=\"l\">%u</td>", want);
+			else
+				fputs("</td><td class=\"l\">read-back</td>", out);
+			fprintf(out, "<td>%u</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>\n", count,
+				seconds / count, seconds > 0 ? bytes / 1e9 / seconds : 0.0,
+				bytes / 1e9 / count);
+		}
+}
+
 int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsigned nr)
 {
 	unsigned max_index = 0, nr_lines = (unsigned)nr * CHECKPOINT_MAX_PASSES, used = 0;
@@ -149,34 +184,7 @@ int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsign
 	};
 	if (svg_line_chart(out, &chart) < 0)
 		goto done;
-	fputs("<table><tr><th class=\"l\">drive</th><th class=\"l\">pass</th><th>checkpoints</th>"
-	      "<th>mean seconds</th><th>GB/s</th><th>GB per checkpoint</th></tr>\n", out);
-	for (unsigned d = 0; d < nr; d++)
-		for (unsigned k = 1; k <= CHECKPOINT_MAX_PASSES; k++) {
-			unsigned want = k % CHECKPOINT_MAX_PASSES, count = 0;
-			double seconds = 0, bytes = 0;
-
-			for (unsigned r = 0; r < drives[d].nr; r++) {
-				const struct result_record *rec = &drives[d].recs[r];
-
-				if (checkpoint_of(rec, &pass, &index) && pass == want) {
-					seconds += (double)rec->runtime_ns / 1e9;
-					bytes += (double)(rec->dir[DIR_READ].bytes + rec->dir[DIR_WRITE].bytes);
-					count++;
-				}
-			}
-			if (!count)
-				continue;
-			fputs("<tr><td class=\"l\">", out);
-			html_esc(out, drives[d].label);
-			if (want)
-				fprintf(out, "</td><td class=\"l\">%u</td>", want);
-			else
-				fputs("</td><td class=\"l\">read-back</td>", out);
-			fprintf(out, "<td>%u</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>\n", count,
-				seconds / count, seconds > 0 ? bytes / 1e9 / seconds : 0.0,
-				bytes / 1e9 / count);
-		}
+	checkpoint_pass_table(out, drives, nr);
 	fputs("</table>\n</section>\n", out);
 	rc = 0;
 done:

@@ -103,6 +103,70 @@ void html_buffer_note(FILE *out, const struct report_drive *drives,
 		fputs(" (I/O buffers held; large requests are served as chunks)</p>\n", out);
 }
 
+/* The reviewer's sentences of each drive's sweep (sentences.c). */
+static int sweep_sentences_of_drives(FILE *out, const struct report_drive *drives,
+				     const struct slice *slices, unsigned nr,
+				     const struct report_point *test, bool iops)
+{
+	for (unsigned d = 0; d < nr; d++) {
+		struct sweep_point *sp;
+		char text[1024];
+		bool rating_iops;
+		double rating;
+
+		if (!slices[d].n)
+			continue;
+		sp = calloc(slices[d].n, sizeof(*sp));
+		if (!sp) {
+			err_set("report: out of memory");
+			return -1;
+		}
+		for (unsigned i = 0; i < slices[d].n; i++) {
+			sp[i].iodepth = slices[d].pts[i].iodepth;
+			sp[i].numjobs = slices[d].pts[i].numjobs;
+			sp[i].value = html_headline(&slices[d].pts[i], iops);
+			sp[i].lat_mean_us = slices[d].pts[i].lat_mean_us;
+		}
+		rating = spec_rating_for(drives[d].spec, test->rw, test->bs, test->dir,
+					 &rating_iops);
+		if (rating_iops != iops)
+			rating = 0;
+		if (sweep_sentences(sp, slices[d].n, iops ? "IOPS" : "MB/s", rating,
+				    text, sizeof(text)) == 0) {
+			fputs("<p class=\"say\"><b>", out);
+			html_esc(out, drives[d].label);
+			fputs(":</b> ", out);
+			html_esc(out, text);
+			fputs("</p>\n", out);
+		}
+		free(sp);
+	}
+	return 0;
+}
+
+/* The union of the drives' points, in QD/jobs order, into axis; returns
+ * how many. */
+static unsigned sweep_axis(const struct slice *slices, unsigned nr, struct report_point *axis)
+{
+	unsigned nx = 0;
+
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned i = 0; i < slices[d].n; i++) {
+			const struct report_point *p = &slices[d].pts[i];
+			unsigned j = 0;
+			while (j < nx && report_point_order(axis[j].iodepth, axis[j].numjobs,
+							    p->iodepth, p->numjobs) < 0)
+				j++;
+			if (j < nx && report_point_order(axis[j].iodepth, axis[j].numjobs,
+							  p->iodepth, p->numjobs) == 0)
+				continue;
+			memmove(&axis[j + 1], &axis[j], (nx - j) * sizeof(*axis));
+			axis[j] = *p;
+			nx++;
+		}
+	return nx;
+}
+
 int html_sweep_section(FILE *out, const struct report_drive *drives,
 			 const struct slice *slices, unsigned nr,
 			 const struct report_point *test)
@@ -128,20 +192,7 @@ int html_sweep_section(FILE *out, const struct report_drive *drives,
 		err_set("report: out of memory");
 		goto out;
 	}
-	for (unsigned d = 0; d < nr; d++)
-		for (unsigned i = 0; i < slices[d].n; i++) {
-			const struct report_point *p = &slices[d].pts[i];
-			unsigned j = 0;
-			while (j < nx && report_point_order(axis[j].iodepth, axis[j].numjobs,
-							    p->iodepth, p->numjobs) < 0)
-				j++;
-			if (j < nx && report_point_order(axis[j].iodepth, axis[j].numjobs,
-							  p->iodepth, p->numjobs) == 0)
-				continue;
-			memmove(&axis[j + 1], &axis[j], (nx - j) * sizeof(*axis));
-			axis[j] = *p;
-			nx++;
-		}
+	nx = sweep_axis(slices, nr, axis);
 	for (unsigned j = 0; j < nx; j++) {
 		html_point_name(&axis[j], name_buf[j], POINT_NAME_MAX);
 		names[j] = name_buf[j];
@@ -177,40 +228,8 @@ int html_sweep_section(FILE *out, const struct report_drive *drives,
 	}
 	if (per_jobs_charts(out, drives, nr, test, axis, nx, values) < 0)
 		goto out;
-	/* sentences per drive */
-	for (unsigned d = 0; d < nr; d++) {
-		struct sweep_point *sp;
-		char text[1024];
-		bool rating_iops;
-		double rating;
-
-		if (!slices[d].n)
-			continue;
-		sp = calloc(slices[d].n, sizeof(*sp));
-		if (!sp) {
-			err_set("report: out of memory");
-			goto out;
-		}
-		for (unsigned i = 0; i < slices[d].n; i++) {
-			sp[i].iodepth = slices[d].pts[i].iodepth;
-			sp[i].numjobs = slices[d].pts[i].numjobs;
-			sp[i].value = html_headline(&slices[d].pts[i], iops);
-			sp[i].lat_mean_us = slices[d].pts[i].lat_mean_us;
-		}
-		rating = spec_rating_for(drives[d].spec, test->rw, test->bs, test->dir,
-					 &rating_iops);
-		if (rating_iops != iops)
-			rating = 0;
-		if (sweep_sentences(sp, slices[d].n, iops ? "IOPS" : "MB/s", rating,
-				    text, sizeof(text)) == 0) {
-			fputs("<p class=\"say\"><b>", out);
-			html_esc(out, drives[d].label);
-			fputs(":</b> ", out);
-			html_esc(out, text);
-			fputs("</p>\n", out);
-		}
-		free(sp);
-	}
+	if (sweep_sentences_of_drives(out, drives, slices, nr, test, iops) < 0)
+		goto out;
 	rc = 0;
 out:
 	free(axis);
@@ -357,6 +376,109 @@ out:
 
 /* Differential heatmaps of drive a over drive b: per rw and direction, rows
  * block sizes, columns QD/jobs points, cells the MB/s difference. */
+/* The rows (block sizes) and columns (QD/jobs, in the reviews' order)
+ * where both drives have a point of g's test. */
+struct heatmap_grid {
+	uint64_t row_bs[32];
+	struct report_point cols[64];
+	unsigned rows, ncols;
+};
+
+static bool shared_point(const struct report_point *p, const struct report_point *q)
+{
+	return report_same_test(p, q) && q->iodepth == p->iodepth && q->numjobs == p->numjobs;
+}
+
+static void heatmap_grid(const struct drive_points *a, const struct drive_points *b,
+			 const struct report_point *g, struct heatmap_grid *h)
+{
+	h->rows = h->ncols = 0;
+	for (unsigned k = 0; k < a->n; k++) {
+		const struct report_point *p = &a->pts[k];
+
+		if (strcmp(p->rw, g->rw) || p->dir != g->dir)
+			continue;
+		for (unsigned m = 0; m < b->n; m++) {
+			unsigned r, c;
+
+			if (!shared_point(p, &b->pts[m]))
+				continue;
+			for (r = 0; r < h->rows && h->row_bs[r] != p->bs; r++)
+				;
+			if (r == h->rows && h->rows < 32)
+				h->row_bs[h->rows++] = p->bs;
+			for (c = 0; c < h->ncols && report_point_order(h->cols[c].iodepth,
+					h->cols[c].numjobs, p->iodepth, p->numjobs); c++)
+				;
+			if (c == h->ncols && h->ncols < 64)
+				h->cols[h->ncols++] = *p;
+		}
+	}
+	/* columns in the reviews' order (insertion sort, small) */
+	for (unsigned c = 1; c < h->ncols; c++)
+		for (unsigned k = c; k > 0 && report_point_order(h->cols[k - 1].iodepth,
+				h->cols[k - 1].numjobs, h->cols[k].iodepth, h->cols[k].numjobs) > 0; k--) {
+			struct report_point t = h->cols[k];
+
+			h->cols[k] = h->cols[k - 1];
+			h->cols[k - 1] = t;
+		}
+}
+
+/* The heatmap of g's test (rw and direction): 1 drawn, 0 no shared
+ * point, -1 on error. */
+static int heatmap_of(FILE *out, const struct report_drive *drives,
+		      const struct drive_points *a, const struct drive_points *b,
+		      const struct report_point *g)
+{
+	struct heatmap_grid h;
+	char row_names[32][32], col_names[64][POINT_NAME_MAX];
+	const char *rp[32], *cp[64];
+	double pct[32 * 64];
+	char title[300], tname[96];
+	const char *kind;
+
+	heatmap_grid(a, b, g, &h);
+	if (!h.rows || !h.ncols)
+		return 0;
+	for (unsigned r = 0; r < h.rows; r++) {
+		report_bs_name(h.row_bs[r], row_names[r], sizeof(row_names[r]));
+		rp[r] = row_names[r];
+	}
+	for (unsigned c = 0; c < h.ncols; c++) {
+		html_point_name(&h.cols[c], col_names[c], POINT_NAME_MAX);
+		cp[c] = col_names[c];
+	}
+	for (unsigned k = 0; k < h.rows * h.ncols; k++)
+		pct[k] = NAN;
+	for (unsigned k = 0; k < a->n; k++) {
+		const struct report_point *p = &a->pts[k];
+
+		if (strcmp(p->rw, g->rw) || p->dir != g->dir)
+			continue;
+		for (unsigned m = 0; m < b->n; m++) {
+			const struct report_point *q = &b->pts[m];
+			unsigned r = 0, c = 0;
+
+			if (!shared_point(p, q))
+				continue;
+			while (r < h.rows && h.row_bs[r] != p->bs)
+				r++;
+			while (c < h.ncols && report_point_order(h.cols[c].iodepth,
+					h.cols[c].numjobs, p->iodepth, p->numjobs))
+				c++;
+			if (r < h.rows && c < h.ncols)
+				pct[r * h.ncols + c] = report_pct_diff(p->mbs, q->mbs);
+		}
+	}
+	report_test_name(g, tname, sizeof(tname));
+	/* the name without its block size: "random read" */
+	kind = strchr(tname, ' ');
+	snprintf(title, sizeof(title), "%s vs %s: %s MB/s difference",
+		 drives[0].label, drives[1].label, kind ? kind + 1 : tname);
+	return svg_heatmap(out, title, rp, h.rows, cp, h.ncols, pct) < 0 ? -1 : 1;
+}
+
 int html_heatmaps(FILE *out, const struct report_drive *drives,
 		    const struct drive_points *dp)
 {
@@ -373,6 +495,7 @@ int html_heatmaps(FILE *out, const struct report_drive *drives,
 	for (unsigned i = 0; i < a->n; i++) {
 		const struct report_point *g = &a->pts[i];
 		bool first = true;
+		int rc;
 
 		/* one heatmap per (rw, dir), drawn at its first point in a */
 		for (unsigned k = 0; k < i; k++)
@@ -380,82 +503,9 @@ int html_heatmaps(FILE *out, const struct report_drive *drives,
 				first = false;
 		if (!first)
 			continue;
-		uint64_t row_bs[32];
-		struct report_point cols[64];
-		unsigned rows = 0, ncols = 0;
-		for (unsigned k = 0; k < a->n; k++) {
-			const struct report_point *p = &a->pts[k];
-			if (strcmp(p->rw, g->rw) || p->dir != g->dir)
-				continue;
-			for (unsigned m = 0; m < b->n; m++) {
-				const struct report_point *q = &b->pts[m];
-				unsigned r, c;
-				if (!report_same_test(p, q) || q->iodepth != p->iodepth
-				    || q->numjobs != p->numjobs)
-					continue;
-				for (r = 0; r < rows && row_bs[r] != p->bs; r++)
-					;
-				if (r == rows && rows < 32)
-					row_bs[rows++] = p->bs;
-				for (c = 0; c < ncols && report_point_order(cols[c].iodepth,
-						cols[c].numjobs, p->iodepth, p->numjobs); c++)
-					;
-				if (c == ncols && ncols < 64)
-					cols[ncols++] = *p;
-			}
-		}
-		if (!rows || !ncols)
-			continue;
-		/* columns in the reviews' order (insertion sort, small) */
-		for (unsigned c = 1; c < ncols; c++)
-			for (unsigned k = c; k > 0 && report_point_order(cols[k - 1].iodepth,
-					cols[k - 1].numjobs, cols[k].iodepth, cols[k].numjobs) > 0; k--) {
-				struct report_point t = cols[k];
-				cols[k] = cols[k - 1];
-				cols[k - 1] = t;
-			}
-		char row_names[32][32], col_names[64][POINT_NAME_MAX];
-		const char *rp[32], *cp[64];
-		double pct[32 * 64];
-		for (unsigned r = 0; r < rows; r++) {
-			report_bs_name(row_bs[r], row_names[r], sizeof(row_names[r]));
-			rp[r] = row_names[r];
-		}
-		for (unsigned c = 0; c < ncols; c++) {
-			html_point_name(&cols[c], col_names[c], POINT_NAME_MAX);
-			cp[c] = col_names[c];
-		}
-		for (unsigned k = 0; k < rows * ncols; k++)
-			pct[k] = NAN;
-		for (unsigned k = 0; k < a->n; k++) {
-			const struct report_point *p = &a->pts[k];
-			if (strcmp(p->rw, g->rw) || p->dir != g->dir)
-				continue;
-			for (unsigned m = 0; m < b->n; m++) {
-				const struct report_point *q = &b->pts[m];
-				unsigned r = 0, c = 0;
-				if (!report_same_test(p, q) || q->iodepth != p->iodepth
-				    || q->numjobs != p->numjobs)
-					continue;
-				while (r < rows && row_bs[r] != p->bs)
-					r++;
-				while (c < ncols && report_point_order(cols[c].iodepth,
-						cols[c].numjobs, p->iodepth, p->numjobs))
-					c++;
-				if (r < rows && c < ncols)
-					pct[r * ncols + c] = report_pct_diff(p->mbs, q->mbs);
-			}
-		}
-		char title[300], tname[96];
-		struct report_point named = *g;
-		report_test_name(&named, tname, sizeof(tname));
-		/* the name without its block size: "random read" */
-		const char *kind = strchr(tname, ' ');
-		snprintf(title, sizeof(title), "%s vs %s: %s MB/s difference",
-			 drives[0].label, drives[1].label, kind ? kind + 1 : tname);
-		if (svg_heatmap(out, title, rp, rows, cp, ncols, pct) < 0)
+		if ((rc = heatmap_of(out, drives, a, b, g)) < 0)
 			return -1;
-		drawn = true;
+		drawn |= rc > 0;
 	}
 	if (!drawn)
 		fputs("<p class=\"note\">The two drives share no measured point.</p>\n", out);

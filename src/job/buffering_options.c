@@ -1,4 +1,4 @@
-/* buffering_options.c - the options of workload/buffering.h: their table
+/* buffering_options.c - the options of job/buffering.h: their table
  * and setters, fio's defaults, and the checks between them. Each setter
  * does what fio's option callback does at parse time (buffer_pattern turns
  * scrambling and zeroing off, buffer_compress_percentage and

@@ -1,4 +1,4 @@
-/* buffering_options.h - the option table of workload/buffering.h's options
+/* buffering_options.h - the option table of job/buffering.h's options
  * (buffer contents, fdatasync, fsync_on_close, invalidate, fadvise_hint),
  * for options.c's list of groups. */
 #ifndef DRIVEBENCH_BUFFERING_OPTIONS_H

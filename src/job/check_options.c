@@ -1,4 +1,4 @@
-/* check_options.c - the option table of workload/checks.h: verify and its
+/* check_options.c - the option table of job/checks.h: verify and its
  * method names, verify_pattern and the header's placement, fio's steady
  * state (steadystate=METRIC[_slope]:LIMIT[%], ss_dur, ss_ramp,
  * ss_interval), sprandom and the reporting switches, with fio's defaults

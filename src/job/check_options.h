@@ -1,4 +1,4 @@
-/* check_options.h - the options of workload/checks.h: their table (one of
+/* check_options.h - the options of job/checks.h: their table (one of
  * options.c's groups), the verify method names and the cross-checks
  * job_spec_validate makes of them. */
 #ifndef DRIVEBENCH_CHECK_OPTIONS_H

@@ -29,7 +29,7 @@ enum rw_mode {
 	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE,
 	RW_READWRITE, /* rw / readwrite: sequential mixed */
 	RW_RANDRW,
-	RW_TRIM, RW_RANDTRIM,           /* discards (workload/pacing.h) */
+	RW_TRIM, RW_RANDTRIM,           /* discards (job/pacing.h) */
 	RW_TRIMWRITE, RW_RANDTRIMWRITE, /* each block trimmed, then written */
 };
 
@@ -208,17 +208,17 @@ struct job_spec {
 	unsigned continue_on_error;    /* mask of enum error_class; 0 = none */
 
 	/* verify methods, steady state, sprandom, percentile switches
-	 * (workload/checks.h) */
+	 * (job/checks.h) */
 	struct job_checks checks;
 
 	/* fault injection: ioengine=fault:<engine> (io/fault.c) */
 	struct fault_spec fault;
 
-	/* fio's log files and JSON global options (workload/job_output.h) */
+	/* fio's log files and JSON global options (job/job_output.h) */
 	struct job_output output;
 	/* how it is measured: sample windows, adaptive batching */
 	struct job_measure measure;
-	/* pacing, shapes, trims and job control (workload/pacing.h) */
+	/* pacing, shapes, trims and job control (job/pacing.h) */
 	struct job_pacing pacing;
 	/* engines' own options, the job's thread, atomic (engine_opts.h) */
 	struct engine_opts eng;

@@ -18,7 +18,7 @@ enum offset_kind {
 	OFFSET_PARETO,
 	OFFSET_NORMAL,
 	OFFSET_ZONED,        /* zoned and zoned_abs */
-	OFFSET_SPRANDOM,     /* sprandom=1 (workload/sprandom_job.h) */
+	OFFSET_SPRANDOM,     /* sprandom=1 (job/sprandom_job.h) */
 	OFFSET_SEQUENCE,     /* sequence:B1,B2,...: the list in order */
 };
 

@@ -1,5 +1,5 @@
 /* pacing_options.h - private to src/workload/: the option table of the
- * pacing, shape and job-control options (workload/pacing.h), included by
+ * pacing, shape and job-control options (job/pacing.h), included by
  * options.c alone, which lists it among its groups; the setters are
  * pacing_options.c's. */
 #ifndef DRIVEBENCH_PACING_OPTIONS_H

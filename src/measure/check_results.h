@@ -1,6 +1,6 @@
 /* check_results.h - what a job result keeps of fio's steady state
  * (measure/steadystate.h) and of its sprandom plan
- * (workload/sprandom_job.h): job_result.checks, NULL when the job had
+ * (job/sprandom_job.h): job_result.checks, NULL when the job had
  * neither; copied with the result when clones are grouped. */
 #ifndef DRIVEBENCH_CHECK_RESULTS_H
 #define DRIVEBENCH_CHECK_RESULTS_H

@@ -1,4 +1,4 @@
-/* checks_out.h - private to src/output/: the outputs of workload/checks.h's
+/* checks_out.h - private to src/output/: the outputs of job/checks.h's
  * options: fio's "steadystate" object and summary line, and the sprandom
  * plan ("drivebench"."sprandom" in the JSON, one summary line). */
 #ifndef DRIVEBENCH_CHECKS_OUT_H

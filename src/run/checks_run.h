@@ -1,5 +1,5 @@
 /* checks_run.h - private to src/run/: what the options of
- * workload/checks.h do around a clone's loop: sprandom's offset sequence
+ * job/checks.h do around a clone's loop: sprandom's offset sequence
  * and its planned size, and (ss_monitor.c) fio's steady state. */
 #ifndef DRIVEBENCH_CHECKS_RUN_H
 #define DRIVEBENCH_CHECKS_RUN_H

@@ -19,7 +19,7 @@
 
 #define SLICE_NS 50000000ull
 #define MAX_FLOWS 64
-/* the random stream of startdelay's draw (workload/random.h's are 0..3) */
+/* the random stream of startdelay's draw (job/random.h's are 0..3) */
 #define STREAM_STARTDELAY 0x51
 
 enum clone_state { CLONE_WAITING, CLONE_RUNNING, CLONE_DONE };

@@ -22,7 +22,7 @@
 #include "util/error.h"
 #include "job/random.h"
 
-#define STREAM_POISSON 0x50   /* workload/random.h's streams are 0..3 */
+#define STREAM_POISSON 0x50   /* job/random.h's streams are 0..3 */
 #define MIN_RATE_SETTLE_NS 2000000000ull   /* fio's 2 s before rate_min counts */
 
 enum wait_kind { WAIT_NONE, WAIT_RATE, WAIT_THINK, WAIT_FLOW };

@@ -15,7 +15,7 @@
 #include "util/error.h"
 #include "job/random.h"
 
-/* the offset generator of a strided job's zone (workload/random.h's
+/* the offset generator of a strided job's zone (job/random.h's
  * streams are 0..3) */
 #define STREAM_ZONE 0x52
 

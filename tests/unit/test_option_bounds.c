@@ -102,7 +102,7 @@ static const struct bound_case cases[] = {
 	{ "spr_cs", "2048p", "option 'spr_cs': 2048p is too large, the range is 0 bytes..1 EiB" },
 	{ "significant_figures", "0", "option 'significant_figures': 0 is too small, the range is 1..10" },
 	{ "significant_figures", "11", "option 'significant_figures': 11 is too large, the range is 1..10" },
-	/* pacing, shapes and job control (workload/pacing_options.h) */
+	/* pacing, shapes and job control (job/pacing_options.h) */
 	{ "startdelay", "366d", "option 'startdelay': 366d is too large, the range is 0..365d" },
 	{ "startdelay", "1-366d", "option 'startdelay': 366d is too large, the range is 0..365d" },
 	{ "loops", "0", "option 'loops': 0 is too small, the range is 1..1000000000" },

@@ -1,4 +1,4 @@
-/* bssplit.h - private to src/workload/: the bssplit and bssplit_file
+/* bssplit.h - private to src/job/: the bssplit and bssplit_file
  * options (bssplit.c), set through the option table in options.c. */
 #ifndef DRIVEBENCH_BSSPLIT_H
 #define DRIVEBENCH_BSSPLIT_H

@@ -1,4 +1,4 @@
-/* distribution.h - private to src/workload/: the random_distribution and
+/* distribution.h - private to src/job/: the random_distribution and
  * percentile_list options (distribution.c), set through the option table
  * in options.c. */
 #ifndef DRIVEBENCH_DISTRIBUTION_H

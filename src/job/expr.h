@@ -1,4 +1,4 @@
-/* expr.h - private to src/workload/: fio's arithmetic in option values.
+/* expr.h - private to src/job/: fio's arithmetic in option values.
  * fio replaces the reserved keywords $pagesize, $mb_memory and $ncpus in a
  * value and, when one was replaced and the value holds an operator, hands
  * it to bc (integer arithmetic): size=5*1024*1024*$mb_memory/8. A numeric

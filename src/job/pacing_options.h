@@ -1,4 +1,4 @@
-/* pacing_options.h - private to src/workload/: the option table of the
+/* pacing_options.h - private to src/job/: the option table of the
  * pacing, shape and job-control options (job/pacing.h), included by
  * options.c alone, which lists it among its groups; the setters are
  * pacing_options.c's. */

@@ -2,7 +2,8 @@
  * with their run, step (and its kind), point and pass, out. Every command
  * and suite step that runs jobs goes through record_run: drivebench run,
  * gds, checkpoint and each suite step; the producers (suite steps,
- * workload/'s CDN, object, checkpoint and GDS jobs) only make job lists. */
+ * workload/'s checkpoint and GDS points; the CDN and object-storage
+ * workloads are suite steps) only make job lists. */
 #ifndef DRIVEBENCH_RECORD_RUN_H
 #define DRIVEBENCH_RECORD_RUN_H
 

@@ -1,5 +1,5 @@
 /* checks_run.c - sprandom around a clone's loop: the plan made at setup
- * (workload/sprandom_job.c) drives the random offsets, is kept with the
+ * (job/sprandom_job.c) drives the random offsets, is kept with the
  * result for the outputs, and sizes the measured part. */
 #include "run/checks_run.h"
 

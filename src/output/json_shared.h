@@ -1,4 +1,4 @@
-/* json_shared.h - private to src/output/: what the JSON (json.c) and the
+/* json_shared.h - private to src/output/: what the JSON (json_dir.c) and the
  * terse line (terse.c) compute alike: a group's aggregate bandwidth and
  * fio's latency ranges (the rate samples are measure/rate.h's). */
 #ifndef DRIVEBENCH_JSON_SHARED_H

@@ -199,12 +199,87 @@ static void legend(FILE *out, const char *const *names, unsigned n, double x)
 	}
 }
 
+/* The x axis of named categories (c->x_names), one tick per name, rotated
+ * when there are many; xs maps category i to its tick. */
+static void categorical_x_axis(FILE *out, const struct svg_chart *c, double x0,
+			       double x1, double y0, struct svg_scale *xs)
+{
+	double step = (x1 - x0) / (c->nx ? c->nx : 1);
+	bool rotate = c->nx > 12;
+
+	for (unsigned i = 0; i < c->nx; i++) {
+		double x = x0 + step * (i + 0.5);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#333\"/>\n", x, y0, x, y0 + 4);
+		if (rotate) {
+			char tr[80];
+			snprintf(tr, sizeof(tr), "transform=\"rotate(-45 %.1f %.1f)\"", x, y0 + 16);
+			text_at(out, x, y0 + 16, "end", tr, c->x_names[i]);
+		} else {
+			text_at(out, x, y0 + 16, "middle", NULL, c->x_names[i]);
+		}
+	}
+	xs->pmin = x0 + step / 2;
+	xs->pmax = x0 + step * ((c->nx ? c->nx : 1) - 0.5);
+	xs->dmin = 0;
+	xs->dmax = c->nx > 1 ? c->nx - 1 : 1;
+	xs->log = false;
+	if (c->nx <= 1)
+		xs->pmax = xs->pmin;
+}
+
+/* A linear x axis over [xlo, xhi] with its ticks. */
+static void numeric_x_axis(FILE *out, double xlo, double xhi, double x0, double x1,
+			   double y0, struct svg_scale *xs)
+{
+	double ticks[SVG_MAX_TICKS];
+	char buf[32];
+	svg_scale_init(xs, xlo, xhi, x0, x1, false);
+	unsigned n = svg_ticks(xs, ticks, SVG_MAX_TICKS);
+	for (unsigned i = 0; i < n; i++) {
+		double x = svg_scale_map(xs, ticks[i]);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#333\"/>\n", x, y0, x, y0 + 4);
+		svg_format_tick(ticks[i], buf, sizeof(buf));
+		text_at(out, x, y0 + 16, "middle", NULL, buf);
+	}
+}
+
+/* Series s as a line in its palette colour, lifted over non-finite values,
+ * with a dot per point when there are few. */
+static void plot_series(FILE *out, const struct svg_series *ser, unsigned s,
+			const struct svg_scale *xs, const struct svg_scale *ys)
+{
+	bool pen_down = false;
+	fprintf(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" "
+		"stroke-width=\"2\" d=\"", svg_palette(s));
+	for (unsigned i = 0; i < ser->n; i++) {
+		double x = ser->x ? ser->x[i] : i;
+		if (!isfinite(ser->y[i])) {
+			pen_down = false;
+			continue;
+		}
+		fprintf(out, "%s%.1f %.1f ", pen_down ? "L" : "M",
+			svg_scale_map(xs, x), svg_scale_map(ys, ser->y[i]));
+		pen_down = true;
+	}
+	fputs("\"/>\n", out);
+	if (ser->n <= 40)
+		for (unsigned i = 0; i < ser->n; i++) {
+			double x = ser->x ? ser->x[i] : i;
+			if (!isfinite(ser->y[i]))
+				continue;
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+				svg_scale_map(xs, x), svg_scale_map(ys, ser->y[i]),
+				svg_palette(s));
+		}
+}
+
 int svg_line_chart(FILE *out, const struct svg_chart *c)
 {
 	double lo = INFINITY, hi = -INFINITY, xlo = INFINITY, xhi = -INFINITY;
 	double x0 = MARGIN_L, x1 = CHART_W - MARGIN_R;
 	double y0 = CHART_H - MARGIN_B, y1 = MARGIN_T;
-	bool categorical = c->x_names != NULL;
 	struct svg_scale ys, xs;
 	const char *names[32];
 
@@ -225,73 +300,17 @@ int svg_line_chart(FILE *out, const struct svg_chart *c)
 	svg_scale_init(&ys, lo, hi, y0, y1, true);
 	open_svg(out, CHART_W, CHART_H, c->title);
 	y_axis(out, &ys, c->y_label, x0, x1);
-
-	if (categorical) {
-		double step = (x1 - x0) / (c->nx ? c->nx : 1);
-		bool rotate = c->nx > 12;
-		for (unsigned i = 0; i < c->nx; i++) {
-			double x = x0 + step * (i + 0.5);
-			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-				"stroke=\"#333\"/>\n", x, y0, x, y0 + 4);
-			if (rotate) {
-				char tr[80];
-				snprintf(tr, sizeof(tr), "transform=\"rotate(-45 %.1f %.1f)\"", x, y0 + 16);
-				text_at(out, x, y0 + 16, "end", tr, c->x_names[i]);
-			} else {
-				text_at(out, x, y0 + 16, "middle", NULL, c->x_names[i]);
-			}
-		}
-		xs.pmin = x0 + step / 2;
-		xs.pmax = x0 + step * ((c->nx ? c->nx : 1) - 0.5);
-		xs.dmin = 0;
-		xs.dmax = c->nx > 1 ? c->nx - 1 : 1;
-		xs.log = false;
-		if (c->nx <= 1)
-			xs.pmax = xs.pmin;
-	} else {
-		double ticks[SVG_MAX_TICKS];
-		char buf[32];
-		svg_scale_init(&xs, xlo, xhi, x0, x1, false);
-		unsigned n = svg_ticks(&xs, ticks, SVG_MAX_TICKS);
-		for (unsigned i = 0; i < n; i++) {
-			double x = svg_scale_map(&xs, ticks[i]);
-			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-				"stroke=\"#333\"/>\n", x, y0, x, y0 + 4);
-			svg_format_tick(ticks[i], buf, sizeof(buf));
-			text_at(out, x, y0 + 16, "middle", NULL, buf);
-		}
-	}
+	if (c->x_names)
+		categorical_x_axis(out, c, x0, x1, y0, &xs);
+	else
+		numeric_x_axis(out, xlo, xhi, x0, x1, y0, &xs);
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
 		x0, y0, x1, y0);
 	text_at(out, (x0 + x1) / 2, CHART_H - 8, "middle", NULL, c->x_label);
-
 	for (unsigned s = 0; s < c->nr_series; s++) {
-		const struct svg_series *ser = &c->series[s];
-		bool pen_down = false;
-		fprintf(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" "
-			"stroke-width=\"2\" d=\"", svg_palette(s));
-		for (unsigned i = 0; i < ser->n; i++) {
-			double x = ser->x ? ser->x[i] : i;
-			if (!isfinite(ser->y[i])) {
-				pen_down = false;
-				continue;
-			}
-			fprintf(out, "%s%.1f %.1f ", pen_down ? "L" : "M",
-				svg_scale_map(&xs, x), svg_scale_map(&ys, ser->y[i]));
-			pen_down = true;
-		}
-		fputs("\"/>\n", out);
-		if (ser->n <= 40)
-			for (unsigned i = 0; i < ser->n; i++) {
-				double x = ser->x ? ser->x[i] : i;
-				if (!isfinite(ser->y[i]))
-					continue;
-				fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-					svg_scale_map(&xs, x), svg_scale_map(&ys, ser->y[i]),
-					svg_palette(s));
-			}
+		plot_series(out, &c->series[s], s, &xs, &ys);
 		if (s < 32)
-			names[s] = ser->name;
+			names[s] = c->series[s].name;
 	}
 	legend(out, names, c->nr_series < 32 ? c->nr_series : 32, x1 + 14);
 	fputs("</svg>\n", out);

@@ -1,7 +1,9 @@
 /* loop.h - private to src/run/: the state of one run of a clone's
- * submit/reap loop, shared by loop.c (the loop and its accounting) and
- * loop_verify.c (verification inside the loop), and loop_run for worker.c.
- * Hot-path functions stay static in loop.c; nothing declared here is one. */
+ * submit/reap loop, shared by loop.c (the loop, with its issue decisions
+ * and completion accounting), loop_window.c (the measured window),
+ * loop_run.c (setup and end), loop_verify.c (verification inside the
+ * loop), and loop_run for worker.c. Hot-path functions stay static in
+ * loop.c; nothing declared here is one. */
 #ifndef DRIVEBENCH_RUN_LOOP_H
 #define DRIVEBENCH_RUN_LOOP_H
 
@@ -59,18 +61,38 @@ struct loop {
 	int pace_dir;
 };
 
-/* loop.c */
+/* The runtime's end (UINT64_MAX: none; 0: an exitall stopped the job). */
+static inline uint64_t deadline_of(const struct loop *l)
+{
+	return __atomic_load_n(&l->w->deadline_ns, __ATOMIC_RELAXED);
+}
+
+/* loop_run.c */
 /* Runs a clone from the start barrier on: the ramp, the measured part and
  * any verify phase. Fills w->result; a failure sets w->run_failed and
  * w->error_text. */
 void loop_run(struct worker *w);
+
+/* loop.c */
+/* The submit/reap rounds until a limit, a stop or an error; then the
+ * end's syncs and verify. Returns 0 or -1 with err_msg. */
+int loop_submit_reap(struct loop *l);
 /* Reaps at least min (at most max) completions and accounts them. */
 int loop_reap(struct loop *l, unsigned min, unsigned max);
 /* Waits for everything in flight. */
 int loop_drain(struct loop *l);
+
+/* loop_window.c */
 /* Closes every series interval that ended by now. */
 void loop_tick(struct loop *l, uint64_t now);
-/* Starts the measured part again at now (the latency target's final run). */
+/* loop_tick once now has reached l->next_event: everything due by now
+ * (series intervals, bandwidth and IOPS samples), then the time of the
+ * next one. */
+void loop_tick_due(struct loop *l, uint64_t now);
+/* Closes the open series interval at end. */
+void loop_close_interval(struct loop *l, uint64_t end);
+/* Starts the measured part at now: at the ramp's end, or again for the
+ * latency target's final run. */
 void loop_restart_measurement(struct loop *l, uint64_t now);
 
 /* loop_sync.c: fsync=N, fdatasync=N, end_fsync, fsync_on_close */

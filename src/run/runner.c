@@ -471,15 +471,169 @@ static unsigned count_clones(const struct job_list *jobs)
 	return n;
 }
 
+/* Clone w->clone of job w->spec on worker w and its target t: the engine,
+ * the gates of the files beside the target and of the target itself, the
+ * target (or the set of files) probed and prepared, verify, the result.
+ * Returns 0, or -1 with err_msg and *why (left as it is for bad input). */
+static int setup_clone(struct worker *w, struct target *t, unsigned groupid,
+		       const struct run_options *opt, struct verify_setup *vs,
+		       uint64_t *verify_bytes, enum run_failure *why)
+{
+	const struct job_spec *s = w->spec;
+	unsigned c = w->clone;
+	char path[JOB_PATH_MAX];
+
+	w->deadline_ns = UINT64_MAX;
+	w->fd = -1;
+	w->stop = opt->stop;
+	w->target = t;
+	w->ops = engine_find(s->ioengine);
+	if (!w->ops)
+		return err_prefix("job '%s'", s->name);
+	if (job_spec_path(s, c, path, sizeof(path)))
+		return err_prefix("job '%s'", s->name);
+	/* files beside the target (a donor, redirected output) */
+	if (check_side_files(w, c, opt)) {
+		*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
+		return err_prefix("job '%s'", s->name);
+	}
+	if (!engine_needs_fd(w->ops)) {
+		snprintf(t->path, sizeof(t->path), "%s", path);
+		t->exists = true;
+		t->size = s->size ? s->size : SCRATCH_DEFAULT_SIZE;
+		t->logical_block = 512;
+	} else if (fileset_wanted(s, w->ops)) {
+		if (fileset_prepare(w, t, opt->stop)) {
+			*why = *opt->stop ? RUN_FAILED_RUNTIME :
+			       err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
+			return err_prefix("job '%s'", s->name);
+		}
+	} else if (check_write_consent(s, path, opt)) {
+		*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
+		return err_prefix("job '%s'", s->name);
+	} else if (target_probe(path, t) || prepare_target(w, t)) {
+		if (*opt->stop)   /* a signal, not bad input: exit 1 */
+			*why = RUN_FAILED_RUNTIME;
+		else if (err_refused())
+			*why = RUN_FAILED_UNSAFE;
+		return err_prefix("job '%s'", s->name);
+	}
+	if (setup_verify(w, t, vs, verify_bytes))
+		return err_prefix("job '%s'", s->name);
+	job_result_init(&w->result, s);
+	if (s->verify != VERIFY_NONE)
+		w->result.verify_seed = w->verify_seed;
+	w->result.groupid = groupid;
+	w->result.clone = c;
+	snprintf(w->result.name, sizeof(w->result.name), "%s", s->name);
+	return 0;
+}
+
+/* Every clone of every job on its worker and target, in job order, with
+ * the group ids (a stonewall or new_group job starts a group). */
+static int setup_clones(const struct job_list *jobs, const struct run_options *opt,
+			struct worker *workers, struct target *targets,
+			uint64_t *verify_bytes, enum run_failure *why)
+{
+	struct verify_setup vs = { 0 };
+	unsigned k = 0, groupid = 0;
+
+	for (unsigned j = 0; j < jobs->nr; j++) {
+		const struct job_spec *s = &jobs->jobs[j];
+
+		if (j > 0 && (s->stonewall || s->new_group))
+			groupid++;
+		vs.prev_end = 0;
+		for (unsigned c = 0; c < s->numjobs; c++, k++) {
+			struct worker *w = &workers[k];
+
+			w->spec = s;
+			w->clone = c;
+			w->job_index = j;
+			if (setup_clone(w, &targets[k], groupid, opt, &vs, &verify_bytes[j], why))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Runs the phases one after the other: a stonewall job waits for every
+ * job before it. out->nr counts the workers of the phases run; a stop
+ * between phases leaves the rest unrun and the output partial. */
+static int run_phases(const struct job_list *jobs, const struct run_options *opt,
+		      struct worker *workers, struct drive_snapshot **snapshots,
+		      uint64_t limit, const uint64_t *verify_bytes, uint64_t results,
+		      struct run_output *out, enum run_failure *why)
+{
+	unsigned k = 0;
+
+	for (unsigned j = 0; j < jobs->nr;) {
+		unsigned last = j + 1, first_worker = k;
+		struct phase p = { 0 };
+		int rc;
+
+		while (last < jobs->nr && !jobs->jobs[last].stonewall)
+			last++;
+		if (check_buffer_memory(jobs, j, last, limit, verify_bytes, results))
+			return -1;
+		for (unsigned q = j; q < last; q++)
+			k += jobs->jobs[q].numjobs;
+		if (*opt->stop) {
+			out->partial = true;
+			break;
+		}
+		p.workers = &workers[first_worker];
+		p.opt = opt;
+		p.nr = k - first_worker;
+		for (unsigned i = 0; i < p.nr; i++)
+			snapshots[i] = snapshot_before(&p.workers[i]);
+		rc = run_phase(&p, why);
+		for (unsigned i = 0; i < p.nr; i++) {
+			worker_teardown(&p.workers[i]);
+			snapshot_after(&p.workers[i], snapshots[i]);
+			snapshots[i] = NULL;
+		}
+		if (rc)
+			return rc;
+		out->nr = k;
+		j = last;
+	}
+	return 0;
+}
+
+/* The results of the workers run move to out; the workers keep nothing
+ * that the output now owns, so freeing them frees none of it. */
+static int move_results(struct worker *workers, struct run_output *out)
+{
+	for (unsigned i = 0; i < out->nr; i++)
+		if (workers[i].result.partial)
+			out->partial = true;
+	out->results = calloc(out->nr ? out->nr : 1, sizeof(*out->results));
+	if (!out->results)
+		return err_set("out of memory");
+	for (unsigned i = 0; i < out->nr; i++) {
+		/* moved: the worker's copy must not free what the output owns */
+		out->results[i] = workers[i].result;
+		memset(&workers[i].result.series, 0, sizeof(workers[i].result.series));
+		workers[i].result.drive_before = NULL;
+		workers[i].result.drive_after = NULL;
+		workers[i].result.drive_delta = NULL;
+		workers[i].result.verify_failures = NULL;
+		workers[i].result.checks = NULL;
+		workers[i].result.nr_verify_failures = 0;
+		memset(workers[i].result.prio_clat, 0, sizeof(workers[i].result.prio_clat));
+	}
+	return 0;
+}
+
 int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	     struct run_output *out, enum run_failure *why)
 {
-	unsigned nr = count_clones(jobs), k = 0, groupid = 0;
+	unsigned nr = count_clones(jobs);
 	struct worker *workers = NULL;
 	struct target *targets = NULL;
 	struct drive_snapshot **snapshots = NULL;
 	uint64_t *verify_bytes = NULL;
-	struct verify_setup vs = { 0 };
 	struct buffer_keys dedupe_keys = { 0 };
 	struct run_logs logs = { 0 };
 	struct jobctl *ctl = NULL;
@@ -506,77 +660,8 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		rc = -1;
 		goto done;
 	}
-	/* clones, targets, group ids */
-	for (unsigned j = 0; j < jobs->nr; j++) {
-		const struct job_spec *s = &jobs->jobs[j];
-
-		if (j > 0 && (s->stonewall || s->new_group))
-			groupid++;
-		vs.prev_end = 0;
-		for (unsigned c = 0; c < s->numjobs; c++, k++) {
-			struct worker *w = &workers[k];
-			char path[JOB_PATH_MAX];
-
-			w->spec = s;
-			w->clone = c;
-			w->job_index = j;
-			w->deadline_ns = UINT64_MAX;
-			w->fd = -1;
-			w->stop = opt->stop;
-			w->target = &targets[k];
-			w->ops = engine_find(s->ioengine);
-			if (!w->ops) {
-				rc = err_prefix("job '%s'", s->name);
-				goto done;
-			}
-			if (job_spec_path(s, c, path, sizeof(path))) {
-				rc = err_prefix("job '%s'", s->name);
-				goto done;
-			}
-			/* files beside the target (a donor, redirected output) */
-			if (check_side_files(w, c, opt)) {
-				*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
-				rc = err_prefix("job '%s'", s->name);
-				goto done;
-			}
-			if (!engine_needs_fd(w->ops)) {
-				snprintf(targets[k].path, sizeof(targets[k].path), "%s", path);
-				targets[k].exists = true;
-				targets[k].size = s->size ? s->size : SCRATCH_DEFAULT_SIZE;
-				targets[k].logical_block = 512;
-			} else if (fileset_wanted(s, w->ops)) {
-				if (fileset_prepare(w, &targets[k], opt->stop)) {
-					*why = *opt->stop ? RUN_FAILED_RUNTIME :
-					       err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
-					rc = err_prefix("job '%s'", s->name);
-					goto done;
-				}
-			} else if (check_write_consent(s, path, opt)) {
-				*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
-				rc = err_prefix("job '%s'", s->name);
-				goto done;
-			} else if (target_probe(path, &targets[k]) ||
-				   prepare_target(w, &targets[k])) {
-				if (*opt->stop)   /* a signal, not bad input: exit 1 */
-					*why = RUN_FAILED_RUNTIME;
-				else if (err_refused())
-					*why = RUN_FAILED_UNSAFE;
-				rc = err_prefix("job '%s'", s->name);
-				goto done;
-			}
-			if (setup_verify(w, &targets[k], &vs, &verify_bytes[j])) {
-				rc = err_prefix("job '%s'", s->name);
-				goto done;
-			}
-			job_result_init(&w->result, s);
-			if (s->verify != VERIFY_NONE)
-				w->result.verify_seed = w->verify_seed;
-			w->result.groupid = groupid;
-			w->result.clone = c;
-			snprintf(w->result.name, sizeof(w->result.name), "%s", s->name);
-		}
-	}
-	if (share_dedupe_keys(workers, nr, &dedupe_keys)) {
+	if (setup_clones(jobs, opt, workers, targets, verify_bytes, why) ||
+	    share_dedupe_keys(workers, nr, &dedupe_keys)) {
 		rc = -1;
 		goto done;
 	}
@@ -587,69 +672,17 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		goto done;
 	}
 	/* startdelay, wait_for, exitall, flows across the clones */
-	if (jobctl_create(jobs, workers, nr, &ctl)) {
+	if (jobctl_create(jobs, workers, nr, &ctl) ||
+	    run_phases(jobs, opt, workers, snapshots, limit, verify_bytes, results, out, why)) {
 		rc = -1;
 		goto done;
-	}
-	/* phases: a stonewall job waits for every job before it */
-	k = 0;
-	for (unsigned j = 0; j < jobs->nr;) {
-		unsigned last = j + 1, first_worker = k;
-		struct phase p = { 0 };
-
-		while (last < jobs->nr && !jobs->jobs[last].stonewall)
-			last++;
-		if (check_buffer_memory(jobs, j, last, limit, verify_bytes, results)) {
-			rc = -1;
-			goto done;
-		}
-		for (unsigned q = j; q < last; q++)
-			k += jobs->jobs[q].numjobs;
-		if (*opt->stop) {
-			out->partial = true;
-			break;
-		}
-		p.workers = &workers[first_worker];
-		p.opt = opt;
-		p.nr = k - first_worker;
-		for (unsigned i = 0; i < p.nr; i++)
-			snapshots[i] = snapshot_before(&p.workers[i]);
-		rc = run_phase(&p, why);
-		for (unsigned i = 0; i < p.nr; i++) {
-			worker_teardown(&p.workers[i]);
-			snapshot_after(&p.workers[i], snapshots[i]);
-			snapshots[i] = NULL;
-		}
-		if (rc)
-			goto done;
-		out->nr = k;
-		j = last;
 	}
 	if (run_logs_close(&logs)) {
 		*why = RUN_FAILED_RUNTIME;
 		rc = -1;
 		goto done;
 	}
-	for (unsigned i = 0; i < out->nr; i++)
-		if (workers[i].result.partial)
-			out->partial = true;
-	out->results = calloc(out->nr ? out->nr : 1, sizeof(*out->results));
-	if (!out->results) {
-		rc = err_set("out of memory");
-		goto done;
-	}
-	for (unsigned i = 0; i < out->nr; i++) {
-		/* moved: the worker's copy must not free what the output owns */
-		out->results[i] = workers[i].result;
-		memset(&workers[i].result.series, 0, sizeof(workers[i].result.series));
-		workers[i].result.drive_before = NULL;
-		workers[i].result.drive_after = NULL;
-		workers[i].result.drive_delta = NULL;
-		workers[i].result.verify_failures = NULL;
-		workers[i].result.checks = NULL;
-		workers[i].result.nr_verify_failures = 0;
-		memset(workers[i].result.prio_clat, 0, sizeof(workers[i].result.prio_clat));
-	}
+	rc = move_results(workers, out);
 done:
 	run_logs_close(&logs);   /* after a failure: what was written stays */
 	if (workers)

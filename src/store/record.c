@@ -129,6 +129,75 @@ static uint64_t point_bs(const struct job_spec *spec)
 	return spec->bs[d];
 }
 
+/* One direction's figures of r: counts, rates, latency summaries, the
+ * percentiles and the clat bins. 0, or -1 with err_msg. */
+static int dir_record_from(const struct job_result *r, enum io_dir d,
+			   struct dir_record *out)
+{
+	const struct dir_stats *in = &r->dir[d];
+
+	out->ios = in->ios;
+	out->bytes = in->bytes;
+	out->errors = in->errors;
+	out->first_error = in->first_error < 0 ? -in->first_error : in->first_error;
+	out->first_error_offset = in->first_error_offset;
+	out->runtime_ms = in->ios ? r->runtime_ns / 1000000u : 0;
+	out->iops = result_iops(r, d);
+	out->bw_bytes = result_bw_bytes(r, d);
+	summary_from(&in->slat, &out->slat);
+	summary_from(&in->clat, &out->clat);
+	summary_from(&in->lat, &out->lat);
+	percentiles_from(&in->clat.hist, r->spec, out->clat_pct, &out->nr_clat_pct);
+	percentiles_from(&in->lat.hist, r->spec, out->lat_pct, &out->nr_lat_pct);
+	return bins_from(&in->clat.hist, out) < 0 ? -1 : 0;
+}
+
+/* The per-interval series, with each interval's mean latency. 0, or -1
+ * with err_msg. */
+static int series_from(const struct job_result *r, struct result_record *rec)
+{
+	rec->series_interval_ms = r->series.interval_ns / 1000000u;
+	if (!r->series.nr)
+		return 0;
+	rec->series = calloc(r->series.nr, sizeof(*rec->series));
+	if (!rec->series)
+		return err_set("out of memory");
+	for (unsigned i = 0; i < r->series.nr; i++) {
+		const struct series_point *p = &r->series.points[i];
+		struct series_record *s = &rec->series[i];
+
+		s->t_ms = p->t_ns / 1000000u;
+		for (int d = 0; d < DIR_COUNT; d++) {
+			s->ios[d] = p->ios[d];
+			s->bytes[d] = p->bytes[d];
+			s->lat_mean_ns[d] = p->ios[d] ?
+				(double)p->lat_sum_ns[d] / (double)p->ios[d] : 0.0;
+		}
+	}
+	rec->nr_series = r->series.nr;
+	return 0;
+}
+
+/* verify's counts and its list of failures. 0, or -1 with err_msg. */
+static int verify_from(const struct job_result *r, struct result_record *rec)
+{
+	rec->verify = r->spec->verify != VERIFY_NONE;
+	rec->verify_seed = r->verify_seed;
+	rec->verify_checked = r->verify_checked;
+	rec->verify_failed = r->verify_failed;
+	rec->verify_units = r->verify_units;
+	rec->verify_stopped = r->verify_stopped;
+	if (!r->nr_verify_failures)
+		return 0;
+	rec->verify_failures = malloc(r->nr_verify_failures * sizeof(*rec->verify_failures));
+	if (!rec->verify_failures)
+		return err_set("out of memory");
+	memcpy(rec->verify_failures, r->verify_failures,
+	       r->nr_verify_failures * sizeof(*rec->verify_failures));
+	rec->nr_verify_failures = r->nr_verify_failures;
+	return 0;
+}
+
 int record_from_result(const struct job_result *r, struct result_record *rec)
 {
 	const struct job_spec *spec = r->spec;
@@ -146,27 +215,9 @@ int record_from_result(const struct job_result *r, struct result_record *rec)
 	rec->iodepth = spec->iodepth;
 	rec->numjobs = spec->numjobs;
 	rec->runtime_ns = r->runtime_ns;
-
-	for (int d = 0; d < DIR_COUNT; d++) {
-		const struct dir_stats *in = &r->dir[d];
-		struct dir_record *out = &rec->dir[d];
-
-		out->ios = in->ios;
-		out->bytes = in->bytes;
-		out->errors = in->errors;
-		out->first_error = in->first_error < 0 ? -in->first_error : in->first_error;
-		out->first_error_offset = in->first_error_offset;
-		out->runtime_ms = in->ios ? r->runtime_ns / 1000000u : 0;
-		out->iops = result_iops(r, (enum io_dir)d);
-		out->bw_bytes = result_bw_bytes(r, (enum io_dir)d);
-		summary_from(&in->slat, &out->slat);
-		summary_from(&in->clat, &out->clat);
-		summary_from(&in->lat, &out->lat);
-		percentiles_from(&in->clat.hist, spec, out->clat_pct, &out->nr_clat_pct);
-		percentiles_from(&in->lat.hist, spec, out->lat_pct, &out->nr_lat_pct);
-		if (bins_from(&in->clat.hist, out) < 0)
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (dir_record_from(r, (enum io_dir)d, &rec->dir[d]))
 			goto fail;
-	}
 
 	rec->options_json = options_json_from(spec->options_text);
 	if (!rec->options_json) {
@@ -175,29 +226,9 @@ int record_from_result(const struct job_result *r, struct result_record *rec)
 	}
 	/* cJSON allocates with malloc unless hooks are installed (none are) */
 
-	rec->series_interval_ms = r->series.interval_ns / 1000000u;
 	rec->max_buffer_bytes = r->max_buffer_bytes;
-	if (r->series.nr) {
-		rec->series = calloc(r->series.nr, sizeof(*rec->series));
-		if (!rec->series) {
-			err_set("out of memory");
-			goto fail;
-		}
-		for (unsigned i = 0; i < r->series.nr; i++) {
-			const struct series_point *p = &r->series.points[i];
-			struct series_record *s = &rec->series[i];
-
-			s->t_ms = p->t_ns / 1000000u;
-			for (int d = 0; d < DIR_COUNT; d++) {
-				s->ios[d] = p->ios[d];
-				s->bytes[d] = p->bytes[d];
-				s->lat_mean_ns[d] = p->ios[d] ?
-					(double)p->lat_sum_ns[d] / (double)p->ios[d] : 0.0;
-			}
-		}
-		rec->nr_series = r->series.nr;
-	}
-
+	if (series_from(r, rec))
+		goto fail;
 	rec->drive_before = dup_or_null(r->drive_before, &failed);
 	rec->drive_after = dup_or_null(r->drive_after, &failed);
 	rec->drive_delta = dup_or_null(r->drive_delta, &failed);
@@ -205,22 +236,8 @@ int record_from_result(const struct job_result *r, struct result_record *rec)
 		err_set("out of memory");
 		goto fail;
 	}
-	rec->verify = spec->verify != VERIFY_NONE;
-	rec->verify_seed = r->verify_seed;
-	rec->verify_checked = r->verify_checked;
-	rec->verify_failed = r->verify_failed;
-	rec->verify_units = r->verify_units;
-	rec->verify_stopped = r->verify_stopped;
-	if (r->nr_verify_failures) {
-		rec->verify_failures = malloc(r->nr_verify_failures * sizeof(*rec->verify_failures));
-		if (!rec->verify_failures) {
-			err_set("out of memory");
-			goto fail;
-		}
-		memcpy(rec->verify_failures, r->verify_failures,
-		       r->nr_verify_failures * sizeof(*rec->verify_failures));
-		rec->nr_verify_failures = r->nr_verify_failures;
-	}
+	if (verify_from(r, rec))
+		goto fail;
 	return 0;
 fail:
 	record_free(rec);

@@ -57,30 +57,16 @@ static double validity_at_quantile(double victim_validity, double q)
 	return exp((1 - q) * log(victim_validity));
 }
 
-int sprandom_plan(uint64_t capacity, double op, unsigned nr_regions,
-		  uint64_t iu, struct sprandom_plan *out)
+/* Regions tile the capacity; the first blocks % nr regions get one
+ * block more. Region r stands for the physical space quantiles its
+ * blocks cover, squeezed into the lower 1 / (1 + op) of the physical
+ * space: the top op / (1 + op) is taken by the overwrites themselves,
+ * which land fully valid. wanted[r] is the region's raw share of invalid
+ * blocks; returns their sum. */
+static double tile_regions(struct sprandom_region *regions, double *wanted,
+			   unsigned nr_regions, uint64_t blocks, uint64_t iu, double op)
 {
-	if (check_parameters(capacity, op, nr_regions, iu, out))
-		return -1;
-	*out = (struct sprandom_plan){ 0 };
-
-	struct sprandom_region *regions = calloc(nr_regions, sizeof(*regions));
-	double *wanted = calloc(nr_regions, sizeof(*wanted));
-	if (!regions || !wanted) {
-		free(regions);
-		free(wanted);
-		return err_set("sprandom: out of memory for %u regions", nr_regions);
-	}
-
-	uint64_t blocks = capacity / iu;
-	double waf = sprandom_model_waf(op);
 	double victim_validity = spr_gc_validity(op);
-
-	/* Regions tile the capacity; the first blocks % nr regions get one
-	 * block more. Region r stands for the physical space quantiles its
-	 * blocks cover, squeezed into the lower 1 / (1 + op) of the physical
-	 * space: the top op / (1 + op) is taken by the overwrites themselves,
-	 * which land fully valid. */
 	uint64_t base = blocks / nr_regions, extra = blocks % nr_regions;
 	uint64_t start = 0;
 	double raw_invalid_blocks = 0;
@@ -94,12 +80,18 @@ int sprandom_plan(uint64_t capacity, double op, unsigned nr_regions,
 		raw_invalid_blocks += wanted[r];
 		start += n;
 	}
+	return raw_invalid_blocks;
+}
 
-	/* One physical write: the overwrites add op x capacity, which is the
-	 * invalid space steady state holds (physical - logical). Scale the
-	 * shares to hit that total, then round by largest remainder so the
-	 * total is exact; a region keeps at least one valid block. */
-	uint64_t target = (uint64_t)llround(op * (double)blocks);
+/* One physical write: the overwrites add op x capacity, which is the
+ * invalid space steady state holds (physical - logical). Scale the
+ * shares to hit that total (target blocks), then round by largest
+ * remainder so the total is exact; a region keeps at least one valid
+ * block. */
+static void assign_overwrites(struct sprandom_region *regions, double *wanted,
+			      unsigned nr_regions, uint64_t iu, uint64_t target,
+			      double raw_invalid_blocks)
+{
 	double scale = raw_invalid_blocks > 0 ? target / raw_invalid_blocks : 0;
 	uint64_t assigned = 0;
 	for (unsigned r = 0; r < nr_regions; r++) {
@@ -133,7 +125,29 @@ int sprandom_plan(uint64_t capacity, double op, unsigned nr_regions,
 		wanted[best] = (double)(regions[best].overwrite_bytes / iu) - 1;
 		assigned++;
 	}
+}
 
+int sprandom_plan(uint64_t capacity, double op, unsigned nr_regions,
+		  uint64_t iu, struct sprandom_plan *out)
+{
+	if (check_parameters(capacity, op, nr_regions, iu, out))
+		return -1;
+	*out = (struct sprandom_plan){ 0 };
+
+	struct sprandom_region *regions = calloc(nr_regions, sizeof(*regions));
+	double *wanted = calloc(nr_regions, sizeof(*wanted));
+	if (!regions || !wanted) {
+		free(regions);
+		free(wanted);
+		return err_set("sprandom: out of memory for %u regions", nr_regions);
+	}
+
+	uint64_t blocks = capacity / iu;
+	double waf = sprandom_model_waf(op);
+	double raw_invalid_blocks = tile_regions(regions, wanted, nr_regions, blocks, iu, op);
+	uint64_t target = (uint64_t)llround(op * (double)blocks);
+
+	assign_overwrites(regions, wanted, nr_regions, iu, target, raw_invalid_blocks);
 	uint64_t total = capacity;
 	for (unsigned r = 0; r < nr_regions; r++) {
 		regions[r].invalid_fraction = (double)regions[r].overwrite_bytes /

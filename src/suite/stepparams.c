@@ -222,47 +222,77 @@ static int parse_list(const char *text, unsigned limit, unsigned *values, unsign
 }
 
 
+static int parse_precondition(const char *v, enum precondition_mode *out)
+{
+	if (v && !strcmp(v, "sequential"))
+		*out = PRECOND_SEQUENTIAL;
+	else if (v && !strcmp(v, "random"))
+		*out = PRECOND_RANDOM;
+	else if (v && !strcmp(v, "sprandom"))
+		*out = PRECOND_SPRANDOM;
+	else
+		return err_set("unknown mode '%s' (sequential, random, sprandom)", v ? v : "");
+	return 0;
+}
+
+static int parse_metric(const char *v, enum steady_metric *out)
+{
+	if (v && !strcmp(v, "iops"))
+		*out = STEADY_IOPS;
+	else if (v && !strcmp(v, "bw"))
+		*out = STEADY_BW;
+	else if (v && !strcmp(v, "lat"))
+		*out = STEADY_LAT_MEAN;
+	else
+		return err_set("unknown metric '%s' (iops, bw, lat)", v ? v : "");
+	return 0;
+}
+
+/* sprandom's indirection unit, in the step's kb_base. */
+static int parse_iu(const char *v, struct suite_step *step)
+{
+	if (!v || parse_size(v, step->spec.kb_base, &step->iu))
+		return err_set("bad size '%s'", v ? v : "");
+	if (step->iu == 0 || step->iu > STEP_IU_MAX)
+		return err_set("%s is too %s, the range is 1 byte..4 GiB", v,
+			       step->iu ? "large" : "small");
+	return 0;
+}
+
+static int parse_model(const char *v, struct suite_step *step)
+{
+	if (!v || !v[0] || strlen(v) >= sizeof(step->checkpoint_model))
+		return err_set("bad model name '%s'", v ? v : "");
+	snprintf(step->checkpoint_model, sizeof(step->checkpoint_model), "%s", v);
+	return 0;
+}
+
+static int parse_checkpoint_size(const char *v, uint64_t *size)
+{
+	/* decimal units, as the reviews quote checkpoint sizes */
+	if (!v || parse_size(v, 1000, size) || !*size)
+		return err_set("bad size '%s'", v ? v : "");
+	if (*size > STEP_CHECKPOINT_MAX)
+		return err_set("%s is too large, the range is 1 byte..1 EiB", v);
+	return 0;
+}
+
 int step_parameter_set(struct suite_step *step, const char *key, const char *v,
 		       unsigned *iodepths, unsigned *nr_iodepths, unsigned *jobs,
 		       unsigned *nr_jobs)
 {
-
-	if (!strcmp(key, "precondition")) {
-		if (v && !strcmp(v, "sequential"))
-			step->precondition = PRECOND_SEQUENTIAL;
-		else if (v && !strcmp(v, "random"))
-			step->precondition = PRECOND_RANDOM;
-		else if (v && !strcmp(v, "sprandom"))
-			step->precondition = PRECOND_SPRANDOM;
-		else
-			return err_set("unknown mode '%s' (sequential, random, sprandom)", v ? v : "");
-		return 0;
-	}
+	if (!strcmp(key, "precondition"))
+		return parse_precondition(v, &step->precondition);
 	if (!strcmp(key, "capacities"))
 		return parse_bounded_double(v, STEP_CAPACITIES_MAX, &step->capacities);
 	if (!strcmp(key, "op"))
 		return parse_fraction(v, &step->op);
 	if (!strcmp(key, "regions"))
 		return parse_unsigned(v, 1, STEP_REGIONS_MAX, &step->regions);
-	if (!strcmp(key, "iu")) {
-		if (!v || parse_size(v, step->spec.kb_base, &step->iu))
-			return err_set("bad size '%s'", v ? v : "");
-		if (step->iu == 0 || step->iu > STEP_IU_MAX)
-			return err_set("%s is too %s, the range is 1 byte..4 GiB", v,
-				       step->iu ? "large" : "small");
-		return 0;
-	}
-	if (!strcmp(key, "metric")) {
-		if (v && !strcmp(v, "iops"))
-			step->metric = STEADY_IOPS;
-		else if (v && !strcmp(v, "bw"))
-			step->metric = STEADY_BW;
-		else if (v && !strcmp(v, "lat"))
-			step->metric = STEADY_LAT_MEAN;
-		else
-			return err_set("unknown metric '%s' (iops, bw, lat)", v ? v : "");
-		return 0;
-	}
+	if (!strcmp(key, "iu"))
+		return parse_iu(v, step);
+	if (!strcmp(key, "metric"))
+		return parse_metric(v, &step->metric);
 	if (!strcmp(key, "window"))
 		return parse_unsigned(v, 2, STEP_ROUNDS_MAX, &step->window);
 	if (!strcmp(key, "max_rounds"))
@@ -283,20 +313,10 @@ int step_parameter_set(struct suite_step *step, const char *key, const char *v,
 		return parse_bounded_duration(v, STEP_TIME_MAX, &step->idle_ns);
 	if (!strcmp(key, "nvme_format"))
 		return parse_bool(v, &step->nvme_format);
-	if (!strcmp(key, "model")) {
-		if (!v || !v[0] || strlen(v) >= sizeof(step->checkpoint_model))
-			return err_set("bad model name '%s'", v ? v : "");
-		snprintf(step->checkpoint_model, sizeof(step->checkpoint_model), "%s", v);
-		return 0;
-	}
-	if (!strcmp(key, "checkpoint_size")) {
-		/* decimal units, as the reviews quote checkpoint sizes */
-		if (!v || parse_size(v, 1000, &step->checkpoint_size) || !step->checkpoint_size)
-			return err_set("bad size '%s'", v ? v : "");
-		if (step->checkpoint_size > STEP_CHECKPOINT_MAX)
-			return err_set("%s is too large, the range is 1 byte..1 EiB", v);
-		return 0;
-	}
+	if (!strcmp(key, "model"))
+		return parse_model(v, step);
+	if (!strcmp(key, "checkpoint_size"))
+		return parse_checkpoint_size(v, &step->checkpoint_size);
 	if (!strcmp(key, "ranks"))
 		return parse_unsigned(v, 1, STEP_RANKS_MAX, &step->checkpoint_ranks);
 	if (!strcmp(key, "passes"))

@@ -427,18 +427,13 @@ int target_job_range(const struct target *t, const struct job_spec *spec,
 	return target_file_range(t, spec, clone, spec->size, spec->size_pct, 0, start, len);
 }
 
-int target_file_range(const struct target *t, const struct job_spec *spec,
-		      unsigned clone, uint64_t size, double size_pct, uint64_t file_end,
-		      uint64_t *start, uint64_t *len)
+/* Where clone's range starts: offset= (or offset=N%), plus clone times
+ * offset_increment= (or offset_increment=N%). 0, or -1 with err_msg. */
+static int range_first(const struct target *t, const struct job_spec *spec,
+		       unsigned clone, uint64_t min_bs, uint64_t *first)
 {
-	uint64_t min_bs = job_spec_min_bs(spec);
-	uint64_t max_bs = job_spec_max_bs(spec);
-	unsigned logical = t->logical_block ? t->logical_block :
-		FILE_LOGICAL_BLOCK;
-	uint64_t base, shift, first, bytes, increment;
+	uint64_t base, shift, increment;
 
-	*start = 0;
-	*len = 0;
 	if (spec->offset_pct > 0) {
 		if (!t->exists)
 			return err_set("job '%s': offset=%g%% needs an existing "
@@ -465,23 +460,32 @@ int target_file_range(const struct target *t, const struct job_spec *spec,
 		return err_set("job '%s': offset %llu + %llu overflows",
 			       spec->name, (unsigned long long)base,
 			       (unsigned long long)shift);
-	first = base + shift;
+	*first = base + shift;
+	return 0;
+}
 
+/* How long the range from first is: up to filesize=, size=, size=N%,
+ * fill_device's free space, or the rest of the existing target.
+ * 0, or -1 with err_msg. */
+static int range_bytes(const struct target *t, const struct job_spec *spec,
+		       uint64_t size, double size_pct, uint64_t file_end,
+		       uint64_t first, uint64_t min_bs, uint64_t *bytes)
+{
 	if (file_end > 0) {
 		/* filesize=: the file ends there, the range runs up to it */
 		if (first >= file_end)
 			return err_set("job '%s': offset %llu is at or beyond filesize "
 				       "%llu of '%s'", spec->name, (unsigned long long)first,
 				       (unsigned long long)file_end, t->path);
-		bytes = file_end - first;
+		*bytes = file_end - first;
 	} else if (size > 0) {
-		bytes = size;
+		*bytes = size;
 	} else if (size_pct > 0) {
 		if (!t->exists)
 			return err_set("job '%s': size 0: size=%g%% of '%s', "
 				       "which does not exist", spec->name,
 				       size_pct, t->path);
-		bytes = percent_of(t, size_pct, min_bs);
+		*bytes = percent_of(t, size_pct, min_bs);
 	} else if (spec->fill_device && !t->is_block) {
 		/* fill_device: up to what the filesystem has free (fio's
 		 * get_fs_free_counts), whole blocks */
@@ -489,8 +493,8 @@ int target_file_range(const struct target *t, const struct job_spec *spec,
 
 		if (fs_free_bytes(t->path, &free_bytes))
 			return err_prefix("job '%s': fill_device", spec->name);
-		bytes = (t->exists && t->size > first ? t->size - first : 0) + free_bytes;
-		bytes -= bytes % min_bs;
+		*bytes = (t->exists && t->size > first ? t->size - first : 0) + free_bytes;
+		*bytes -= *bytes % min_bs;
 	} else if (!t->exists) {
 		return err_set("job '%s': size 0: '%s' does not exist, so "
 			       "size= must be given", spec->name, t->path);
@@ -500,8 +504,26 @@ int target_file_range(const struct target *t, const struct job_spec *spec,
 			       (unsigned long long)first, t->path,
 			       (unsigned long long)t->size);
 	} else {
-		bytes = t->size - first;
+		*bytes = t->size - first;
 	}
+	return 0;
+}
+
+int target_file_range(const struct target *t, const struct job_spec *spec,
+		      unsigned clone, uint64_t size, double size_pct, uint64_t file_end,
+		      uint64_t *start, uint64_t *len)
+{
+	uint64_t min_bs = job_spec_min_bs(spec);
+	uint64_t max_bs = job_spec_max_bs(spec);
+	unsigned logical = t->logical_block ? t->logical_block :
+		FILE_LOGICAL_BLOCK;
+	uint64_t first = 0, bytes = 0;   /* = 0: gcc cannot see err_set return -1 */
+
+	*start = 0;
+	*len = 0;
+	if (range_first(t, spec, clone, min_bs, &first) ||
+	    range_bytes(t, spec, size, size_pct, file_end, first, min_bs, &bytes))
+		return -1;
 	if (bytes == 0)
 		return err_set("job '%s': size 0", spec->name);
 	if (first > UINT64_MAX - bytes)

@@ -13,6 +13,7 @@
 
 #include "util/error.h"
 #include "util/text.h"
+#include "util/units.h"
 #include "job/options.h"
 
 #define NS_PER_SEC 1000000000ull
@@ -30,23 +31,21 @@
 
 /* ---- values (messages without file:line; suitefile.c adds them) ------- */
 
-/* A whole number within [min, max]; digits beyond max (4294967296 too)
- * are "too large", not "not a whole number". */
+/* A whole number within [min, max] (units_parse_count), in the suite's
+ * words: "not a whole number: 'x'", "N is too large, the range is ..". */
 static int parse_unsigned(const char *text, unsigned min, unsigned max, unsigned *out)
 {
-	const char *p = text;
-	unsigned long long v = 0;
+	uint64_t v;
+	int rc = units_parse_count(text, min, max, &v);
+	/* digits past 2^64 are a number too, and too large */
+	bool digits = text && *text && strspn(text, "0123456789") == strlen(text);
 
-	if (!text || !*text)
+	if (rc == -1 && !digits)
 		return err_set("not a whole number: '%s'", text ? text : "");
-	for (; isdigit((unsigned char)*p); p++)
-		if (v <= max)
-			v = v * 10 + (unsigned)(*p - '0');
-	if (p == text || *p)
-		return err_set("not a whole number: '%s'", text);
-	if (v < min || v > max)
+	if (rc)
 		return err_set("%s is too %s, the range is %u..%u", text,
-			       v < min ? "small" : "large", min, max);
+			       rc == -2 && strtoull(text, NULL, 10) < min ? "small" : "large",
+			       min, max);
 	*out = (unsigned)v;
 	return 0;
 }
@@ -120,15 +119,9 @@ static int parse_fraction(const char *text, double *out)
 
 static int parse_bool(const char *text, bool *out)
 {
-	if (!text || !strcmp(text, "1") || !strcmp(text, "true") || !strcmp(text, "yes")) {
-		*out = true;
-		return 0;
-	}
-	if (!strcmp(text, "0") || !strcmp(text, "false") || !strcmp(text, "no")) {
-		*out = false;
-		return 0;
-	}
-	return err_set("not a boolean: '%s' (0 or 1)", text);
+	if (!units_parse_bool(text, out))
+		return err_set("not a boolean: '%s' (0 or 1)", text);
+	return 0;
 }
 
 /* A point sets the job's iodepth and numjobs, so those options' limits
@@ -277,57 +270,80 @@ static int parse_checkpoint_size(const char *v, uint64_t *size)
 	return 0;
 }
 
-int step_parameter_set(struct suite_step *step, const char *key, const char *v,
-		       unsigned *iodepths, unsigned *nr_iodepths, unsigned *jobs,
-		       unsigned *nr_jobs)
+/* ---- the table: every step parameter, the step kinds it applies to, and
+ * how its value is read ---------------------------------------------- */
+
+#define SETTER(name, call)                                                      \
+	static int set_##name(struct suite_step *step, struct step_lists *l,    \
+			      const char *v)                                    \
+	{                                                                       \
+		(void)step;                                                     \
+		(void)l;                                                        \
+		return call;                                                    \
+	}
+
+SETTER(precondition, parse_precondition(v, &step->precondition))
+SETTER(capacities, parse_bounded_double(v, STEP_CAPACITIES_MAX, &step->capacities))
+SETTER(op, parse_fraction(v, &step->op))
+SETTER(regions, parse_unsigned(v, 1, STEP_REGIONS_MAX, &step->regions))
+SETTER(iu, parse_iu(v, step))
+SETTER(metric, parse_metric(v, &step->metric))
+SETTER(window, parse_unsigned(v, 2, STEP_ROUNDS_MAX, &step->window))
+SETTER(max_rounds, parse_unsigned(v, 1, STEP_ROUNDS_MAX, &step->max_rounds))
+SETTER(range_limit, parse_fraction(v, &step->range_limit))
+SETTER(slope_limit, parse_fraction(v, &step->slope_limit))
+SETTER(points, parse_points(v, step))
+SETTER(iodepths, parse_list(v, 65536, l->iodepths, SUITE_POINTS_MAX, l->nr_iodepths))
+SETTER(numjobs, parse_list(v, 4096, l->jobs, SUITE_POINTS_MAX, l->nr_jobs))
+SETTER(pause, parse_bounded_duration(v, STEP_TIME_MAX, &step->pause_ns))
+SETTER(idle, parse_bounded_duration(v, STEP_TIME_MAX, &step->idle_ns))
+SETTER(nvme_format, parse_bool(v, &step->nvme_format))
+SETTER(model, parse_model(v, step))
+SETTER(checkpoint_size, parse_checkpoint_size(v, &step->checkpoint_size))
+SETTER(ranks, parse_unsigned(v, 1, STEP_RANKS_MAX, &step->checkpoint_ranks))
+SETTER(passes, parse_unsigned(v, 1, STEP_PASSES_MAX, &step->checkpoint_passes))
+SETTER(count, parse_unsigned(v, 1, STEP_COUNT_MAX, &step->checkpoint_count))
+SETTER(fill, parse_fraction(v, &step->checkpoint_fill))
+SETTER(record_series, parse_bool(v, &step->record_series))
+
+#define KIND(k) (1u << (k))
+#define ANY_KIND (~0u)
+
+static const struct step_parameter step_parameters[] = {
+	{ "step", ANY_KIND, NULL },   /* the step's kind: suitefile.c reads it */
+	{ "precondition", KIND(STEP_PRECONDITION), set_precondition },
+	{ "capacities", KIND(STEP_PRECONDITION), set_capacities },
+	{ "op", KIND(STEP_PRECONDITION), set_op },
+	{ "regions", KIND(STEP_PRECONDITION), set_regions },
+	{ "iu", KIND(STEP_PRECONDITION), set_iu },
+	{ "metric", KIND(STEP_STEADY), set_metric },
+	{ "window", KIND(STEP_STEADY), set_window },
+	{ "max_rounds", KIND(STEP_STEADY), set_max_rounds },
+	{ "range_limit", KIND(STEP_STEADY), set_range_limit },
+	{ "slope_limit", KIND(STEP_STEADY), set_slope_limit },
+	{ "points", KIND(STEP_SWEEP), set_points },
+	{ "iodepths", KIND(STEP_SWEEP), set_iodepths },
+	/* a step parameter only next to iodepths; otherwise fio's numjobs */
+	{ "numjobs", KIND(STEP_SWEEP), set_numjobs, true },
+	{ "pause", KIND(STEP_SWEEP), set_pause },
+	{ "idle", KIND(STEP_IDLE), set_idle },
+	{ "nvme_format", KIND(STEP_PURGE), set_nvme_format },
+	{ "model", KIND(STEP_CHECKPOINT), set_model },
+	{ "checkpoint_size", KIND(STEP_CHECKPOINT), set_checkpoint_size },
+	{ "ranks", KIND(STEP_CHECKPOINT), set_ranks },
+	{ "passes", KIND(STEP_CHECKPOINT), set_passes },
+	{ "count", KIND(STEP_CHECKPOINT), set_count },
+	{ "fill", KIND(STEP_CHECKPOINT), set_fill },
+	{ "record_series", ANY_KIND, set_record_series },
+};
+
+const struct step_parameter *step_parameter_find(const char *key, bool has_iodepths)
 {
-	if (!strcmp(key, "precondition"))
-		return parse_precondition(v, &step->precondition);
-	if (!strcmp(key, "capacities"))
-		return parse_bounded_double(v, STEP_CAPACITIES_MAX, &step->capacities);
-	if (!strcmp(key, "op"))
-		return parse_fraction(v, &step->op);
-	if (!strcmp(key, "regions"))
-		return parse_unsigned(v, 1, STEP_REGIONS_MAX, &step->regions);
-	if (!strcmp(key, "iu"))
-		return parse_iu(v, step);
-	if (!strcmp(key, "metric"))
-		return parse_metric(v, &step->metric);
-	if (!strcmp(key, "window"))
-		return parse_unsigned(v, 2, STEP_ROUNDS_MAX, &step->window);
-	if (!strcmp(key, "max_rounds"))
-		return parse_unsigned(v, 1, STEP_ROUNDS_MAX, &step->max_rounds);
-	if (!strcmp(key, "range_limit"))
-		return parse_fraction(v, &step->range_limit);
-	if (!strcmp(key, "slope_limit"))
-		return parse_fraction(v, &step->slope_limit);
-	if (!strcmp(key, "points"))
-		return parse_points(v, step);
-	if (!strcmp(key, "iodepths"))
-		return parse_list(v, 65536, iodepths, SUITE_POINTS_MAX, nr_iodepths);
-	if (!strcmp(key, "numjobs"))
-		return parse_list(v, 4096, jobs, SUITE_POINTS_MAX, nr_jobs);
-	if (!strcmp(key, "pause"))
-		return parse_bounded_duration(v, STEP_TIME_MAX, &step->pause_ns);
-	if (!strcmp(key, "idle"))
-		return parse_bounded_duration(v, STEP_TIME_MAX, &step->idle_ns);
-	if (!strcmp(key, "nvme_format"))
-		return parse_bool(v, &step->nvme_format);
-	if (!strcmp(key, "model"))
-		return parse_model(v, step);
-	if (!strcmp(key, "checkpoint_size"))
-		return parse_checkpoint_size(v, &step->checkpoint_size);
-	if (!strcmp(key, "ranks"))
-		return parse_unsigned(v, 1, STEP_RANKS_MAX, &step->checkpoint_ranks);
-	if (!strcmp(key, "passes"))
-		return parse_unsigned(v, 1, STEP_PASSES_MAX, &step->checkpoint_passes);
-	if (!strcmp(key, "count"))
-		return parse_unsigned(v, 1, STEP_COUNT_MAX, &step->checkpoint_count);
-	if (!strcmp(key, "fill"))
-		return parse_fraction(v, &step->checkpoint_fill);
-	if (!strcmp(key, "record_series"))
-		return parse_bool(v, &step->record_series);
-	return err_set("internal error: unhandled parameter");
+	for (size_t i = 0; i < sizeof(step_parameters) / sizeof(step_parameters[0]); i++)
+		if (!strcmp(key, step_parameters[i].key))
+			return !step_parameters[i].with_iodepths || has_iodepths
+				? &step_parameters[i] : NULL;
+	return NULL;
 }
 
 void step_parameter_defaults(struct suite_step *step)

@@ -3,17 +3,31 @@
 #ifndef DRIVEBENCH_STEPPARAMS_H
 #define DRIVEBENCH_STEPPARAMS_H
 
+#include <stdbool.h>
+
 #include "suite/suite.h"
 
 /* A step's parameters before its section is read (docs/suites.md). */
 void step_parameter_defaults(struct suite_step *step);
-/* Sets parameter key (a step parameter, not an fio option) from value
- * (NULL for a bare key); iodepths and numjobs lists are collected in the
- * arrays (SUITE_POINTS_MAX each) for the caller to expand. Returns 0, or
- * -1 with err_msg giving the value and its range. */
-int step_parameter_set(struct suite_step *step, const char *key, const char *v,
-		       unsigned *iodepths, unsigned *nr_iodepths, unsigned *jobs,
-		       unsigned *nr_jobs);
+/* Where a step's iodepths and numjobs lists are collected (SUITE_POINTS_MAX
+ * each) for the caller to expand. */
+struct step_lists {
+	unsigned *iodepths, *nr_iodepths, *jobs, *nr_jobs;
+};
+
+/* One step parameter (not an fio option): the one table of them. */
+struct step_parameter {
+	const char *key;
+	unsigned kinds;              /* the step kinds it applies to, bit per kind */
+	/* sets it from value (NULL for a bare key): 0, or -1 with err_msg
+	 * giving the value and its range; NULL for "step" (the kind) */
+	int (*set)(struct suite_step *step, struct step_lists *lists, const char *value);
+	bool with_iodepths;          /* a parameter only in a step with iodepths */
+};
+
+/* The parameter named key, NULL when key is an fio option (numjobs is a
+ * parameter only in a step with iodepths). */
+const struct step_parameter *step_parameter_find(const char *key, bool has_iodepths);
 /* Adds the point iodepth/numjobs, held to those options' ranges. */
 int step_point_add(struct suite_step *step, unsigned iodepth, unsigned numjobs);
 

@@ -165,57 +165,10 @@ static int apply_fio_options(struct parser *p, struct job_spec *spec, bool is_st
 	return 0;
 }
 
-/* Which step kinds a parameter applies to (bit per enum step_kind). */
-#define KIND(k) (1u << (k))
-static const struct {
-	const char *key;
-	unsigned kinds;
-} step_parameters[] = {
-	{ "step", ~0u },
-	{ "precondition", KIND(STEP_PRECONDITION) },
-	{ "capacities", KIND(STEP_PRECONDITION) },
-	{ "op", KIND(STEP_PRECONDITION) },
-	{ "regions", KIND(STEP_PRECONDITION) },
-	{ "iu", KIND(STEP_PRECONDITION) },
-	{ "metric", KIND(STEP_STEADY) },
-	{ "window", KIND(STEP_STEADY) },
-	{ "max_rounds", KIND(STEP_STEADY) },
-	{ "range_limit", KIND(STEP_STEADY) },
-	{ "slope_limit", KIND(STEP_STEADY) },
-	{ "points", KIND(STEP_SWEEP) },
-	{ "iodepths", KIND(STEP_SWEEP) },
-	{ "pause", KIND(STEP_SWEEP) },
-	{ "idle", KIND(STEP_IDLE) },
-	{ "nvme_format", KIND(STEP_PURGE) },
-	{ "model", KIND(STEP_CHECKPOINT) },
-	{ "checkpoint_size", KIND(STEP_CHECKPOINT) },
-	{ "ranks", KIND(STEP_CHECKPOINT) },
-	{ "passes", KIND(STEP_CHECKPOINT) },
-	{ "count", KIND(STEP_CHECKPOINT) },
-	{ "fill", KIND(STEP_CHECKPOINT) },
-	{ "record_series", ~0u },
-};
-
-/* numjobs is a step parameter (the jobs list of a sweep) only next to
- * iodepths; otherwise it is fio's numjobs. */
+/* A step parameter, not an fio option (stepparams.c's table). */
 static bool is_step_parameter(const char *key, bool has_iodepths)
 {
-	if (!strcmp(key, "numjobs"))
-		return has_iodepths;
-	for (size_t i = 0; i < sizeof(step_parameters) / sizeof(step_parameters[0]); i++)
-		if (!strcmp(key, step_parameters[i].key))
-			return true;
-	return false;
-}
-
-static unsigned parameter_kinds(const char *key)
-{
-	if (!strcmp(key, "numjobs"))
-		return KIND(STEP_SWEEP);
-	for (size_t i = 0; i < sizeof(step_parameters) / sizeof(step_parameters[0]); i++)
-		if (!strcmp(key, step_parameters[i].key))
-			return step_parameters[i].kinds;
-	return 0;
+	return step_parameter_find(key, has_iodepths) != NULL;
 }
 
 static int parse_kind(const char *value, enum step_kind *kind)
@@ -344,16 +297,18 @@ static int close_step_section(struct parser *p)
 
 	for (unsigned i = 0; i < p->nr_entries; i++) {
 		const struct entry *e = &p->entries[i];
+		const struct step_parameter *param = step_parameter_find(e->key, has_iodepths);
+		struct step_lists lists = { iodepths, &nr_iodepths, jobs, &nr_jobs };
 
-		if (!is_step_parameter(e->key, has_iodepths) || !strcmp(e->key, "step"))
+		if (!param || !param->set)   /* an fio option, or "step" */
 			continue;
-		if (!(parameter_kinds(e->key) & KIND(step->kind)))
+		if (!(param->kinds & (1u << step->kind)))
 			return err_set("%s:%u: key '%s' does not apply to a %s step",
 				       p->file, e->line, e->key, step_kind_name(step->kind));
 		if (!strcmp(e->key, "points") && has_iodepths)
 			return err_set("%s:%u: key 'points': give points or iodepths/numjobs, not both",
 				       p->file, e->line);
-		if (step_parameter_set(step, e->key, e->value, iodepths, &nr_iodepths, jobs, &nr_jobs))
+		if (param->set(step, &lists, e->value))
 			return err_prefix("%s:%u: key '%s'", p->file, e->line, e->key);
 	}
 	if (has_iodepths) {

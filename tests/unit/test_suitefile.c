@@ -369,6 +369,13 @@ static void test_errors(void **state)
 	expect_error("[s]\nstep = idle\nidle = soon\n", 3, "key 'idle'");
 	expect_error("[s]\nstep = purge\nnvme_format = maybe\n", 3, "key 'nvme_format'");
 	expect_error("[s]\nstep = measure\nrecord_series = 2\n", 3, "key 'record_series'");
+	expect_error("[s]\nstep = measure\nrecord_series = maybe\n", 3,
+		     "key 'record_series': not a boolean: 'maybe' (0 or 1)");
+	/* a parameter of another step kind is refused by the one table */
+	expect_error("[s]\nstep = measure\nwindow = 5\n", 3,
+		     "key 'window' does not apply to a measure step");
+	expect_error("[s]\nstep = steady\nwindow = 1\n", 3,
+		     "key 'window': 1 is too small, the range is 2..10000");
 	expect_error("[s]\nstep = measure\nname = other\n", 3, "key 'name'");
 	expect_error("[s]\nstep = measure\n[s]\nstep = measure\n", 3, "used twice (first at line 1)");
 	expect_error("step = measure\n", 1, "outside any section");

@@ -33,23 +33,6 @@ static inline uint64_t pick_offset(struct loop *l, int dir, uint64_t len)
 	return w->range_start + off;
 }
 
-static inline int pick_dir(struct worker *w)
-{
-	switch (w->spec->rw) {
-	case RW_READ:
-	case RW_RANDREAD:
-		return DIR_READ;
-	case RW_WRITE:
-	case RW_RANDWRITE:
-		return DIR_WRITE;
-	case RW_TRIM:
-	case RW_RANDTRIM:
-		return DIR_TRIM;
-	default:   /* mixed; trimwrite goes through run/shape.c */
-		return rng_below(&w->rng_mix, 100) < w->spec->rwmixread ? DIR_READ : DIR_WRITE;
-	}
-}
-
 /* The range guard: nothing is issued outside the job's byte range. */
 static inline int in_range(const struct worker *w, uint64_t off, uint64_t len)
 {
@@ -118,7 +101,7 @@ static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
 			return 1;
 		}
 	} else {
-		dir = pick_dir(w);
+		dir = worker_pick_dir(w);
 		len = bs_picker_next(&w->bs[dir], &w->rng_bs);
 		off = pick_offset(l, dir, len) + w->test_offset_skew;
 	}
@@ -140,7 +123,7 @@ static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
 static int prep_new_files(struct loop *l, struct io *io, uint64_t now)
 {
 	struct worker *w = l->w;
-	int dir = pick_dir(w), rc;
+	int dir = worker_pick_dir(w), rc;
 	uint64_t len = bs_picker_next(&w->bs[dir], &w->rng_bs), off;
 
 	rc = files_pick(l, io, dir, len, &off);
@@ -194,7 +177,7 @@ static inline __attribute__((always_inline)) int prep_new(struct loop *l, uint64
 		return w->verifying ? prep_new_verified(l, io, now) :
 		       w->shape ? prep_new_shaped(l, io, now) :   /* one file at most */
 		       w->files ? prep_new_files(l, io, now) : prep_new_shaped(l, io, now);
-	dir = pick_dir(w);
+	dir = worker_pick_dir(w);
 	len = bs_picker_next(&w->bs[dir], &w->rng_bs);
 	off = pick_offset(l, dir, len) + w->test_offset_skew;
 	if (!in_range(w, off, len))

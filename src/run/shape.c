@@ -143,29 +143,13 @@ static uint64_t range_len(struct shape *sh, struct worker *w, int dir)
 
 static int pick_direction(struct loop *l)
 {
-	const struct job_spec *s = l->w->spec;
-
 	if (l->pace_dir >= 0) {          /* the rate limiter chose it */
 		int dir = l->pace_dir;
 
 		l->pace_dir = -1;
 		return dir;
 	}
-	switch (s->rw) {
-	case RW_READ:
-	case RW_RANDREAD:
-		return DIR_READ;
-	case RW_WRITE:
-	case RW_RANDWRITE:
-		return DIR_WRITE;
-	case RW_TRIM:
-	case RW_RANDTRIM:
-	case RW_TRIMWRITE:
-	case RW_RANDTRIMWRITE:
-		return DIR_TRIM;
-	default:
-		return rng_below(&l->w->rng_mix, 100) < s->rwmixread ? DIR_READ : DIR_WRITE;
-	}
+	return worker_pick_dir(l->w);
 }
 
 /* zonemode=strided: after zonesize bytes the next zone starts zonerange +

@@ -132,4 +132,27 @@ uint64_t worker_series_points(const struct job_spec *spec);
  * the six latency histograms) and its series. */
 uint64_t worker_result_bytes(const struct job_spec *spec);
 
+/* The direction of the clone's next I/O from its rw: a mixed job draws
+ * read or write by rwmixread; trim and trimwrite jobs trim (run/shape.c
+ * turns trimwrite's trims into the writes after them). Inline: the loop
+ * calls it for every I/O. */
+static inline int worker_pick_dir(struct worker *w)
+{
+	switch (w->spec->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		return DIR_READ;
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return DIR_WRITE;
+	case RW_TRIM:
+	case RW_RANDTRIM:
+	case RW_TRIMWRITE:
+	case RW_RANDTRIMWRITE:
+		return DIR_TRIM;
+	default:
+		return rng_below(&w->rng_mix, 100) < w->spec->rwmixread ? DIR_READ : DIR_WRITE;
+	}
+}
+
 #endif

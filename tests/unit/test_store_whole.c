@@ -254,7 +254,7 @@ static void test_migrate_from_v6(void **state)
 	assert_string_equal(recs[0].job_name, "sweep-qd1-j1");
 	store_results_free(recs, nr);
 	store_close(s);
-	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 8);
+	assert_int_equal(raw_int(f->path, "PRAGMA user_version"), (int)schema_version);
 	assert_int_equal(raw_int(f->path, "SELECT point IS NULL FROM results"), 1);
 }
 

@@ -37,6 +37,26 @@ static void owners_of(const char *name, char *out, size_t len)
 						 n++ ? " or " : "ioengine=", ops->name);
 }
 
+/* "io_uring, libaio, psync or null": the engines with flag, from the
+ * table (a list written out by hand went stale when falloc learnt to
+ * trim). A fault wrapper is not listed: it has the flags it wraps. */
+static void engines_with(unsigned flag, char *out, size_t len)
+{
+	const struct engine_ops *ops;
+	unsigned nr = 0, n = 0;
+	size_t used = 0;
+
+	for (unsigned i = 0; (ops = engine_at(i)); i++)
+		nr += engine_has(ops, flag);
+	out[0] = '\0';
+	for (unsigned i = 0; (ops = engine_at(i)) && used < len; i++)
+		if (engine_has(ops, flag)) {
+			n++;
+			used += (size_t)snprintf(out + used, len - used, "%s%s",
+						 n == 1 ? "" : n == nr ? " or " : ", ", ops->name);
+		}
+}
+
 static int check_engine_options(const struct job_spec *spec, const struct engine_ops *ops)
 {
 	const struct engine_opts *o = &spec->eng;
@@ -76,18 +96,22 @@ static int check_engine(const struct job_spec *spec)
 {
 	const struct engine_opts *o = &spec->eng;
 	const struct engine_ops *ops = engine_base(spec->ioengine);
+	char names[256];
 
 	if (!ops)       /* an unknown engine is refused by name when it runs */
 		return 0;
 	if (check_engine_options(spec, ops) || check_engine_needs(spec, ops))
 		return -1;
-	if (job_spec_trims(spec) && !engine_has(ops, ENGINE_TRIMS))
-		return err_set("option 'rw': ioengine=%s does not trim (rw=%s): use "
-			       "io_uring, libaio, psync or null", spec->ioengine,
-			       job_spec_rw_name(spec->rw));
-	if (o->atomic && job_spec_writes(spec) && !engine_has(ops, ENGINE_ATOMIC))
-		return err_set("option 'atomic': ioengine=%s has no atomic writes "
-			       "(use io_uring, libaio or pvsync2)", spec->ioengine);
+	if (job_spec_trims(spec) && !engine_has(ops, ENGINE_TRIMS)) {
+		engines_with(ENGINE_TRIMS, names, sizeof(names));
+		return err_set("option 'rw': ioengine=%s does not trim (rw=%s): use %s",
+			       spec->ioengine, job_spec_rw_name(spec->rw), names);
+	}
+	if (o->atomic && job_spec_writes(spec) && !engine_has(ops, ENGINE_ATOMIC)) {
+		engines_with(ENGINE_ATOMIC, names, sizeof(names));
+		return err_set("option 'atomic': ioengine=%s has no atomic writes (use %s)",
+			       spec->ioengine, names);
+	}
 	return 0;
 }
 

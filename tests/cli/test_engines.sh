@@ -27,6 +27,8 @@ rm -f "$TMP/trim.dat"
 expect_exit 2 "rw=trim with the sync engine is refused" run --no-db --name=t \
 	--ioengine=sync --rw=trim --filename="$TMP/trim.dat" --size=64k
 expect_output "option 'rw': ioengine=sync does not trim" "the error names the engine"
+# the engines to use instead come from the table's ENGINE_TRIMS (falloc included)
+expect_output "use io_uring, libaio, psync, null or falloc$" "... and lists every engine that trims"
 check "nothing was laid out" test ! -e "$TMP/trim.dat"
 
 # --- an engine option in [global] does not bind jobs of another engine ---
@@ -313,5 +315,6 @@ rm -f /var/tmp/drivebench-atomic.$$.dat
 expect_exit 2 "atomic=1 with psync is refused" run --no-db "$JOBS/engine-atomic.fio" \
 	--set ioengine=psync --set filename="$TMP/a.dat"
 expect_output "ioengine=psync has no atomic writes" "the refusal names the engine"
+expect_output "has no atomic writes \(use io_uring, libaio or pvsync2\)" "... and the engines that have them"
 expect_exit 0 "allow_mounted_write=1 is accepted on a file" run --no-db --name=m \
 	--ioengine=psync --rw=write --size=64k --filename="$TMP/m.dat" --allow_mounted_write=1

@@ -2,8 +2,8 @@
 # layers.sh - checks that every #include between src/ folders points down
 # the layer order of the README's architecture (and ../shared/DESIGN.md):
 #
-#   util < job < measure < verify < io < target < run < {store, output}
-#        < record < {workload, suite} < report < cmd
+#   util < job < measure < verify < vssd < io < target < run
+#        < {store, output} < record < {workload, suite} < report < cmd
 #
 # A file may include its own folder and any folder of a lower layer; store
 # and output sit side by side (neither includes the other), and so do the
@@ -19,9 +19,9 @@ src=${1:-src}
 rank() {
 	case "$1" in
 	util) echo 0 ;; job) echo 1 ;; measure) echo 2 ;; verify) echo 3 ;;
-	io) echo 4 ;; target) echo 5 ;; run) echo 6 ;;
-	store|output) echo 7 ;; record) echo 8 ;;
-	workload) echo 9 ;; suite) echo 10 ;; report) echo 11 ;; cmd) echo 12 ;;
+	vssd) echo 4 ;; io) echo 5 ;; target) echo 6 ;; run) echo 7 ;;
+	store|output) echo 8 ;; record) echo 9 ;;
+	workload) echo 10 ;; suite) echo 11 ;; report) echo 12 ;; cmd) echo 13 ;;
 	*) echo "" ;;
 	esac
 }

@@ -23,6 +23,7 @@
 
 #include <cjson/cJSON.h>
 #include "util/error.h"
+#include "util/units.h"
 #include "util/text.h"
 #include "job/options.h"
 
@@ -37,7 +38,7 @@ uint64_t run_default_buffer_limit(void)
 
 static void format_bytes(uint64_t b, char *out, size_t len)
 {
-	text_format_bytes(b, out, len);
+	units_format_bytes(b, UNITS_IEC, 0, out, len);
 }
 
 /* What the run keeps until its end: every clone's result (counters, six

@@ -42,10 +42,6 @@ struct suite_ctx {
 };
 
 /* --- suiteprogress.c --- */
-/* units_format_clock and units_format_rate(UNITS_RATE_MB_GB), for
- * suiterun.c until it calls util/units.h itself. */
-void suite_format_duration(double seconds, char *out, size_t len);
-void suite_format_rate(double bps, char *out, size_t len);
 /* What a step will take: *seconds for time-based work, *bytes for
  * size-based work (either may be 0). */
 void suite_step_estimate(const struct suite_ctx *c, const struct suite_step *st,

@@ -13,16 +13,6 @@
 #include "util/units.h"
 
 /* Kept for suiterun.c until it calls util/units.h itself. */
-void suite_format_duration(double seconds, char *out, size_t len)
-{
-	units_format_clock(seconds, out, len);
-}
-
-void suite_format_rate(double bps, char *out, size_t len)
-{
-	units_format_rate(bps, UNITS_RATE_MB_GB, 0, out, len);
-}
-
 /* --- estimates ------------------------------------------------------------ */
 
 static unsigned step_repeats(const struct suite_step *st)

@@ -17,6 +17,7 @@
 #include "target/snapshot.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/units.h"
 #include "verify/verify.h"
 
 void suite_target_key(const char *target, char *key, size_t len)
@@ -319,7 +320,7 @@ static int run_steps(struct suite_ctx *c)
 			return -1;
 		}
 		took_ns = clock_now_ns() - c->step_start_ns;
-		suite_format_duration((double)took_ns / 1e9, took, sizeof(took));
+		units_format_clock((double)took_ns / 1e9, took, sizeof(took));
 		if (c->step_bytes && took_ns) {
 			double bps = (double)c->step_bytes * 1e9 / (double)took_ns;
 			double seconds;
@@ -330,7 +331,7 @@ static int run_steps(struct suite_ctx *c)
 				c->work_bytes += (double)c->step_bytes;
 				c->work_seconds += (double)took_ns / 1e9;
 			}
-			suite_format_rate(bps, rate, sizeof(rate));
+			units_format_rate(bps, UNITS_RATE_MB_GB, 0, rate, sizeof(rate));
 			suite_log(c, "done in %s, %s", took, rate);
 		} else {
 			suite_log(c, "done in %s", took);

@@ -1,0 +1,251 @@
+/* timing.c - the virtual SSD's clock (see the header). Each resource is a
+ * "free from" time: an operation starts at max(ready, free from) and
+ * moves it to its end, so operations on one die or channel queue in the
+ * order they are scheduled and different dies overlap. The write buffer
+ * is a min-heap of (drain time, bytes): a write is acknowledged when the
+ * bytes still buffered at that time leave room for it. */
+#include "vssd/timing.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+#define TIMING_DIES_MAX 65536u
+#define DRAIN_HEAP_MAX (1u << 20)   /* pending buffered chunks, at most */
+
+struct drain {
+	uint64_t at_ns;
+	uint64_t bytes;
+};
+
+struct timing {
+	struct timing_params p;
+	uint64_t *die_free, *channel_free;
+	uint64_t link_free, controller_free;
+	struct drain *heap;             /* min-heap by at_ns */
+	uint32_t nr_heap, cap_heap;
+	uint64_t reserved;              /* acknowledged, not yet programmed */
+	uint64_t draining;              /* programmed, leaving at heap times */
+	struct timing_stats stats;
+};
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* ns to move bytes at rate (bytes per ns), rounded up. */
+static uint64_t transfer_ns(uint64_t bytes, double rate)
+{
+	return (uint64_t)ceil((double)bytes / rate);
+}
+
+struct timing *timing_create(const struct timing_params *p)
+{
+	struct timing *t;
+	uint64_t dies = (uint64_t)p->channels * p->dies_per_channel;
+
+	if (!p->channels || !p->dies_per_channel || dies > TIMING_DIES_MAX) {
+		err_set("vssd timing: %u channels x %u dies (1..%u dies in all)",
+			p->channels, p->dies_per_channel, TIMING_DIES_MAX);
+		return NULL;
+	}
+	if (!p->page_bytes || !p->write_buffer_bytes || p->write_buffer_bytes < p->page_bytes) {
+		err_set("vssd timing: the page (%u bytes) and a write buffer of at least "
+			"a page are needed", p->page_bytes);
+		return NULL;
+	}
+	if (!(p->channel_bytes_per_ns > 0) || !(p->link_bytes_per_ns > 0) ||
+	    !(p->commands_per_ns > 0) || !isfinite(p->channel_bytes_per_ns) ||
+	    !isfinite(p->link_bytes_per_ns) || !isfinite(p->commands_per_ns)) {
+		err_set("vssd timing: channel, link and command rates must be above 0");
+		return NULL;
+	}
+	for (int m = 0; m < NAND_MODES; m++)
+		if (!p->read_ns[m] || !p->program_ns[m]) {
+			err_set("vssd timing: read and program times must be above 0");
+			return NULL;
+		}
+	if (!p->erase_ns) {
+		err_set("vssd timing: the erase time must be above 0");
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t || !(t->die_free = calloc(dies, sizeof(*t->die_free))) ||
+	    !(t->channel_free = calloc(p->channels, sizeof(*t->channel_free)))) {
+		timing_destroy(t);
+		err_set("vssd timing: out of memory");
+		return NULL;
+	}
+	t->p = *p;
+	return t;
+}
+
+void timing_destroy(struct timing *t)
+{
+	if (!t)
+		return;
+	free(t->die_free);
+	free(t->channel_free);
+	free(t->heap);
+	free(t);
+}
+
+/* Holds die (and, for transfers, its channel) in the order the operation
+ * uses them. */
+uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode mode,
+			uint32_t die, uint32_t bytes, uint64_t ready_ns)
+{
+	uint32_t channel = (die / t->p.dies_per_channel) % t->p.channels;
+	uint64_t *dfree = &t->die_free[die % (t->p.channels * t->p.dies_per_channel)];
+	uint64_t *cfree = &t->channel_free[channel];
+	uint64_t xfer = transfer_ns(t->p.page_bytes, t->p.channel_bytes_per_ns);
+	uint64_t start, end;
+
+	if (mode >= NAND_MODES)
+		mode = NAND_NATIVE;
+	t->stats.nand_ops[kind <= NAND_ERASE ? kind : NAND_READ]++;
+	switch (kind) {
+	case NAND_READ:
+		start = max_u64(ready_ns, *dfree);
+		*dfree = start + t->p.read_ns[mode];
+		t->stats.die_busy_ns += t->p.read_ns[mode];
+		start = max_u64(*dfree, *cfree);   /* the data leaves over the channel */
+		if (bytes && bytes < t->p.page_bytes)
+			xfer = transfer_ns(bytes, t->p.channel_bytes_per_ns);
+		end = *cfree = start + xfer;
+		return end;
+	case NAND_PROGRAM:
+		/* the page goes over the channel into the die's register while
+		 * the die may still be busy; the program needs both done */
+		start = max_u64(ready_ns, *cfree);
+		*cfree = start + xfer;
+		start = max_u64(*cfree, *dfree);
+		end = *dfree = start + t->p.program_ns[mode];
+		t->stats.die_busy_ns += t->p.program_ns[mode];
+		return end;
+	case NAND_ERASE:
+	default:
+		start = max_u64(ready_ns, *dfree);
+		end = *dfree = start + t->p.erase_ns;
+		t->stats.die_busy_ns += t->p.erase_ns;
+		return end;
+	}
+}
+
+uint64_t timing_command_start(struct timing *t, uint64_t submit_ns)
+{
+	uint64_t start = max_u64(submit_ns, t->controller_free);
+
+	t->controller_free = start + transfer_ns(1, t->p.commands_per_ns);
+	return start + t->p.command_ns;
+}
+
+static uint64_t link_move(struct timing *t, uint64_t bytes, uint64_t ready_ns)
+{
+	uint64_t start = max_u64(ready_ns, t->link_free);
+
+	t->link_free = start + transfer_ns(bytes, t->p.link_bytes_per_ns);
+	t->stats.link_bytes += bytes;
+	return t->link_free;
+}
+
+uint64_t timing_read_out(struct timing *t, uint64_t bytes, uint64_t nand_done_ns)
+{
+	return link_move(t, bytes, nand_done_ns);
+}
+
+uint64_t timing_write_in(struct timing *t, uint64_t bytes, uint64_t start_ns)
+{
+	return link_move(t, bytes, start_ns);
+}
+
+/* ---- the write buffer: a min-heap of drains ------------------------------ */
+
+static void heap_pop(struct timing *t)
+{
+	struct drain last = t->heap[--t->nr_heap];
+	uint32_t i = 0;
+
+	t->draining -= t->heap[0].bytes;
+	for (;;) {
+		uint32_t child = 2 * i + 1;
+
+		if (child >= t->nr_heap)
+			break;
+		if (child + 1 < t->nr_heap && t->heap[child + 1].at_ns < t->heap[child].at_ns)
+			child++;
+		if (t->heap[child].at_ns >= last.at_ns)
+			break;
+		t->heap[i] = t->heap[child];
+		i = child;
+	}
+	if (t->nr_heap)
+		t->heap[i] = last;
+}
+
+/* Drains whatever left the buffer by now_ns. */
+static void drain_until(struct timing *t, uint64_t now_ns)
+{
+	while (t->nr_heap && t->heap[0].at_ns <= now_ns)
+		heap_pop(t);
+}
+
+uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns)
+{
+	uint64_t at = in_ns, room = t->p.write_buffer_bytes;
+
+	drain_until(t, in_ns);
+	/* a write larger than the buffer waits for it to empty */
+	if (bytes > room)
+		bytes = room;
+	while (t->reserved + t->draining + bytes > room && t->nr_heap) {
+		at = max_u64(at, t->heap[0].at_ns);
+		heap_pop(t);
+	}
+	t->reserved += bytes;   /* held until a program drains it */
+	return at;
+}
+
+static int heap_grow(struct timing *t)
+{
+	uint32_t cap = t->cap_heap ? t->cap_heap * 2 : 1024;
+	struct drain *grown;
+
+	if (cap > DRAIN_HEAP_MAX || !(grown = realloc(t->heap, cap * sizeof(*grown))))
+		return -1;
+	t->heap = grown;
+	t->cap_heap = cap;
+	return 0;
+}
+
+void timing_write_drained(struct timing *t, uint64_t bytes, uint64_t done_ns)
+{
+	uint32_t i;
+
+	if (bytes > t->reserved)
+		bytes = t->reserved;
+	if (!bytes)
+		return;
+	t->reserved -= bytes;
+	/* a full heap (or no memory) lets its soonest chunk leave now: that
+	 * errs toward a faster buffer, never an unbounded one */
+	if (t->nr_heap == t->cap_heap && heap_grow(t) && t->nr_heap)
+		heap_pop(t);
+	if (t->nr_heap == t->cap_heap)
+		return;
+	i = t->nr_heap++;
+	while (i > 0 && t->heap[(i - 1) / 2].at_ns > done_ns) {
+		t->heap[i] = t->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	t->heap[i] = (struct drain){ done_ns, bytes };
+	t->draining += bytes;
+}
+
+void timing_get_stats(const struct timing *t, struct timing_stats *s)
+{
+	*s = t->stats;
+}

@@ -1,0 +1,74 @@
+/* timing.h - the virtual SSD's clock (issue 15): when each NAND operation
+ * and each host command completes. Dies and channels are resources an
+ * operation occupies from its start to its end, the host link is one more
+ * shared by reads and writes, and writes are acknowledged from a write
+ * buffer that NAND programs drain; so parallelism, queueing, read-behind-
+ * program interference and the link ceiling emerge from the schedule
+ * rather than being programmed. Times are nanoseconds on the caller's
+ * clock (the runner's CLOCK_MONOTONIC); the model keeps no other time and
+ * never sleeps. docs/vssd.md gives the equations. */
+#ifndef DRIVEBENCH_VSSD_TIMING_H
+#define DRIVEBENCH_VSSD_TIMING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum nand_op_kind { NAND_READ, NAND_PROGRAM, NAND_ERASE };
+enum nand_mode { NAND_NATIVE, NAND_SLC, NAND_MODES };
+
+struct timing_params {
+	uint32_t channels, dies_per_channel;
+	uint32_t page_bytes;               /* native page */
+	/* array times per mode: read (tR), program (tPROG) of one page */
+	uint64_t read_ns[NAND_MODES], program_ns[NAND_MODES];
+	uint64_t erase_ns;                 /* tBERS of one block */
+	double channel_bytes_per_ns;       /* NAND bus of one channel (1.2 = 1200 MB/s) */
+	double link_bytes_per_ns;          /* host link (PCIe gen x lanes), both ways */
+	uint64_t command_ns;               /* controller latency per host command */
+	double commands_per_ns;            /* the controller's command rate (0.003 = 3M/s) */
+	uint64_t write_buffer_bytes;       /* writes acknowledged from here */
+};
+
+struct timing;
+
+/* Checks the parameters (no zero counts, sizes or rates; no more than
+ * 65536 dies) and makes a model with every resource idle. NULL with the
+ * reason in err_msg(). */
+struct timing *timing_create(const struct timing_params *p);
+void timing_destroy(struct timing *t);
+
+/* One NAND operation on die, ready to start at ready_ns (its data in the
+ * controller: for a program, after the host transfer): returns when it is
+ * done. A read holds its die for tR, then its channel to move bytes out
+ * of the page register (only what was asked, as NAND's random data out
+ * allows; 0 = the whole page); a program holds the channel for the page,
+ * then the die for tPROG; an erase holds the die. */
+uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode mode,
+			uint32_t die, uint32_t bytes, uint64_t ready_ns);
+
+/* The host side of a command submitted at submit_ns that moves bytes over
+ * the link. A read's data goes out once its NAND reads are done
+ * (nand_done_ns): returns the completion. A write's data comes in first:
+ * timing_write_in returns when it is in the controller, and
+ * timing_write_ack when the command completes: at once when the write
+ * buffer has room for it, else when enough earlier programs have drained
+ * (timing_write_drained) to make room. */
+/* When the command's NAND work can start: the controller takes commands
+ * at commands_per_ns, one after another, and each adds command_ns of
+ * latency (its cores work in parallel: the latency is not a rate). */
+uint64_t timing_command_start(struct timing *t, uint64_t submit_ns);
+uint64_t timing_read_out(struct timing *t, uint64_t bytes, uint64_t nand_done_ns);
+uint64_t timing_write_in(struct timing *t, uint64_t bytes, uint64_t start_ns);
+uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns);
+/* bytes of buffered writes leave the buffer at done_ns (their program). */
+void timing_write_drained(struct timing *t, uint64_t bytes, uint64_t done_ns);
+
+/* Totals for tests and the drive snapshot. */
+struct timing_stats {
+	uint64_t nand_ops[3];
+	uint64_t die_busy_ns;      /* summed over dies */
+	uint64_t link_bytes;
+};
+void timing_get_stats(const struct timing *t, struct timing_stats *s);
+
+#endif

@@ -1,0 +1,269 @@
+/* test_vssd_timing.c - the virtual SSD's clock (src/vssd/timing.c): a QD1
+ * read takes exactly the modelled path; reads on different dies overlap
+ * and on one die queue; closed-loop IOPS scales with outstanding I/O up to
+ * the dies' parallelism and then latency grows as Little's law says; the
+ * link caps sequential reads; the write buffer acknowledges at once until
+ * it is full and then at the drains; bad parameters are refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "vssd/timing.h"
+
+#define US 1000ull
+
+/* 8 channels x 4 dies, TLC-like: tR 50 us, tPROG 600 us (SLC 20/150),
+ * 16 KiB pages, 1.2 GB/s channels, a 7 GB/s link, 2 us per command and
+ * 3M commands/s. */
+static struct timing_params params(void)
+{
+	return (struct timing_params){
+		.channels = 8, .dies_per_channel = 4, .page_bytes = 16384,
+		.read_ns = { 50 * US, 20 * US }, .program_ns = { 600 * US, 150 * US },
+		.erase_ns = 3000 * US, .channel_bytes_per_ns = 1.2,
+		.link_bytes_per_ns = 7.0, .command_ns = 2 * US, .commands_per_ns = 0.003,
+		.write_buffer_bytes = 1u << 20,
+	};
+}
+
+static uint64_t xfer(uint64_t bytes, double rate)
+{
+	return (uint64_t)ceil((double)bytes / rate);
+}
+
+/* a 4 KiB read of one page on die: command, tR, page over the channel,
+ * 4 KiB over the link */
+static uint64_t read_4k(struct timing *t, uint32_t die, uint64_t submit)
+{
+	uint64_t start = timing_command_start(t, submit);
+	uint64_t done = timing_nand_op(t, NAND_READ, NAND_NATIVE, die, 4096, start);
+
+	return timing_read_out(t, 4096, done);
+}
+
+static void test_qd1_read_is_the_path(void **state)
+{
+	struct timing_params p = params();
+	struct timing *t = timing_create(&p);
+	uint64_t expect = 2 * US + 50 * US + xfer(4096, 1.2) + xfer(4096, 7.0);
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(read_4k(t, 0, 0), expect);
+	/* the next, issued when the first is done, takes the same again */
+	assert_int_equal(read_4k(t, 0, expect) - expect, expect);
+	timing_destroy(t);
+}
+
+static void test_dies_overlap_one_die_queues(void **state)
+{
+	struct timing_params p = params();
+	struct timing *t = timing_create(&p);
+	uint64_t first, last = 0;
+
+	(void)state;
+	/* one read on each of the 8 channels' first die, all at time 0: they
+	 * overlap, only the command rate and the link serialise them */
+	first = read_4k(t, 0, 0);
+	for (uint32_t c = 1; c < 8; c++)
+		last = read_4k(t, c * 4, 0);
+	assert_true(last - first < 8 * (334 + xfer(4096, 7.0)));
+	timing_destroy(t);
+
+	/* four reads on one die queue behind each other's tR */
+	t = timing_create(&p);
+	for (int i = 0; i < 4; i++)
+		last = read_4k(t, 5, 0);
+	assert_true(last >= 4 * 50 * US);
+	timing_destroy(t);
+}
+
+/* Closed loop: qd I/Os outstanding, each resubmitted when it completes,
+ * to uniformly random dies. Returns IOPS; *lat the mean latency (ns). */
+static double closed_loop(unsigned qd, double *lat)
+{
+	struct timing_params p = params();
+	struct timing *t = timing_create(&p);
+	uint64_t due[512], submitted[512], rng = 88172645463325252ull;
+	uint64_t now = 0, sum = 0, n = 0, warm = 2000, ios = 20000;
+
+	assert_non_null(t);
+	for (unsigned i = 0; i < qd; i++) {
+		rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+		submitted[i] = 0;
+		due[i] = read_4k(t, (uint32_t)(rng % 32), 0);
+	}
+	uint64_t t0 = 0;
+	while (n < warm + ios) {
+		unsigned k = 0;
+
+		for (unsigned i = 1; i < qd; i++)
+			if (due[i] < due[k])
+				k = i;
+		now = due[k];
+		if (n == warm)
+			t0 = now;
+		if (n >= warm)
+			sum += now - submitted[k];
+		n++;
+		rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+		submitted[k] = now;
+		due[k] = read_4k(t, (uint32_t)(rng % 32), now);
+	}
+	timing_destroy(t);
+	*lat = (double)sum / (double)ios;
+	return (double)ios / ((double)(now - t0) / 1e9);
+}
+
+static void test_iops_scale_then_littles_law(void **state)
+{
+	double lat1, lat4, lat256, iops1 = closed_loop(1, &lat1);
+	double iops4 = closed_loop(4, &lat4), iops256 = closed_loop(256, &lat256);
+	/* 32 dies x 1/tR bound the random reads (the channels' 4 KiB moves,
+	 * 3M commands/s and the link's 1.7M 4 KiB/s are all faster) */
+	double die_bound = 32.0 / (50e-6);
+
+	(void)state;
+	print_message("closed loop: QD1 %.0f IOPS %.1f us, QD4 %.0f IOPS, QD256 %.0f IOPS "
+		      "%.1f us (dies bound %.0f)\n", iops1, lat1 / 1e3, iops4, iops256,
+		      lat256 / 1e3, die_bound);
+	/* QD1: one I/O at a time, 1 / its latency */
+	assert_true(fabs(iops1 - 1e9 / lat1) / iops1 < 0.01);
+	/* few outstanding on 32 dies: nearly linear (random dies collide a little) */
+	assert_true(iops4 > 3.3 * iops1 && iops4 < 4.0 * iops1);
+	/* far past the dies: saturated near the die bound, never above */
+	assert_true(iops256 <= die_bound * 1.001);
+	assert_true(iops256 > 0.8 * die_bound);
+	/* and latency is what Little's law says: outstanding / throughput */
+	assert_true(fabs(lat256 - 256 / iops256 * 1e9) / lat256 < 0.02);
+	assert_true(lat256 > 5 * lat1);
+}
+
+static void test_link_caps_sequential_reads(void **state)
+{
+	struct timing_params p = params();
+	struct timing *t = timing_create(&p);
+	uint64_t done = 0;
+
+	(void)state;
+	/* 1 MiB reads spread over every die, all queued at once: the link
+	 * (7 GB/s) is slower than 32 dies' reads, so it sets the rate */
+	for (int i = 0; i < 256; i++) {
+		uint64_t start = timing_command_start(t, 0), nand = 0;
+
+		for (int pg = 0; pg < 64; pg++) {
+			uint64_t d = timing_nand_op(t, NAND_READ, NAND_NATIVE,
+						    (uint32_t)((i * 64 + pg) % 32), 0, start);
+			nand = d > nand ? d : nand;
+		}
+		done = timing_read_out(t, 1 << 20, nand);
+	}
+	double gbs = 256.0 * (1 << 20) / (double)done;   /* bytes per ns = GB/s */
+	assert_true(gbs <= 7.0 * 1.0001);
+	assert_true(gbs > 0.9 * 7.0 * 0.9);
+	timing_destroy(t);
+}
+
+static void test_write_buffer(void **state)
+{
+	struct timing_params p = params();
+	struct timing *t = timing_create(&p);
+	uint64_t in, ack = 0;
+
+	(void)state;
+	p.write_buffer_bytes = 64 * 1024;
+	timing_destroy(t);
+	t = timing_create(&p);
+	/* 16 writes of 4 KiB fill it: each acknowledged when its data is in */
+	for (int i = 0; i < 16; i++) {
+		in = timing_write_in(t, 4096, timing_command_start(t, 0));
+		ack = timing_write_ack(t, 4096, in);
+		assert_int_equal(ack, in);
+	}
+	/* their programs drain them at 1 ms: the next write waits for that */
+	timing_write_drained(t, 64 * 1024, 1000 * US);
+	in = timing_write_in(t, 4096, timing_command_start(t, 0));
+	assert_true(in < 1000 * US);
+	assert_int_equal(timing_write_ack(t, 4096, in), 1000 * US);
+	/* after the drain, room again: acknowledged on arrival */
+	in = timing_write_in(t, 4096, timing_command_start(t, 2000 * US));
+	assert_int_equal(timing_write_ack(t, 4096, in), in);
+	timing_destroy(t);
+}
+
+static void test_program_holds_channel_then_die(void **state)
+{
+	struct timing_params p = params();
+	struct timing *t = timing_create(&p);
+	uint64_t x = xfer(16384, 1.2);
+	struct timing_stats st;
+
+	(void)state;
+	assert_int_equal(timing_nand_op(t, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0), x + 600 * US);
+	/* SLC is faster; a second program on the die waits for the first */
+	assert_int_equal(timing_nand_op(t, NAND_PROGRAM, NAND_SLC, 3, 0, 0),
+			 x + 600 * US + 150 * US);
+	/* a read behind a program on the same die waits for it (interference) */
+	assert_true(timing_nand_op(t, NAND_READ, NAND_NATIVE, 3, 4096, 0) >= x + 750 * US + 50 * US);
+	assert_int_equal(timing_nand_op(t, NAND_ERASE, NAND_NATIVE, 7, 0, 0), 3000 * US);
+	timing_get_stats(t, &st);
+	assert_int_equal(st.nand_ops[NAND_PROGRAM], 2);
+	assert_int_equal(st.nand_ops[NAND_READ], 1);
+	assert_int_equal(st.nand_ops[NAND_ERASE], 1);
+	timing_destroy(t);
+}
+
+static void test_bad_parameters(void **state)
+{
+	struct timing_params p;
+
+	(void)state;
+	p = params();
+	p.channels = 0;
+	assert_null(timing_create(&p));
+	assert_non_null(strstr(err_msg(), "channels"));
+	p = params();
+	p.dies_per_channel = 70000;
+	assert_null(timing_create(&p));
+	p = params();
+	p.write_buffer_bytes = 4096;
+	assert_null(timing_create(&p));
+	assert_non_null(strstr(err_msg(), "write buffer"));
+	p = params();
+	p.link_bytes_per_ns = 0;
+	assert_null(timing_create(&p));
+	assert_non_null(strstr(err_msg(), "rates"));
+	p = params();
+	p.commands_per_ns = 0;
+	assert_null(timing_create(&p));
+	assert_non_null(strstr(err_msg(), "command rates"));
+	p = params();
+	p.program_ns[NAND_SLC] = 0;
+	assert_null(timing_create(&p));
+	assert_non_null(strstr(err_msg(), "program times"));
+	p = params();
+	p.erase_ns = 0;
+	assert_null(timing_create(&p));
+	assert_non_null(strstr(err_msg(), "erase"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_qd1_read_is_the_path),
+		cmocka_unit_test(test_dies_overlap_one_die_queues),
+		cmocka_unit_test(test_iops_scale_then_littles_law),
+		cmocka_unit_test(test_link_caps_sequential_reads),
+		cmocka_unit_test(test_write_buffer),
+		cmocka_unit_test(test_program_holds_channel_then_die),
+		cmocka_unit_test(test_bad_parameters),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

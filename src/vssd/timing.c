@@ -1,7 +1,8 @@
-/* timing.c - the virtual SSD's clock (see the header). Each resource is a
- * "free from" time: an operation starts at max(ready, free from) and
- * moves it to its end, so operations on one die or channel queue in the
- * order they are scheduled and different dies overlap. The write buffer
+/* timing.c - the virtual SSD's clock (see the header). A die is a "free
+ * from" time: its operations start at max(ready, free from) and queue in
+ * the order they are scheduled, as a die takes its commands. A channel
+ * and the host link are timelines (timeline.c) that fill gaps, since the
+ * dies sharing them become ready out of booking order. The write buffer
  * is a min-heap of (drain time, bytes): a write is acknowledged when the
  * bytes still buffered at that time leave room for it. */
 #include "vssd/timing.h"
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "vssd/timeline.h"
 
 #define TIMING_DIES_MAX 65536u
 #define DRAIN_HEAP_MAX (1u << 20)   /* pending buffered chunks, at most */
@@ -22,8 +24,11 @@ struct drain {
 
 struct timing {
 	struct timing_params p;
-	uint64_t *die_free, *channel_free;
-	uint64_t link_free, controller_free;
+	uint64_t *die_free;
+	struct timeline *channel;
+	struct timeline link;
+	uint64_t controller_free;
+	uint64_t now;                   /* the latest submission: before it, nothing is pending */
 	struct drain *heap;             /* min-heap by at_ns */
 	uint32_t nr_heap, cap_heap;
 	uint64_t reserved;              /* acknowledged, not yet programmed */
@@ -74,7 +79,7 @@ struct timing *timing_create(const struct timing_params *p)
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t || !(t->die_free = calloc(dies, sizeof(*t->die_free))) ||
-	    !(t->channel_free = calloc(p->channels, sizeof(*t->channel_free)))) {
+	    !(t->channel = calloc(p->channels, sizeof(*t->channel)))) {
 		timing_destroy(t);
 		err_set("vssd timing: out of memory");
 		return NULL;
@@ -88,7 +93,10 @@ void timing_destroy(struct timing *t)
 	if (!t)
 		return;
 	free(t->die_free);
-	free(t->channel_free);
+	for (uint32_t c = 0; t->channel && c < t->p.channels; c++)
+		timeline_free(&t->channel[c]);
+	free(t->channel);
+	timeline_free(&t->link);
 	free(t->heap);
 	free(t);
 }
@@ -100,7 +108,7 @@ uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode
 {
 	uint32_t channel = (die / t->p.dies_per_channel) % t->p.channels;
 	uint64_t *dfree = &t->die_free[die % (t->p.channels * t->p.dies_per_channel)];
-	uint64_t *cfree = &t->channel_free[channel];
+	struct timeline *ch = &t->channel[channel];
 	uint64_t xfer = transfer_ns(t->p.page_bytes, t->p.channel_bytes_per_ns);
 	uint64_t start, end;
 
@@ -112,17 +120,17 @@ uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode
 		start = max_u64(ready_ns, *dfree);
 		*dfree = start + t->p.read_ns[mode];
 		t->stats.die_busy_ns += t->p.read_ns[mode];
-		start = max_u64(*dfree, *cfree);   /* the data leaves over the channel */
+		/* the data leaves over the channel */
 		if (bytes && bytes < t->p.page_bytes)
 			xfer = transfer_ns(bytes, t->p.channel_bytes_per_ns);
-		end = *cfree = start + xfer;
-		return end;
+		timeline_prune(ch, t->now);
+		return timeline_book(ch, *dfree, xfer) + xfer;
 	case NAND_PROGRAM:
 		/* the page goes over the channel into the die's register while
 		 * the die may still be busy; the program needs both done */
-		start = max_u64(ready_ns, *cfree);
-		*cfree = start + xfer;
-		start = max_u64(*cfree, *dfree);
+		timeline_prune(ch, t->now);
+		start = timeline_book(ch, ready_ns, xfer) + xfer;
+		start = max_u64(start, *dfree);
 		end = *dfree = start + t->p.program_ns[mode];
 		t->stats.die_busy_ns += t->p.program_ns[mode];
 		return end;
@@ -139,17 +147,19 @@ uint64_t timing_command_start(struct timing *t, uint64_t submit_ns)
 {
 	uint64_t start = max_u64(submit_ns, t->controller_free);
 
+	if (submit_ns > t->now)
+		t->now = submit_ns;
 	t->controller_free = start + transfer_ns(1, t->p.commands_per_ns);
 	return start + t->p.command_ns;
 }
 
 static uint64_t link_move(struct timing *t, uint64_t bytes, uint64_t ready_ns)
 {
-	uint64_t start = max_u64(ready_ns, t->link_free);
+	uint64_t len = transfer_ns(bytes, t->p.link_bytes_per_ns);
 
-	t->link_free = start + transfer_ns(bytes, t->p.link_bytes_per_ns);
+	timeline_prune(&t->link, t->now);
 	t->stats.link_bytes += bytes;
-	return t->link_free;
+	return timeline_book(&t->link, ready_ns, len) + len;
 }
 
 uint64_t timing_read_out(struct timing *t, uint64_t bytes, uint64_t nand_done_ns)

@@ -29,6 +29,7 @@ static const struct engine_ops *const engines[] = {
 	&engine_pvsync2,
 	&engine_posixaio,
 	&engine_null,
+	&engine_vssd,
 	&engine_cufile,
 	&engine_filecreate,
 	&engine_filestat,

@@ -208,6 +208,7 @@ extern const struct engine_ops engine_io_uring;
 extern const struct engine_ops engine_libaio;
 extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_null;
+extern const struct engine_ops engine_vssd;     /* io/vssd.c */
 extern const struct engine_ops engine_cufile;   /* io/cufile.c */
 extern const struct engine_ops engine_filecreate, engine_filestat,
 	engine_filedelete, engine_dircreate, engine_dirstat, engine_dirdelete;  /* io/fileops.c */

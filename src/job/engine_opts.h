@@ -41,6 +41,12 @@ struct e4defrag_opts {
 	unsigned inplace;           /* 0: donor allocated once; 1: per I/O */
 };
 
+/* vssd: the modelled drive (io/vssd.c, docs/vssd.md) */
+struct vssd_opts {
+	char model[1024];           /* vssd_model=FILE: a spec file with [model] */
+	char scale[64];             /* vssd_scale=1/1000 (default), 0.001 or 8g */
+};
+
 /* pvsync2's preadv2/pwritev2 flags (hipri itself is the core option) */
 struct pvsync2_opts {
 	unsigned hipri_percentage;  /* RWF_HIPRI on this share, default 100 */
@@ -78,6 +84,7 @@ struct engine_opts {
 	struct cpuio_opts cpuio;
 	struct exec_opts exec;
 	struct e4defrag_opts e4defrag;
+	struct vssd_opts vssd;
 	struct pvsync2_opts pvsync2;
 	struct cmdprio_opts cmdprio;
 

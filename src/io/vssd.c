@@ -1,0 +1,377 @@
+/* vssd.c - the virtual SSD engine, ioengine=vssd (issue 15, docs/vssd.md):
+ * every I/O is costed by the drive model (vssd/: the FTL decides which
+ * NAND operations it causes, the clock when they and the command end) and
+ * handed back when that time comes, stamped with it, as the null engine
+ * hands back its programmed latencies. One drive per model file and scale
+ * lives for the whole process, shared by every clone and every run, so a
+ * suite's steps see it age: fresh, preconditioned, steady. It keeps no
+ * data: verify refuses it (no ENGINE_KEEPS_DATA). */
+#include "io/engine.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "job/option_table.h"
+#include "util/clock.h"
+#include "util/error.h"
+#include "vssd/ftl.h"
+#include "vssd/model.h"
+#include "vssd/timing.h"
+
+#define VSSD_WAIT_SLICE_NS 50000000ull   /* a reap waits at most this */
+#define VSSD_IDLE_NS 1000000ull          /* a gap this long runs background GC */
+#define VSSD_OPS 4096u                   /* NAND operations per FTL call */
+
+/* ---- the drives of this process ------------------------------------------ */
+
+struct vssd_drive {
+	char model_path[1024], scale[64];
+	pthread_mutex_t lock;            /* every clone's I/O goes through it */
+	struct vssd_model model;
+	struct ftl *ftl;
+	struct timing *timing;
+	struct ftl_op op[VSSD_OPS];
+	uint64_t unprogrammed;           /* host bytes acknowledged, page not written */
+	uint64_t last_done_ns;           /* the latest completion booked */
+	struct vssd_drive *next;
+};
+
+static pthread_mutex_t drives_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct vssd_drive *drives;
+
+static struct vssd_drive *drive_open(const struct job_spec *spec)
+{
+	const struct vssd_opts *o = &spec->eng.vssd;
+	const char *scale = o->scale[0] ? o->scale : "1/1000";
+	struct vssd_drive *d;
+
+	pthread_mutex_lock(&drives_lock);
+	for (d = drives; d; d = d->next)
+		if (!strcmp(d->model_path, o->model) && !strcmp(d->scale, scale))
+			goto out;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		err_set("vssd: out of memory");
+		goto out;
+	}
+	snprintf(d->model_path, sizeof(d->model_path), "%s", o->model);
+	snprintf(d->scale, sizeof(d->scale), "%s", scale);
+	if (vssd_model_load(o->model, scale, &d->model) ||
+	    !(d->ftl = ftl_create(&d->model.geometry)) ||
+	    !(d->timing = timing_create(&d->model.timing))) {
+		ftl_destroy(d->ftl);
+		free(d);
+		d = NULL;
+		goto out;
+	}
+	pthread_mutex_init(&d->lock, NULL);
+	d->next = drives;
+	drives = d;
+out:
+	pthread_mutex_unlock(&drives_lock);
+	return d;
+}
+
+/* ---- one I/O through the model (the drive's lock held) -------------------- */
+
+static struct ftl_ops op_list(struct vssd_drive *d)
+{
+	return (struct ftl_ops){ .op = d->op, .cap = VSSD_OPS, .n = 0 };
+}
+
+/* Times ops[0, n) from ready; a program waits for the reads listed before
+ * it (GC moves), an erase for the programs. *programmed: the last
+ * program's end (0 if none). Returns when the last op ends. */
+static uint64_t time_ops(struct vssd_drive *d, const struct ftl_ops *ops, uint32_t read_bytes,
+			 uint64_t ready, uint64_t *programmed)
+{
+	uint64_t last = ready, read_done = ready, prog_done = ready;
+
+	for (uint32_t i = 0; i < ops->n; i++) {
+		const struct ftl_op *op = &ops->op[i];
+		enum nand_mode mode = op->mode == FTL_MODE_SLC ? NAND_SLC : NAND_NATIVE;
+		uint64_t end;
+
+		if (op->kind == FTL_OP_READ) {
+			end = timing_nand_op(d->timing, NAND_READ, mode, op->die, read_bytes, ready);
+			read_done = end > read_done ? end : read_done;
+		} else if (op->kind == FTL_OP_PROGRAM) {
+			end = timing_nand_op(d->timing, NAND_PROGRAM, mode, op->die, 0, read_done);
+			prog_done = end > prog_done ? end : prog_done;
+			*programmed = prog_done;
+		} else {
+			end = timing_nand_op(d->timing, NAND_ERASE, mode, op->die, 0, prog_done);
+		}
+		last = end > last ? end : last;
+	}
+	return last;
+}
+
+/* Idle time (no command outstanding for VSSD_IDLE_NS) lets the drive
+ * collect garbage and fold its SLC cache in the background, as drives do
+ * between bursts: steps start while the idle time lasts (the last may run
+ * past it, and a command then waits for it). */
+static void background_gc(struct vssd_drive *d, uint64_t now)
+{
+	uint64_t from = d->last_done_ns, programmed = 0;
+	struct ftl_ops ops;
+
+	while (from + VSSD_IDLE_NS < now) {
+		ops = op_list(d);
+		if (ftl_background_gc(d->ftl, VSSD_OPS, &ops) <= 0)
+			return;
+		from = time_ops(d, &ops, 0, from, &programmed);
+	}
+}
+
+static int model_read(struct vssd_drive *d, uint64_t first, uint64_t count, uint32_t len,
+		      uint64_t start, uint64_t *done)
+{
+	uint32_t page = d->model.timing.page_bytes;
+	uint64_t nand = start, unused = 0;
+
+	while (count) {
+		struct ftl_ops ops = op_list(d);
+		int64_t n = ftl_read(d->ftl, first, count, &ops);
+
+		if (n <= 0)
+			return n < 0 ? -1 : err_set("vssd: the FTL read nothing");
+		uint64_t end = time_ops(d, &ops, len < page ? len : page, start, &unused);
+		nand = end > nand ? end : nand;
+		first += (uint64_t)n;
+		count -= (uint64_t)n;
+	}
+	*done = timing_read_out(d->timing, len, nand);
+	return 0;
+}
+
+static int model_write(struct vssd_drive *d, const struct io *io, uint64_t first,
+		       uint64_t count, uint64_t start, uint64_t *done)
+{
+	uint32_t iu = d->model.geometry.iu_bytes;
+	uint64_t in = timing_write_in(d->timing, io->len, start), ack, rmw = in;
+	uint64_t programmed = 0;
+
+	/* a write that leaves part of an IU reads the IU first (read-modify-write) */
+	if (ftl_needs_rmw(iu, io->offset, io->len) && model_read(d, first, 1, iu, in, &rmw))
+		return -1;
+	ack = timing_write_ack(d->timing, io->len, in);
+	while (count) {
+		struct ftl_ops ops = op_list(d);
+		int64_t n = ftl_write(d->ftl, first, count, &ops);
+
+		if (n <= 0)
+			return n < 0 ? -1 : err_set("vssd: the FTL wrote nothing");
+		time_ops(d, &ops, 0, in, &programmed);
+		first += (uint64_t)n;
+		count -= (uint64_t)n;
+	}
+	d->unprogrammed += io->len;
+	if (programmed) {   /* the pages written drain the buffer when programmed */
+		timing_write_drained(d->timing, d->unprogrammed, programmed);
+		d->unprogrammed = 0;
+	}
+	*done = ack > rmw ? ack : rmw;
+	return 0;
+}
+
+/* When io completes if submitted at now. */
+static int model_io(struct vssd_drive *d, struct io *io, uint64_t now, uint64_t *done)
+{
+	uint32_t iu = d->model.geometry.iu_bytes;
+	uint64_t first = io->offset / iu;
+	uint64_t count = (io->offset + io->len + iu - 1) / iu - first;
+	uint64_t start;
+
+	if (d->last_done_ns && now > d->last_done_ns + VSSD_IDLE_NS)
+		background_gc(d, now);
+	start = timing_command_start(d->timing, now);
+	switch (io->dir) {
+	case DIR_READ:
+		return model_read(d, first, count, io->len, start, done);
+	case DIR_WRITE:
+		return model_write(d, io, first, count, start, done);
+	default:   /* a trim: the map only */
+		*done = start;
+		return ftl_trim(d->ftl, first, count);
+	}
+}
+
+/* ---- the engine: the null engine's shape, with the model's times ---------- */
+
+struct vssd_state {
+	struct vssd_drive *drive;
+	struct io **queued, **pending;
+	unsigned nr_queued, nr_pending, depth;
+};
+
+static int vssd_check(const struct job_spec *spec)
+{
+	double fraction;
+	uint64_t capacity;
+
+	if (!spec->eng.vssd.model[0])
+		return err_set("ioengine=vssd needs vssd_model= (a spec file with a [model] "
+			       "section, e.g. models/generic-qlc.ini)");
+	if (spec->eng.vssd.scale[0] && vssd_scale_parse(spec->eng.vssd.scale, &fraction, &capacity))
+		return -1;
+	return 0;
+}
+
+static int vssd_init(struct engine *e, const struct job_spec *spec)
+{
+	struct vssd_state *st;
+	struct vssd_drive *d;
+
+	if (e->depth == 0 || e->depth > (1u << 20))
+		return err_set("vssd: iodepth %u out of range", e->depth);
+	if (!(d = drive_open(spec)))
+		return -1;
+	if (e->range_start + e->range_len > d->model.capacity)
+		return err_set("vssd: the job's range ends at %llu bytes, past the modelled "
+			       "drive's %llu (%s at scale %s)",
+			       (unsigned long long)(e->range_start + e->range_len),
+			       (unsigned long long)d->model.capacity, d->model_path, d->scale);
+	st = calloc(1, sizeof(*st));
+	if (!st || !(st->queued = calloc(e->depth, sizeof(*st->queued))) ||
+	    !(st->pending = calloc(e->depth, sizeof(*st->pending)))) {
+		if (st)
+			free(st->queued);
+		free(st);
+		return err_set("vssd: out of memory");
+	}
+	st->drive = d;
+	st->depth = e->depth;
+	e->priv = st;
+	return 0;
+}
+
+static int vssd_prep(struct engine *e, struct io *io)
+{
+	struct vssd_state *st = e->priv;
+
+	if (st->nr_queued + st->nr_pending >= st->depth)
+		return err_set("vssd: queue full (%u I/Os)", st->depth);
+	st->queued[st->nr_queued++] = io;
+	return 0;
+}
+
+static int vssd_submit(struct engine *e)
+{
+	struct vssd_state *st = e->priv;
+	struct vssd_drive *d = st->drive;
+	uint64_t now = clock_now_ns();
+	unsigned n = st->nr_queued;
+	int rc = 0;
+
+	pthread_mutex_lock(&d->lock);
+	for (unsigned i = 0; i < n && rc == 0; i++) {
+		struct io *io = st->queued[i];
+
+		rc = model_io(d, io, now, &io->complete_ns);
+		if (io->complete_ns > d->last_done_ns)
+			d->last_done_ns = io->complete_ns;
+		st->pending[st->nr_pending++] = io;
+	}
+	pthread_mutex_unlock(&d->lock);
+	st->nr_queued = 0;
+	return rc ? -1 : (int)n;
+}
+
+static void sleep_until(uint64_t when)
+{
+	struct timespec ts = { (time_t)(when / 1000000000ull), (long)(when % 1000000000ull) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* Hands back the due I/Os (up to max); *next the earliest still pending. */
+static unsigned take_due(struct vssd_state *st, uint64_t now, struct io **out,
+			 unsigned max, uint64_t *next)
+{
+	unsigned n = 0, keep = 0;
+
+	*next = UINT64_MAX;
+	for (unsigned i = 0; i < st->nr_pending; i++) {
+		struct io *io = st->pending[i];
+
+		if (n < max && io->complete_ns <= now) {
+			io->result = (int32_t)io->len;
+			out[n++] = io;
+		} else {
+			if (io->complete_ns < *next)
+				*next = io->complete_ns;
+			st->pending[keep++] = io;
+		}
+	}
+	st->nr_pending = keep;
+	return n;
+}
+
+static int vssd_reap(struct engine *e, struct io **out, unsigned min, unsigned max)
+{
+	struct vssd_state *st = e->priv;
+	uint64_t start = clock_now_ns(), now = start, next;
+	unsigned n = 0;
+
+	for (;;) {
+		n += take_due(st, now, out + n, max - n, &next);
+		if (n >= min || n >= max || next == UINT64_MAX ||
+		    now - start >= VSSD_WAIT_SLICE_NS)
+			return (int)n;
+		sleep_until(next < start + VSSD_WAIT_SLICE_NS ? next : start + VSSD_WAIT_SLICE_NS);
+		now = clock_now_ns();
+	}
+}
+
+static int vssd_cancel(struct engine *e, struct io **out, unsigned max)
+{
+	struct vssd_state *st = e->priv;
+	unsigned n = 0;
+
+	while (n < max && st->nr_pending) {
+		struct io *io = st->pending[--st->nr_pending];
+
+		io->result = -ECANCELED;
+		out[n++] = io;
+	}
+	return (int)n;
+}
+
+static void vssd_cleanup(struct engine *e)
+{
+	struct vssd_state *st = e->priv;
+
+	if (!st)
+		return;
+	free(st->queued);
+	free(st->pending);
+	free(st);
+	e->priv = NULL;
+}
+
+static const struct option_def vssd_options[] = {
+	{ "vssd_model", NULL, OPT_STRING, offsetof(struct job_spec, eng.vssd.model),
+	  sizeof(((struct job_spec *)0)->eng.vssd.model) },
+	{ "vssd_scale", NULL, OPT_STRING, offsetof(struct job_spec, eng.vssd.scale),
+	  sizeof(((struct job_spec *)0)->eng.vssd.scale) },
+	{ NULL },
+};
+
+const struct engine_ops engine_vssd = {
+	.name = "vssd",
+	.flags = ENGINE_NO_FD | ENGINE_TRIMS,
+	.options = vssd_options,
+	.check = vssd_check,
+	.init = vssd_init,
+	.prep = vssd_prep,
+	.submit = vssd_submit,
+	.reap = vssd_reap,
+	.cancel = vssd_cancel,
+	.cleanup = vssd_cleanup,
+};

@@ -1,0 +1,311 @@
+/* model.c - reading a virtual SSD's [model] section and scaling it (see
+ * the header; the keys and their defaults are in docs/vssd.md). */
+#include "vssd/model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/text.h"
+#include "util/units.h"
+
+#define MODEL_MEMORY_LIMIT (2ull << 30)   /* the FTL's maps, at most */
+#define BLOCKS_PER_DIE_MIN 8              /* GC's watermarks need room */
+
+/* PCIe payload bandwidth per lane in MB/s after encoding, by generation. */
+static const double pcie_lane_mbs[] = { 0, 250, 500, 985, 1969, 3938, 7877 };
+
+struct raw_model {
+	double capacity_tb;
+	uint64_t capacity;
+	double op;
+	unsigned bits;
+	uint64_t channels, dies, page, pages_per_block, iu, slc_cache, write_buffer;
+	uint64_t read_ns, program_ns, erase_ns, slc_read_ns, slc_program_ns, command_ns;
+	double channel_mbs, controller_kiops;
+	uint64_t pcie_gen, pcie_lanes;
+};
+
+static void raw_defaults(struct raw_model *r)
+{
+	/* a generic TLC datacenter drive; a spec file's [model] says more */
+	*r = (struct raw_model){
+		.op = 0.07, .bits = 3, .channels = 16, .dies = 4, .page = 16384,
+		.pages_per_block = 1536, .iu = 4096, .write_buffer = 8ull << 20,
+		.read_ns = 50000, .program_ns = 600000, .erase_ns = 3000000,
+		.slc_read_ns = 20000, .slc_program_ns = 150000, .command_ns = 5000,
+		.channel_mbs = 1600, .controller_kiops = 2500, .pcie_gen = 4,
+		.pcie_lanes = 4,
+	};
+}
+
+static int set_cell(struct raw_model *r, const char *v)
+{
+	static const char *const names[] = { "slc", "mlc", "tlc", "qlc" };
+
+	for (unsigned i = 0; i < 4; i++)
+		if (!strcmp(v, names[i])) {
+			r->bits = i + 1;
+			return 0;
+		}
+	return err_set("'%s' is not a cell type (slc, mlc, tlc, qlc)", v);
+}
+
+static int set_fraction(const char *v, double *out)
+{
+	double f;
+	size_t len = strlen(v);
+
+	if (len && v[len - 1] == '%') {
+		char buf[32];
+
+		if (len >= sizeof(buf))
+			return err_set("bad fraction '%s'", v);
+		memcpy(buf, v, len - 1);
+		buf[len - 1] = '\0';
+		if (units_parse_double(buf, &f) || f <= 0 || f >= 100)
+			return err_set("bad percentage '%s' (0%% < OP < 100%%)", v);
+		*out = f / 100;
+		return 0;
+	}
+	if (units_parse_double(v, &f) || f <= 0 || f >= 1)
+		return err_set("bad fraction '%s' (0 < OP < 1, or a percentage)", v);
+	*out = f;
+	return 0;
+}
+
+static int set_count(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	int rc = units_parse_count(v, lo, hi, out);
+
+	return rc ? -1 : 0;
+}
+
+static int set_time(const char *v, uint64_t unit_ns, uint64_t *out)
+{
+	if (units_parse_duration(v, unit_ns, out) || *out == 0)
+		return err_set("bad time '%s' (above 0; a bare number is in the key's unit)", v);
+	return 0;
+}
+
+static int set_positive(const char *v, double *out)
+{
+	if (units_parse_double(v, out) || !(*out > 0) || !isfinite(*out))
+		return err_set("'%s' is not a number above 0", v);
+	return 0;
+}
+
+static int set_size(const char *v, uint64_t *out)
+{
+	return units_parse_size(v, 1024, out);
+}
+
+/* One key of [model]; the unit of a bare time is the key's (_us, _ms). */
+static int model_key(struct raw_model *r, const char *k, const char *v)
+{
+	if (!strcmp(k, "capacity"))
+		return units_parse_size(v, 1000, &r->capacity);
+	if (!strcmp(k, "op"))
+		return set_fraction(v, &r->op);
+	if (!strcmp(k, "cell"))
+		return set_cell(r, v);
+	if (!strcmp(k, "channels"))
+		return set_count(v, 1, 256, &r->channels);
+	if (!strcmp(k, "dies_per_channel"))
+		return set_count(v, 1, 256, &r->dies);
+	if (!strcmp(k, "page"))
+		return set_size(v, &r->page);
+	if (!strcmp(k, "pages_per_block"))
+		return set_count(v, 16, 65536, &r->pages_per_block);
+	if (!strcmp(k, "iu"))
+		return set_size(v, &r->iu);
+	if (!strcmp(k, "slc_cache"))
+		return units_parse_size(v, 1000, &r->slc_cache);
+	if (!strcmp(k, "write_buffer"))
+		return set_size(v, &r->write_buffer);
+	if (!strcmp(k, "read_us"))
+		return set_time(v, 1000, &r->read_ns);
+	if (!strcmp(k, "program_us"))
+		return set_time(v, 1000, &r->program_ns);
+	if (!strcmp(k, "erase_ms"))
+		return set_time(v, 1000000, &r->erase_ns);
+	if (!strcmp(k, "slc_read_us"))
+		return set_time(v, 1000, &r->slc_read_ns);
+	if (!strcmp(k, "slc_program_us"))
+		return set_time(v, 1000, &r->slc_program_ns);
+	if (!strcmp(k, "command_us"))
+		return set_time(v, 1000, &r->command_ns);
+	if (!strcmp(k, "channel_mbs"))
+		return set_positive(v, &r->channel_mbs);
+	if (!strcmp(k, "controller_kiops"))
+		return set_positive(v, &r->controller_kiops);
+	if (!strcmp(k, "pcie_gen"))
+		return set_count(v, 1, 6, &r->pcie_gen);
+	if (!strcmp(k, "pcie_lanes"))
+		return set_count(v, 1, 32, &r->pcie_lanes);
+	return err_set("unknown key (see docs/vssd.md)");
+}
+
+static int drive_key(struct raw_model *r, struct vssd_model *m, const char *k, const char *v)
+{
+	if (!strcmp(k, "model"))
+		snprintf(m->name, sizeof(m->name), "%s", v);
+	else if (!strcmp(k, "capacity_tb") &&
+		 (units_parse_double(v, &r->capacity_tb) || !(r->capacity_tb > 0)))
+		return err_set("'%s' is not a capacity in TB", v);
+	return 0;
+}
+
+static int read_file(const char *path, struct raw_model *r, struct vssd_model *m)
+{
+	struct text_reader tr;
+	char *line, section[32] = "";
+	bool any_model = false;
+	int rc;
+
+	if (text_reader_open(&tr, path, "vssd model"))
+		return -1;
+	while ((rc = text_reader_next(&tr, &line)) > 0) {
+		char *key = text_trim(line), *value;
+
+		if (!*key || *key == '#' || *key == ';')
+			continue;
+		if (*key == '[') {
+			char *end = strchr(key, ']');
+
+			if (!end || end[1]) {
+				rc = err_set("%s:%u: bad section line", path, tr.line);
+				break;
+			}
+			*end = '\0';
+			snprintf(section, sizeof(section), "%s", key + 1);
+			any_model |= !strcmp(section, "model");
+			continue;
+		}
+		key = text_split_option(key, &value);
+		if (!value || !*value) {
+			rc = err_set("%s:%u: key '%s' needs a value", path, tr.line, key);
+			break;
+		}
+		if ((!strcmp(section, "model") && model_key(r, key, value)) ||
+		    (!strcmp(section, "drive") && drive_key(r, m, key, value))) {
+			rc = err_prefix("%s:%u: key '%s'", path, tr.line, key);
+			break;
+		}
+	}
+	text_reader_close(&tr);
+	if (rc < 0)
+		return -1;
+	if (!any_model)
+		return err_set("%s: no [model] section (docs/vssd.md)", path);
+	return 0;
+}
+
+int vssd_scale_parse(const char *text, double *fraction, uint64_t *capacity)
+{
+	const char *slash = strchr(text, '/');
+	double num, den;
+
+	*fraction = 0;
+	*capacity = 0;
+	if (slash) {
+		char top[32];
+
+		if ((size_t)(slash - text) >= sizeof(top))
+			return err_set("option 'vssd_scale': bad scale '%s'", text);
+		memcpy(top, text, (size_t)(slash - text));
+		top[slash - text] = '\0';
+		if (units_parse_double(top, &num) || units_parse_double(slash + 1, &den) ||
+		    !(num > 0) || !(den > 0) || num > den)
+			return err_set("option 'vssd_scale': bad scale '%s' (a fraction such as "
+				       "1/1000, or a capacity such as 8g)", text);
+		*fraction = num / den;
+		return 0;
+	}
+	if (units_parse_double(text, &num) == 0 && strspn(text, "0123456789.eE-+") == strlen(text)) {
+		if (!(num > 0) || num > 1)
+			return err_set("option 'vssd_scale': %s is not a fraction in (0, 1]", text);
+		*fraction = num;
+		return 0;
+	}
+	if (units_parse_size(text, 1024, capacity) || *capacity == 0)
+		return err_set("option 'vssd_scale': bad scale '%s' (a fraction such as 1/1000, "
+			       "or a capacity such as 8g)", text);
+	return 0;
+}
+
+/* The geometry and clock of r at scale: the dies stay (parallelism is the
+ * drive's), the blocks per die shrink with the capacity. */
+static int build(const struct raw_model *r, double fraction, uint64_t want,
+		 struct vssd_model *m)
+{
+	uint64_t dies = r->channels * r->dies, block_bytes = r->page * r->pages_per_block;
+	uint64_t physical, blocks, slc_blocks;
+	struct ftl_geometry *g = &m->geometry;
+
+	if (r->iu > r->page || r->page % r->iu)
+		return err_set("vssd model: iu %llu must divide page %llu",
+			       (unsigned long long)r->iu, (unsigned long long)r->page);
+	m->rated_capacity = r->capacity ? r->capacity : (uint64_t)(r->capacity_tb * 1e12);
+	if (!m->rated_capacity)
+		return err_set("vssd model: no capacity ([model] capacity or [drive] capacity_tb)");
+	if (want > m->rated_capacity)
+		return err_set("option 'vssd_scale': %llu bytes is more than the drive's %llu",
+			       (unsigned long long)want, (unsigned long long)m->rated_capacity);
+	m->capacity = want ? want : (uint64_t)((double)m->rated_capacity * fraction);
+	m->capacity -= m->capacity % r->page;
+	m->scale = (double)m->capacity / (double)m->rated_capacity;
+	physical = (uint64_t)((double)m->capacity * (1 + r->op));
+	blocks = (physical + block_bytes - 1) / block_bytes;
+	blocks = (blocks + dies - 1) / dies * dies;
+	if (blocks < dies * BLOCKS_PER_DIE_MIN)
+		return err_set("vssd model: at this scale each of the %llu dies gets %llu blocks, "
+			       "fewer than the %u garbage collection needs: use a scale of at "
+			       "least %llu bytes", (unsigned long long)dies,
+			       (unsigned long long)(blocks / dies), BLOCKS_PER_DIE_MIN,
+			       (unsigned long long)(dies * BLOCKS_PER_DIE_MIN * block_bytes /
+						    (1 + r->op)));
+	slc_blocks = (uint64_t)((double)r->slc_cache * m->scale) * r->bits / block_bytes;
+	slc_blocks = slc_blocks / dies * dies;
+	*g = (struct ftl_geometry){
+		.logical_ius = m->capacity / r->iu, .iu_bytes = (uint32_t)r->iu,
+		.blocks = (uint32_t)blocks, .pages_per_block = (uint32_t)r->pages_per_block,
+		.ius_per_page = (uint32_t)(r->page / r->iu), .channels = (uint32_t)r->channels,
+		.dies_per_channel = (uint32_t)r->dies, .bits_per_cell = r->bits,
+		.slc_cache_blocks = (uint32_t)slc_blocks, .memory_limit = MODEL_MEMORY_LIMIT,
+	};
+	m->timing = (struct timing_params){
+		.channels = (uint32_t)r->channels, .dies_per_channel = (uint32_t)r->dies,
+		.page_bytes = (uint32_t)r->page,
+		.read_ns = { r->read_ns, r->slc_read_ns },
+		.program_ns = { r->program_ns, r->slc_program_ns },
+		.erase_ns = r->erase_ns,
+		.channel_bytes_per_ns = r->channel_mbs / 1000.0,
+		.link_bytes_per_ns = pcie_lane_mbs[r->pcie_gen] * (double)r->pcie_lanes / 1000.0,
+		.command_ns = r->command_ns,
+		.commands_per_ns = r->controller_kiops / 1e6,
+		.write_buffer_bytes = r->write_buffer,
+	};
+	if (blocks > UINT32_MAX)
+		return err_set("vssd model: too many blocks at this scale");
+	return 0;
+}
+
+int vssd_model_load(const char *path, const char *scale_text, struct vssd_model *m)
+{
+	struct raw_model r;
+	double fraction = 0.001;
+	uint64_t want = 0, bytes;
+
+	memset(m, 0, sizeof(*m));
+	raw_defaults(&r);
+	if (scale_text && vssd_scale_parse(scale_text, &fraction, &want))
+		return -1;
+	if (read_file(path, &r, m) || build(&r, fraction, want, m))
+		return -1;
+	if (ftl_memory_bytes(&m->geometry, &bytes))
+		return err_prefix("vssd model %s", path);
+	return 0;
+}

@@ -1,0 +1,122 @@
+/* test_vssd_model.c - a modelled drive's [model] section and its scale
+ * (src/vssd/model.c): the geometry and clock it yields, the scale's three
+ * spellings, and every refusal by file, line and key. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "helpers/testfile.h"
+#include "helpers/tmpdir.h"
+#include "util/error.h"
+#include "vssd/model.h"
+
+static const char *model_file(const char *text)
+{
+	const char *path = tmp_path("m.ini");
+
+	file_write_text(path, text);
+	return path;
+}
+
+static void test_geometry_and_clock(void **state)
+{
+	struct vssd_model m;
+	const char *path = model_file("[drive]\nmodel = T\ncapacity_tb = 4\n[model]\n"
+				      "cell = tlc\nop = 28%\nchannels = 8\ndies_per_channel = 2\n"
+				      "page = 16k\npages_per_block = 128\niu = 4k\nread_us = 60\n"
+				      "program_us = 700\nerase_ms = 5\npcie_gen = 5\npcie_lanes = 4\n"
+				      "channel_mbs = 2000\ncommand_us = 3\ncontroller_kiops = 3000\n");
+
+	(void)state;
+	assert_int_equal(vssd_model_load(path, "1/1000", &m), 0);
+	assert_string_equal(m.name, "T");
+	assert_int_equal(m.rated_capacity, 4000000000000ull);
+	assert_true(fabs(m.scale - 0.001) < 1e-6);
+	assert_int_equal(m.geometry.iu_bytes, 4096);
+	assert_int_equal(m.geometry.ius_per_page, 4);
+	assert_int_equal(m.geometry.bits_per_cell, 3);
+	assert_int_equal(m.geometry.blocks % 16, 0);   /* whole blocks per die */
+	/* physical = logical x 1.28, within a block per die */
+	assert_true(fabs((double)m.geometry.blocks * 16384 * 128 / (double)m.capacity - 1.28) < 0.05);
+	assert_int_equal(m.timing.read_ns[NAND_NATIVE], 60000);
+	assert_int_equal(m.timing.erase_ns, 5000000);
+	assert_true(fabs(m.timing.link_bytes_per_ns - 3.938 * 4) < 1e-9);   /* PCIe 5 x4 */
+	assert_true(fabs(m.timing.commands_per_ns - 0.003) < 1e-12);
+	/* a capacity as the scale */
+	assert_int_equal(vssd_model_load(path, "2g", &m), 0);
+	assert_true(m.capacity <= 2ull << 30 && m.capacity > (2ull << 30) - 16384);
+}
+
+static void test_scale_spellings(void **state)
+{
+	double f;
+	uint64_t c;
+
+	(void)state;
+	assert_int_equal(vssd_scale_parse("1/1000", &f, &c), 0);
+	assert_true(fabs(f - 0.001) < 1e-12 && c == 0);
+	assert_int_equal(vssd_scale_parse("0.25", &f, &c), 0);
+	assert_true(fabs(f - 0.25) < 1e-12);
+	assert_int_equal(vssd_scale_parse("8g", &f, &c), 0);
+	assert_int_equal(c, 8ull << 30);
+	assert_int_equal(f, 0);
+	assert_int_equal(vssd_scale_parse("3/2", &f, &c), -1);
+	assert_int_equal(vssd_scale_parse("0/5", &f, &c), -1);
+	assert_int_equal(vssd_scale_parse("1.5", &f, &c), -1);
+	assert_non_null(strstr(err_msg(), "not a fraction"));
+	assert_int_equal(vssd_scale_parse("lots", &f, &c), -1);
+	assert_non_null(strstr(err_msg(), "bad scale 'lots'"));
+}
+
+static void expect_refused(const char *text, const char *scale, const char *fragment)
+{
+	struct vssd_model m;
+	const char *path = model_file(text);
+
+	err_clear();
+	assert_int_equal(vssd_model_load(path, scale, &m), -1);
+	if (!strstr(err_msg(), fragment))
+		fail_msg("'%s' lacks '%s'", err_msg(), fragment);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	expect_refused("[drive]\ncapacity_tb = 1\n", NULL, "no [model] section");
+	expect_refused("[model]\ncell = tlc\n", NULL, "no capacity");
+	expect_refused("[model]\nop = 0\n", NULL, "m.ini:2: key 'op': bad fraction '0'");
+	expect_refused("[model]\nop = 100%\n", NULL, "key 'op': bad percentage '100%'");
+	expect_refused("[model]\nchannels = 0\n", NULL, "m.ini:2: key 'channels'");
+	expect_refused("[model]\nread_us = 0\n", NULL, "key 'read_us': bad time '0'");
+	expect_refused("[model]\nchannel_mbs = -3\n", NULL, "key 'channel_mbs': '-3' is not a number above 0");
+	expect_refused("[model]\npcie_gen = 7\n", NULL, "key 'pcie_gen'");
+	expect_refused("[model]\nwarp = 1\n", NULL, "key 'warp': unknown key");
+	expect_refused("[model]\ncell\n", NULL, "m.ini:2: key 'cell' needs a value");
+	expect_refused("[model\n", NULL, "m.ini:1: bad section line");
+	expect_refused("[drive]\ncapacity_tb = 1\n[model]\npage = 16k\niu = 12k\n", NULL,
+		       "iu 12288 must divide page 16384");
+	expect_refused("[drive]\ncapacity_tb = 1\n[model]\n", "1/100000000",
+		       "fewer than the 8 garbage collection needs");
+	expect_refused("[drive]\ncapacity_tb = 1\n[model]\n", "2t",
+		       "more than the drive's");
+	expect_refused("[drive]\ncapacity_tb = lots\n[model]\n", NULL,
+		       "key 'capacity_tb': 'lots' is not a capacity in TB");
+	struct vssd_model m;
+	assert_int_equal(vssd_model_load(tmp_path("missing.ini"), NULL, &m), -1);
+	assert_non_null(strstr(err_msg(), "cannot read vssd model"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_geometry_and_clock),
+		cmocka_unit_test(test_scale_spellings),
+		cmocka_unit_test(test_refusals),
+	};
+
+	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
+}

@@ -215,64 +215,73 @@ static void test_needs_rmw(void **state)
 	assert_false(ftl_needs_rmw(0, 100, 10));
 }
 
-/* A one-die drive of 64-IU blocks with the given OP (blocks rounded). */
+/* A one-die drive of 256-IU blocks (64 pages of 4 IUs) with the given OP
+ * (blocks rounded). */
 static struct ftl_geometry waf_geometry(uint64_t logical_blocks, double op)
 {
 	struct ftl_geometry g = {
-		.iu_bytes = 4096, .pages_per_block = 64, .ius_per_page = 1,
+		.iu_bytes = 4096, .pages_per_block = 64, .ius_per_page = 4,
 		.channels = 1, .dies_per_channel = 1, .memory_limit = 64 << 20,
 	};
-	g.logical_ius = logical_blocks * 64;
+	g.logical_ius = logical_blocks * 256;
 	g.blocks = (uint32_t)llround(logical_blocks * (1 + op));
 	return g;
 }
 
-/* Fills the drive, then writes uniformly at random; returns the WAF of the
- * last `measured` capacities after `warm` capacities of warm-up. */
-static double random_waf(const struct ftl_geometry *g, unsigned warm, unsigned measured,
-			 uint64_t seed)
+static void random_writes(struct ftl *f, uint64_t n, uint64_t *rng)
+{
+	struct ftl_ops ops = fresh_ops();
+	uint64_t logical = ftl_geometry(f)->logical_ius;
+
+	for (uint64_t i = 0; i < n; i++) {
+		ops.n = 0;
+		write_ok(f, splitmix(rng) % logical, 1, &ops);
+	}
+}
+
+/* Fills the drive, writes 4 capacities uniformly at random, then measures
+ * the WAF of capacities 5-6 and 7-8 (equal within 2%: steady state). */
+static double random_waf(const struct ftl_geometry *g, uint64_t seed, double *earlier)
 {
 	struct ftl *f = create_ok(g);
 	struct ftl_ops ops = fresh_ops();
 	uint64_t rng = seed;
 
-	for (uint64_t i = 0; i < g->logical_ius; i++) {
+	for (uint64_t i = 0; i < g->logical_ius; i += 64) {
 		ops.n = 0;
-		write_ok(f, i, 1, &ops);
+		write_ok(f, i, 64, &ops);
 	}
-	for (uint64_t i = 0; i < warm * g->logical_ius; i++) {
-		ops.n = 0;
-		write_ok(f, splitmix(&rng) % g->logical_ius, 1, &ops);
-	}
+	random_writes(f, 4 * g->logical_ius, &rng);
 	ftl_reset_waf(f);
-	for (uint64_t i = 0; i < measured * g->logical_ius; i++) {
-		ops.n = 0;
-		write_ok(f, splitmix(&rng) % g->logical_ius, 1, &ops);
-	}
+	random_writes(f, 2 * g->logical_ius, &rng);
+	*earlier = ftl_waf(f);
+	ftl_reset_waf(f);
+	random_writes(f, 2 * g->logical_ius, &rng);
 	double waf = ftl_waf(f);
 	ftl_destroy(f);
 	return waf;
 }
 
+/* 0.5/OP + 0.7 approximates greedy GC under uniform random writes for
+ * blocks of many IUs (the large-block limit); blocks of few IUs do better
+ * (docs/vssd.md), so the drive here has 256-IU blocks. */
 static void test_random_waf_steady_state(void **state)
 {
 	(void)state;
 	const double ops_wanted[] = { 0.07, 0.12, 0.28 };
-	const uint64_t sizes[] = { 512, 2048 };
+	const uint64_t sizes[] = { 512, 1024 };
 
 	for (unsigned i = 0; i < 3; i++) {
 		for (unsigned k = 0; k < 2; k++) {
 			struct ftl_geometry g = waf_geometry(sizes[k], ops_wanted[i]);
-			double op = ftl_geometry_op(&g);
-			double first = random_waf(&g, 4, 2, 7);
-			double later = random_waf(&g, 8, 2, 7);
+			double op = ftl_geometry_op(&g), earlier;
+			double waf = random_waf(&g, 7 + i, &earlier);
 			double estimate = 0.5 / op + 0.7;
-			printf("vssd waf: OP %.4f blocks %u: WAF %.3f (after 4 capacities %.3f), "
-			       "0.5/OP+0.7 = %.3f, ratio %.3f\n", op, g.blocks, later, first,
-			       estimate, later / estimate);
-			/* Steady: two more capacities change it by under 2%. */
-			assert_true(fabs(later - first) / later < 0.02);
-			assert_true(fabs(later - estimate) / estimate < 0.10);
+			printf("vssd waf: OP %.4f, %u blocks of 256 IUs: WAF %.3f (capacities 5-6: %.3f), "
+			       "0.5/OP+0.7 = %.3f, ratio %.3f\n", op, g.blocks, waf, earlier,
+			       estimate, waf / estimate);
+			assert_true(fabs(waf - earlier) / waf < 0.02);
+			assert_true(fabs(waf - estimate) / estimate < 0.10);
 		}
 	}
 }
@@ -280,7 +289,7 @@ static void test_random_waf_steady_state(void **state)
 static void test_sequential_waf_is_one(void **state)
 {
 	(void)state;
-	struct ftl_geometry g = waf_geometry(512, 0.07);
+	struct ftl_geometry g = waf_geometry(256, 0.07);
 	struct ftl *f = create_ok(&g);
 	struct ftl_ops ops = fresh_ops();
 

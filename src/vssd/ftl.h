@@ -124,6 +124,10 @@ void ftl_get_stats(const struct ftl *ftl, struct ftl_stats *stats);
 double ftl_waf(const struct ftl *ftl);
 /* Resets the write counters (not the erase counts): WAF from here on. */
 void ftl_reset_waf(struct ftl *ftl);
+/* Checks every invariant of the bookkeeping (map and reverse map agree,
+ * valid counts, free lists, GC buckets, SLC FIFO); O(drive size), for
+ * tests and debugging. 0, or -1 naming the first inconsistency. */
+int ftl_check(const struct ftl *ftl);
 /* IUs the SLC cache holds when every cache block is full. */
 uint64_t ftl_slc_cache_ius(const struct ftl *ftl);
 

@@ -17,6 +17,7 @@
 
 #include "util/error.h"
 #include "vssd/ftl.h"
+#include "vssd/ftl_internal.h" /* to corrupt it for ftl_check */
 
 #define OPS_CAP 4096
 
@@ -45,6 +46,12 @@ static struct ftl *create_ok(const struct ftl_geometry *g)
 	if (!f)
 		fail_msg("ftl_create: %s", err_msg());
 	return f;
+}
+
+static void check_ok(const struct ftl *f)
+{
+	if (ftl_check(f) < 0)
+		fail_msg("ftl_check: %s", err_msg());
 }
 
 static void write_ok(struct ftl *f, uint64_t first, uint64_t count, struct ftl_ops *ops)
@@ -101,6 +108,7 @@ static void test_write_then_read_same_pages(void **state)
 	assert_int_equal(s.open_blocks, 2);
 	assert_int_equal(s.free_blocks, 30);
 	assert_true(ftl_geometry(f)->logical_ius == 320);
+	check_ok(f);
 	ftl_destroy(f);
 }
 
@@ -123,6 +131,7 @@ static void test_unmapped_and_buffered_reads_cost_nothing(void **state)
 	assert_int_equal(ftl_read(f, 10, 4, &ops), 4);
 	assert_int_equal(ops.n, 2);
 	assert_int_equal(ops.op[1].kind, FTL_OP_READ);
+	check_ok(f);
 	ftl_destroy(f);
 }
 
@@ -145,6 +154,7 @@ static void test_overwrite_invalidates(void **state)
 	ftl_get_stats(f, &s);
 	assert_int_equal(s.valid_ius, 4);
 	assert_int_equal(s.host_ius_written, 8);
+	check_ok(f);
 	ftl_destroy(f);
 }
 
@@ -168,6 +178,7 @@ static void test_trim_unmaps(void **state)
 	ftl_get_stats(f, &s);
 	assert_int_equal(s.valid_ius, 8);
 	assert_int_equal(s.host_ius_trimmed, 8);
+	check_ok(f);
 	ftl_destroy(f);
 }
 
@@ -200,6 +211,7 @@ static void test_format_empties(void **state)
 	/* Writable again from the first block of die 0. */
 	write_ok(f, 0, 4, &ops);
 	assert_int_equal(ops.op[0].block, 0);
+	check_ok(f);
 	ftl_destroy(f);
 }
 
@@ -258,6 +270,7 @@ static double random_waf(const struct ftl_geometry *g, uint64_t seed, double *ea
 	ftl_reset_waf(f);
 	random_writes(f, 2 * g->logical_ius, &rng);
 	double waf = ftl_waf(f);
+	check_ok(f);
 	ftl_destroy(f);
 	return waf;
 }
@@ -307,6 +320,7 @@ static void test_sequential_waf_is_one(void **state)
 	ftl_get_stats(f, &s);
 	assert_int_equal(s.gc_ius_moved, 0);
 	assert_true(s.erase_max >= 3 && s.erase_mean > 2.5);
+	check_ok(f);
 	ftl_destroy(f);
 }
 
@@ -349,6 +363,7 @@ static void test_background_gc_to_high_watermark(void **state)
 	}
 	ftl_get_stats(f, &s);
 	assert_int_equal(s.valid_ius, g.logical_ius);
+	check_ok(f);
 	ftl_destroy(f);
 }
 
@@ -432,6 +447,7 @@ static void test_slc_cache_cliff(void **state)
 	count_programs(&ops, &slc, &native);
 	assert_int_equal(slc, 4);
 	assert_int_equal(native, 0);
+	check_ok(f);
 	ftl_destroy(f);
 }
 
@@ -456,6 +472,7 @@ static void test_slc_exhausted_forced_fold(void **state)
 	assert_int_equal(s.valid_ius, g.logical_ius);
 	/* Most host IUs went straight to native blocks. */
 	assert_true(s.slc_ius_programmed < s.host_ius_written / 4);
+	check_ok(f);
 	ftl_destroy(f);
 }
 
@@ -478,6 +495,7 @@ static void test_partial_write_when_op_list_fills(void **state)
 	assert_int_equal(ftl_write(f, 4, 4, &(struct ftl_ops){ .op = op_buf, .cap = OPS_CAP }), 4);
 	assert_int_equal(ftl_read(f, 0, 8, &ops), 4);
 	assert_int_equal(ops.n, 1);
+	check_ok(f);
 	ftl_destroy(f);
 }
 
@@ -592,6 +610,85 @@ static void test_bad_calls(void **state)
 	struct ftl *empty = create_ok(&g);
 	assert_true(ftl_waf(empty) == 0);
 	ftl_destroy(empty);
+	check_ok(f);
+	ftl_destroy(f);
+}
+
+/* Each kind of corruption ftl_check knows, on a drive that GC has run on. */
+static void expect_check_error(struct ftl *f, const char *words)
+{
+	err_clear();
+	assert_int_equal(ftl_check(f), -1);
+	if (!strstr(err_msg(), words))
+		fail_msg("expected '%s' in '%s'", words, err_msg());
+}
+
+static void test_check_finds_corruption(void **state)
+{
+	(void)state;
+	struct ftl_geometry g = qlc_geometry();
+	struct ftl *f = create_ok(&g);
+	struct ftl_ops ops = fresh_ops();
+	uint64_t rng = 5;
+
+	for (uint64_t i = 0; i < g.logical_ius; i++) {
+		ops.n = 0;
+		write_ok(f, i, 1, &ops);
+	}
+	random_writes(f, 6000, &rng);
+	assert_int_equal(ftl_trim(f, 0, 100), 0);
+	check_ok(f);
+	uint32_t p = f->l2p[200], saved = f->p2l[p];
+	f->p2l[p] = 201;
+	expect_check_error(f, "does not map back");
+	f->p2l[p] = saved;
+	f->st.valid_ius++;
+	expect_check_error(f, "IUs mapped, counted");
+	f->st.valid_ius--;
+	uint32_t b = p / f->ius_per_block;
+	f->valid[b]++;
+	expect_check_error(f, "valid IUs, counted");
+	f->valid[b]--;
+	uint32_t stale = f->l2p[300];
+	f->l2p[300] = FTL_NONE;
+	f->st.valid_ius--;
+	expect_check_error(f, "holds stale IU 300");
+	f->st.valid_ius++;
+	f->l2p[300] = stale;
+	f->die[0].free_count++;
+	expect_check_error(f, "free blocks, counted");
+	f->die[0].free_count--;
+	f->state[f->die[1].free_head] = BLOCK_OPEN;
+	expect_check_error(f, "free list holds block");
+	f->state[f->die[1].free_head] = BLOCK_FREE;
+	f->die[0].min_bucket = f->ius_per_block;
+	expect_check_error(f, "bucket");
+	f->die[0].min_bucket = 0;
+	f->die[1].slc_used++;
+	expect_check_error(f, "SLC blocks, counted");
+	f->die[1].slc_used--;
+	uint32_t closed = FTL_NONE;
+	for (uint32_t k = 0; k < f->blocks_per_die && closed == FTL_NONE; k++)
+		if (f->state[k] == BLOCK_CLOSED && f->mode[k] == FTL_MODE_NATIVE)
+			closed = k;
+	assert_int_not_equal(closed, FTL_NONE);
+	gc_bucket_remove(f, closed);
+	expect_check_error(f, "closed native blocks, ");
+	gc_bucket_insert(f, closed);
+	check_ok(f);
+	ftl_destroy(f);
+
+	/* Four closed SLC blocks, two a die. */
+	f = create_ok(&g);
+	ops = fresh_ops();
+	write_ok(f, 0, 64, &ops);
+	check_ok(f);
+	uint32_t slc = f->die[0].slc_head;
+	assert_int_not_equal(slc, FTL_NONE);
+	f->mode[slc] = FTL_MODE_NATIVE;
+	expect_check_error(f, "SLC FIFO holds block");
+	f->mode[slc] = FTL_MODE_SLC;
+	check_ok(f);
 	ftl_destroy(f);
 }
 
@@ -612,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_partial_write_when_op_list_fills),
 		cmocka_unit_test(test_bad_geometries),
 		cmocka_unit_test(test_bad_calls),
+		cmocka_unit_test(test_check_finds_corruption),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -476,6 +476,34 @@ static void test_slc_exhausted_forced_fold(void **state)
 	ftl_destroy(f);
 }
 
+/* A host that writes new data whenever die 0 is next and rewrites one IU
+ * whenever die 1 is: die 0 fills with valid data, its GC can reclaim
+ * little, and host pages move on to die 1 rather than fail. */
+static void test_unbalanced_dies_stay_writable(void **state)
+{
+	(void)state;
+	struct ftl_geometry g = small_geometry();
+	g.ius_per_page = 1;
+	g.pages_per_block = 8;
+	g.logical_ius = 112;
+	struct ftl *f = create_ok(&g);
+	struct ftl_ops ops = fresh_ops();
+	uint64_t fresh = 0;
+
+	for (int i = 0; i < 5000; i++) {
+		ops.n = 0;
+		if (f->host_die == 0)
+			write_ok(f, fresh++ % 111, 1, &ops);
+		else
+			write_ok(f, 111, 1, &ops);
+	}
+	check_ok(f);
+	struct ftl_stats s;
+	ftl_get_stats(f, &s);
+	assert_int_equal(s.valid_ius, 112);
+	ftl_destroy(f);
+}
+
 static void test_partial_write_when_op_list_fills(void **state)
 {
 	(void)state;
@@ -706,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_background_gc_to_high_watermark),
 		cmocka_unit_test(test_slc_cache_cliff),
 		cmocka_unit_test(test_slc_exhausted_forced_fold),
+		cmocka_unit_test(test_unbalanced_dies_stay_writable),
 		cmocka_unit_test(test_partial_write_when_op_list_fills),
 		cmocka_unit_test(test_bad_geometries),
 		cmocka_unit_test(test_bad_calls),

@@ -42,7 +42,7 @@ static int write_iu(struct ftl *ftl, uint64_t iu, struct ftl_ops *ops)
 
 int main(int argc, char **argv)
 {
-	double gib = argc > 1 ? atof(argv[1]) : 16;
+	double gib = argc > 1 ? atof(argv[1]) : 32;
 	double op = argc > 2 ? atof(argv[2]) : 0.07;
 	uint64_t timed = argc > 3 ? strtoull(argv[3], NULL, 0) : 20000000;
 	struct ftl_geometry g = {

@@ -5,11 +5,12 @@
  * caller's op list, so a timing model above can cost it per die.
  *
  * Memory: 4 bytes per logical IU (the map) + 4 bytes per physical IU (the
- * reverse map) + 26 bytes per block + 8 bytes per bucket and per die; e.g.
- * 1 TiB logical in 4 KiB IUs at 7% OP is about 2.2 GiB, in 16 KiB IUs about
- * 0.55 GiB. ftl_memory_bytes() gives the figure for a geometry; ftl_create
- * refuses one above geometry.memory_limit. Nothing is allocated after
- * ftl_create; every call is O(1) amortized per IU. */
+ * reverse map) + 18 bytes per block + 4 bytes per IU of a block and 48
+ * bytes per die (GC buckets); e.g. 1 TiB logical in 4 KiB IUs at 7% OP is
+ * about 2.1 GiB, in 16 KiB IUs about 0.52 GiB. ftl_memory_bytes() gives
+ * the figure for a geometry; ftl_create refuses one above
+ * geometry.memory_limit. Nothing is allocated after ftl_create; every call
+ * is O(1) amortized per IU. Policies: docs/vssd.md. */
 #ifndef DRIVEBENCH_VSSD_FTL_H
 #define DRIVEBENCH_VSSD_FTL_H
 
@@ -116,7 +117,8 @@ void ftl_format(struct ftl *ftl);
 
 /* Idle-time GC: folds the SLC cache, then greedy GC on each die whose free
  * blocks are below gc_high, while max_ops (and the op list) leave room
- * for a whole step. Returns the ops it appended (0: nothing to do). */
+ * for a whole step. Returns the ops it appended (0: nothing to do, or no
+ * op list). */
 int64_t ftl_background_gc(struct ftl *ftl, uint32_t max_ops, struct ftl_ops *ops);
 
 void ftl_get_stats(const struct ftl *ftl, struct ftl_stats *stats);
@@ -124,6 +126,10 @@ void ftl_get_stats(const struct ftl *ftl, struct ftl_stats *stats);
 double ftl_waf(const struct ftl *ftl);
 /* Resets the write counters (not the erase counts): WAF from here on. */
 void ftl_reset_waf(struct ftl *ftl);
+/* Checks every invariant of the bookkeeping (map and reverse map agree,
+ * valid counts, free lists, GC buckets, SLC FIFO); O(drive size), for
+ * tests and debugging. 0, or -1 naming the first inconsistency. */
+int ftl_check(const struct ftl *ftl);
 /* IUs the SLC cache holds when every cache block is full. */
 uint64_t ftl_slc_cache_ius(const struct ftl *ftl);
 

@@ -6,6 +6,8 @@
  * blocks sit in a per-die FIFO and are folded oldest first. */
 #include "vssd/ftl_internal.h"
 
+#define PREFETCH_AHEAD 16
+
 static uint32_t *bucket_head(struct ftl *f, uint32_t die, uint32_t valid)
 {
 	return &f->buckets[(uint64_t)die * (f->ius_per_block + 1) + valid];
@@ -91,6 +93,10 @@ static void relocate(struct ftl *f, uint32_t b, struct ftl_ops *ops)
 	uint8_t mode = f->mode[b];
 
 	for (uint32_t i = 0; i < cap && f->valid[b]; i++) {
+		/* The map entries a move rewrites are scattered: ask for them a
+		 * few moves early, or each one is a cache miss in turn. */
+		if (i + PREFETCH_AHEAD < cap && f->p2l[base + i + PREFETCH_AHEAD] != FTL_NONE)
+			__builtin_prefetch(&f->l2p[f->p2l[base + i + PREFETCH_AHEAD]], 1);
 		uint32_t lba = f->p2l[base + i];
 		if (lba == FTL_NONE)
 			continue;

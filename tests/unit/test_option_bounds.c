@@ -205,6 +205,7 @@ static const char *const unbounded[] = {
 	"disable_slat", "disable_bw_measurement", "cpus_allowed_policy", "atomic",
 	"allow_mounted_write", "nowait", "cpumode", "exit_on_io_done", "program",
 	"arguments", "std_redirect", "donorname",
+	"vssd_model", "vssd_scale",   /* checked at validation: test_vssd_model, test_vssd.sh */
 };
 
 static void every_bound_is_refused_with_its_range(void **state)

@@ -200,6 +200,10 @@ check "the ext4 device is still untouched" test "$(digest "$ext4")" = "$before"
 expect_exit 0 "--destroy-data with the kernel name consents" \
 	checkpoint --checkpoint-size 8MB --ranks 2 --count 1 --passes 1 \
 	--destroy-data "$(basename "$ext4")" "$ext4"
+check "ext4 made again on $ext4" mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$ext4"
+expect_exit 0 "the suite's --destroy-data consents to the regions too" \
+	suite --suite "$WORK/small.suite" --destroy-data "$(basename "$ext4")" "$ext4"
+expect_output "2 checkpoints as regions of $ext4" "and writes them as regions"
 
 # (2) the whole quick suite on a 1 GiB loop device (81 s on 2 cores):
 # every step done, the checkpoint step as regions of the device

@@ -1,8 +1,9 @@
 /* cmd_checkpoint.c - `drivebench checkpoint`: sizes a DLIO-style LLM
  * checkpoint (workload/dlio.h), prints the plan, or writes checkpoints
- * into a directory for several passes (pass 1 fills, later passes write
- * over them in place) through the one runner, storing one result per
- * checkpoint and printing per-checkpoint progress and the pass means. */
+ * into a directory, or as regions of a block device, for several passes
+ * (pass 1 fills, later passes write over them in place) through the one
+ * runner, storing one result per checkpoint and printing per-checkpoint
+ * progress and the pass means. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +15,16 @@
 #include "cmd/args.h"
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
+#include "run/files.h"
 #include "run/runner.h"
 #include "store/store.h"
 #include "target/output_gate.h"
+#include "target/target.h"
 #include "util/error.h"
 #include "record/record_run.h"
 #include "util/units.h"
 #include "workload/checkpoint.h"
+#include "workload/checkpoint_regions.h"
 #include "workload/dlio.h"
 #include "job/options.h"
 
@@ -116,7 +120,7 @@ static int opt_dir(void *args, const char *v)
 	struct checkpoint_args *a = args;
 
 	if (a->dir)
-		return err_set("unexpected argument '%s' (one directory)", v);
+		return err_set("unexpected argument '%s' (one directory or device)", v);
 	a->dir = v;
 	return 0;
 }
@@ -158,18 +162,21 @@ static const struct cmdopt checkpoint_options[] = {
 	STORE_OPTION_LABEL(struct checkpoint_args, store),
 	CMDOPT_APPEND("--destroy-data", struct checkpoint_args, store.destroy_ids, store.nr_destroy_ids, "PATH",
 		      "allow writing over an existing checkpoint file\n"
-		      "drivebench did not create; repeatable"),
+		      "drivebench did not create, or over the device with\n"
+		      "this serial (or kernel name); repeatable"),
 };
 
 static const struct cmdopt_spec checkpoint_spec = {
 	.command = "checkpoint",
-	.synopsis = "checkpoint [options] DIR\ncheckpoint --plan [--json] [sizing options]",
+	.synopsis = "checkpoint [options] DIR|DEVICE\ncheckpoint --plan [--json] [sizing options]",
 	.about =
 	"Writes DLIO-style LLM checkpoints into DIR (a directory on a mounted\n"
 	"filesystem): one job per rank and file, all starting at one barrier;\n"
 	"a checkpoint's time runs from that barrier to the last file's fsync.\n"
 	"Pass 1 writes as many checkpoints as fit in DIR's free space x --fill,\n"
-	"passes 2.. write over the same files in place. See docs/checkpoint.md.\n",
+	"passes 2.. write over the same files in place. On a block DEVICE the\n"
+	"files are consecutive regions of it from its start (the device's\n"
+	"--destroy-data consent as for any write to it). See docs/checkpoint.md.\n",
 	.options = checkpoint_options,
 	.nr_options = CMDOPT_COUNT(checkpoint_options),
 	.positional = opt_dir,
@@ -201,7 +208,7 @@ static int parse_args(int argc, char **argv, struct checkpoint_args *a, int *exi
 	else if (a->json && !a->plan)
 		err_set("--json goes with --plan");
 	else if (!a->plan && !a->dir)
-		err_set("give the directory to write the checkpoints into");
+		err_set("give the directory (or block device) to write the checkpoints into");
 	else
 		return 0;
 bad:
@@ -269,6 +276,7 @@ static void drop_page_cache(void)
 struct session {
 	const struct checkpoint_args *a;
 	const struct dlio_plan *plan;
+	struct checkpoint_write where;   /* files in a->dir, or regions of it */
 	struct store *db;
 	int64_t run_id;
 	unsigned count;
@@ -283,8 +291,7 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 			  int64_t step_id)
 {
 	const struct checkpoint_args *a = ss->a;
-	struct checkpoint_write w = { .dir = a->dir, .bs = a->bs, .fsync = a->fsync,
-				      .read = pass == 0 };
+	struct checkpoint_write w = ss->where;
 	struct checkpoint_one one;
 	struct run_options opt = { .stop = &cmd_stop_requested,
 				   .destroy_ids = a->store.destroy_ids,
@@ -302,6 +309,7 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 	double seconds;
 	int rc = -1;
 
+	w.read = pass == 0;
 	if (checkpoint_one_prepare(ss->plan, &w, pass, index, &opt, &one, &why)) {
 		ss->exit_code = run_failure_exit_code(why);
 		goto done;
@@ -351,6 +359,19 @@ done:
 	return rc;
 }
 
+/* Each pass's step records the mode and, on a device, the regions. */
+static int step_detail(const struct session *ss, int64_t step_id)
+{
+	cJSON *j = checkpoint_detail_json(ss->plan, &ss->where, ss->count);
+	char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+	int rc;
+
+	cJSON_Delete(j);
+	rc = text ? store_step_detail_set(ss->db, step_id, text) : err_set("out of memory");
+	free(text);
+	return rc;
+}
+
 static int one_pass(struct session *ss, unsigned pass)
 {
 	int64_t step_id;
@@ -359,7 +380,8 @@ static int one_pass(struct session *ss, unsigned pass)
 
 	snprintf(step, sizeof(step), pass ? "pass %u" : "read-back", pass);
 	if (store_step_begin(ss->db, ss->run_id, pass ? pass - 1 : ss->a->passes, step,
-			     pass ? "checkpoint" : "checkpoint-read", &step_id))
+			     pass ? "checkpoint" : "checkpoint-read", &step_id) ||
+	    step_detail(ss, step_id))
 		return -1;
 	for (unsigned i = 1; i <= ss->count && rc == 0 && !ss->stopped; i++) {
 		if (cmd_stop_requested) {
@@ -394,43 +416,64 @@ static void print_pass_means(const struct session *ss)
 	}
 }
 
-static int check_directory(const char *dir)
+/* A directory (its free space available), or a block device (its size
+ * available: region mode, refused up front without the write gate's
+ * consent, so a refused run writes nothing, stores nothing). */
+static int check_place(const struct checkpoint_args *a, struct checkpoint_write *w,
+		       uint64_t *available)
 {
+	struct run_options opt = { .destroy_ids = a->store.destroy_ids,
+				   .nr_destroy_ids = a->store.nr_destroy_ids };
+	struct target t;
 	struct stat st;
 
-	if (stat(dir, &st))
-		return err_set("cannot use '%s': %s", dir, strerror(errno));
-	if (S_ISBLK(st.st_mode))
-		return err_set("'%s' is a block device: checkpoints on a raw device region are not supported yet; give a directory on a mounted filesystem", dir);
+	if (stat(a->dir, &st))
+		return err_set("cannot use '%s': %s", a->dir, strerror(errno));
+	if (S_ISBLK(st.st_mode)) {
+		if (target_probe(a->dir, &t) || check_path_consent(NULL, a->dir, &opt))
+			return -1;
+		w->device = a->dir;
+		*available = t.size;
+		return 0;
+	}
 	if (!S_ISDIR(st.st_mode))
-		return err_set("'%s' is not a directory", dir);
-	return output_gate_check("DIR", dir, OUTPUT_DIRECTORY);
+		return err_set("'%s' is not a directory (or a block device)", a->dir);
+	if (output_gate_check("DIR", a->dir, OUTPUT_DIRECTORY))
+		return -1;
+	w->dir = a->dir;
+	return checkpoint_free_bytes(a->dir, available);
 }
 
 static int write_checkpoints(const struct checkpoint_args *a, const struct dlio_plan *plan,
 			     int argc, char **argv)
 {
-	struct session ss = { .a = a, .plan = plan, .exit_code = EXIT_OK };
+	struct session ss = { .a = a, .plan = plan, .exit_code = EXIT_OK,
+			      .where = { .bs = a->bs, .fsync = a->fsync } };
 	struct run_meta meta = { .label = a->store.label, .source = "checkpoint", .target = a->dir };
-	char command[1024], size[32], avail[32];
-	uint64_t free_bytes;
+	char command[1024], size[32], avail[32], mode[512];
+	uint64_t free_bytes, span;
 
-	if (check_directory(a->dir) || checkpoint_free_bytes(a->dir, &free_bytes))
+	if (check_place(a, &ss.where, &free_bytes))
 		return err_exit_code(EXIT_BAD_INPUT);
+	/* a device's regions take each file rounded up to 4 KiB */
+	span = ss.where.device ? checkpoint_span(plan) : plan->total_bytes;
 	units_format_bytes(plan->total_bytes, UNITS_SI_COARSE, 0, size, sizeof(size));
 	units_format_bytes(free_bytes, UNITS_SI_COARSE, 0, avail, sizeof(avail));
 	if (a->count) {
 		ss.count = a->count;
-		if ((double)a->count * (double)plan->total_bytes > (double)free_bytes)
+		if (!ss.where.device && (double)a->count * (double)plan->total_bytes > (double)free_bytes)
 			fprintf(stderr, "drivebench checkpoint: warning: %u checkpoints of %s need more than the %s free\n",
 				a->count, size, avail);
 	} else {
-		ss.count = checkpoint_count_for_space(free_bytes, a->fill, plan->total_bytes);
+		ss.count = checkpoint_count_for_space(free_bytes, a->fill, span);
 		if (!ss.count) {
-			err_set("not one checkpoint of %s fits in %s free x fill %g", size, avail, a->fill);
+			err_set("not one checkpoint of %s fits in %s %s x fill %g", size, avail,
+				ss.where.device ? "of the device" : "free", a->fill);
 			return EXIT_BAD_INPUT;
 		}
 	}
+	if (ss.where.device && checkpoint_regions_fit(plan, ss.count, free_bytes, ss.where.device))
+		return EXIT_BAD_INPUT;
 	ss.stats = calloc(a->passes + 1, sizeof(*ss.stats));
 	if (!ss.stats) {
 		err_set("out of memory");
@@ -444,8 +487,11 @@ static int write_checkpoints(const struct checkpoint_args *a, const struct dlio_
 	cmd_join_command(argc, argv, command, sizeof(command));
 	meta.command = command;
 	meta.started_ms = (uint64_t)time(NULL) * 1000;
-	fprintf(stderr, "drivebench checkpoint: %u checkpoints of %s (%u files, %u ranks) per pass, %u passes, in %s (%s free)\n",
-		ss.count, size, plan->nr, plan->ranks, a->passes, a->dir, avail);
+	checkpoint_mode_text(plan, &ss.where, ss.count, free_bytes, mode, sizeof(mode));
+	fprintf(stderr, "drivebench checkpoint: %u checkpoints of %s (%u files, %u ranks) per pass, %u passes, in %s (%s %s)\n",
+		ss.count, size, plan->nr, plan->ranks, a->passes, a->dir, avail,
+		ss.where.device ? "device" : "free");
+	fprintf(stderr, "drivebench checkpoint: %s\n", mode);
 	cmd_catch_stop_signals();
 	if (store_run_begin(ss.db, &meta, &ss.run_id)) {
 		ss.exit_code = EXIT_RUN_FAILED;

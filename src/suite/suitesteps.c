@@ -27,6 +27,7 @@
 #include "verify/verify.h"
 #include "record/record_run.h"
 #include "workload/checkpoint.h"
+#include "workload/checkpoint_regions.h"
 
 #define IDLE_SLICE_NS 100000000ull   /* idle checks the stop flag this often */
 
@@ -369,14 +370,25 @@ static int do_sweep(struct suite_ctx *c, int64_t step_id)
 	return 0;
 }
 
-/* The checkpoint passes' directory: next to a file target, TARGET.checkpoints */
-static int checkpoint_directory(struct suite_ctx *c, char *dir, size_t len)
+/* Where the checkpoints go: for a file target, files in the directory
+ * next to it, TARGET.checkpoints (available: its free space); for a block
+ * device, regions of the target's range from its start or the step's
+ * offset (available: the range's length; workload/checkpoint_regions.h). */
+static int checkpoint_place(struct suite_ctx *c, char *dir, size_t len,
+			    struct checkpoint_write *w, uint64_t *available)
 {
 	int n;
 
-	if (c->target.is_block)
-		return err_set("checkpoints on a raw device region are not supported yet; "
-			       "run this step on a file target (its checkpoints go next to it)");
+	if (c->target.is_block) {
+		struct job_spec spec;
+
+		step_spec(c, c->step, "", &spec);
+		if (spec_range(c, &spec, &w->base, available))
+			return -1;
+		w->device = c->o->target;
+		return 0;
+	}
+	w->dir = dir;
 	n = snprintf(dir, len, "%s.checkpoints", c->o->target);
 	if (n < 0 || (size_t)n >= len)
 		return err_set("path too long: '%s.checkpoints'", c->o->target);
@@ -384,20 +396,24 @@ static int checkpoint_directory(struct suite_ctx *c, char *dir, size_t len)
 		return -1;
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return err_set("cannot create '%s': %s", dir, strerror(errno));
-	return 0;
+	return checkpoint_free_bytes(dir, available);
 }
 
 /* How many checkpoints a pass writes: the step's count, else as many as
- * fit the free space. Recorded in the step's detail when first computed,
- * so a resume (which finds pass 1's files taking space) writes as many. */
+ * fit the space available. Recorded in the step's detail with the mode
+ * (and a device's regions) when first computed, so a resume (which finds
+ * pass 1's files taking space) writes as many. Regions that do not fit
+ * the device are refused before any write. */
 static int checkpoint_count(struct suite_ctx *c, int64_t step_id, const struct dlio_plan *plan,
-			    const char *dir, unsigned *count)
+			    const struct checkpoint_write *w, uint64_t available,
+			    unsigned *count)
 {
 	const struct suite_step *st = c->step;
-	char *stored = NULL, detail[64];
-	uint64_t free_bytes;
+	uint64_t span = w->device ? checkpoint_span(plan) : plan->total_bytes;
+	char *stored = NULL, *text, mode[512];
 	const cJSON *item;
 	cJSON *j;
+	int rc;
 
 	if (store_step_detail_get(c->db, step_id, &stored))
 		return -1;
@@ -407,17 +423,29 @@ static int checkpoint_count(struct suite_ctx *c, int64_t step_id, const struct d
 	*count = cJSON_IsNumber(item) && item->valuedouble >= 1 &&
 		 item->valuedouble <= UINT32_MAX ? (unsigned)item->valuedouble : 0;
 	cJSON_Delete(j);
-	if (*count)
-		return 0;
-	if (checkpoint_free_bytes(dir, &free_bytes))
-		return -1;
+	if (*count) {
+		checkpoint_mode_text(plan, w, *count, available, mode, sizeof(mode));
+		suite_log(c, "%s (kept from before the resume)", mode);
+		return w->device ? checkpoint_regions_fit(plan, *count, available, w->device) : 0;
+	}
 	*count = st->checkpoint_count ? st->checkpoint_count :
-		checkpoint_count_for_space(free_bytes, st->checkpoint_fill, plan->total_bytes);
+		checkpoint_count_for_space(available, st->checkpoint_fill, span);
 	if (!*count)
-		return err_set("not one checkpoint of %.2f GB fits in the %.2f GB free in '%s'",
-			       (double)plan->total_bytes / 1e9, (double)free_bytes / 1e9, dir);
-	snprintf(detail, sizeof(detail), "{\"checkpoints\":%u}", *count);
-	return store_step_detail_set(c->db, step_id, detail);
+		return err_set("not one checkpoint of %.2f GB fits in the %.2f GB %s in '%s'",
+			       (double)span / 1e9, (double)available / 1e9,
+			       w->device ? "of the target's range" : "free",
+			       w->device ? w->device : w->dir);
+	if (w->device && checkpoint_regions_fit(plan, *count, available, w->device))
+		return -1;
+	j = checkpoint_detail_json(plan, w, *count);
+	text = j ? cJSON_PrintUnformatted(j) : NULL;
+	cJSON_Delete(j);
+	rc = text ? store_step_detail_set(c->db, step_id, text) : err_set("out of memory");
+	free(text);
+	checkpoint_mode_text(plan, w, *count, available, mode, sizeof(mode));
+	if (rc == 0)
+		suite_log(c, "%s", mode);
+	return rc;
 }
 
 /* One checkpoint of one pass, stored as point (pass - 1) x count + i - 1. */
@@ -468,7 +496,8 @@ static int checkpoint_point(struct suite_ctx *c, const struct dlio_plan *plan,
 }
 
 /* DLIO-style checkpoint passes (workload/checkpoint.h): pass 1 writes the
- * checkpoints, later passes write over them in place; one result per
+ * checkpoints (files, or on a block device regions of it), later passes
+ * write over them in place; one result per
  * checkpoint, named "passP-ckptNNN", under this step. A resume continues
  * at the first checkpoint not stored (a pass-1 checkpoint cut short is
  * written again over its partly written files). */
@@ -476,17 +505,18 @@ static int do_checkpoint(struct suite_ctx *c, int64_t step_id)
 {
 	const struct suite_step *st = c->step;
 	char dir[JOB_PATH_MAX];
-	struct checkpoint_write w = { .dir = dir, .fsync = true };
+	struct checkpoint_write w = { .fsync = true };
 	struct dlio_plan plan;
+	uint64_t available;
 	unsigned count;
 	int rc = 0;
 
 	c->exit_code = EXIT_BAD_INPUT;
-	if (checkpoint_directory(c, dir, sizeof(dir)) ||
+	if (checkpoint_place(c, dir, sizeof(dir), &w, &available) ||
 	    checkpoint_plan_for(st->checkpoint_model, st->checkpoint_size,
 				st->checkpoint_ranks, &plan))
 		return -1;
-	if (checkpoint_count(c, step_id, &plan, dir, &count)) {
+	if (checkpoint_count(c, step_id, &plan, &w, available, &count)) {
 		dlio_plan_free(&plan);
 		return -1;
 	}

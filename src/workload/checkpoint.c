@@ -16,6 +16,7 @@
 #include "target/output_gate.h"
 #include "util/error.h"
 #include "workload/checkpoint.h"
+#include "workload/checkpoint_regions.h"
 
 int checkpoint_plan_for(const char *model, uint64_t total_bytes, unsigned ranks,
 			struct dlio_plan *plan)
@@ -206,24 +207,35 @@ int checkpoint_jobs(const struct dlio_plan *plan, const struct checkpoint_write 
 	uint64_t bs = w->bs ? w->bs : CHECKPOINT_DEFAULT_BS;
 	char ckpt[4096], path[4096], name[JOB_NAME_MAX];
 
+	uint64_t at = 0;
+
 	if (!plan->nr)
 		return err_set("the checkpoint plan has no files");
-	if (checkpoint_dir_path(w->dir, index, ckpt, sizeof(ckpt)))
+	if (w->device) {
+		at = checkpoint_region_offset(plan, w->base, index, 0);
+		if (snprintf(path, sizeof(path), "%s", w->device) >= (int)sizeof(path))
+			return err_set("device path too long: '%s'", w->device);
+	} else if (checkpoint_dir_path(w->dir, index, ckpt, sizeof(ckpt))) {
 		return -1;
+	}
 	for (unsigned i = 0; i < plan->nr; i++) {
 		const struct dlio_file *f = &plan->files[i];
 		uint64_t whole = f->bytes / bs * bs, tail = f->bytes - whole;
+		uint64_t start = w->device ? at : 0;
 
+		/* the next file's region (checkpoint_regions.c's layout) */
+		if (w->device)
+			at = checkpoint_region_offset(plan, w->base, index, i + 1);
 		if (!f->bytes)
 			continue;
-		if (file_path(ckpt, f, path, sizeof(path)))
+		if (!w->device && file_path(ckpt, f, path, sizeof(path)))
 			return -1;
 		snprintf(name, sizeof(name), "rank%u:%.100s", f->rank, f->name);
-		if (whole && add_job(out, w, path, name, 0, whole, bs))
+		if (whole && add_job(out, w, path, name, start, whole, bs))
 			return -1;
 		/* the tail as one smaller request, so exactly f->bytes move */
 		snprintf(name, sizeof(name), "rank%u:%.100s+tail", f->rank, f->name);
-		if (tail && add_job(out, w, path, name, whole, tail, tail))
+		if (tail && add_job(out, w, path, name, start + whole, tail, tail))
 			return -1;
 	}
 	if (!out->nr)
@@ -238,7 +250,7 @@ int checkpoint_one_prepare(const struct dlio_plan *plan, const struct checkpoint
 	memset(one, 0, sizeof(*one));
 	one->opt = *opt;
 	*why = RUN_FAILED_INPUT;
-	if (pass <= 1 && !w->read && checkpoint_prepare(plan, w->dir, index, &one->consent)) {
+	if (pass <= 1 && !w->read && !w->device && checkpoint_prepare(plan, w->dir, index, &one->consent)) {
 		if (err_refused())
 			*why = RUN_FAILED_UNSAFE;
 		return -1;

@@ -18,6 +18,10 @@
 
 struct checkpoint_write {
 	const char *dir;        /* the checkpoints live in dir/ckpt-NNN/ */
+	/* Region mode (workload/checkpoint_regions.h): non-NULL, the raw
+	 * target the files are regions of, checkpoint 1 from base; dir unused. */
+	const char *device;
+	uint64_t base;
 	uint64_t bs;            /* request size; 0 = CHECKPOINT_DEFAULT_BS */
 	bool fsync;             /* end_fsync=1 on every file (the default) */
 	bool read;              /* read the files back instead of writing */
@@ -60,13 +64,14 @@ void checkpoint_consent_free(struct checkpoint_consent *c);
  * the whole file sequentially with bs-sized requests (psync, direct=0 as
  * torch.save writes, end_fsync=1 unless !fsync); a file whose size is not
  * a multiple of bs gets a second job for the tail, so exactly the planned
- * bytes move. All jobs share one phase and group_reporting. Appends to
+ * bytes move. In region mode a file is its region of w->device (the
+ * job's offset), and end_fsync is the device's fsync. All jobs share one phase and group_reporting. Appends to
  * out (which the caller frees). */
 int checkpoint_jobs(const struct dlio_plan *plan, const struct checkpoint_write *w,
 		    unsigned index, struct job_list *out);
 
 /* One checkpoint, ready to run: on pass 1 (or any pass <= 1) lays out its
- * files (checkpoint_prepare), builds its jobs, and its run options: opt
+ * files (checkpoint_prepare; nothing to lay out in region mode), builds its jobs, and its run options: opt
  * with the --destroy-data consent extended by the files created here that
  * could not be marked. The caller runs one->jobs with one->opt through
  * record_run, merged into one result named one->name

@@ -99,7 +99,8 @@ done
 for target in "$FS" "$MOUNTED"; do
 	refused 3 "suite TARGET=$target" suite --suite quick --db "$TMP/s.db" \
 		--only seq-fill-128k "$target"
-	expect_exit 2 "checkpoint DIR=$target" checkpoint --db "$TMP/c.db" --checkpoint-size 1MB \
+	# a device is a place for checkpoint regions: the write gate refuses it
+	refused 3 "checkpoint DEVICE=$target" checkpoint --db "$TMP/c.db" --checkpoint-size 1MB \
 		--ranks 1 --count 1 --passes 1 "$target"
 	expect_exit 2 "gds -D $target" gds --db "$TMP/g.db" -w 1 -i 64k -I 1 -T 1 -s 1m -D "$target"
 	expect_exit 2 "run directory=$target" run $JOB --directory="$target"

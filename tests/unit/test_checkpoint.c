@@ -1,7 +1,8 @@
 /* test_checkpoint.c - checkpoint jobs, files and naming: the jobs of one
  * checkpoint (tail jobs, one phase, fsync), sparse layout that later passes
- * keep, the fit count, result names, and a real tiny checkpoint run whose
- * merged result carries exactly the planned bytes. */
+ * keep, the fit count, result names, a real tiny checkpoint run whose
+ * merged result carries exactly the planned bytes, and region mode (a raw
+ * device's regions, their fit and the recorded layout). */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include "util/error.h"
 #include "record/record_run.h"
 #include "workload/checkpoint.h"
+#include "workload/checkpoint_regions.h"
 #include "helpers/tmpdir.h"
 
 /* two ranks, two files each; one size not a multiple of 1 MiB */
@@ -150,6 +152,96 @@ static void test_jobs(void **state)
 	assert_int_equal(checkpoint_jobs(&plan, &w, 1, &jobs), -1);
 	assert_non_null(strstr(err_msg(), "no files"));
 	job_list_free(&jobs);
+}
+
+/* region mode: each file from a 4 KiB boundary, checkpoints one after
+ * another from the base; the jobs write the same bytes at those offsets */
+static void test_regions(void **state)
+{
+	struct dlio_plan plan = test_plan();
+	/* 3 MiB + 5 -> 3 MiB + 4 KiB; 2 MiB; 4000 -> 4 KiB; 1 MiB */
+	uint64_t span = 6 * 1048576 + 8192, base = 1 << 20;
+	struct checkpoint_write w = { .device = "/dev/loop9", .base = base, .fsync = true };
+	struct job_list jobs = { 0 };
+	char longdev[5000];
+	uint64_t total = 0;
+
+	(void)state;
+	assert_int_equal(checkpoint_span(&plan), span);
+	assert_int_equal(checkpoint_region_offset(&plan, base, 1, 0), base);
+	assert_int_equal(checkpoint_region_offset(&plan, base, 1, 1), base + 3 * 1048576 + 4096);
+	assert_int_equal(checkpoint_region_offset(&plan, base, 3, 2), base + 2 * span + 5 * 1048576 + 4096);
+	assert_int_equal(checkpoint_jobs(&plan, &w, 2, &jobs), 0);
+	assert_int_equal(jobs.nr, 5);
+	for (unsigned i = 0; i < jobs.nr; i++) {
+		assert_string_equal(jobs.jobs[i].filename, "/dev/loop9");
+		assert_true(jobs.jobs[i].end_fsync);   /* the device's fsync */
+		total += jobs.jobs[i].size;
+	}
+	assert_int_equal(jobs.jobs[0].offset, base + span);
+	assert_int_equal(jobs.jobs[1].offset, base + span + 3 * 1048576);   /* the tail */
+	assert_int_equal(jobs.jobs[1].size, 5);
+	assert_int_equal(jobs.jobs[2].offset, base + span + 3 * 1048576 + 4096);
+	assert_int_equal(jobs.jobs[3].offset, base + span + 5 * 1048576 + 4096);
+	assert_int_equal(jobs.jobs[4].offset, base + span + 5 * 1048576 + 8192);
+	assert_int_equal(total, plan.total_bytes);
+	job_list_free(&jobs);
+
+	/* the fit: exactly enough, one byte short, an overflow */
+	assert_int_equal(checkpoint_regions_fit(&plan, 3, 3 * span, "/dev/loop9"), 0);
+	assert_int_equal(checkpoint_regions_fit(&plan, 3, 3 * span - 1, "/dev/loop9"), -1);
+	assert_non_null(strstr(err_msg(), "need 18898944 bytes; 18898943 are available"));
+	assert_non_null(strstr(err_msg(), "/dev/loop9"));
+	plan.files[0].bytes = UINT64_MAX / 2;
+	assert_int_equal(checkpoint_regions_fit(&plan, 4, UINT64_MAX, "/dev/loop9"), -1);
+	plan.files[0].bytes = 3 * 1048576 + 5;
+
+	memset(longdev, 'd', sizeof(longdev) - 1);
+	longdev[sizeof(longdev) - 1] = '\0';
+	w.device = longdev;
+	assert_int_equal(checkpoint_jobs(&plan, &w, 1, &jobs), -1);
+	assert_non_null(strstr(err_msg(), "too long"));
+	job_list_free(&jobs);
+}
+
+/* the step detail: the mode, and a device's regions */
+static void test_detail(void **state)
+{
+	struct dlio_plan plan = test_plan();
+	struct checkpoint_write w = { .device = "/dev/loop9", .base = 4096 };
+	cJSON *j = checkpoint_detail_json(&plan, &w, 2), *regions, *r;
+	char text[256];
+
+	(void)state;
+	assert_non_null(j);
+	assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "regions");
+	assert_string_equal(cJSON_GetObjectItem(j, "device")->valuestring, "/dev/loop9");
+	assert_int_equal(cJSON_GetObjectItem(j, "checkpoints")->valuedouble, 2);
+	assert_int_equal(cJSON_GetObjectItem(j, "offset")->valuedouble, 4096);
+	assert_int_equal(cJSON_GetObjectItem(j, "bytes_needed")->valuedouble,
+			 2 * checkpoint_span(&plan));
+	regions = cJSON_GetObjectItem(j, "regions");
+	assert_int_equal(cJSON_GetArraySize(regions), 8);
+	r = cJSON_GetArrayItem(regions, 6);
+	assert_int_equal(cJSON_GetObjectItem(r, "checkpoint")->valuedouble, 2);
+	assert_int_equal(cJSON_GetObjectItem(r, "rank")->valuedouble, 1);
+	assert_string_equal(cJSON_GetObjectItem(r, "file")->valuestring, "r1_model.pt");
+	assert_int_equal(cJSON_GetObjectItem(r, "offset")->valuedouble,
+			 checkpoint_region_offset(&plan, 4096, 2, 2));
+	assert_int_equal(cJSON_GetObjectItem(r, "length")->valuedouble, 4000);
+	cJSON_Delete(j);
+	checkpoint_mode_text(&plan, &w, 2, 1 << 30, text, sizeof(text));
+	assert_non_null(strstr(text, "2 checkpoints as regions of /dev/loop9 from offset 4096"));
+
+	w.device = NULL;
+	w.dir = "/d";
+	j = checkpoint_detail_json(&plan, &w, 1);
+	assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "files");
+	assert_string_equal(cJSON_GetObjectItem(j, "directory")->valuestring, "/d");
+	assert_null(cJSON_GetObjectItem(j, "regions"));
+	cJSON_Delete(j);
+	checkpoint_mode_text(&plan, &w, 1, 0, text, sizeof(text));
+	assert_string_equal(text, "1 checkpoint as files in /d");
 }
 
 static void test_prepare(void **state)
@@ -317,6 +409,8 @@ int main(void)
 		cmocka_unit_test(test_free_bytes),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_jobs),
+		cmocka_unit_test(test_regions),
+		cmocka_unit_test(test_detail),
 		cmocka_unit_test(test_prepare),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_plan_for),

@@ -281,6 +281,11 @@ static void test_errors(void **state)
 	expect_error("[s]\nstep = measure\nfoo = 1\n", 3, "unknown option 'foo'");
 	expect_error("[s]\nstep = measure\nbs = lots\n", 3, "option 'bs'");
 	expect_error("[s]\nstep = measure\nwindow = 5\n", 3, "key 'window' does not apply to a measure step");
+	/* a filesystem made for the checkpoints is not built: refused by name */
+	expect_error("[s]\nstep = checkpoint\ncheckpoint_size = 8MB\nranks = 2\ncheckpoint_fs = xfs\n", 5,
+		     "key 'checkpoint_fs': checkpoint_fs = xfs is not supported yet");
+	expect_error("[s]\nstep = measure\ncheckpoint_fs = xfs\n", 3,
+		     "key 'checkpoint_fs' does not apply to a measure step");
 	expect_error("[s]\nstep = sweep\npoints = 1/1\nop = 7%\n", 4, "key 'op'");
 	expect_error("[s]\nrw = read\n", 1, "needs step =");
 	expect_error("[s]\nstep = measure\nrw = write\nverify = crc32c\nverify_only = 1\n", 1,

@@ -246,13 +246,49 @@ static int validate_step(const struct parser *p, struct suite_step *step)
 	return 0;
 }
 
+/* The section's step parameters (stepparams.c's table); iodepths x
+ * numjobs become the step's points in the reviews' order: every QD for
+ * jobs 1, then for jobs 4, ... */
+static int apply_step_parameters(struct parser *p, struct suite_step *step,
+				 const struct entry *iodepths_entry)
+{
+	unsigned iodepths[SUITE_POINTS_MAX], jobs[SUITE_POINTS_MAX];
+	unsigned nr_iodepths = 0, nr_jobs = 0;
+	bool has_iodepths = iodepths_entry != NULL;
+
+	for (unsigned i = 0; i < p->nr_entries; i++) {
+		const struct entry *e = &p->entries[i];
+		const struct step_parameter *param = step_parameter_find(e->key, has_iodepths);
+		struct step_lists lists = { iodepths, &nr_iodepths, jobs, &nr_jobs };
+
+		if (!param || !param->set)   /* an fio option, or "step" */
+			continue;
+		if (!(param->kinds & (1u << step->kind)))
+			return err_set("%s:%u: key '%s' does not apply to a %s step",
+				       p->file, e->line, e->key, step_kind_name(step->kind));
+		if (!strcmp(e->key, "points") && has_iodepths)
+			return err_set("%s:%u: key 'points': give points or iodepths/numjobs, not both",
+				       p->file, e->line);
+		if (param->set(step, &lists, e->value))
+			return err_prefix("%s:%u: key '%s'", p->file, e->line, e->key);
+	}
+	if (has_iodepths) {
+		if (nr_jobs == 0)
+			jobs[nr_jobs++] = 1;
+		for (unsigned j = 0; j < nr_jobs; j++)
+			for (unsigned q = 0; q < nr_iodepths; q++)
+				if (step_point_add(step, iodepths[q], jobs[j]))
+					return err_prefix("%s:%u: key 'iodepths'", p->file,
+							  iodepths_entry->line);
+	}
+	return 0;
+}
+
 static int close_step_section(struct parser *p)
 {
 	struct suite_step *step;
 	const struct entry *kind_entry = find_entry(p, "step");
 	const struct entry *iodepths_entry = find_entry(p, "iodepths");
-	unsigned iodepths[SUITE_POINTS_MAX], jobs[SUITE_POINTS_MAX];
-	unsigned nr_iodepths = 0, nr_jobs = 0;
 	bool has_iodepths = iodepths_entry != NULL;
 
 	if (!kind_entry)
@@ -295,32 +331,8 @@ static int close_step_section(struct parser *p)
 	if (apply_fio_options(p, &step->spec, true, has_iodepths))
 		return -1;
 
-	for (unsigned i = 0; i < p->nr_entries; i++) {
-		const struct entry *e = &p->entries[i];
-		const struct step_parameter *param = step_parameter_find(e->key, has_iodepths);
-		struct step_lists lists = { iodepths, &nr_iodepths, jobs, &nr_jobs };
-
-		if (!param || !param->set)   /* an fio option, or "step" */
-			continue;
-		if (!(param->kinds & (1u << step->kind)))
-			return err_set("%s:%u: key '%s' does not apply to a %s step",
-				       p->file, e->line, e->key, step_kind_name(step->kind));
-		if (!strcmp(e->key, "points") && has_iodepths)
-			return err_set("%s:%u: key 'points': give points or iodepths/numjobs, not both",
-				       p->file, e->line);
-		if (param->set(step, &lists, e->value))
-			return err_prefix("%s:%u: key '%s'", p->file, e->line, e->key);
-	}
-	if (has_iodepths) {
-		/* the reviews' order: every QD for jobs 1, then for jobs 4, ... */
-		if (nr_jobs == 0)
-			jobs[nr_jobs++] = 1;
-		for (unsigned j = 0; j < nr_jobs; j++)
-			for (unsigned q = 0; q < nr_iodepths; q++)
-				if (step_point_add(step, iodepths[q], jobs[j]))
-					return err_prefix("%s:%u: key 'iodepths'", p->file,
-							  iodepths_entry->line);
-	}
+	if (apply_step_parameters(p, step, iodepths_entry))
+		return -1;
 	if (step->kind == STEP_PRECONDITION && !step_sets(p, "rw") && !step_sets(p, "readwrite"))
 		step->spec.rw = step->precondition == PRECOND_SEQUENTIAL ? RW_WRITE : RW_RANDWRITE;
 	if (validate_step(p, step))

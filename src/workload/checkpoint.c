@@ -225,7 +225,7 @@ int checkpoint_jobs(const struct dlio_plan *plan, const struct checkpoint_write 
 
 		/* the next file's region (checkpoint_regions.c's layout) */
 		if (w->device)
-			at = checkpoint_region_offset(plan, w->base, index, i + 1);
+			at += checkpoint_region_len(f->bytes);
 		if (!f->bytes)
 			continue;
 		if (!w->device && file_path(ckpt, f, path, sizeof(path)))

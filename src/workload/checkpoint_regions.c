@@ -6,7 +6,7 @@
 #include "util/error.h"
 #include "workload/checkpoint_regions.h"
 
-static uint64_t aligned(uint64_t bytes)
+uint64_t checkpoint_region_len(uint64_t bytes)
 {
 	return (bytes + CHECKPOINT_REGION_ALIGN - 1) / CHECKPOINT_REGION_ALIGN *
 	       CHECKPOINT_REGION_ALIGN;
@@ -17,7 +17,7 @@ uint64_t checkpoint_span(const struct dlio_plan *plan)
 	uint64_t span = 0;
 
 	for (unsigned i = 0; i < plan->nr; i++)
-		span += aligned(plan->files[i].bytes);
+		span += checkpoint_region_len(plan->files[i].bytes);
 	return span;
 }
 
@@ -27,7 +27,7 @@ uint64_t checkpoint_region_offset(const struct dlio_plan *plan, uint64_t base,
 	uint64_t at = base + (uint64_t)(index - 1) * checkpoint_span(plan);
 
 	for (unsigned i = 0; i < file && i < plan->nr; i++)
-		at += aligned(plan->files[i].bytes);
+		at += checkpoint_region_len(plan->files[i].bytes);
 	return at;
 }
 
@@ -68,7 +68,7 @@ static int add_regions(cJSON *detail, const struct dlio_plan *plan, uint64_t bas
 			    !cJSON_AddNumberToObject(r, "offset", (double)at) ||
 			    !cJSON_AddNumberToObject(r, "length", (double)f->bytes))
 				return -1;
-			at += aligned(f->bytes);
+			at += checkpoint_region_len(f->bytes);
 		}
 	}
 	return 0;

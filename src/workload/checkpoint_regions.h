@@ -16,6 +16,9 @@
  * starts on a block: the page-cache writes never share a page. */
 #define CHECKPOINT_REGION_ALIGN 4096u
 
+/* Bytes a file of `bytes` takes as a region: rounded up to the alignment. */
+uint64_t checkpoint_region_len(uint64_t bytes);
+
 /* Bytes one checkpoint's regions take: every file rounded up to the
  * alignment. */
 uint64_t checkpoint_span(const struct dlio_plan *plan);

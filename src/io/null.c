@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "io/null_latency.h"
 #include "util/clock.h"
@@ -155,14 +154,6 @@ static unsigned take_due(struct null_state *st, uint64_t now, struct io **out,
 	return n;
 }
 
-static void sleep_until(uint64_t when)
-{
-	struct timespec ts = { (time_t)(when / 1000000000ull), (long)(when % 1000000000ull) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
 static int null_reap(struct engine *e, struct io **out, unsigned min,
 		     unsigned max)
 {
@@ -184,7 +175,7 @@ static int null_reap(struct engine *e, struct io **out, unsigned min,
 			return (int)n;
 		if (next_due > start + NULL_WAIT_SLICE_NS)
 			next_due = start + NULL_WAIT_SLICE_NS;
-		sleep_until(next_due);
+		clock_sleep_until_ns(next_due);
 		now = clock_now_ns();
 	}
 }
@@ -210,7 +201,7 @@ static int null_wait(struct engine *e, uint64_t timeout_ns)
 		timeout_ns = NULL_WAIT_SLICE_NS;
 	until = now + timeout_ns < earliest ? now + timeout_ns : earliest;
 	if (until > now)
-		sleep_until(until);
+		clock_sleep_until_ns(until);
 	return 0;
 }
 

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "job/option_table.h"
 #include "util/clock.h"
@@ -282,14 +281,6 @@ static int vssd_submit(struct engine *e)
 	return rc ? -1 : (int)n;
 }
 
-static void sleep_until(uint64_t when)
-{
-	struct timespec ts = { (time_t)(when / 1000000000ull), (long)(when % 1000000000ull) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
 /* Hands back the due I/Os (up to max); *next the earliest still pending. */
 static unsigned take_due(struct vssd_state *st, uint64_t now, struct io **out,
 			 unsigned max, uint64_t *next)
@@ -324,7 +315,7 @@ static int vssd_reap(struct engine *e, struct io **out, unsigned min, unsigned m
 		if (n >= min || n >= max || next == UINT64_MAX ||
 		    now - start >= VSSD_WAIT_SLICE_NS)
 			return (int)n;
-		sleep_until(next < start + VSSD_WAIT_SLICE_NS ? next : start + VSSD_WAIT_SLICE_NS);
+		clock_sleep_until_ns(next < start + VSSD_WAIT_SLICE_NS ? next : start + VSSD_WAIT_SLICE_NS);
 		now = clock_now_ns();
 	}
 }

@@ -204,9 +204,44 @@ static int model_io(struct vssd_drive *d, struct io *io, uint64_t now, uint64_t 
 
 struct vssd_state {
 	struct vssd_drive *drive;
-	struct io **queued, **pending;
+	struct io **queued;
+	struct io **pending;             /* a min-heap by complete_ns */
 	unsigned nr_queued, nr_pending, depth;
 };
+
+static void pending_push(struct vssd_state *st, struct io *io)
+{
+	unsigned i = st->nr_pending++;
+
+	while (i > 0 && st->pending[(i - 1) / 2]->complete_ns > io->complete_ns) {
+		st->pending[i] = st->pending[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	st->pending[i] = io;
+}
+
+static struct io *pending_pop(struct vssd_state *st)
+{
+	struct io *top = st->pending[0], *last = st->pending[--st->nr_pending];
+	unsigned i = 0;
+
+	for (;;) {
+		unsigned child = 2 * i + 1;
+
+		if (child >= st->nr_pending)
+			break;
+		if (child + 1 < st->nr_pending &&
+		    st->pending[child + 1]->complete_ns < st->pending[child]->complete_ns)
+			child++;
+		if (st->pending[child]->complete_ns >= last->complete_ns)
+			break;
+		st->pending[i] = st->pending[child];
+		i = child;
+	}
+	if (st->nr_pending)
+		st->pending[i] = last;
+	return top;
+}
 
 static int vssd_check(const struct job_spec *spec)
 {
@@ -274,33 +309,27 @@ static int vssd_submit(struct engine *e)
 		rc = model_io(d, io, now, &io->complete_ns);
 		if (io->complete_ns > d->last_done_ns)
 			d->last_done_ns = io->complete_ns;
-		st->pending[st->nr_pending++] = io;
+		pending_push(st, io);
 	}
 	pthread_mutex_unlock(&d->lock);
 	st->nr_queued = 0;
 	return rc ? -1 : (int)n;
 }
 
-/* Hands back the due I/Os (up to max); *next the earliest still pending. */
+/* Hands back the due I/Os (up to max), earliest first; *next the earliest
+ * still pending. */
 static unsigned take_due(struct vssd_state *st, uint64_t now, struct io **out,
 			 unsigned max, uint64_t *next)
 {
-	unsigned n = 0, keep = 0;
+	unsigned n = 0;
 
-	*next = UINT64_MAX;
-	for (unsigned i = 0; i < st->nr_pending; i++) {
-		struct io *io = st->pending[i];
+	while (n < max && st->nr_pending && st->pending[0]->complete_ns <= now) {
+		struct io *io = pending_pop(st);
 
-		if (n < max && io->complete_ns <= now) {
-			io->result = (int32_t)io->len;
-			out[n++] = io;
-		} else {
-			if (io->complete_ns < *next)
-				*next = io->complete_ns;
-			st->pending[keep++] = io;
-		}
+		io->result = (int32_t)io->len;
+		out[n++] = io;
 	}
-	st->nr_pending = keep;
+	*next = st->nr_pending ? st->pending[0]->complete_ns : UINT64_MAX;
 	return n;
 }
 

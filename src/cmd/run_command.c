@@ -295,7 +295,6 @@ int run_command_execute(const char *command, const struct run_args *a,
 	int64_t run_id = 0;
 	struct run_meta meta = {
 		.label = a->store.label, .source = "run", .command = command_line,
-		.target = jobs->nr ? jobs->jobs[0].filename : "",
 		.started_ms = (uint64_t)started * 1000,
 	};
 	struct printing printing = { .a = a, .output = &output, .note = note,

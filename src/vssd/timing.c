@@ -29,6 +29,8 @@ struct timing {
 	struct timeline link;
 	uint64_t controller_free;
 	uint64_t now;                   /* the latest submission: before it, nothing is pending */
+	uint64_t page_xfer_ns;          /* a page over a channel */
+	uint64_t command_gap_ns;        /* between commands the controller takes */
 	struct drain *heap;             /* min-heap by at_ns */
 	uint32_t nr_heap, cap_heap;
 	uint64_t reserved;              /* acknowledged, not yet programmed */
@@ -85,6 +87,8 @@ struct timing *timing_create(const struct timing_params *p)
 		return NULL;
 	}
 	t->p = *p;
+	t->page_xfer_ns = transfer_ns(p->page_bytes, p->channel_bytes_per_ns);
+	t->command_gap_ns = transfer_ns(1, p->commands_per_ns);
 	return t;
 }
 
@@ -109,7 +113,7 @@ uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode
 	uint32_t channel = (die / t->p.dies_per_channel) % t->p.channels;
 	uint64_t *dfree = &t->die_free[die % (t->p.channels * t->p.dies_per_channel)];
 	struct timeline *ch = &t->channel[channel];
-	uint64_t xfer = transfer_ns(t->p.page_bytes, t->p.channel_bytes_per_ns);
+	uint64_t xfer = t->page_xfer_ns;
 	uint64_t start, end;
 
 	if (mode >= NAND_MODES)
@@ -149,7 +153,7 @@ uint64_t timing_command_start(struct timing *t, uint64_t submit_ns)
 
 	if (submit_ns > t->now)
 		t->now = submit_ns;
-	t->controller_free = start + transfer_ns(1, t->p.commands_per_ns);
+	t->controller_free = start + t->command_gap_ns;
 	return start + t->p.command_ns;
 }
 

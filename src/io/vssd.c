@@ -7,8 +7,10 @@
  * suite's steps see it age: fresh, preconditioned, steady. It keeps no
  * data: verify refuses it (no ENGINE_KEEPS_DATA). */
 #include "io/engine.h"
+#include "io/vssd.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,24 +44,44 @@ struct vssd_drive {
 static pthread_mutex_t drives_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct vssd_drive *drives;
 
-static struct vssd_drive *drive_open(const struct job_spec *spec)
+/* The drives are keyed by the model file's real path, so that
+ * specs/x.ini and ./specs/x.ini are one drive. */
+static void drive_key(const char *model, char *key, size_t len)
 {
-	const struct vssd_opts *o = &spec->eng.vssd;
-	const char *scale = o->scale[0] ? o->scale : "1/1000";
+	char *real = realpath(model, NULL);
+
+	snprintf(key, len, "%s", real ? real : model);
+	free(real);
+}
+
+static struct vssd_drive *drive_find(const char *key, const char *scale)
+{
+	for (struct vssd_drive *d = drives; d; d = d->next)
+		if (!strcmp(d->model_path, key) && !strcmp(d->scale, scale))
+			return d;
+	return NULL;
+}
+
+/* The drive (model, scale), made fresh if this process has none yet; with
+ * create false, NULL when there is none (err_msg not set). */
+static struct vssd_drive *drive_get(const char *model, const char *scale, bool create)
+{
+	char key[sizeof(drives->model_path)];
 	struct vssd_drive *d;
 
+	scale = scale && scale[0] ? scale : VSSD_DEFAULT_SCALE;
+	drive_key(model, key, sizeof(key));
 	pthread_mutex_lock(&drives_lock);
-	for (d = drives; d; d = d->next)
-		if (!strcmp(d->model_path, o->model) && !strcmp(d->scale, scale))
-			goto out;
+	if ((d = drive_find(key, scale)) || !create)
+		goto out;
 	d = calloc(1, sizeof(*d));
 	if (!d) {
 		err_set("vssd: out of memory");
 		goto out;
 	}
-	snprintf(d->model_path, sizeof(d->model_path), "%s", o->model);
+	snprintf(d->model_path, sizeof(d->model_path), "%s", key);
 	snprintf(d->scale, sizeof(d->scale), "%s", scale);
-	if (vssd_model_load(o->model, scale, &d->model) ||
+	if (vssd_model_load(model, scale, &d->model) ||
 	    !(d->ftl = ftl_create(&d->model.geometry)) ||
 	    !(d->timing = timing_create(&d->model.timing))) {
 		ftl_destroy(d->ftl);
@@ -73,6 +95,50 @@ static struct vssd_drive *drive_open(const struct job_spec *spec)
 out:
 	pthread_mutex_unlock(&drives_lock);
 	return d;
+}
+
+static struct vssd_drive *drive_open(const struct job_spec *spec)
+{
+	return drive_get(spec->eng.vssd.model, spec->eng.vssd.scale, true);
+}
+
+int vssd_drive_counters(const char *model, const char *scale, struct vssd_counters *c)
+{
+	struct vssd_model m;
+	struct vssd_drive *d;
+	struct ftl_stats s;
+
+	memset(c, 0, sizeof(*c));
+	if (!(d = drive_get(model, scale, false)))
+		return vssd_model_load(model, scale && scale[0] ? scale : VSSD_DEFAULT_SCALE, &m);
+	pthread_mutex_lock(&d->lock);
+	ftl_get_stats(d->ftl, &s);
+	pthread_mutex_unlock(&d->lock);
+	uint64_t iu = d->model.geometry.iu_bytes;
+	c->opened = true;
+	c->host_read_bytes = s.host_ius_read * iu;
+	c->host_written_bytes = s.host_ius_written * iu;
+	c->host_trimmed_bytes = s.host_ius_trimmed * iu;
+	c->nand_read_bytes = s.pages_read * d->model.timing.page_bytes;
+	c->nand_written_bytes = s.nand_ius_programmed * iu;
+	c->erases = s.erases;
+	c->format_erases = s.format_erases;
+	c->erase_max = s.erase_max;
+	c->erase_mean = s.erase_mean;
+	return 0;
+}
+
+int vssd_drive_format(const char *model, const char *scale)
+{
+	struct vssd_drive *d = drive_get(model, scale, true);
+
+	if (!d)
+		return -1;
+	pthread_mutex_lock(&d->lock);
+	ftl_format(d->ftl);
+	d->unprogrammed = 0;
+	pthread_mutex_unlock(&d->lock);
+	return 0;
 }
 
 /* ---- one I/O through the model (the drive's lock held) -------------------- */

@@ -1,0 +1,34 @@
+/* vssd.h - the modelled drives of this process (ioengine=vssd, io/vssd.c)
+ * as the rest of the program sees a drive: its counters (what an NVMe
+ * SMART / OCP log reports) and a format (the purge step). A drive is
+ * named by its model file and scale, as a job's vssd_model= / vssd_scale=
+ * name it; the same file by another path is the same drive. */
+#ifndef DRIVEBENCH_IO_VSSD_H
+#define DRIVEBENCH_IO_VSSD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define VSSD_DEFAULT_SCALE "1/1000"
+
+struct vssd_counters {
+	bool opened;                   /* the drive has served this process */
+	uint64_t host_read_bytes, host_written_bytes, host_trimmed_bytes;
+	uint64_t nand_read_bytes;      /* pages read x page size */
+	uint64_t nand_written_bytes;   /* IUs programmed (host, GC, fold) x IU */
+	uint64_t erases, format_erases;
+	uint32_t erase_max;            /* per block */
+	double erase_mean;
+};
+
+/* The counters of the drive (model, scale; scale NULL or "" = the
+ * default). A drive not opened yet is a fresh one: every counter 0 and
+ * opened false. 0, or -1 with err_msg when the model cannot be read. */
+int vssd_drive_counters(const char *model, const char *scale, struct vssd_counters *c);
+
+/* Formats the drive (opening it first if this process has not): every
+ * IU unmapped and every used block erased, as an NVMe Format with
+ * secure erase does. 0, or -1 with err_msg. */
+int vssd_drive_format(const char *model, const char *scale);
+
+#endif

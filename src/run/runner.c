@@ -17,7 +17,9 @@
 #include "run/files.h"
 #include "run/worker.h"
 #include "target/output_gate.h"
+#include "target/model_target.h"
 #include "target/safety.h"
+#include "io/vssd.h"
 #include "target/snapshot.h"
 #include "verify/verify.h"
 
@@ -296,14 +298,30 @@ static char *json_text(cJSON *j)
  * clone's result of each job, so host and NAND writes, wear and the
  * temperature trend can be read per step. A target that cannot be
  * snapshotted (null engine) just has none. */
+/* What the snapshot is of: the modelled drive of a vssd job (its counters
+ * are the drive's SMART), else the target when the engine opens one. */
+static bool snapshot_path(const struct worker *w, char *path, size_t len)
+{
+	const struct vssd_opts *m = &w->spec->eng.vssd;
+
+	if (!strcmp(w->spec->ioengine, "vssd") && m->model[0]) {
+		snprintf(path, len, "%s%.*s@%s", MODEL_TARGET_PREFIX, (int)(len / 2), m->model,
+			 m->scale[0] ? m->scale : VSSD_DEFAULT_SCALE);
+		return true;
+	}
+	snprintf(path, len, "%s", w->target->path);
+	return engine_needs_fd(w->ops);
+}
+
 static struct drive_snapshot *snapshot_before(const struct worker *w)
 {
 	struct drive_snapshot *snap;
+	char path[JOB_PATH_MAX];
 
-	if (w->clone != 0 || !engine_needs_fd(w->ops))
+	if (w->clone != 0 || !snapshot_path(w, path, sizeof(path)))
 		return NULL;
 	snap = calloc(1, sizeof(*snap));
-	if (snap && drive_snapshot_take(w->target->path, snap)) {
+	if (snap && drive_snapshot_take(path, snap)) {
 		free(snap);
 		snap = NULL;
 	}
@@ -314,7 +332,7 @@ static struct drive_snapshot *snapshot_before(const struct worker *w)
 static void snapshot_after(struct worker *w, struct drive_snapshot *before)
 {
 	struct drive_snapshot *after;
-	char saved[1024];
+	char saved[1024], path[JOB_PATH_MAX];
 
 	if (!before)
 		return;
@@ -322,7 +340,8 @@ static void snapshot_after(struct worker *w, struct drive_snapshot *before)
 	snprintf(saved, sizeof(saved), "%s", err_msg());
 	after = calloc(1, sizeof(*after));
 	w->result.drive_before = json_text(drive_snapshot_json(before));
-	if (after && drive_snapshot_take(w->target->path, after) == 0) {
+	snapshot_path(w, path, sizeof(path));
+	if (after && drive_snapshot_take(path, after) == 0) {
 		w->result.drive_after = json_text(drive_snapshot_json(after));
 		w->result.drive_delta = json_text(drive_snapshot_delta_json(before, after));
 	}
@@ -498,7 +517,12 @@ static int setup_clone(struct worker *w, struct target *t, unsigned groupid,
 		*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
 		return err_prefix("job '%s'", s->name);
 	}
-	if (!engine_needs_fd(w->ops)) {
+	if (model_target_check_job(s, path)) {
+		return err_prefix("job '%s'", s->name);
+	} else if (model_target_is(path)) {
+		if (target_probe(path, t))
+			return err_prefix("job '%s'", s->name);
+	} else if (!engine_needs_fd(w->ops)) {
 		snprintf(t->path, sizeof(t->path), "%s", path);
 		t->exists = true;
 		t->size = s->size ? s->size : SCRATCH_DEFAULT_SIZE;

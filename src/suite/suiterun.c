@@ -14,6 +14,7 @@
 
 #include "record/record_run.h"
 #include "suite/suitectx.h"
+#include "target/model_target.h"
 #include "target/snapshot.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -22,7 +23,13 @@
 
 void suite_target_key(const char *target, char *key, size_t len)
 {
-	char *real = realpath(target, NULL);
+	char *real;
+
+	if (model_target_is(target)) {
+		model_target_key(target, key, len);
+		return;
+	}
+	real = realpath(target, NULL);
 
 	snprintf(key, len, "%s", real ? real : target);
 	free(real);

@@ -20,6 +20,7 @@
 #include "suite/sprandom.h"
 #include "suite/steady.h"
 #include "suite/suitectx.h"
+#include "target/model_target.h"
 #include "target/safety.h"
 #include "util/clock.h"
 #include "target/output_gate.h"
@@ -36,8 +37,12 @@ static void step_spec(const struct suite_ctx *c, const struct suite_step *st,
 		      const char *suffix, struct job_spec *spec)
 {
 	*spec = st->spec;
-	/* one file, whatever colons its path holds (a by-path name) */
-	job_spec_set_path(spec->filename, sizeof(spec->filename), c->o->target);
+	/* one file, whatever colons its path holds (a by-path name); a
+	 * modelled drive through its engine, whatever engine the step names */
+	if (c->target.is_model)
+		model_target_aim(spec, c->o->target);
+	else
+		job_spec_set_path(spec->filename, sizeof(spec->filename), c->o->target);
 	spec->directory[0] = '\0';
 	snprintf(spec->name, sizeof(spec->name), "%.*s%s", SUITE_NAME_MAX, st->name, suffix);
 }
@@ -65,6 +70,21 @@ static int purge_consent(struct suite_ctx *c)
 		       safety_consent_hint(&v)[0] ? "; " : "", safety_consent_hint(&v));
 }
 
+/* A model is formatted, as an NVMe drive is by Format with secure erase:
+ * every block erased, nothing mapped. */
+static int purge_model(struct suite_ctx *c, int64_t step_id)
+{
+	char detail[128];
+
+	if (model_target_format(c->o->target)) {
+		c->exit_code = EXIT_RUN_FAILED;
+		return -1;
+	}
+	snprintf(detail, sizeof(detail), "{\"method\":\"format\",\"bytes\":%llu}",
+		 (unsigned long long)c->target.size);
+	return store_step_detail_set(c->db, step_id, detail);
+}
+
 static int do_purge(struct suite_ctx *c, int64_t step_id)
 {
 	const char *method;
@@ -82,6 +102,8 @@ static int do_purge(struct suite_ctx *c, int64_t step_id)
 	}
 	if (purge_consent(c))
 		return -1;
+	if (c->target.is_model)
+		return purge_model(c, step_id);
 	fd = open(c->o->target, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		c->exit_code = EXIT_BAD_INPUT;
@@ -379,7 +401,7 @@ static int checkpoint_place(struct suite_ctx *c, char *dir, size_t len,
 {
 	int n;
 
-	if (c->target.is_block) {
+	if (c->target.is_block || c->target.is_model) {
 		struct job_spec spec;
 
 		step_spec(c, c->step, "", &spec);

@@ -29,6 +29,7 @@ const char *drive_kind_name(enum drive_kind kind)
 	case DRIVE_VIRTIO: return "virtio";
 	case DRIVE_SCSI: return "scsi";
 	case DRIVE_BLOCK: return "block";
+	case DRIVE_MODEL: return "model";
 	}
 	return "unknown";
 }

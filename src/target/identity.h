@@ -20,6 +20,7 @@ enum drive_kind {
 	DRIVE_VIRTIO,
 	DRIVE_SCSI,    /* SCSI / SATA / SAS / USB disks (sdX) */
 	DRIVE_BLOCK,   /* any other block device (dm, md, mmc ...) */
+	DRIVE_MODEL,   /* a modelled drive, vssd:FILE (target/model_target.h) */
 };
 
 /* A number that may be unavailable. */
@@ -53,6 +54,10 @@ struct drive_identity {
 	struct maybe_u64 nvme_nsid;
 	char pcie_link_speed[IDENTITY_NAME_MAX]; /* "16.0 GT/s PCIe" as sysfs says */
 	struct maybe_u64 pcie_link_width;
+	/* modelled drives only: the model file, its scale, the real drive's capacity */
+	char model_file[IDENTITY_TEXT_MAX * 2];
+	char model_scale[IDENTITY_NAME_MAX];
+	struct maybe_u64 model_rated_capacity;
 };
 
 const char *drive_kind_name(enum drive_kind kind);

@@ -3,6 +3,7 @@
  * through the admin passthrough ioctl; their JSON (null for anything
  * unavailable) and text forms, and the before/after delta of two. */
 #include "target/snapshot.h"
+#include "target/model_target.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -77,6 +78,8 @@ int drive_snapshot_take(const char *path, struct drive_snapshot *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->taken_unix_ms = wallclock_ms();
+	if (model_target_is(path))
+		return model_target_snapshot(path, s);
 	if (identity_probe(path, &s->id) < 0)
 		return -1;
 	if (s->id.kind == DRIVE_NVME)
@@ -298,7 +301,10 @@ cJSON *drive_snapshot_json(const struct drive_snapshot *s)
 	json_str(o, "serial", id->serial);
 	json_str(o, "firmware", id->firmware);
 	json_str(o, "vendor", id->vendor);
-	if (id->kind == DRIVE_NVME) {
+	json_str(o, "model_file", id->model_file);
+	json_str(o, "model_scale", id->model_scale);
+	json_u64(o, "model_rated_capacity", id->model_rated_capacity);
+	if (id->kind == DRIVE_NVME || id->kind == DRIVE_MODEL) {
 		cJSON *nvme = nvme_json(s);
 
 		if (!nvme) {
@@ -515,7 +521,12 @@ void drive_snapshot_print(FILE *out, const struct drive_snapshot *s)
 	line(out, "serial:", id->serial);
 	line(out, "firmware:", id->firmware);
 	line(out, "vendor:", id->vendor);
-	if (id->kind == DRIVE_NVME)
+	if (id->kind == DRIVE_MODEL) {
+		line(out, "model file:", id->model_file);
+		line(out, "model scale:", id->model_scale);
+		line_u64(out, "rated capacity:", id->model_rated_capacity, " bytes");
+	}
+	if (id->kind == DRIVE_NVME || id->kind == DRIVE_MODEL)
 		print_nvme(out, s);
 	for (unsigned i = 0; i < s->nr_notes; i++)
 		fprintf(out, "note: %s\n", s->notes[i]);

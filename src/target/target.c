@@ -3,6 +3,7 @@
  * laying out a file with real written data, resolving a job's byte range on
  * the target with its alignment checks, and opening it with the job's flags. */
 #include "target/target.h"
+#include "target/model_target.h"
 #include "target/pseudo_fs.h"
 #include "target/safety.h"
 
@@ -149,6 +150,8 @@ int target_probe(const char *path, struct target *t)
 	if (length >= sizeof(t->path))
 		return err_set("target '%.64s...': path longer than %zu bytes",
 			       path, sizeof(t->path) - 1);
+	if (model_target_is(path))
+		return model_target_probe(path, t);
 	memcpy(t->path, path, length + 1);
 
 	if (stat(path, &st) < 0) {

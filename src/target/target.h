@@ -17,6 +17,7 @@
 struct target {
 	char path[JOB_PATH_MAX];
 	bool is_block;
+	bool is_model;              /* vssd:FILE (target/model_target.h) */
 	bool exists;
 	uint64_t size;              /* bytes (0 for a file that does not exist) */
 	unsigned logical_block;     /* 512 for files unless the fs says more */

@@ -24,7 +24,6 @@
 #include "vssd/timing.h"
 
 #define VSSD_WAIT_SLICE_NS 50000000ull   /* a reap waits at most this */
-#define VSSD_IDLE_NS 1000000ull          /* a gap this long runs background GC */
 #define VSSD_OPS 4096u                   /* NAND operations per FTL call */
 
 /* ---- the drives of this process ------------------------------------------ */
@@ -38,11 +37,23 @@ struct vssd_drive {
 	struct ftl_op op[VSSD_OPS];
 	uint64_t unprogrammed;           /* host bytes acknowledged, page not written */
 	uint64_t last_done_ns;           /* the latest completion booked */
+	uint64_t gc_step_ns;             /* idle time a background GC step needs */
+	uint64_t nand_busy_ns;           /* the latest NAND operation's end booked */
 	struct vssd_drive *next;
 };
 
 static pthread_mutex_t drives_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct vssd_drive *drives;
+
+/* The longest one GC step can hold a die: a whole block's pages read and
+ * programmed, and its erase. */
+static uint64_t gc_step_ns(const struct vssd_model *m)
+{
+	const struct timing_params *t = &m->timing;
+
+	return (uint64_t)m->geometry.pages_per_block *
+	       (t->read_ns[NAND_NATIVE] + t->program_ns[NAND_NATIVE]) + t->erase_ns;
+}
 
 /* The drives are keyed by the model file's real path, so that
  * specs/x.ini and ./specs/x.ini are one drive. */
@@ -90,6 +101,7 @@ static struct vssd_drive *drive_get(const char *model, const char *scale, bool c
 		goto out;
 	}
 	pthread_mutex_init(&d->lock, NULL);
+	d->gc_step_ns = gc_step_ns(&d->model);
 	d->next = drives;
 	drives = d;
 out:
@@ -173,19 +185,30 @@ static uint64_t time_ops(struct vssd_drive *d, const struct ftl_ops *ops, uint32
 		}
 		last = end > last ? end : last;
 	}
+	if (last > d->nand_busy_ns)
+		d->nand_busy_ns = last;
 	return last;
 }
 
-/* Idle time (no command outstanding for VSSD_IDLE_NS) lets the drive
- * collect garbage and fold its SLC cache in the background, as drives do
- * between bursts: steps start while the idle time lasts (the last may run
- * past it, and a command then waits for it). */
+/* When the drive last had work: its last completion, or the end of the
+ * NAND work booked after it (acknowledged writes are programmed later). */
+static uint64_t idle_since(const struct vssd_drive *d)
+{
+	return d->last_done_ns > d->nand_busy_ns ? d->last_done_ns : d->nand_busy_ns;
+}
+
+/* Idle time (no command outstanding) lets the drive collect garbage and
+ * fold its SLC cache in the background, as drives do between bursts, in
+ * whole steps that fit in the idle time: a short gap (a runner between
+ * two rounds, a process descheduled) books none, or the commands after it
+ * would wait behind a step far longer than the gap, their completions
+ * bunch, and the next gap books another (a stall that feeds itself). */
 static void background_gc(struct vssd_drive *d, uint64_t now)
 {
-	uint64_t from = d->last_done_ns, programmed = 0;
+	uint64_t from = idle_since(d), programmed = 0;
 	struct ftl_ops ops;
 
-	while (from + VSSD_IDLE_NS < now) {
+	while (from + d->gc_step_ns <= now) {
 		ops = op_list(d);
 		if (ftl_background_gc(d->ftl, VSSD_OPS, &ops) <= 0)
 			return;
@@ -252,7 +275,7 @@ static int model_io(struct vssd_drive *d, struct io *io, uint64_t now, uint64_t 
 	uint64_t count = (io->offset + io->len + iu - 1) / iu - first;
 	uint64_t start;
 
-	if (d->last_done_ns && now > d->last_done_ns + VSSD_IDLE_NS)
+	if (d->last_done_ns && now >= idle_since(d) + d->gc_step_ns)
 		background_gc(d, now);
 	start = timing_command_start(d->timing, now);
 	switch (io->dir) {

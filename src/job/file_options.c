@@ -36,7 +36,8 @@ void job_files_defaults(struct job_files *f)
 
 /* Copies entry `index` of a ':'-separated list into out: a "\:" is a
  * colon of the name, and empty entries are skipped, as fio's get_next_str
- * does. Returns the number of entries when index is past them (so
+ * does. An entry that starts with "vssd:" is a modelled drive's name and
+ * takes the rest of the list (drivebench's own: fio has no such target). Returns the number of entries when index is past them (so
  * index = ~0u counts them). */
 static unsigned list_entry(const char *list, unsigned index, char *out, size_t len,
 			   int *too_long)
@@ -52,7 +53,9 @@ static unsigned list_entry(const char *list, unsigned index, char *out, size_t l
 			p++;
 		if (!*p)
 			return n;
-		for (; *p && *p != ':'; p++) {
+		/* a modelled drive's name runs to the end, colons and all */
+		bool model = !strncmp(p, JOB_MODEL_TARGET_PREFIX, strlen(JOB_MODEL_TARGET_PREFIX));
+		for (; *p && (model || *p != ':'); p++) {
 			char c = *p;
 
 			if (c == '\\' && p[1] == ':')

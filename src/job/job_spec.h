@@ -4,6 +4,8 @@
 #ifndef DRIVEBENCH_JOB_SPEC_H
 #define DRIVEBENCH_JOB_SPEC_H
 
+#define JOB_MODEL_TARGET_PREFIX "vssd:"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -117,6 +119,8 @@ struct job_spec {
 	/* identity */
 	char name[JOB_NAME_MAX];
 	char description[256];
+	/* A name that starts with JOB_MODEL_TARGET_PREFIX is one modelled
+	 * drive, colons and all (target/model_target.h), not a list. */
 	char filename[JOB_PATH_MAX];   /* "" = default scratch target; fio's
 					* ':'-separated list (file_options.h) */
 	char directory[JOB_PATH_MAX];

@@ -40,7 +40,7 @@ static void step_spec(const struct suite_ctx *c, const struct suite_step *st,
 	/* one file, whatever colons its path holds (a by-path name); a
 	 * modelled drive through its engine, whatever engine the step names */
 	if (c->target.is_model)
-		model_target_aim(spec, c->o->target);
+		(void)model_target_aim(spec, c->o->target);   /* probed: it parses */
 	else
 		job_spec_set_path(spec->filename, sizeof(spec->filename), c->o->target);
 	spec->directory[0] = '\0';

@@ -95,9 +95,20 @@ int model_target_aim(struct job_spec *spec, const char *path)
 
 	if (model_target_parse(path, file, sizeof(file), scale, sizeof(scale)))
 		return -1;
+	size_t used = strlen(spec->options_text);
+	int n;
+
 	snprintf(spec->ioengine, sizeof(spec->ioengine), "vssd");
 	memcpy(spec->eng.vssd.model, file, sizeof(file));
 	memcpy(spec->eng.vssd.scale, scale, sizeof(scale));
+	/* the stored options say what ran (a repeated key's last value wins) */
+	n = snprintf(spec->options_text + used, sizeof(spec->options_text) - used,
+		     "%sioengine=vssd\nvssd_model=%s\nvssd_scale=%s\n",
+		     used && spec->options_text[used - 1] != '\n' ? "\n" : "", file,
+		     scale[0] ? scale : VSSD_DEFAULT_SCALE);
+	if (n < 0 || (size_t)n >= sizeof(spec->options_text) - used)
+		return err_set("job '%s': its options and the model's do not fit in %zu bytes",
+			       spec->name, sizeof(spec->options_text));
 	return job_spec_set_path(spec->filename, sizeof(spec->filename), path);
 }
 

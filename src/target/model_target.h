@@ -13,7 +13,7 @@
 #include "job/job_spec.h"
 #include "target/target.h"
 
-#define MODEL_TARGET_PREFIX "vssd:"
+#define MODEL_TARGET_PREFIX JOB_MODEL_TARGET_PREFIX
 
 struct drive_snapshot;
 

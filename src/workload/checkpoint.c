@@ -183,9 +183,6 @@ static int add_job(struct job_list *out, const struct checkpoint_write *w,
 	snprintf(s.name, sizeof(s.name), "%s", name);
 	job_spec_set_path(s.filename, sizeof(s.filename), path);
 	snprintf(s.ioengine, sizeof(s.ioengine), "psync");
-	/* a modelled drive is reached through its engine only */
-	if (model_target_is(path) && model_target_aim(&s, path))
-		return -1;
 	snprintf(s.source, sizeof(s.source), "checkpoint");
 	s.rw = w->read ? RW_READ : RW_WRITE;
 	s.bs[DIR_READ] = s.bs[DIR_WRITE] = bs;
@@ -196,10 +193,13 @@ static int add_job(struct job_list *out, const struct checkpoint_write *w,
 	s.end_fsync = !w->read && w->fsync;
 	s.group_reporting = true;
 	snprintf(s.options_text, sizeof(s.options_text),
-		 "rw=%s\nbs=%llu\noffset=%llu\nsize=%llu\nioengine=%s\ndirect=0\nend_fsync=%d\n",
+		 "rw=%s\nbs=%llu\noffset=%llu\nsize=%llu\nioengine=psync\ndirect=0\nend_fsync=%d\n",
 		 w->read ? "read" : "write", (unsigned long long)bs,
-		 (unsigned long long)offset, (unsigned long long)bytes, s.ioengine,
+		 (unsigned long long)offset, (unsigned long long)bytes,
 		 s.end_fsync ? 1 : 0);
+	/* a modelled drive is reached through its engine only */
+	if (model_target_is(path) && model_target_aim(&s, path))
+		return -1;
 	if (job_spec_validate(&s))
 		return -1;
 	return job_list_append(out, &s) ? err_set("out of memory") : 0;

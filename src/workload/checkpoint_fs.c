@@ -12,25 +12,27 @@
 
 int checkpoint_fs_check(const char *option, const char *type, const char *target)
 {
-	char program[4096];
+	char program[4096], said[128];
 	struct stat st;
-	if (!fs_setup_known(type))
-		return err_set("%s = %s: unknown filesystem (supported: %s)", option,
-			       type ? type : "", FS_SETUP_TYPES);
-	if (model_target_is(target))
-		return err_set("%s = %s: '%s' is a model target, which keeps no data: "
-			       "there is no filesystem to make on it", option, type, target);
-	int missing = stat(target, &st);
+	int missing;
 
+	/* as the user wrote it: "checkpoint_fs = xfs", "--checkpoint-fs xfs" */
+	snprintf(said, sizeof(said), "%s%s%.32s", option, option[0] == '-' ? " " : " = ",
+		 type ? type : "");
+	if (!fs_setup_known(type))
+		return err_set("%s: unknown filesystem (supported: %s)", said, FS_SETUP_TYPES);
+	if (model_target_is(target))
+		return err_set("%s: '%s' is a model target, which keeps no data: "
+			       "there is no filesystem to make on it", said, target);
+	missing = stat(target, &st);
 	if (missing && errno != ENOENT)
-		return err_set("%s = %s: cannot use '%s': %s", option, type, target,
-			       strerror(errno));
+		return err_set("%s: cannot use '%s': %s", said, target, strerror(errno));
 	if (missing || !S_ISBLK(st.st_mode))
-		return err_set("%s = %s: '%s' is not a block device (the filesystem is made "
-			       "on the whole device; a file target's checkpoints are files "
-			       "next to it without %s)", option, type, target, option);
+		return err_set("%s: '%s' is not a block device (the filesystem is made on a "
+			       "whole device; without %s the checkpoints are files in a "
+			       "directory or next to a file target)", said, target, option);
 	if (fs_setup_tool(type, program, sizeof(program)))
-		return err_prefix("%s = %s", option, type);
+		return err_prefix("%s", said);
 	return 0;
 }
 

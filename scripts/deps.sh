@@ -4,9 +4,10 @@
 # Extra package names on the command line are needed too (`make fuzz` adds
 # clang and libFuzzer's runtime: clang libclang-rt-dev). python3-numpy and
 # python3-pandas are for fio's fiologparser_hist.py in the tests.
+# xfsprogs has mkfs.xfs for checkpoints on XFS (checkpoint_fs = xfs).
 set -e
 need="gcc make pkg-config liburing-dev libaio-dev libsqlite3-dev libcjson-dev \
-libcmocka-dev libblkid-dev libssl-dev fio util-linux mount fdisk e2fsprogs python3 chromium strace \
+libcmocka-dev libblkid-dev libssl-dev fio util-linux mount fdisk e2fsprogs xfsprogs python3 chromium strace \
 python3-numpy python3-pandas $*"
 missing=""
 for p in $need; do

@@ -24,6 +24,7 @@
 #include "record/record_run.h"
 #include "util/units.h"
 #include "workload/checkpoint.h"
+#include "workload/checkpoint_fs.h"
 #include "workload/checkpoint_regions.h"
 #include "workload/dlio.h"
 #include "job/options.h"
@@ -36,6 +37,7 @@ struct checkpoint_args {
 	double fill;
 	uint64_t bs;
 	const char *dir;
+	const char *fs_type;          /* --checkpoint-fs: made on the DEVICE */
 	struct store_args store;      /* --db, --label, --destroy-data */
 };
 
@@ -115,6 +117,17 @@ static int opt_fill(void *args, const struct cmdopt *o, const char *v)
 	return 0;
 }
 
+static int opt_fs(void *args, const struct cmdopt *o, const char *v)
+{
+	struct checkpoint_args *a = args;
+
+	if (!fs_setup_known(v))
+		return err_set("%s %s: unknown filesystem (supported: %s)", o->name, v,
+			       FS_SETUP_TYPES);
+	a->fs_type = v;
+	return 0;
+}
+
 static int opt_dir(void *args, const char *v)
 {
 	struct checkpoint_args *a = args;
@@ -158,6 +171,10 @@ static const struct cmdopt checkpoint_options[] = {
 	CMDOPT_FLAG("--readback", 0, struct checkpoint_args, readback, "after the passes, drop the page cache and read\n"
 		    "every checkpoint back (dropping needs root)"),
 	CMDOPT_SIZE("--bs", struct checkpoint_args, bs, "request size (default 1m)"),
+	CMDOPT_VALUE_FN("--checkpoint-fs", 0, opt_fs, "TYPE",
+			"make TYPE (xfs, ext4) on the DEVICE, mount it for\n"
+			"the run and write the checkpoints as files in it;\n"
+			"unmounted and its signature wiped after"),
 	STORE_OPTION_DB(struct checkpoint_args, store),
 	STORE_OPTION_LABEL(struct checkpoint_args, store),
 	CMDOPT_APPEND("--destroy-data", struct checkpoint_args, store.destroy_ids, store.nr_destroy_ids, "PATH",
@@ -175,8 +192,10 @@ static const struct cmdopt_spec checkpoint_spec = {
 	"a checkpoint's time runs from that barrier to the last file's fsync.\n"
 	"Pass 1 writes as many checkpoints as fit in DIR's free space x --fill,\n"
 	"passes 2.. write over the same files in place. On a block DEVICE the\n"
-	"files are consecutive regions of it from its start (the device's\n"
-	"--destroy-data consent as for any write to it). See docs/checkpoint.md.\n",
+	"files are consecutive regions of it from its start, or with\n"
+	"--checkpoint-fs files on a filesystem made on it for the run (the\n"
+	"device's --destroy-data consent as for any write to it). See\n"
+	"docs/checkpoint.md.\n",
 	.options = checkpoint_options,
 	.nr_options = CMDOPT_COUNT(checkpoint_options),
 	.positional = opt_dir,
@@ -209,6 +228,8 @@ static int parse_args(int argc, char **argv, struct checkpoint_args *a, int *exi
 		err_set("--json goes with --plan");
 	else if (!a->plan && !a->dir)
 		err_set("give the directory (or block device) to write the checkpoints into");
+	else if (a->plan && a->fs_type)
+		err_set("--checkpoint-fs goes with a DEVICE to write, not --plan");
 	else
 		return 0;
 bad:
@@ -416,45 +437,65 @@ static void print_pass_means(const struct session *ss)
 	}
 }
 
+/* --checkpoint-fs: the filesystem made on the device and mounted for the
+ * run (target/fs_setup.h), under the --destroy-data consent; the
+ * checkpoints are files in it (available: its free space). */
+static int make_fs(const struct checkpoint_args *a, struct checkpoint_write *w,
+		   uint64_t *available, struct fs_setup *fs)
+{
+	if (checkpoint_fs_check("--checkpoint-fs", a->fs_type, a->dir))
+		return EXIT_BAD_INPUT;
+	if (fs_setup_make(fs, a->dir, a->fs_type, a->store.destroy_ids,
+			  a->store.nr_destroy_ids, &cmd_stop_requested))
+		return err_refused() ? EXIT_UNSAFE : EXIT_RUN_FAILED;
+	w->fs = fs;
+	w->dir = fs->dir;
+	return checkpoint_free_bytes(fs->dir, available) ? EXIT_RUN_FAILED : EXIT_OK;
+}
+
 /* A directory (its free space available), or a block device (its size
  * available: region mode, refused up front without the write gate's
- * consent, so a refused run writes nothing, stores nothing). */
+ * consent, so a refused run writes nothing, stores nothing), or with
+ * --checkpoint-fs a filesystem made on the device. The exit code. */
 static int check_place(const struct checkpoint_args *a, struct checkpoint_write *w,
-		       uint64_t *available)
+		       uint64_t *available, struct fs_setup *fs)
 {
 	struct run_options opt = { .destroy_ids = a->store.destroy_ids,
 				   .nr_destroy_ids = a->store.nr_destroy_ids };
 	struct target t;
 	struct stat st;
 
-	if (stat(a->dir, &st))
-		return err_set("cannot use '%s': %s", a->dir, strerror(errno));
+	if (a->fs_type)
+		return make_fs(a, w, available, fs);
+	if (stat(a->dir, &st)) {
+		err_set("cannot use '%s': %s", a->dir, strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
 	if (S_ISBLK(st.st_mode)) {
 		if (target_probe(a->dir, &t) || check_path_consent(NULL, a->dir, &opt))
-			return -1;
+			return err_exit_code(EXIT_BAD_INPUT);
 		w->device = a->dir;
 		*available = t.size;
-		return 0;
+		return EXIT_OK;
 	}
-	if (!S_ISDIR(st.st_mode))
-		return err_set("'%s' is not a directory (or a block device)", a->dir);
+	if (!S_ISDIR(st.st_mode)) {
+		err_set("'%s' is not a directory (or a block device)", a->dir);
+		return EXIT_BAD_INPUT;
+	}
 	if (output_gate_check("DIR", a->dir, OUTPUT_DIRECTORY))
-		return -1;
+		return err_exit_code(EXIT_BAD_INPUT);
 	w->dir = a->dir;
-	return checkpoint_free_bytes(a->dir, available);
+	return checkpoint_free_bytes(a->dir, available) ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
-static int write_checkpoints(const struct checkpoint_args *a, const struct dlio_plan *plan,
-			     int argc, char **argv)
+static int write_placed(const struct checkpoint_args *a, const struct dlio_plan *plan,
+			struct checkpoint_write where, uint64_t free_bytes, int argc, char **argv)
 {
-	struct session ss = { .a = a, .plan = plan, .exit_code = EXIT_OK,
-			      .where = { .bs = a->bs, .fsync = a->fsync } };
+	struct session ss = { .a = a, .plan = plan, .exit_code = EXIT_OK, .where = where };
 	struct run_meta meta = { .label = a->store.label, .source = "checkpoint", .target = a->dir };
-	char command[1024], size[32], avail[32], mode[512];
-	uint64_t free_bytes, span;
+	char command[1024], size[32], avail[32], mode[1536];
+	uint64_t span;
 
-	if (check_place(a, &ss.where, &free_bytes))
-		return err_exit_code(EXIT_BAD_INPUT);
 	/* a device's regions take each file rounded up to 4 KiB */
 	span = ss.where.device ? checkpoint_span(plan) : plan->total_bytes;
 	units_format_bytes(plan->total_bytes, UNITS_SI_COARSE, 0, size, sizeof(size));
@@ -492,7 +533,6 @@ static int write_checkpoints(const struct checkpoint_args *a, const struct dlio_
 		ss.count, size, plan->nr, plan->ranks, a->passes, a->dir, avail,
 		ss.where.device ? "device" : "free");
 	fprintf(stderr, "drivebench checkpoint: %s\n", mode);
-	cmd_catch_stop_signals();
 	if (store_run_begin(ss.db, &meta, &ss.run_id)) {
 		ss.exit_code = EXIT_RUN_FAILED;
 		goto done;
@@ -518,6 +558,37 @@ done:
 	store_close(ss.db);
 	free(ss.stats);
 	return ss.exit_code;
+}
+
+/* The place, the passes, and a filesystem made for them undone however
+ * they ended (also stopped): unmounted, its signature wiped. */
+static int write_checkpoints(const struct checkpoint_args *a, const struct dlio_plan *plan,
+			     int argc, char **argv)
+{
+	struct checkpoint_write where = { .bs = a->bs, .fsync = a->fsync };
+	struct fs_setup fs = { 0 };
+	char message[1024];
+	uint64_t free_bytes = 0;
+	int rc;
+
+	cmd_catch_stop_signals();   /* mkfs and the passes stop alike */
+	rc = check_place(a, &where, &free_bytes, &fs);
+	if (rc == EXIT_OK)
+		rc = write_placed(a, plan, where, free_bytes, argc, argv);
+	if (!fs.mounted && !fs.made && !fs.dir[0])
+		return rc;
+	snprintf(message, sizeof(message), "%s", err_msg());
+	if (fs_setup_release(&fs)) {
+		if (rc == EXIT_OK)
+			return EXIT_RUN_FAILED;
+		fprintf(stderr, "drivebench checkpoint: %s\n", err_msg());
+		err_set("%s", message);
+		return rc;
+	}
+	fprintf(stderr, "drivebench checkpoint: %s on %s unmounted, its signature wiped\n",
+		fs.type, a->dir);
+	err_set("%s", message);
+	return rc;
 }
 
 int cmd_checkpoint(int argc, char **argv)

@@ -72,6 +72,8 @@ struct suite_step {
 	unsigned checkpoint_passes;    /* default 3 */
 	unsigned checkpoint_count;     /* per pass; 0 = as many as fit x fill */
 	double checkpoint_fill;        /* default 0.9 */
+	/* "xfs", "ext4": made on the block device for the step; "" none */
+	char checkpoint_fs[8];
 
 	bool record_series;            /* keep the per-interval series (fills) */
 };

@@ -20,6 +20,7 @@
 #include "util/error.h"
 #include "util/units.h"
 #include "verify/verify.h"
+#include "workload/checkpoint_fs.h"
 
 void suite_target_key(const char *target, char *key, size_t len)
 {
@@ -347,6 +348,22 @@ static int run_steps(struct suite_ctx *c)
 	return 0;
 }
 
+/* What a selected step asks of the target that it cannot give, refused
+ * before anything is written (a filesystem for the checkpoints needs a
+ * block device and its mkfs). */
+static int check_target_fits(const struct suite *s, const struct suite_options *o,
+			     const unsigned *selected, unsigned nr)
+{
+	for (unsigned i = 0; i < nr; i++) {
+		const struct suite_step *st = &s->steps[selected[i]];
+
+		if (st->kind == STEP_CHECKPOINT && st->checkpoint_fs[0] &&
+		    checkpoint_fs_check("checkpoint_fs", st->checkpoint_fs, o->target))
+			return err_prefix("step '%s'", st->name);
+	}
+	return 0;
+}
+
 int suite_run(const struct suite *s, const struct suite_options *o, int *exit_code)
 {
 	static const volatile sig_atomic_t never;
@@ -370,6 +387,8 @@ int suite_run(const struct suite *s, const struct suite_options *o, int *exit_co
 	if (select_steps(s, o, selected, &c.nr_selected))
 		goto out;
 	c.selected = selected;
+	if (check_target_fits(s, o, selected, c.nr_selected))
+		goto out;
 	suite_target_key(o->target, c.target_key, sizeof(c.target_key));
 	if (target_probe(o->target, &c.target)) {
 		c.exit_code = err_exit_code(c.exit_code);

@@ -28,6 +28,7 @@
 #include "verify/verify.h"
 #include "record/record_run.h"
 #include "workload/checkpoint.h"
+#include "workload/checkpoint_fs.h"
 #include "workload/checkpoint_regions.h"
 
 #define IDLE_SLICE_NS 100000000ull   /* idle checks the stop flag this often */
@@ -392,15 +393,50 @@ static int do_sweep(struct suite_ctx *c, int64_t step_id)
 	return 0;
 }
 
+/* checkpoint_fs: the filesystem made on the whole device and mounted for
+ * the step (target/fs_setup.h), under the suite's --destroy-data consent;
+ * the checkpoints are files in it (available: its free space). */
+static int checkpoint_make_fs(struct suite_ctx *c, struct checkpoint_write *w,
+			      uint64_t *available, struct fs_setup *fs)
+{
+	const struct suite_step *st = c->step;
+	struct job_spec spec;
+	uint64_t base, len;
+
+	if (checkpoint_fs_check("checkpoint_fs", st->checkpoint_fs, c->o->target))
+		return -1;
+	step_spec(c, st, "", &spec);
+	if (spec_range(c, &spec, &base, &len))
+		return -1;
+	if (base || len != c->target.size)
+		return err_set("checkpoint_fs = %s is made on the whole device: drop the step's "
+			       "offset and size (its range is %llu bytes from %llu of %llu)",
+			       st->checkpoint_fs, (unsigned long long)len,
+			       (unsigned long long)base, (unsigned long long)c->target.size);
+	if (fs_setup_make(fs, c->o->target, st->checkpoint_fs, c->o->destroy_ids,
+			  c->o->nr_destroy_ids, c->o->stop)) {
+		c->exit_code = err_refused() ? EXIT_UNSAFE : EXIT_RUN_FAILED;
+		c->interrupted = *c->o->stop != 0;
+		return -1;
+	}
+	w->fs = fs;
+	w->dir = fs->dir;
+	return checkpoint_free_bytes(fs->dir, available);
+}
+
 /* Where the checkpoints go: for a file target, files in the directory
  * next to it, TARGET.checkpoints (available: its free space); for a block
  * device, regions of the target's range from its start or the step's
- * offset (available: the range's length; workload/checkpoint_regions.h). */
+ * offset (available: the range's length; workload/checkpoint_regions.h),
+ * or with checkpoint_fs files on a filesystem made for them. */
 static int checkpoint_place(struct suite_ctx *c, char *dir, size_t len,
-			    struct checkpoint_write *w, uint64_t *available)
+			    struct checkpoint_write *w, uint64_t *available,
+			    struct fs_setup *fs)
 {
 	int n;
 
+	if (c->step->checkpoint_fs[0])
+		return checkpoint_make_fs(c, w, available, fs);
 	if (c->target.is_block || c->target.is_model) {
 		struct job_spec spec;
 
@@ -419,6 +455,53 @@ static int checkpoint_place(struct suite_ctx *c, char *dir, size_t len,
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return err_set("cannot create '%s': %s", dir, strerror(errno));
 	return checkpoint_free_bytes(dir, available);
+}
+
+/* A resume makes a new filesystem: the checkpoints an earlier pass 1
+ * wrote are laid out on it again, unmeasured, so that the passes after
+ * write over files as they would have. */
+static int checkpoint_restore_kept(struct suite_ctx *c, int64_t step_id,
+				   const struct dlio_plan *plan,
+				   const struct checkpoint_write *w, unsigned count)
+{
+	unsigned restored = 0;
+
+	for (unsigned i = 1; w->fs && i <= count; i++) {
+		if (!suite_point_kept(c, step_id, i - 1))
+			continue;
+		if (checkpoint_restore(plan, w->dir, i, c->o->stop)) {
+			c->exit_code = EXIT_RUN_FAILED;
+			c->interrupted = *c->o->stop != 0;
+			return -1;
+		}
+		restored++;
+	}
+	if (restored)
+		suite_log(c, "the %u checkpoint%s pass 1 kept from before the resume laid out "
+			  "again on the new %s (unmeasured)", restored, restored == 1 ? "" : "s",
+			  w->fs->type);
+	return 0;
+}
+
+/* The filesystem made for the step is undone however the step ended
+ * (also interrupted): unmounted, its directory removed, its signature
+ * wiped. Failing that fails the step; the step's own error comes first. */
+static int checkpoint_release(struct suite_ctx *c, struct fs_setup *fs, int rc)
+{
+	char message[1024], failure[1024];
+
+	if (!fs->mounted && !fs->made && !fs->dir[0])
+		return rc;
+	snprintf(message, sizeof(message), "%s", err_msg());
+	if (fs_setup_release(fs) == 0) {
+		suite_log(c, "%s on %s unmounted, its signature wiped", fs->type, fs->device);
+		if (rc)
+			err_set("%s", message);
+		return rc;
+	}
+	snprintf(failure, sizeof(failure), "%s", err_msg());
+	c->exit_code = EXIT_RUN_FAILED;
+	return rc ? err_set("%s; and %s", message, failure) : err_set("%s", failure);
 }
 
 /* How many checkpoints a pass writes: the step's count, else as many as
@@ -518,8 +601,9 @@ static int checkpoint_point(struct suite_ctx *c, const struct dlio_plan *plan,
 }
 
 /* DLIO-style checkpoint passes (workload/checkpoint.h): pass 1 writes the
- * checkpoints (files, or on a block device regions of it), later passes
- * write over them in place; one result per
+ * checkpoints (files, or on a block device regions of it or files on the
+ * filesystem checkpoint_fs made for the step), later passes write over
+ * them in place; one result per
  * checkpoint, named "passP-ckptNNN", under this step. A resume continues
  * at the first checkpoint not stored (a pass-1 checkpoint cut short is
  * written again over its partly written files). */
@@ -528,25 +612,28 @@ static int do_checkpoint(struct suite_ctx *c, int64_t step_id)
 	const struct suite_step *st = c->step;
 	char dir[JOB_PATH_MAX];
 	struct checkpoint_write w = { .fsync = true };
+	struct fs_setup fs = { 0 };
 	struct dlio_plan plan;
 	uint64_t available;
 	unsigned count;
-	int rc = 0;
+	int rc = -1;
 
 	c->exit_code = EXIT_BAD_INPUT;
-	if (checkpoint_place(c, dir, sizeof(dir), &w, &available) ||
-	    checkpoint_plan_for(st->checkpoint_model, st->checkpoint_size,
+	if (checkpoint_plan_for(st->checkpoint_model, st->checkpoint_size,
 				st->checkpoint_ranks, &plan))
 		return -1;
-	if (checkpoint_count(c, step_id, &plan, &w, available, &count)) {
-		dlio_plan_free(&plan);
-		return -1;
-	}
+	if (checkpoint_place(c, dir, sizeof(dir), &w, &available, &fs) ||
+	    checkpoint_count(c, step_id, &plan, &w, available, &count) ||
+	    checkpoint_restore_kept(c, step_id, &plan, &w, count))
+		goto out;
 	c->exit_code = EXIT_OK;
+	rc = 0;
 	for (unsigned p = 1; p <= st->checkpoint_passes && rc == 0; p++)
 		for (unsigned i = 1; i <= count && rc == 0; i++)
 			if (!suite_point_kept(c, step_id, (p - 1) * count + i - 1))
 				rc = checkpoint_point(c, &plan, &w, p, i, count, step_id);
+out:
+	rc = checkpoint_release(c, &fs, rc);
 	dlio_plan_free(&plan);
 	return rc;
 }

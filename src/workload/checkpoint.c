@@ -15,6 +15,7 @@
 #include "target/model_target.h"
 #include "target/safety.h"
 #include "target/output_gate.h"
+#include "target/target.h"
 #include "util/error.h"
 #include "workload/checkpoint.h"
 #include "workload/checkpoint_regions.h"
@@ -139,8 +140,10 @@ static int create_sparse(const char *path, uint64_t bytes,
 	return 0;
 }
 
-int checkpoint_prepare(const struct dlio_plan *plan, const char *dir,
-		       unsigned index, struct checkpoint_consent *consent)
+/* The checkpoint's directories, then each file: sparse (consent given)
+ * or, without consent, written whole (target_layout_file). */
+static int lay_out(const struct dlio_plan *plan, const char *dir, unsigned index,
+		   struct checkpoint_consent *consent, const volatile sig_atomic_t *stop)
 {
 	char ckpt[4096], path[4096];
 
@@ -167,10 +170,23 @@ int checkpoint_prepare(const struct dlio_plan *plan, const char *dir,
 				return -1;
 			*slash = '/';
 		}
-		if (create_sparse(path, f->bytes, consent))
+		if (consent ? create_sparse(path, f->bytes, consent) :
+			      target_layout_file(path, f->bytes, stop) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+int checkpoint_prepare(const struct dlio_plan *plan, const char *dir,
+		       unsigned index, struct checkpoint_consent *consent)
+{
+	return lay_out(plan, dir, index, consent, NULL);
+}
+
+int checkpoint_restore(const struct dlio_plan *plan, const char *dir, unsigned index,
+		       const volatile sig_atomic_t *stop)
+{
+	return lay_out(plan, dir, index, NULL, stop);
 }
 
 static int add_job(struct job_list *out, const struct checkpoint_write *w,

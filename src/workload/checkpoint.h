@@ -6,11 +6,13 @@
 #ifndef DRIVEBENCH_CHECKPOINT_H
 #define DRIVEBENCH_CHECKPOINT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "run/runner.h"
+#include "target/fs_setup.h"
 #include "workload/dlio.h"
 #include "job/job_list.h"
 
@@ -22,6 +24,10 @@ struct checkpoint_write {
 	 * target the files are regions of, checkpoint 1 from base; dir unused. */
 	const char *device;
 	uint64_t base;
+	/* Filesystem mode: the filesystem made for the checkpoints on the
+	 * device (target/fs_setup.h); dir is its mount point, written as the
+	 * files mode writes any directory. NULL otherwise. */
+	const struct fs_setup *fs;
 	uint64_t bs;            /* request size; 0 = CHECKPOINT_DEFAULT_BS */
 	bool fsync;             /* end_fsync=1 on every file (the default) */
 	bool read;              /* read the files back instead of writing */
@@ -59,6 +65,14 @@ struct checkpoint_consent {
 int checkpoint_prepare(const struct dlio_plan *plan, const char *dir,
 		       unsigned index, struct checkpoint_consent *consent);
 void checkpoint_consent_free(struct checkpoint_consent *c);
+
+/* The files of checkpoint index written again whole, unmeasured, with
+ * the layout's data (target_layout_file; files already full size are
+ * left): a resume on a new filesystem (checkpoint_fs) puts back the
+ * checkpoints an earlier pass 1 wrote, so later passes write over files
+ * as they would have. Stops between 1 MiB writes once *stop is set. */
+int checkpoint_restore(const struct dlio_plan *plan, const char *dir, unsigned index,
+		       const volatile sig_atomic_t *stop);
 
 /* The jobs of one checkpoint: one per (rank, file) writing (or reading)
  * the whole file sequentially with bs-sized requests (psync, direct=0 as

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "util/error.h"
+#include "workload/checkpoint_fs.h"
 #include "workload/checkpoint_regions.h"
 
 uint64_t checkpoint_region_len(uint64_t bytes)
@@ -84,7 +85,9 @@ cJSON *checkpoint_detail_json(const struct dlio_plan *plan, const struct checkpo
 	if (!j)
 		return NULL;
 	ok = cJSON_AddNumberToObject(j, "checkpoints", count) != NULL;
-	if (w->device) {
+	if (w->fs) {
+		ok = ok && checkpoint_fs_detail(j, w->fs) == 0;
+	} else if (w->device) {
 		ok = ok && cJSON_AddStringToObject(j, "mode", "regions") &&
 		     cJSON_AddStringToObject(j, "device", w->device) &&
 		     cJSON_AddNumberToObject(j, "offset", (double)w->base) &&
@@ -105,13 +108,20 @@ cJSON *checkpoint_detail_json(const struct dlio_plan *plan, const struct checkpo
 void checkpoint_mode_text(const struct dlio_plan *plan, const struct checkpoint_write *w,
 			  unsigned count, uint64_t available, char *out, size_t len)
 {
-	if (w->device)
+	char fs[1024];
+
+	if (w->fs) {
+		checkpoint_fs_text(w->fs, fs, sizeof(fs));
+		snprintf(out, len, "%u checkpoint%s as files on %s, %llu bytes free", count,
+			 count == 1 ? "" : "s", fs, (unsigned long long)available);
+	} else if (w->device) {
 		snprintf(out, len, "%u checkpoint%s as regions of %s from offset %llu "
 			 "(%llu of %llu bytes)", count, count == 1 ? "" : "s", w->device,
 			 (unsigned long long)w->base,
 			 (unsigned long long)(checkpoint_span(plan) * count),
 			 (unsigned long long)available);
-	else
+	} else {
 		snprintf(out, len, "%u checkpoint%s as files in %s", count,
 			 count == 1 ? "" : "s", w->dir);
+	}
 }

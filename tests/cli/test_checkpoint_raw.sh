@@ -5,7 +5,8 @@
 # those bytes and nothing else, passes > 1 over the same regions; the suite's
 # checkpoint step does the same on a block target; checkpoints that do not
 # fit are refused up front, a device with a filesystem without consent is
-# refused with nothing written; a suite's checkpoint_fs is refused by name.
+# refused with nothing written. A filesystem made for the checkpoints
+# (checkpoint_fs = xfs) is test_checkpoint_fs.sh's.
 . "$(dirname "$0")/lib.sh"
 
 WORK=$(mktemp -d /var/tmp/drivebench-ckptraw.XXXXXX)
@@ -18,22 +19,6 @@ trap cleanup EXIT
 SUITES=$(cd "$(dirname "$0")/../../suites" && pwd)
 export DRIVEBENCH_WORKLOADS
 DRIVEBENCH_WORKLOADS=$(cd "$(dirname "$0")/../../workloads" && pwd)
-
-# --- checkpoint_fs: refused by name (no device needed) ---------------------
-cat >"$WORK/fs.suite" <<'EOF'
-[suite]
-name = fs
-[checkpoint]
-step = checkpoint
-checkpoint_size = 8MB
-ranks = 2
-count = 1
-checkpoint_fs = xfs
-EOF
-expect_exit 2 "checkpoint_fs is refused" suite --suite "$WORK/fs.suite" "$WORK/never.dat"
-expect_output "checkpoint_fs = xfs is not supported yet" "the refusal names the option"
-check "nothing created for a refused suite" test ! -e "$WORK/never.dat"
-check "nothing created next to it" test ! -e "$WORK/never.dat.checkpoints"
 
 # --- a file target keeps its files next to it (TARGET.checkpoints) ---------
 cat >"$WORK/small.suite" <<'EOF'

@@ -1,8 +1,9 @@
 /* test_checkpoint.c - checkpoint jobs, files and naming: the jobs of one
  * checkpoint (tail jobs, one phase, fsync), sparse layout that later passes
  * keep, the fit count, result names, a real tiny checkpoint run whose
- * merged result carries exactly the planned bytes, and region mode (a raw
- * device's regions, their fit and the recorded layout). */
+ * merged result carries exactly the planned bytes, region mode (a raw
+ * device's regions, their fit and the recorded layout), and the filesystem
+ * mode's record, checks and restored files. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 #include "util/error.h"
 #include "record/record_run.h"
 #include "workload/checkpoint.h"
+#include "workload/checkpoint_fs.h"
 #include "workload/checkpoint_regions.h"
 #include "helpers/tmpdir.h"
 
@@ -244,6 +246,76 @@ static void test_detail(void **state)
 	assert_string_equal(text, "1 checkpoint as files in /d");
 }
 
+/* checkpoint_fs: the mode recorded, the refusals that need no device */
+static void test_fs_mode(void **state)
+{
+	struct dlio_plan plan = test_plan();
+	struct fs_setup fs = { .device = "/dev/loop9", .type = "xfs",
+			       .mkfs = "mkfs.xfs -f -q /dev/loop9",
+			       .dir = "/tmp/drivebench-xfs.abcdef", .mounted = true };
+	struct checkpoint_write w = { .fs = &fs, .dir = fs.dir };
+	cJSON *j = checkpoint_detail_json(&plan, &w, 3);
+	char text[512];
+
+	(void)state;
+	assert_non_null(j);
+	assert_string_equal(cJSON_GetObjectItem(j, "mode")->valuestring, "xfs");
+	assert_string_equal(cJSON_GetObjectItem(j, "device")->valuestring, "/dev/loop9");
+	assert_string_equal(cJSON_GetObjectItem(j, "mkfs")->valuestring, "mkfs.xfs -f -q /dev/loop9");
+	assert_string_equal(cJSON_GetObjectItem(j, "mount_options")->valuestring, "nosuid,nodev");
+	assert_string_equal(cJSON_GetObjectItem(j, "directory")->valuestring, fs.dir);
+	assert_int_equal(cJSON_GetObjectItem(j, "checkpoints")->valuedouble, 3);
+	assert_null(cJSON_GetObjectItem(j, "regions"));
+	cJSON_Delete(j);
+	checkpoint_mode_text(&plan, &w, 3, 1000, text, sizeof(text));
+	assert_string_equal(text, "3 checkpoints as files on xfs made on /dev/loop9 "
+			    "(mkfs.xfs -f -q /dev/loop9), mounted on /tmp/drivebench-xfs.abcdef "
+			    "(nosuid,nodev), 1000 bytes free");
+
+	assert_true(fs_setup_known("xfs") && fs_setup_known("ext4"));
+	assert_false(fs_setup_known("btrfs") || fs_setup_known(NULL));
+	assert_int_equal(checkpoint_fs_check("checkpoint_fs", "btrfs", "/dev/null"), -1);
+	assert_string_equal(err_msg(), "checkpoint_fs = btrfs: unknown filesystem (supported: xfs, ext4)");
+	assert_int_equal(checkpoint_fs_check("--checkpoint-fs", "xfs", "vssd:m.vssd"), -1);
+	assert_non_null(strstr(err_msg(), "--checkpoint-fs xfs: 'vssd:m.vssd' is a model target"));
+	assert_int_equal(checkpoint_fs_check("checkpoint_fs", "xfs", tmp_dir()), -1);
+	assert_non_null(strstr(err_msg(), "is not a block device"));
+	assert_int_equal(checkpoint_fs_check("checkpoint_fs", "xfs", "/nonexistent/x"), -1);
+	assert_non_null(strstr(err_msg(), "is not a block device"));
+	/* a PATH without the program: the package is named */
+	{
+		char *saved = strdup(getenv("PATH") ? getenv("PATH") : "");
+		char program[256];
+
+		setenv("PATH", "/nonexistent", 1);
+		assert_int_equal(fs_setup_tool("xfs", program, sizeof(program)), -1);
+		assert_string_equal(err_msg(), "mkfs.xfs is not installed (install the package xfsprogs)");
+		assert_int_equal(fs_setup_tool("ext4", program, sizeof(program)), -1);
+		assert_non_null(strstr(err_msg(), "e2fsprogs"));
+		setenv("PATH", saved, 1);
+		free(saved);
+	}
+}
+
+/* a resume's new filesystem: the kept checkpoint's files written whole */
+static void test_restore(void **state)
+{
+	struct dlio_plan plan = test_plan();
+	char path[256];
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(checkpoint_restore(&plan, tmp_dir(), 2, NULL), 0);
+	for (unsigned i = 0; i < plan.nr; i++) {
+		snprintf(path, sizeof(path), "%s/ckpt-002/%s", tmp_dir(), files[i].name);
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(st.st_size, files[i].bytes);
+		assert_true((uint64_t)st.st_blocks * 512 >= files[i].bytes);
+	}
+	assert_int_equal(checkpoint_restore(&plan, "/nonexistent/dir", 1, NULL), -1);
+	assert_non_null(strstr(err_msg(), "cannot create"));
+}
+
 static void test_prepare(void **state)
 {
 	struct dlio_plan plan = test_plan();
@@ -411,6 +483,8 @@ int main(void)
 		cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_regions),
 		cmocka_unit_test(test_detail),
+		cmocka_unit_test(test_fs_mode),
+		cmocka_unit_test(test_restore),
 		cmocka_unit_test(test_prepare),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_plan_for),

@@ -281,9 +281,9 @@ static void test_errors(void **state)
 	expect_error("[s]\nstep = measure\nfoo = 1\n", 3, "unknown option 'foo'");
 	expect_error("[s]\nstep = measure\nbs = lots\n", 3, "option 'bs'");
 	expect_error("[s]\nstep = measure\nwindow = 5\n", 3, "key 'window' does not apply to a measure step");
-	/* a filesystem made for the checkpoints is not built: refused by name */
-	expect_error("[s]\nstep = checkpoint\ncheckpoint_size = 8MB\nranks = 2\ncheckpoint_fs = xfs\n", 5,
-		     "key 'checkpoint_fs': checkpoint_fs = xfs is not supported yet");
+	/* a filesystem made for the checkpoints: xfs or ext4, others by name */
+	expect_error("[s]\nstep = checkpoint\ncheckpoint_size = 8MB\nranks = 2\ncheckpoint_fs = zfs\n", 5,
+		     "key 'checkpoint_fs': checkpoint_fs = zfs: unknown filesystem (supported: xfs, ext4)");
 	expect_error("[s]\nstep = measure\ncheckpoint_fs = xfs\n", 3,
 		     "key 'checkpoint_fs' does not apply to a measure step");
 	expect_error("[s]\nstep = sweep\npoints = 1/1\nop = 7%\n", 4, "key 'op'");
@@ -579,7 +579,25 @@ static void test_quick_suite(void **state)
 	assert_int_equal(ckpt->checkpoint_ranks, 4);
 	assert_int_equal(ckpt->checkpoint_count, 3);
 	assert_int_equal(ckpt->checkpoint_passes, 3);
+	assert_string_equal(ckpt->checkpoint_fs, "");   /* regions or files */
 	suite_free(&s);
+}
+
+/* checkpoint_fs = xfs / ext4: the filesystem the step makes on the device */
+static void test_checkpoint_fs(void **state)
+{
+	const char *names[] = { "xfs", "ext4" };
+	struct suite s;
+	char text[160];
+
+	(void)state;
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(text, sizeof(text), "[c]\nstep = checkpoint\ncheckpoint_size = 8MB\n"
+			 "ranks = 2\ncheckpoint_fs = %s\n", names[i]);
+		assert_int_equal(suite_load(write_suite("fs.suite", text), &s), 0);
+		assert_string_equal(s.steps[0].checkpoint_fs, names[i]);
+		suite_free(&s);
+	}
 }
 
 /* pause = 180s on sweeps; bssplit_file found next to the suite file, in a
@@ -628,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_review_suite),
 		cmocka_unit_test(test_quick_suite),
 		cmocka_unit_test(test_pause_and_bssplit_file),
+		cmocka_unit_test(test_checkpoint_fs),
 	};
 
 	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);

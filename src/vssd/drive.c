@@ -49,6 +49,11 @@ const struct vssd_model *vdrive_model(const struct vdrive *d)
 	return &d->model;
 }
 
+uint64_t vdrive_last_done(const struct vdrive *d)
+{
+	return d->last_done_ns;
+}
+
 void vdrive_format(struct vdrive *d)
 {
 	ftl_format(d->ftl);

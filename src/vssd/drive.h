@@ -32,6 +32,9 @@ const struct vssd_model *vdrive_model(const struct vdrive *d);
 int vdrive_io(struct vdrive *d, enum vdrive_dir dir, uint64_t offset, uint32_t len,
 	      uint64_t submit_ns, uint64_t *done_ns);
 
+/* When the latest command booked so far completes (0 before any). */
+uint64_t vdrive_last_done(const struct vdrive *d);
+
 /* Unmaps everything and erases the used blocks (NVMe Format). */
 void vdrive_format(struct vdrive *d);
 void vdrive_stats(const struct vdrive *d, struct ftl_stats *s);

@@ -131,7 +131,9 @@ int sim_run(struct vdrive *d, const struct sim_job *j, struct sim_result *r)
 	if (!(h.v = calloc(j->depth, sizeof(*h.v))))
 		return err_set("sim: out of memory");
 	c.blocks = c.size / j->bs;
-	c.seed = j->seed ? j->seed : 0x5eed;
+	/* a run that names no seed continues from where the drive's clock
+	 * is, so runs in a row do not repeat one sequence of offsets */
+	c.seed = j->seed ? j->seed : 0x5eed ^ vdrive_last_done(d);
 	c.start_ns = vdrive_last_done(d) + j->idle_ns;
 	c.end_ns = j->seconds > 0 ? c.start_ns + (uint64_t)(j->seconds * 1e9) : 0;
 	vdrive_stats(d, &before);

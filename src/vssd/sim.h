@@ -24,7 +24,7 @@ struct sim_job {
 	uint64_t ios, bytes;
 	double seconds;
 	uint64_t idle_ns;          /* idle time before the first I/O (background GC) */
-	uint64_t seed;             /* random offsets; 0 is a fixed default */
+	uint64_t seed;             /* random offsets; 0: one drawn from the drive clock */
 };
 
 struct sim_result {

@@ -19,12 +19,11 @@
 #include "job/option_table.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "vssd/drive.h"
 #include "vssd/ftl.h"
 #include "vssd/model.h"
-#include "vssd/timing.h"
 
 #define VSSD_WAIT_SLICE_NS 50000000ull   /* a reap waits at most this */
-#define VSSD_OPS 4096u                   /* NAND operations per FTL call */
 
 /* ---- the drives of this process ------------------------------------------ */
 
@@ -32,28 +31,12 @@ struct vssd_drive {
 	char model_path[1024], scale[64];
 	pthread_mutex_t lock;            /* every clone's I/O goes through it */
 	struct vssd_model model;
-	struct ftl *ftl;
-	struct timing *timing;
-	struct ftl_op op[VSSD_OPS];
-	uint64_t unprogrammed;           /* host bytes acknowledged, page not written */
-	uint64_t last_done_ns;           /* the latest completion booked */
-	uint64_t gc_step_ns;             /* idle time a background GC step needs */
-	uint64_t nand_busy_ns;           /* the latest NAND operation's end booked */
+	struct vdrive *drive;            /* the model: FTL, clock, background GC */
 	struct vssd_drive *next;
 };
 
 static pthread_mutex_t drives_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct vssd_drive *drives;
-
-/* The longest one GC step can hold a die: a whole block's pages read and
- * programmed, and its erase. */
-static uint64_t gc_step_ns(const struct vssd_model *m)
-{
-	const struct timing_params *t = &m->timing;
-
-	return (uint64_t)m->geometry.pages_per_block *
-	       (t->read_ns[NAND_NATIVE] + t->program_ns[NAND_NATIVE]) + t->erase_ns;
-}
 
 /* The drives are keyed by the model file's real path, so that
  * specs/x.ini and ./specs/x.ini are one drive. */
@@ -92,16 +75,12 @@ static struct vssd_drive *drive_get(const char *model, const char *scale, bool c
 	}
 	snprintf(d->model_path, sizeof(d->model_path), "%s", key);
 	snprintf(d->scale, sizeof(d->scale), "%s", scale);
-	if (vssd_model_load(model, scale, &d->model) ||
-	    !(d->ftl = ftl_create(&d->model.geometry)) ||
-	    !(d->timing = timing_create(&d->model.timing))) {
-		ftl_destroy(d->ftl);
+	if (vssd_model_load(model, scale, &d->model) || !(d->drive = vdrive_create(&d->model))) {
 		free(d);
 		d = NULL;
 		goto out;
 	}
 	pthread_mutex_init(&d->lock, NULL);
-	d->gc_step_ns = gc_step_ns(&d->model);
 	d->next = drives;
 	drives = d;
 out:
@@ -124,7 +103,7 @@ int vssd_drive_counters(const char *model, const char *scale, struct vssd_counte
 	if (!(d = drive_get(model, scale, false)))
 		return vssd_model_load(model, scale && scale[0] ? scale : VSSD_DEFAULT_SCALE, &m);
 	pthread_mutex_lock(&d->lock);
-	ftl_get_stats(d->ftl, &s);
+	vdrive_stats(d->drive, &s);
 	pthread_mutex_unlock(&d->lock);
 	uint64_t iu = d->model.geometry.iu_bytes;
 	c->opened = true;
@@ -147,146 +126,9 @@ int vssd_drive_format(const char *model, const char *scale)
 	if (!d)
 		return -1;
 	pthread_mutex_lock(&d->lock);
-	ftl_format(d->ftl);
-	d->unprogrammed = 0;
+	vdrive_format(d->drive);
 	pthread_mutex_unlock(&d->lock);
 	return 0;
-}
-
-/* ---- one I/O through the model (the drive's lock held) -------------------- */
-
-static struct ftl_ops op_list(struct vssd_drive *d)
-{
-	return (struct ftl_ops){ .op = d->op, .cap = VSSD_OPS, .n = 0 };
-}
-
-/* Times ops[0, n) from ready; a program waits for the reads listed before
- * it (GC moves), an erase for the programs. *programmed: the last
- * program's end (0 if none). Returns when the last op ends. */
-static uint64_t time_ops(struct vssd_drive *d, const struct ftl_ops *ops, uint32_t read_bytes,
-			 uint64_t ready, uint64_t *programmed)
-{
-	uint64_t last = ready, read_done = ready, prog_done = ready;
-
-	for (uint32_t i = 0; i < ops->n; i++) {
-		const struct ftl_op *op = &ops->op[i];
-		enum nand_mode mode = op->mode == FTL_MODE_SLC ? NAND_SLC : NAND_NATIVE;
-		uint64_t end;
-
-		if (op->kind == FTL_OP_READ) {
-			end = timing_nand_op(d->timing, NAND_READ, mode, op->die, read_bytes, ready);
-			read_done = end > read_done ? end : read_done;
-		} else if (op->kind == FTL_OP_PROGRAM) {
-			end = timing_nand_op(d->timing, NAND_PROGRAM, mode, op->die, 0, read_done);
-			prog_done = end > prog_done ? end : prog_done;
-			*programmed = prog_done;
-		} else {
-			end = timing_nand_op(d->timing, NAND_ERASE, mode, op->die, 0, prog_done);
-		}
-		last = end > last ? end : last;
-	}
-	if (last > d->nand_busy_ns)
-		d->nand_busy_ns = last;
-	return last;
-}
-
-/* When the drive last had work: its last completion, or the end of the
- * NAND work booked after it (acknowledged writes are programmed later). */
-static uint64_t idle_since(const struct vssd_drive *d)
-{
-	return d->last_done_ns > d->nand_busy_ns ? d->last_done_ns : d->nand_busy_ns;
-}
-
-/* Idle time (no command outstanding) lets the drive collect garbage and
- * fold its SLC cache in the background, as drives do between bursts, in
- * whole steps that fit in the idle time: a short gap (a runner between
- * two rounds, a process descheduled) books none, or the commands after it
- * would wait behind a step far longer than the gap, their completions
- * bunch, and the next gap books another (a stall that feeds itself). */
-static void background_gc(struct vssd_drive *d, uint64_t now)
-{
-	uint64_t from = idle_since(d), programmed = 0;
-	struct ftl_ops ops;
-
-	while (from + d->gc_step_ns <= now) {
-		ops = op_list(d);
-		if (ftl_background_gc(d->ftl, VSSD_OPS, &ops) <= 0)
-			return;
-		from = time_ops(d, &ops, 0, from, &programmed);
-	}
-}
-
-static int model_read(struct vssd_drive *d, uint64_t first, uint64_t count, uint32_t len,
-		      uint64_t start, uint64_t *done)
-{
-	uint32_t page = d->model.timing.page_bytes;
-	uint64_t nand = start, unused = 0;
-
-	while (count) {
-		struct ftl_ops ops = op_list(d);
-		int64_t n = ftl_read(d->ftl, first, count, &ops);
-
-		if (n <= 0)
-			return n < 0 ? -1 : err_set("vssd: the FTL read nothing");
-		uint64_t end = time_ops(d, &ops, len < page ? len : page, start, &unused);
-		nand = end > nand ? end : nand;
-		first += (uint64_t)n;
-		count -= (uint64_t)n;
-	}
-	*done = timing_read_out(d->timing, len, nand);
-	return 0;
-}
-
-static int model_write(struct vssd_drive *d, const struct io *io, uint64_t first,
-		       uint64_t count, uint64_t start, uint64_t *done)
-{
-	uint32_t iu = d->model.geometry.iu_bytes;
-	uint64_t in = timing_write_in(d->timing, io->len, start), ack, rmw = in;
-	uint64_t programmed = 0;
-
-	/* a write that leaves part of an IU reads the IU first (read-modify-write) */
-	if (ftl_needs_rmw(iu, io->offset, io->len) && model_read(d, first, 1, iu, in, &rmw))
-		return -1;
-	ack = timing_write_ack(d->timing, io->len, in);
-	while (count) {
-		struct ftl_ops ops = op_list(d);
-		int64_t n = ftl_write(d->ftl, first, count, &ops);
-
-		if (n <= 0)
-			return n < 0 ? -1 : err_set("vssd: the FTL wrote nothing");
-		time_ops(d, &ops, 0, in, &programmed);
-		first += (uint64_t)n;
-		count -= (uint64_t)n;
-	}
-	d->unprogrammed += io->len;
-	if (programmed) {   /* the pages written drain the buffer when programmed */
-		timing_write_drained(d->timing, d->unprogrammed, programmed);
-		d->unprogrammed = 0;
-	}
-	*done = ack > rmw ? ack : rmw;
-	return 0;
-}
-
-/* When io completes if submitted at now. */
-static int model_io(struct vssd_drive *d, struct io *io, uint64_t now, uint64_t *done)
-{
-	uint32_t iu = d->model.geometry.iu_bytes;
-	uint64_t first = io->offset / iu;
-	uint64_t count = (io->offset + io->len + iu - 1) / iu - first;
-	uint64_t start;
-
-	if (d->last_done_ns && now >= idle_since(d) + d->gc_step_ns)
-		background_gc(d, now);
-	start = timing_command_start(d->timing, now);
-	switch (io->dir) {
-	case DIR_READ:
-		return model_read(d, first, count, io->len, start, done);
-	case DIR_WRITE:
-		return model_write(d, io, first, count, start, done);
-	default:   /* a trim: the map only */
-		*done = start;
-		return ftl_trim(d->ftl, first, count);
-	}
 }
 
 /* ---- the engine: the null engine's shape, with the model's times ---------- */
@@ -330,6 +172,11 @@ static struct io *pending_pop(struct vssd_state *st)
 	if (st->nr_pending)
 		st->pending[i] = last;
 	return top;
+}
+
+static enum vdrive_dir io_dir(uint8_t dir)
+{
+	return dir == DIR_READ ? VDRIVE_READ : dir == DIR_WRITE ? VDRIVE_WRITE : VDRIVE_TRIM;
 }
 
 static int vssd_check(const struct job_spec *spec)
@@ -395,9 +242,8 @@ static int vssd_submit(struct engine *e)
 	for (unsigned i = 0; i < n && rc == 0; i++) {
 		struct io *io = st->queued[i];
 
-		rc = model_io(d, io, now, &io->complete_ns);
-		if (io->complete_ns > d->last_done_ns)
-			d->last_done_ns = io->complete_ns;
+		rc = vdrive_io(d->drive, io_dir(io->dir), io->offset, io->len, now,
+			       &io->complete_ns);
 		pending_push(st, io);
 	}
 	pthread_mutex_unlock(&d->lock);

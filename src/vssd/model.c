@@ -13,6 +13,10 @@
 
 #define MODEL_MEMORY_LIMIT (2ull << 30)   /* the FTL's maps, at most */
 #define BLOCKS_PER_DIE_MIN 8              /* GC's watermarks need room */
+#define GC_LOW_BLOCKS 3                   /* free blocks per die GC keeps */
+/* per die, the blocks that hold no data in steady state: the gc_low free
+ * ones and about one more for the open blocks, partly filled */
+#define GC_RESERVE_BLOCKS (GC_LOW_BLOCKS + 1)
 
 /* PCIe payload bandwidth per lane in MB/s after encoding, by generation. */
 static const double pcie_lane_mbs[] = { 0, 250, 500, 985, 1969, 3938, 7877 };
@@ -24,7 +28,7 @@ struct raw_model {
 	unsigned bits;
 	uint64_t channels, dies, page, pages_per_block, iu, slc_cache, write_buffer;
 	uint64_t read_ns, program_ns, erase_ns, slc_read_ns, slc_program_ns, command_ns;
-	double channel_mbs, controller_kiops;
+	double channel_mbs, controller_kiops, pcie_efficiency;
 	uint64_t pcie_gen, pcie_lanes;
 };
 
@@ -37,7 +41,7 @@ static void raw_defaults(struct raw_model *r)
 		.read_ns = 50000, .program_ns = 600000, .erase_ns = 3000000,
 		.slc_read_ns = 20000, .slc_program_ns = 150000, .command_ns = 5000,
 		.channel_mbs = 1600, .controller_kiops = 2500, .pcie_gen = 4,
-		.pcie_lanes = 4,
+		.pcie_lanes = 4, .pcie_efficiency = 1,
 	};
 }
 
@@ -97,6 +101,15 @@ static int set_positive(const char *v, double *out)
 	return 0;
 }
 
+/* The share of the link's bytes that is payload (TLP headers take the
+ * rest): in (0, 1]. */
+static int set_efficiency(const char *v, double *out)
+{
+	if (units_parse_double(v, out) || !(*out > 0) || *out > 1)
+		return err_set("'%s' is not a fraction in (0, 1]", v);
+	return 0;
+}
+
 static int set_size(const char *v, uint64_t *out)
 {
 	return units_parse_size(v, 1024, out);
@@ -145,6 +158,8 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 		return set_count(v, 1, 6, &r->pcie_gen);
 	if (!strcmp(k, "pcie_lanes"))
 		return set_count(v, 1, 32, &r->pcie_lanes);
+	if (!strcmp(k, "pcie_efficiency"))
+		return set_efficiency(v, &r->pcie_efficiency);
 	return err_set("unknown key (see docs/vssd.md)");
 }
 
@@ -258,8 +273,9 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 	m->capacity -= m->capacity % r->page;
 	m->scale = (double)m->capacity / (double)m->rated_capacity;
 	physical = (uint64_t)((double)m->capacity * (1 + r->op));
-	blocks = (physical + block_bytes - 1) / block_bytes;
-	blocks = (blocks + dies - 1) / dies * dies;
+	/* whole blocks per die, the nearest to the OP (rounding up would add
+	 * up to a block of spare per die: at a small scale a large share) */
+	blocks = (uint64_t)((double)physical / (double)block_bytes / (double)dies + 0.5) * dies;
 	if (blocks < dies * BLOCKS_PER_DIE_MIN)
 		return err_set("vssd model: at this scale each of the %llu dies gets %llu blocks, "
 			       "fewer than the %u garbage collection needs: use a scale of at "
@@ -267,6 +283,11 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 			       (unsigned long long)(blocks / dies), BLOCKS_PER_DIE_MIN,
 			       (unsigned long long)(dies * BLOCKS_PER_DIE_MIN * block_bytes /
 						    (1 + r->op)));
+	/* the blocks GC keeps free and the open blocks of each die hold no
+	 * data: on the real drive a negligible share, at a small scale a
+	 * large one, so they come on top of the OP (else the scaled drive's
+	 * effective OP, and so its WAF, would fall with the scale) */
+	blocks += dies * (GC_RESERVE_BLOCKS + (r->slc_cache ? 1 : 0));
 	slc_blocks = (uint64_t)((double)r->slc_cache * m->scale) * r->bits / block_bytes;
 	slc_blocks = slc_blocks / dies * dies;
 	*g = (struct ftl_geometry){
@@ -275,6 +296,9 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 		.ius_per_page = (uint32_t)(r->page / r->iu), .channels = (uint32_t)r->channels,
 		.dies_per_channel = (uint32_t)r->dies, .bits_per_cell = r->bits,
 		.slc_cache_blocks = (uint32_t)slc_blocks, .memory_limit = MODEL_MEMORY_LIMIT,
+		/* idle-time GC works up to gc_low too: a higher mark would hold
+		 * back more blocks than the reserve above adds */
+		.gc_low = GC_LOW_BLOCKS, .gc_high = GC_LOW_BLOCKS,
 	};
 	m->timing = (struct timing_params){
 		.channels = (uint32_t)r->channels, .dies_per_channel = (uint32_t)r->dies,
@@ -283,7 +307,8 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 		.program_ns = { r->program_ns, r->slc_program_ns },
 		.erase_ns = r->erase_ns,
 		.channel_bytes_per_ns = r->channel_mbs / 1000.0,
-		.link_bytes_per_ns = pcie_lane_mbs[r->pcie_gen] * (double)r->pcie_lanes / 1000.0,
+		.link_bytes_per_ns = pcie_lane_mbs[r->pcie_gen] * (double)r->pcie_lanes *
+				     r->pcie_efficiency / 1000.0,
 		.command_ns = r->command_ns,
 		.commands_per_ns = r->controller_kiops / 1e6,
 		.write_buffer_bytes = r->write_buffer,

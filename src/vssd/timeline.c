@@ -35,6 +35,23 @@ void timeline_prune(struct timeline *tl, uint64_t now)
 		tl->head = 0;
 }
 
+static uint32_t first_ending_after(const struct timeline_interval *iv, uint32_t nr, uint64_t t)
+{
+	/* branch-free halving: the comparisons are unpredictable */
+	const struct timeline_interval *base = iv;
+	uint32_t n = nr;
+
+	if (!n)
+		return 0;
+	while (n > 1) {
+		uint32_t half = n / 2;
+
+		base = base[half - 1].end <= t ? base + half : base;
+		n -= half;
+	}
+	return (uint32_t)(base - iv) + (base->end <= t);
+}
+
 uint64_t timeline_book(struct timeline *tl, uint64_t ready, uint64_t len)
 {
 	struct timeline_interval *iv;
@@ -56,7 +73,11 @@ uint64_t timeline_book(struct timeline *tl, uint64_t ready, uint64_t len)
 		return at;
 	}
 	iv = tl->iv + tl->head;
-	for (i = 0; i < tl->nr; i++) {
+	/* the intervals are sorted and disjoint, so their ends rise too: skip
+	 * by bisection to the first that ends after ready (the list holds
+	 * every pending transfer; a linear walk was most of the model's CPU) */
+	i = tl->nr && iv[tl->nr - 1].end <= at ? tl->nr : first_ending_after(iv, tl->nr, at);
+	for (; i < tl->nr; i++) {
 		if (iv[i].end <= at)
 			continue;
 		if (at + len <= iv[i].start)

@@ -42,6 +42,11 @@ static void test_geometry_and_clock(void **state)
 	assert_int_equal(m.geometry.blocks % 16, 0);   /* whole blocks per die */
 	/* physical = logical x 1.28, within a block per die */
 	assert_true(fabs((double)m.geometry.blocks * 16384 * 128 / (double)m.capacity - 1.28) < 0.05);
+	/* GC's reserve (gc_low free + one open) comes on top of the OP, per die */
+	assert_int_equal(m.geometry.gc_low, 3);
+	assert_int_equal(m.geometry.gc_high, 3);
+	assert_int_equal(m.geometry.blocks / 16,
+			 (uint32_t)(m.capacity * 1.28 / (16384.0 * 128) / 16 + 0.5) + 4);
 	assert_int_equal(m.timing.read_ns[NAND_NATIVE], 60000);
 	assert_int_equal(m.timing.erase_ns, 5000000);
 	assert_true(fabs(m.timing.link_bytes_per_ns - 3.938 * 4) < 1e-9);   /* PCIe 5 x4 */
@@ -94,6 +99,9 @@ static void test_refusals(void **state)
 	expect_refused("[model]\nread_us = 0\n", NULL, "key 'read_us': bad time '0'");
 	expect_refused("[model]\nchannel_mbs = -3\n", NULL, "key 'channel_mbs': '-3' is not a number above 0");
 	expect_refused("[model]\npcie_gen = 7\n", NULL, "key 'pcie_gen'");
+	expect_refused("[model]\npcie_efficiency = 1.5\n", NULL,
+		       "key 'pcie_efficiency': '1.5' is not a fraction in (0, 1]");
+	expect_refused("[model]\npcie_efficiency = 0\n", NULL, "key 'pcie_efficiency'");
 	expect_refused("[model]\nwarp = 1\n", NULL, "key 'warp': unknown key");
 	expect_refused("[model]\ncell\n", NULL, "m.ini:2: key 'cell' needs a value");
 	expect_refused("[model\n", NULL, "m.ini:1: bad section line");

@@ -1,0 +1,178 @@
+/* sim.c - the closed-loop simulator (see the header). The outstanding
+ * I/Os sit in a min-heap by completion time; popping the earliest gives
+ * the next submission time, so submissions reach the drive in time order
+ * as the engine's do. */
+#include "vssd/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+struct inflight {
+	uint64_t done_ns, submit_ns;
+};
+
+struct heap {
+	struct inflight *v;
+	uint32_t n;
+};
+
+static void heap_push(struct heap *h, struct inflight x)
+{
+	uint32_t i = h->n++;
+
+	while (i > 0 && h->v[(i - 1) / 2].done_ns > x.done_ns) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = x;
+}
+
+static struct inflight heap_pop(struct heap *h)
+{
+	struct inflight top = h->v[0], last = h->v[--h->n];
+	uint32_t i = 0;
+
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && h->v[c + 1].done_ns < h->v[c].done_ns)
+			c++;
+		if (h->v[c].done_ns >= last.done_ns)
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	if (h->n)
+		h->v[i] = last;
+	return top;
+}
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+int sim_rw_parse(const char *text, enum sim_rw *rw)
+{
+	static const char *const names[] = { "read", "write", "randread", "randwrite" };
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(text, names[i])) {
+			*rw = (enum sim_rw)i;
+			return 0;
+		}
+	return err_set("sim: '%s' is not read, write, randread or randwrite", text);
+}
+
+struct cursor {
+	const struct sim_job *job;
+	uint64_t size, blocks, next, seed, submitted, bytes, start_ns, end_ns;
+};
+
+/* Whether the job stops submitting at now. */
+static int done_submitting(const struct cursor *c, uint64_t now)
+{
+	const struct sim_job *j = c->job;
+
+	return (j->ios && c->submitted >= j->ios) || (j->bytes && c->bytes >= j->bytes) ||
+	       (c->end_ns && now >= c->end_ns);
+}
+
+static uint64_t next_offset(struct cursor *c)
+{
+	const struct sim_job *j = c->job;
+	uint64_t b;
+
+	if (j->rw == SIM_RANDREAD || j->rw == SIM_RANDWRITE) {
+		b = splitmix64(&c->seed) % c->blocks;
+	} else {
+		b = c->next;
+		c->next = (c->next + 1) % c->blocks;
+	}
+	return j->offset + b * j->bs;
+}
+
+static int check_job(const struct vdrive *d, const struct sim_job *j, uint64_t *size)
+{
+	uint64_t cap = vdrive_model(d)->capacity;
+
+	if (!j->bs || !j->depth || j->rw > SIM_RANDWRITE)
+		return err_set("sim: a job needs bs, depth and rw");
+	if (!j->ios && !j->bytes && !(j->seconds > 0))
+		return err_set("sim: a job needs ios, bytes or seconds to stop");
+	*size = j->size ? j->size : (j->offset < cap ? cap - j->offset : 0);
+	if (j->offset > cap || *size > cap - j->offset || *size < j->bs)
+		return err_set("sim: the range %llu+%llu does not fit the drive's %llu bytes "
+			       "with one %u-byte I/O", (unsigned long long)j->offset,
+			       (unsigned long long)*size, (unsigned long long)cap, j->bs);
+	return 0;
+}
+
+int sim_run(struct vdrive *d, const struct sim_job *j, struct sim_result *r)
+{
+	enum vdrive_dir dir = j->rw == SIM_READ || j->rw == SIM_RANDREAD ? VDRIVE_READ : VDRIVE_WRITE;
+	struct cursor c = { .job = j };
+	struct ftl_stats before;
+	struct heap h = { 0 };
+	double lat_sum = 0;
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (check_job(d, j, &c.size))
+		return -1;
+	if (!(h.v = calloc(j->depth, sizeof(*h.v))))
+		return err_set("sim: out of memory");
+	c.blocks = c.size / j->bs;
+	/* a run that names no seed continues from where the drive's clock
+	 * is, so runs in a row do not repeat one sequence of offsets */
+	c.seed = j->seed ? j->seed : 0x5eed ^ vdrive_last_done(d);
+	c.start_ns = vdrive_last_done(d) + j->idle_ns;
+	c.end_ns = j->seconds > 0 ? c.start_ns + (uint64_t)(j->seconds * 1e9) : 0;
+	vdrive_stats(d, &before);
+	r->start_ns = r->end_ns = c.start_ns;
+	/* the first depth I/Os at the start, then one per completion */
+	for (uint64_t now = c.start_ns;;) {
+		while (h.n < j->depth && !done_submitting(&c, now)) {
+			struct inflight x = { .submit_ns = now, .done_ns = now };
+
+			if ((rc = vdrive_io(d, dir, next_offset(&c), j->bs, now, &x.done_ns)))
+				goto out;
+			c.submitted++;
+			c.bytes += j->bs;
+			heap_push(&h, x);
+		}
+		if (!h.n)
+			break;
+		struct inflight x = heap_pop(&h);
+
+		now = x.done_ns;
+		r->ios++;
+		r->bytes += j->bs;
+		lat_sum += (double)(x.done_ns - x.submit_ns);
+		if (x.done_ns > r->end_ns)
+			r->end_ns = x.done_ns;
+	}
+	vdrive_stats(d, &r->ftl);
+	if (r->end_ns > r->start_ns) {
+		double s = (double)(r->end_ns - r->start_ns) / 1e9;
+
+		r->iops = (double)r->ios / s;
+		r->mbs = (double)r->bytes / s / 1e6;
+	}
+	r->mean_lat_us = r->ios ? lat_sum / (double)r->ios / 1e3 : 0;
+	if (r->ftl.host_ius_written > before.host_ius_written &&
+	    r->ftl.nand_ius_programmed >= before.nand_ius_programmed)
+		r->waf = (double)(r->ftl.nand_ius_programmed - before.nand_ius_programmed) /
+			 (double)(r->ftl.host_ius_written - before.host_ius_written);
+out:
+	free(h.v);
+	return rc;
+}

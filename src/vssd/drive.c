@@ -19,6 +19,10 @@ struct vdrive {
 	uint64_t gc_step_ns;             /* idle time a background GC step needs */
 	uint64_t nand_busy_ns;           /* the latest NAND operation's end booked */
 	struct ftl_op op[VDRIVE_OPS];
+	/* per die, within one time_ops call: its reads' and programs' ends
+	 * (a call's stamp says which entries are this call's) */
+	struct die_deps { uint64_t read_done, prog_done; uint32_t call; } *deps;
+	uint32_t call;
 };
 
 /* The longest one GC step can hold a die: a whole block's pages read and
@@ -41,7 +45,12 @@ struct vdrive *vdrive_create(const struct vssd_model *m)
 	}
 	d->model = *m;
 	d->gc_step_ns = gc_step_ns(m);
-	if (!(d->ftl = ftl_create(&m->geometry)) || !(d->timing = timing_create(&m->timing))) {
+	d->deps = calloc((size_t)m->geometry.channels * m->geometry.dies_per_channel,
+			 sizeof(*d->deps));
+	if (!d->deps || !(d->ftl = ftl_create(&m->geometry)) ||
+	    !(d->timing = timing_create(&m->timing))) {
+		if (!d->deps)
+			err_set("vssd: out of memory");
 		vdrive_destroy(d);
 		return NULL;
 	}
@@ -54,6 +63,7 @@ void vdrive_destroy(struct vdrive *d)
 		return;
 	ftl_destroy(d->ftl);
 	timing_destroy(d->timing);
+	free(d->deps);
 	free(d);
 }
 
@@ -94,22 +104,32 @@ static struct ftl_ops op_list(struct vdrive *d)
 static uint64_t time_ops(struct vdrive *d, const struct ftl_ops *ops, uint32_t read_bytes,
 			 uint64_t ready, uint64_t *programmed)
 {
-	uint64_t last = ready, read_done = ready, prog_done = ready;
+	uint64_t last = ready;
 
+	/* A GC step reads, programs and erases on one die, so a program waits
+	 * for the reads listed before it on its die and an erase for the
+	 * programs there; waiting for every die's made one call's steps a
+	 * chain across the dies (1M writes after random 4K ones: 2 MB/s). */
+	if (++d->call == 0)
+		d->call = 1;
 	for (uint32_t i = 0; i < ops->n; i++) {
 		const struct ftl_op *op = &ops->op[i];
 		enum nand_mode mode = op->mode == FTL_MODE_SLC ? NAND_SLC : NAND_NATIVE;
+		struct die_deps *dep = &d->deps[op->die];
 		uint64_t end;
 
+		if (dep->call != d->call)
+			*dep = (struct die_deps){ ready, ready, d->call };
 		if (op->kind == FTL_OP_READ) {
 			end = timing_nand_op(d->timing, NAND_READ, mode, op->die, read_bytes, ready);
-			read_done = end > read_done ? end : read_done;
+			dep->read_done = end > dep->read_done ? end : dep->read_done;
 		} else if (op->kind == FTL_OP_PROGRAM) {
-			end = timing_nand_op(d->timing, NAND_PROGRAM, mode, op->die, 0, read_done);
-			prog_done = end > prog_done ? end : prog_done;
-			*programmed = prog_done;
+			end = timing_nand_op(d->timing, NAND_PROGRAM, mode, op->die, 0, dep->read_done);
+			dep->prog_done = end > dep->prog_done ? end : dep->prog_done;
+			if (end > *programmed)
+				*programmed = end;
 		} else {
-			end = timing_nand_op(d->timing, NAND_ERASE, mode, op->die, 0, prog_done);
+			end = timing_nand_op(d->timing, NAND_ERASE, mode, op->die, 0, dep->prog_done);
 		}
 		last = end > last ? end : last;
 	}

@@ -15,6 +15,7 @@
 #include "suite/suite.h"
 #include "suite/suiterun.h"
 #include "util/error.h"
+#include "util/units.h"
 #include "util/text.h"
 #include "job/options.h"
 
@@ -26,6 +27,7 @@ struct suite_args {
 	struct store_args store;      /* --db, --label, --destroy-data */
 	bool resume;
 	uint64_t max_buffer_mem;
+	const char *time_scale;        /* --time-scale F, NULL = 1 */
 	char **only, **skip;           /* NULL-terminated, strdup'd names */
 	unsigned nr_only, nr_skip;
 };
@@ -93,6 +95,9 @@ static const struct cmdopt suite_options[] = {
 	STORE_OPTION_DB(struct suite_args, store),
 	STORE_OPTION_LABEL(struct suite_args, store),
 	STORE_OPTION_DESTROY(struct suite_args, store),
+	CMDOPT_STRING("--time-scale", 0, struct suite_args, time_scale, "F",
+		      "every step's runtime, ramp, pause and idle x F\n"
+		      "(0.01-100; fills and checkpoints keep their bytes)"),
 	CMDOPT_SIZE("--max-buffer-mem", struct suite_args, max_buffer_mem,
 		    "refuse jobs needing more memory for I/O buffers,\n"
 		    "verify maps, series and histograms"),
@@ -140,6 +145,15 @@ static void free_names(char **names)
 	free(names);
 }
 
+static int apply_time_scale(struct suite *s, const char *text)
+{
+	double f;
+
+	if (units_parse_double(text, &f))
+		return err_set("--time-scale: '%s' is not a number", text);
+	return suite_scale_time(s, f);
+}
+
 int cmd_suite(int argc, char **argv)
 {
 	struct suite_args a = { 0 };
@@ -162,6 +176,8 @@ int cmd_suite(int argc, char **argv)
 	if (suite_load(a.suite ? a.suite : DEFAULT_SUITE, &s))
 		goto fail;
 	loaded = true;
+	if (a.time_scale && apply_time_scale(&s, a.time_scale))
+		goto fail;
 	cmd_join_command(argc, argv, command, sizeof(command));
 	opt.target = a.target;
 	opt.db_path = a.store.db_path;

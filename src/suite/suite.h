@@ -94,4 +94,9 @@ void suite_free(struct suite *s);
 
 const char *step_kind_name(enum step_kind kind);
 
+/* Multiplies every step's runtime, ramp, pause and idle time by factor
+ * (0.01 to 100), noting the new times in the step's stored options
+ * (suite --time-scale; timescale.c). -1 with err_msg. */
+int suite_scale_time(struct suite *s, double factor);
+
 #endif

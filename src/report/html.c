@@ -30,7 +30,7 @@ static const char page_css[] =
 	"span.warn{background:#e65100;color:#fff;font-size:12px;padding:1px 6px;"
 	"border-radius:3px;margin-left:6px}"
 	"span.model{background:#4a148c;color:#fff;font-size:12px;padding:1px 6px;"
-	"border-radius:3px;margin-left:6px}";
+	"border-radius:3px;margin-left:6px;white-space:nowrap}";
 
 void html_esc(FILE *out, const char *s)
 {

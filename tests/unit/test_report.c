@@ -128,6 +128,16 @@ static void test_line_chart_axes(void **state)
 	assert_non_null(pb);
 	assert_int_equal(count(svg, "class=\"legend\""), 2);
 	assert_int_equal(count(svg, "<circle"), 5);
+	/* short names keep their size */
+	assert_null(strstr(svg, "textLength"));
+	free(svg);
+
+	/* a name too long for the legend is squeezed into it, not cut */
+	s[1].name = "P5336 at home (model, scale 1/1000)";
+	svg = render(draw_chart, &chart);
+	assert_int_equal(count(svg, "textLength"), 1);
+	assert_non_null(strstr(svg, "lengthAdjust=\"spacingAndGlyphs\">P5336 at home (model, "
+			       "scale 1/1000)</text>"));
 	free(svg);
 
 	struct svg_series none[] = { { "x", NULL, b + 1, 1 } };

@@ -211,9 +211,21 @@ static int fill_drives(struct report_input *in)
 		d->nr = group->nr;
 		d->steady = group->steady;
 		d->nr_steady = group->nr_steady;
+		d->measured_on = (const char *const *)group->measured_on;
+		d->nr_measured_on = group->nr_measured_on;
+		d->steps = group->steps;
+		d->nr_steps = group->nr_steps;
 		if (drive_warnings(group, d, &in->warnings[g])) {
 			fprintf(stderr, "drivebench report: %s\n", err_msg());
 			return EXIT_RUN_FAILED;
+		}
+		/* a --spec sheet says nothing of the model file's */
+		if (!d->spec && group->spec_note[0])
+			d->spec_note = group->spec_note;
+		if (!d->spec && group->spec_warning[0]) {
+			d->spec_warning = group->spec_warning;
+			fprintf(stderr, "drivebench report: warning: %s: %s\n", group->label,
+				group->spec_warning);
 		}
 		if (d->spec || !group->spec_text)
 			continue;

@@ -2,7 +2,9 @@
  * SVG, no scripts or network assets): the page and its order, the drives
  * and their ratings, each test's results table, and the helpers the
  * sections share (html_parts.h); the sections themselves are
- * html_sweeps.c, html_steady.c and html_gds.c. */
+ * html_sweeps.c, html_steady.c, html_gds.c and html_waf.c. A modelled
+ * drive carries its mark (report/measured.h) by its label in the Drives
+ * table and in the name every section shows it under. */
 #include "report/report.h"
 #include "report/html_parts.h"
 
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/measured.h"
 #include "report/svg.h"
 #include "util/error.h"
 #include "job/job_spec.h"
@@ -25,7 +28,9 @@ static const char page_css[] =
 	".note{color:#666;font-size:13px}"
 	"div.warn{background:#fff3e0;border:2px solid #e65100;padding:6px 12px;margin:10px 0}"
 	"span.warn{background:#e65100;color:#fff;font-size:12px;padding:1px 6px;"
-	"border-radius:3px;margin-left:6px}";
+	"border-radius:3px;margin-left:6px}"
+	"span.model{background:#4a148c;color:#fff;font-size:12px;padding:1px 6px;"
+	"border-radius:3px;margin-left:6px;white-space:nowrap}";
 
 void html_esc(FILE *out, const char *s)
 {
@@ -112,19 +117,46 @@ const char *const html_metric_title[] = { "bandwidth", "IOPS", "mean latency" };
 const char *const html_metric_unit[] = { "MB/s (10^6 bytes/s)", "IOPS",
 					   "mean latency (\u00b5s)" };
 
-/* CDN-style sweeps (mixed block sizes over several jobs counts): one MB/s
- * line chart per jobs count with QD on the x axis, as the reviews draw
- * them. Drawn when at least two jobs counts each have two or more QDs.
- * axis is sorted in point order (by jobs, then QD); mbs[d * nx + j]. */
+/* The drives its runs were measured on, one per line: a model's name
+ * with its mark ("NAME \u2014 model, scale 1/1000"), a real drive's model
+ * as stored; "-" when not known (imported results). */
+static void measured_cell(FILE *out, const struct report_drive *d)
+{
+	char name[128], scale[64];
+
+	fputs("<td class=\"l\">", out);
+	if (!d->nr_measured_on)
+		fputs("-", out);
+	for (unsigned i = 0; i < d->nr_measured_on; i++) {
+		if (i)
+			fputs("<br>", out);
+		if (measured_model_split(d->measured_on[i], name, sizeof(name), scale,
+					 sizeof(scale))) {
+			html_esc(out, name);
+			fputs(" &mdash; <b>model, scale ", out);
+			html_esc(out, scale);
+			fputs("</b>", out);
+		} else {
+			html_esc(out, d->measured_on[i]);
+		}
+	}
+	fputs("</td>", out);
+}
+
 static void drives_table(FILE *out, const struct report_drive *drives, unsigned nr)
 {
-	fputs("<h2>Drives</h2>\n<table><tr><th class=\"l\">label</th><th class=\"l\">model</th>"
+	fputs("<h2>Drives</h2>\n<table><tr><th class=\"l\">label</th><th class=\"l\">measured on</th>"
+	      "<th class=\"l\">model</th>"
 	      "<th>capacity TB</th><th class=\"l\">interface</th><th>IU KiB</th>"
 	      "<th>seq read MB/s</th><th>seq write MB/s</th><th>rand read IOPS</th>"
 	      "<th>rand write IOPS</th><th>read / write lat &micro;s</th>"
 	      "<th>power active / idle W</th><th>DWPD / PBW</th><th>results</th></tr>\n", out);
 	for (unsigned i = 0; i < nr; i++) {
 		const struct drive_spec *s = drives[i].spec;
+		char mark[200];
+		bool model = measured_model_mark(drives[i].measured_on, drives[i].nr_measured_on,
+						 mark, sizeof(mark));
+
 		fputs("<tr><td class=\"l\">", out);
 		html_esc(out, drives[i].label);
 		if (drives[i].state) {
@@ -132,7 +164,13 @@ static void drives_table(FILE *out, const struct report_drive *drives, unsigned 
 			html_esc(out, drives[i].state);
 			fputs("</span>", out);
 		}
+		if (model) {
+			fputs("<span class=\"model\">", out);
+			html_esc(out, mark);
+			fputs("</span>", out);
+		}
 		fputs("</td>", out);
+		measured_cell(out, &drives[i]);
 		if (!s) {
 			fprintf(out, "<td class=\"l\" colspan=\"11\">no spec sheet</td><td>%u</td></tr>\n",
 				drives[i].nr);
@@ -140,6 +178,11 @@ static void drives_table(FILE *out, const struct report_drive *drives, unsigned 
 		}
 		fputs("<td class=\"l\">", out);
 		html_esc(out, s->model);
+		/* a sheet names the drive the model stands for: not what ran */
+		if (model) {
+			fputs(" &mdash; ", out);
+			html_esc(out, mark);
+		}
 		fputs("</td>", out);
 		spec_cell(out, s->capacity_tb, "");
 		fputs("<td class=\"l\">", out);
@@ -156,6 +199,33 @@ static void drives_table(FILE *out, const struct report_drive *drives, unsigned 
 		fprintf(out, "<td>%u</td></tr>\n", drives[i].nr);
 	}
 	fputs("</table>\n", out);
+	/* where a sheet not stored with the label came from, or why none */
+	for (unsigned i = 0; i < nr; i++) {
+		const char *line = drives[i].spec_warning ? drives[i].spec_warning :
+				   drives[i].spec_note;
+
+		if (!line)
+			continue;
+		fputs(drives[i].spec_warning ? "<div class=\"warn\">" : "<p class=\"note\">", out);
+		html_esc(out, drives[i].label);
+		fputs(": ", out);
+		html_esc(out, line);
+		fputs(drives[i].spec_warning ? "</div>\n" : "</p>\n", out);
+	}
+}
+
+/* The drives as the sections name them: a modelled one with its mark, so
+ * no chart legend or heading passes it for a real drive. names is the
+ * caller's room, 160 bytes a drive. */
+static void shown_drives(const struct report_drive *drives, unsigned nr,
+			 struct report_drive *shown, char (*names)[160])
+{
+	for (unsigned d = 0; d < nr; d++) {
+		shown[d] = drives[d];
+		measured_shown_label(drives[d].label, drives[d].measured_on,
+				     drives[d].nr_measured_on, names[d], sizeof(names[d]));
+		shown[d].label = names[d];
+	}
 }
 
 /* Runs that are not whole, named above everything: their results are
@@ -245,14 +315,17 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 {
 	struct drive_points *dp = calloc(nr ? nr : 1, sizeof(*dp));
 	struct slice *slices = calloc(nr ? nr : 1, sizeof(*slices));
+	struct report_drive *shown = calloc(nr ? nr : 1, sizeof(*shown));
+	char (*names)[160] = calloc(nr ? nr : 1, sizeof(*names));
 	const char *title = opt && opt->title ? opt->title : "drivebench report";
 	unsigned tests = 0;
 	int rc = -1;
 
-	if (!dp || !slices) {
+	if (!dp || !slices || !shown || !names) {
 		err_set("report: out of memory");
 		goto out;
 	}
+	shown_drives(drives, nr, shown, names);
 	for (unsigned d = 0; d < nr; d++)
 		if (report_points(drives[d].recs, drives[d].nr, &dp[d].pts, &dp[d].n) < 0)
 			goto out;
@@ -269,17 +342,19 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 	}
 	warnings_box(out, drives, nr);
 	drives_table(out, drives, nr);
-	if (html_steady_section(out, drives, nr) < 0)
+	if (html_waf_section(out, shown, nr) < 0)
 		goto out;
-	if (html_checkpoint_section(out, drives, nr) < 0)
+	if (html_steady_section(out, shown, nr) < 0)
 		goto out;
-	if (html_gds_section(out, drives, nr) < 0)
+	if (html_checkpoint_section(out, shown, nr) < 0)
+		goto out;
+	if (html_gds_section(out, shown, nr) < 0)
 		goto out;
 
 	/* every distinct test, in the first drive's order, then the others' */
 	for (unsigned d = 0; d < nr; d++)
 		for (unsigned i = 0; i < dp[d].n; i++) {
-			int drawn = test_section(out, drives, dp, slices, nr, d, i);
+			int drawn = test_section(out, shown, dp, slices, nr, d, i);
 
 			if (drawn < 0)
 				goto out;
@@ -287,7 +362,7 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 		}
 	if (!tests)
 		fputs("<p class=\"note\">No results to show.</p>\n", out);
-	if (nr >= 2 && html_heatmaps(out, drives, dp) < 0)
+	if (nr >= 2 && html_heatmaps(out, shown, dp) < 0)
 		goto out;
 	fputs("<p class=\"note\">Generated by drivebench. MB/s = 10^6 bytes/s; latencies in "
 	      "&micro;s; QD/jobs = iodepth / numjobs.</p>\n</body></html>\n", out);
@@ -301,6 +376,8 @@ out:
 		free(dp[d].pts);
 	free(dp);
 	free(slices);
+	free(shown);
+	free(names);
 	return rc;
 }
 

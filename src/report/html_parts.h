@@ -1,7 +1,8 @@
 /* html_parts.h - what the pieces of the review page (html.c: the page,
  * its tables and helpers; html_sweeps.c: a test's charts and the
  * differential heatmaps; html_steady.c: steady-state rounds and checkpoint
- * passes; html_gds.c: the GDS sweep) share. Private to src/report/. */
+ * passes; html_gds.c: the GDS sweep; html_waf.c: write amplification)
+ * share. Private to src/report/. */
 #ifndef DRIVEBENCH_HTML_PARTS_H
 #define DRIVEBENCH_HTML_PARTS_H
 
@@ -46,5 +47,7 @@ int html_heatmaps(FILE *out, const struct report_drive *drives, const struct dri
 int html_steady_section(FILE *out, const struct report_drive *drives, unsigned nr);
 int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsigned nr);
 int html_gds_section(FILE *out, const struct report_drive *drives, unsigned nr);
+/* per drive, its results with a write amplification (drive_delta) */
+int html_waf_section(FILE *out, const struct report_drive *drives, unsigned nr);
 
 #endif

@@ -26,6 +26,12 @@ struct report_steady {
 	double range_limit, slope_limit;       /* fractions of the mean */
 };
 
+/* A step's name by its store id (results name theirs in step_id). */
+struct report_step_name {
+	int64_t id;
+	char name[128];
+};
+
 struct report_drive {
 	const char *label;
 	const struct result_record *recs;
@@ -39,6 +45,19 @@ struct report_drive {
 	const char *state;
 	const char *const *warnings;
 	unsigned nr_warnings;
+	/* what its runs were measured on: their stored drive models, each
+	 * distinct one once, in run order ("NAME (model, scale S)" for a
+	 * modelled drive; report/measured.h); none for imported runs */
+	const char *const *measured_on;
+	unsigned nr_measured_on;
+	/* where its spec sheet came from when it is not the label's stored
+	 * one ("the model file F"), and the line saying why it has none when
+	 * that file can no longer be read; NULL = nothing to say */
+	const char *spec_note, *spec_warning;
+	/* the names of the steps its results belong to (the write
+	 * amplification table's summary by step) */
+	const struct report_step_name *steps;
+	unsigned nr_steps;
 };
 
 struct report_options {

@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "report/model_sheet.h"
 #include "util/error.h"
 
 static bool all_digits(const char *s)
@@ -97,14 +98,26 @@ static int add_steady(struct report_group *g, const struct stored_step *step,
 	return 0;
 }
 
-static int add_steady_steps(struct store *s, struct report_group *g, int64_t run_id)
+/* The run's steps: every one's name, and the steady steps' rounds. */
+static int add_steps(struct store *s, struct report_group *g, int64_t run_id)
 {
 	struct stored_step *steps;
+	struct report_step_name *names;
 	unsigned nr;
 	int rc = 0;
 
 	if (store_steps_list(s, run_id, &steps, &nr) < 0)
 		return -1;
+	names = realloc(g->steps, (g->nr_steps + nr + 1) * sizeof(*names));
+	if (!names) {
+		free(steps);
+		return err_set("out of memory");
+	}
+	g->steps = names;
+	for (unsigned i = 0; i < nr; i++) {
+		g->steps[g->nr_steps].id = steps[i].id;
+		snprintf(g->steps[g->nr_steps++].name, sizeof(names->name), "%s", steps[i].name);
+	}
 	for (unsigned i = 0; rc == 0 && i < nr; i++) {
 		char *detail = NULL;
 
@@ -141,6 +154,38 @@ bool report_run_warning(const struct stored_run *run, char *buf, size_t len)
 		snprintf(buf, len, "%s is partial: it was stopped before it completed"
 			 " (Ctrl-C, SIGTERM or a failed job)", who);
 	return true;
+}
+
+/* The drive the run was measured on, once per group. */
+static int add_measured_on(struct report_group *g, const struct stored_run *run)
+{
+	char **grown;
+
+	if (!run->drive_model[0])
+		return 0;   /* imported: not known */
+	for (unsigned i = 0; i < g->nr_measured_on; i++)
+		if (!strcmp(g->measured_on[i], run->drive_model))
+			return 0;
+	grown = realloc(g->measured_on, (g->nr_measured_on + 1) * sizeof(*grown));
+	if (!grown)
+		return err_set("out of memory");
+	g->measured_on = grown;
+	if (!(g->measured_on[g->nr_measured_on] = strdup(run->drive_model)))
+		return err_set("out of memory");
+	g->nr_measured_on++;
+	return 0;
+}
+
+/* No sheet stored for the label: the model file's, from the group's first
+ * run on a model (read now, not when it was recorded: model_sheet.h). */
+static void add_model_sheet(struct report_group *g, const struct stored_run *run,
+			    const struct result_record *recs, unsigned nr)
+{
+	if (g->spec_text || g->model_sheet_tried)
+		return;
+	model_sheet_load(run, recs, nr, &g->spec_text, g->spec_note, sizeof(g->spec_note),
+			 g->spec_warning, sizeof(g->spec_warning));
+	g->model_sheet_tried = g->spec_text || g->spec_warning[0];
 }
 
 static int add_not_whole(struct report_group *g, const struct stored_run *run)
@@ -199,7 +244,10 @@ static int add_run(struct store *s, struct report_selection *sel, int64_t id)
 	}
 	if (run.label[0] && !g->spec_text && store_spec_get(s, run.label, &g->spec_text) < 0)
 		return -1;
-	return add_steady_steps(s, g, id);
+	add_model_sheet(g, &run, recs, nr);
+	if (add_measured_on(g, &run) < 0)
+		return -1;
+	return add_steps(s, g, id);
 }
 
 int report_select(struct store *s, const struct selector *list, unsigned nr,
@@ -258,6 +306,10 @@ void report_selection_free(struct report_selection *sel)
 			free(sel->groups[i].steady[k].rounds);
 		free(sel->groups[i].steady);
 		free(sel->groups[i].not_whole);
+		for (unsigned k = 0; k < sel->groups[i].nr_measured_on; k++)
+			free(sel->groups[i].measured_on[k]);
+		free(sel->groups[i].measured_on);
+		free(sel->groups[i].steps);
 	}
 	free(sel->groups);
 	for (unsigned i = 0; i < sel->nr_runs; i++)

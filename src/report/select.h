@@ -1,6 +1,8 @@
 /* select.h - choosing what report and compare show: run ids and drive
  * labels resolved against the results database, results grouped by label
- * (or "run N" when unlabelled), with each label's stored spec sheet. */
+ * (or "run N" when unlabelled), with each label's stored spec sheet (or,
+ * for a modelled drive without one, its model file's), what its runs were
+ * measured on and the names of their steps. */
 #ifndef DRIVEBENCH_SELECT_H
 #define DRIVEBENCH_SELECT_H
 
@@ -19,6 +21,14 @@ struct report_group {
 	struct result_record *recs;   /* shallow copies; owned by the selection */
 	unsigned nr;
 	char *spec_text;              /* stored spec sheet or NULL */
+	/* when no sheet is stored for the label and its runs ran on a model:
+	 * where spec_text came from, or why there is none (model_sheet.h) */
+	char spec_note[1200], spec_warning[1200];
+	bool model_sheet_tried;
+	char **measured_on;           /* its runs' distinct drive models */
+	unsigned nr_measured_on;
+	struct report_step_name *steps; /* its runs' steps */
+	unsigned nr_steps;
 	struct report_steady *steady; /* suites' steady-state steps */
 	unsigned nr_steady;
 	struct stored_run *not_whole; /* its runs that are incomplete or partial */

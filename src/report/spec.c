@@ -1,6 +1,7 @@
 /* spec.c - the drive spec sheet parser: INI sections [drive] and [rated],
- * key = value lines, '#' or ';' comments. Every error names file:line and
- * the key. */
+ * key = value lines, '#' or ';' comments; a [model] section (a modelled
+ * drive's geometry and timing, src/vssd/model.c reads it) is skipped. Every
+ * error names file:line and the key. */
 #include "report/spec.h"
 
 #include <ctype.h>
@@ -95,6 +96,7 @@ int spec_parse(const char *text, const char *name, struct drive_spec *spec)
 {
 	bool seen[NR_KEYS] = { false };
 	char section[32] = "";
+	bool skipping = false;   /* inside [model]: not the sheet's to check */
 	unsigned lineno = 0;
 	const char *p = text;
 
@@ -119,12 +121,17 @@ int spec_parse(const char *text, const char *name, struct drive_spec *spec)
 				return err_set("%s:%u: malformed section header", name, lineno);
 			*close = '\0';
 			s = text_trim(s + 1);
+			skipping = !strcmp(s, "model");
+			if (skipping)
+				continue;
 			if (strcmp(s, "drive") && strcmp(s, "rated"))
 				return err_set("%s:%u: unknown section [%s] (known: drive, rated)",
 					       name, lineno, s);
 			snprintf(section, sizeof(section), "%s", s);
 			continue;
 		}
+		if (skipping)
+			continue;
 		eq = strchr(s, '=');
 		if (!eq)
 			return err_set("%s:%u: expected key = value", name, lineno);

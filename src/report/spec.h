@@ -23,7 +23,9 @@ struct drive_spec {
 
 /* Parses INI text. name is used in messages ("name:line: key: ..."). [drive]
  * model is required; unknown sections or keys, bad numbers and duplicate
- * keys are errors. Returns 0 or -1 with err_msg. */
+ * keys are errors. A [model] section (a modelled drive's, docs/vssd.md) is
+ * skipped whole: its keys are the model loader's to check. Returns 0 or -1
+ * with err_msg. */
 int spec_parse(const char *text, const char *name, struct drive_spec *spec);
 /* Reads and parses a file; *text (optional) gets the file's text, malloc'd. */
 int spec_load(const char *path, struct drive_spec *spec, char **text);

@@ -189,13 +189,33 @@ static void y_axis(FILE *out, const struct svg_scale *ys, const char *label,
 		x0, ys->pmin, x0, ys->pmax);
 }
 
+/* Characters of UTF-8 text (its bytes that start one). */
+static size_t utf8_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
 static void legend(FILE *out, const char *const *names, unsigned n, double x)
 {
+	double room = CHART_W - (x + 18) - 4;
+
 	for (unsigned i = 0; i < n; i++) {
 		double y = MARGIN_T + 10 + i * 18;
+		char fit[96];
+
 		fprintf(out, "<rect class=\"legend\" x=\"%.1f\" y=\"%.1f\" width=\"12\" "
 			"height=\"12\" fill=\"%s\"/>\n", x, y - 10, svg_palette(i));
-		text_at(out, x + 18, y, "start", NULL, names[i]);
+		/* a name wider than the room (about 7 px a character) is
+		 * squeezed into it, not cut at the edge: its end may be what
+		 * tells a modelled drive from a real one */
+		snprintf(fit, sizeof(fit), "font-size=\"10\" textLength=\"%.0f\" "
+			 "lengthAdjust=\"spacingAndGlyphs\"", room);
+		text_at(out, x + 18, y, "start", utf8_chars(names[i]) * 7.0 > room ? fit : NULL,
+			names[i]);
 	}
 }
 

@@ -2,8 +2,11 @@
 # test_report.sh - `drivebench report` and `compare` end to end: a database
 # with two imported drives (fio 3.x JSON from Debian's fio, reshaped into two
 # distinct sweeps) and one measured run; the report's content, exit codes
-# for unknown runs, labels and bad spec sheets; then the page in headless
-# Chromium: it loads, its charts have drawn elements, and a screenshot.
+# for unknown runs, labels and bad spec sheets; a short run on a modelled
+# drive (vssd:FILE): marked as a model with its scale, its sheet from the
+# model file (a warning once the file is gone), its write amplification row;
+# then the page in headless Chromium: it loads, its charts have drawn
+# elements, and a screenshot.
 . "$(dirname "$0")/lib.sh"
 SPECS=$(cd "$(dirname "$0")/../../specs" && pwd)
 DBFILE="$TMP/report.db"
@@ -107,6 +110,35 @@ expect_output "bad.ini:4:seq_read_mbs" "spec error names file:line:key"
 expect_exit 2 "missing database" report --db "$TMP/none.db" --out "$TMP/x.html"
 check "no database created by report" test ! -e "$TMP/none.db"
 expect_exit 2 "unknown option" report --db "$DBFILE" --bogus
+
+# a modelled drive: a 64 MiB fill of vssd:FILE (well under a second), on a
+# copy of the model so that the copy can go away
+MODELS=$(cd "$(dirname "$0")/../../models" && pwd)
+cp "$MODELS/generic-qlc.ini" "$TMP/qlc.ini"
+expect_exit 0 "a short run on a modelled drive" run --db "$TMP/model.db" --label qlc \
+	--name=fill "--filename=vssd\\:$TMP/qlc.ini" --ioengine=vssd --vssd_model="$TMP/qlc.ini" \
+	--rw=write --bs=128k --iodepth=32 --size=64m
+expect_exit 0 "report of it" report --db "$TMP/model.db" --out "$TMP/model.html"
+M="$TMP/model.html"
+check "the label carries the model mark" grep -q '>qlc<span class="model">model, scale 1/1000</span>' "$M"
+check "measured on: the model with its scale" \
+	grep -q 'generic QLC model (unfitted) &mdash; <b>model, scale 1/1000</b>' "$M"
+check "sections name it as a model" grep -q 'qlc (model, scale 1/1000)' "$M"
+check "sheet from the model file, said so" grep -q "qlc: spec sheet from the model file $TMP/qlc.ini" "$M"
+check "the model file's capacity in the Drives table" grep -q '<td>61.4</td>' "$M"
+check "a WAF row for the fill" grep -qE '<tr><td>1</td><td class="l">fill</td><td>0\.07</td><td>0\.07</td><td>[01]\.[0-9]{3}</td></tr>' "$M"
+check "where the WAF figures come from" grep -q "the model's counters" "$M"
+expect_exit 0 "a --spec sheet instead of the model's" report --db "$TMP/model.db" \
+	--spec "qlc=$SPECS/solidigm-d5-p5336-122t.ini" --out "$TMP/model-spec.html"
+check "the sheet's drive, still marked as a model" \
+	grep -q 'Solidigm D5-P5336 122.88TB &mdash; model, scale 1/1000' "$TMP/model-spec.html"
+check "no model file note with --spec" bash -c "! grep -q 'from the model file' '$TMP/model-spec.html'"
+rm "$TMP/qlc.ini"
+expect_exit 0 "report once the model file is gone" report --db "$TMP/model.db" --out "$M"
+expect_output "warning: qlc: no spec sheet: the model file of run 1 can no longer be read" \
+	"the missing model file is a warning"
+check "one warning line on the page" test "$(grep -c 'can no longer be read' "$M")" -eq 1
+check "still marked, without ratings" bash -c "grep -q 'qlc (model, scale 1/1000)' '$M' && grep -q 'no spec sheet</td>' '$M'"
 
 # compare
 expect_exit 0 "compare two labels" compare --db "$DBFILE" P5430 J5060

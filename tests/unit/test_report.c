@@ -128,6 +128,16 @@ static void test_line_chart_axes(void **state)
 	assert_non_null(pb);
 	assert_int_equal(count(svg, "class=\"legend\""), 2);
 	assert_int_equal(count(svg, "<circle"), 5);
+	/* short names keep their size */
+	assert_null(strstr(svg, "textLength"));
+	free(svg);
+
+	/* a name too long for the legend is squeezed into it, not cut */
+	s[1].name = "P5336 at home (model, scale 1/1000)";
+	svg = render(draw_chart, &chart);
+	assert_int_equal(count(svg, "textLength"), 1);
+	assert_non_null(strstr(svg, "lengthAdjust=\"spacingAndGlyphs\">P5336 at home (model, "
+			       "scale 1/1000)</text>"));
 	free(svg);
 
 	struct svg_series none[] = { { "x", NULL, b + 1, 1 } };
@@ -391,6 +401,32 @@ static void test_spec_errors(void **state)
 	struct drive_spec s;
 	assert_int_equal(spec_load("/nonexistent/spec.ini", &s, NULL), -1);
 	assert_non_null(strstr(err_msg(), "/nonexistent/spec.ini"));
+}
+
+/* A spec file of a modelled drive: its [model] section (any keys, before,
+ * between or after the sheet's sections) is skipped, and nothing else is:
+ * the sheet's keys after it still count, other sections stay errors. */
+static void test_spec_skips_model_section(void **state)
+{
+	static const char with_model[] =
+		"[model]\ncell = qlc\nop = 7%\nbogus_line_without_equals\n"
+		"[drive]\nmodel = Solidigm D5-P5336 122.88TB\ncapacity_tb = 122.88\n"
+		"[ model ]\nchannels = 16\nmodel = not the drive's name\n"
+		"[rated]\nseq_write_mbs = 3000\n";
+	struct drive_spec s;
+	(void)state;
+
+	assert_int_equal(spec_parse(with_model, "p5336.ini", &s), 0);
+	assert_string_equal(s.model, "Solidigm D5-P5336 122.88TB");
+	assert_true(s.capacity_tb == 122.88);
+	assert_true(s.seq_write_mbs == 3000);
+	/* a key of the sheet after [model] is checked again */
+	expect_spec_error("[drive]\nmodel = a\n[model]\ncell = qlc\n[rated]\nspeed = 1\n",
+			  "x.ini:6:speed: unknown key in [rated]");
+	/* only [model] is skipped: other sections keep the message */
+	expect_spec_error("[drive]\nmodel = a\n[models]\n",
+			  "x.ini:3: unknown section [models] (known: drive, rated)");
+	expect_spec_error("[model]\ncell = qlc\n", "x.ini: [drive] model is required");
 }
 
 static void test_spec_load_file(void **state)
@@ -810,6 +846,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_sentences),
 		cmocka_unit_test(test_spec_parse),
 		cmocka_unit_test(test_spec_errors),
+		cmocka_unit_test(test_spec_skips_model_section),
 		cmocka_unit_test(test_spec_load_file),
 		cmocka_unit_test(test_report_page),
 		cmocka_unit_test(test_report_empty_and_write_error),

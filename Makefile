@@ -98,7 +98,7 @@ asan: deps
 
 demo: deps
 	@$(MAKE) --no-print-directory $(BUILD)/drivebench
-	@sh scripts/demo.sh $(BUILD)
+	@DEMO_TARGET="$(DEMO_TARGET)" sh scripts/demo.sh $(BUILD)
 
 bench: $(BUILD)/drivebench
 	@sh bench/vs-fio.sh $(BUILD)/drivebench

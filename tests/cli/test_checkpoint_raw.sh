@@ -190,11 +190,13 @@ expect_exit 0 "the suite's --destroy-data consents to the regions too" \
 	suite --suite "$WORK/small.suite" --destroy-data "$(basename "$ext4")" "$ext4"
 expect_output "2 checkpoints as regions of $ext4" "and writes them as regions"
 
-# (2) the whole quick suite on a 1 GiB loop device (81 s on 2 cores):
-# every step done, the checkpoint step as regions of the device
+# (2) the whole quick suite on a 1 GiB loop device, every timed part at
+# 0.3 of its time (--time-scale; 81 s at full time on 2 cores): every step
+# done, the checkpoint step as regions of the device
 new_loop quick 1024 && quick=$LOOP
 rm -f "$DRIVEBENCH_DB"
-OUT=$(timeout 600 "$DB" suite --suite "$SUITES/quick.suite" "$quick" 2>"$TMP/stderr"); RC=$?
+OUT=$(timeout 600 "$DB" suite --suite "$SUITES/quick.suite" --time-scale 0.3 "$quick" \
+	2>"$TMP/stderr"); RC=$?
 ERR=$(cat "$TMP/stderr")
 check "the whole quick suite on a loop device" test "$RC" -eq 0
 expect_output "3 checkpoints as regions of $quick" "the suite prints the region mode"
@@ -209,4 +211,11 @@ n = c.execute("select count(*) from results r join steps s on s.id = r.step_id w
 assert n == 9, n
 d = json.loads(c.execute("select detail from steps where name = \"checkpoint\"").fetchone()[0])
 assert d["mode"] == "regions" and d["checkpoints"] == 3 and len(d["regions"]) == 24, d
+'
+check "--time-scale 0.3: a point ran 0.3 s and its stored options say so" sql "$DRIVEBENCH_DB" '
+import json
+o, ns = c.execute("select options_json, runtime_ns from results where job_name = \"seq-read-128k\"").fetchone()
+o = json.loads(o)
+assert o["runtime"] == "300000us" and o["ramp_time"] == "60000us", o
+assert 0.29e9 <= ns <= 0.4e9, ns
 '

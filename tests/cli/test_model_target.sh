@@ -189,3 +189,18 @@ assert len(rows) == 24 and all(s == "done" for _, s in rows), rows
 d = json.loads(c.execute("select detail from steps where name = \"checkpoint\"").fetchone()[0])
 assert d["mode"] == "regions" and d["checkpoints"] == 3, d
 '
+
+# --- the checkpoint fill (make demo's second suite) -----------------------------
+cdb="$TMP/fill.db"
+expect_exit 0 "suites/checkpoint-fill.suite on the model" \
+	suite --suite "$(pwd)/suites/checkpoint-fill.suite" --db="$cdb" "$target"
+check "it formats the model, then fills 90% of it with checkpoints in 3 passes" sql "$cdb" '
+import json
+purge = json.loads(c.execute("select detail from steps where name = \"purge\"").fetchone()[0])
+assert purge["method"] == "format", purge
+d = json.loads(c.execute("select detail from steps where name = \"checkpoint\"").fetchone()[0])
+# 0.9 x 2 GiB / 64 MB = 30 checkpoints
+assert d["mode"] == "regions" and d["checkpoints"] == 30, d
+per_pass = dict(c.execute("select pass, count(*) from results where pass is not null group by pass"))
+assert per_pass == {1: 30, 2: 30, 3: 30}, per_pass
+'

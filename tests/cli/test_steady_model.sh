@@ -176,7 +176,8 @@ assert rng > d["range_limit"] * mean and not steady(iops, d), (rng, mean)
 # At 1g a die has 1.2 GiB / 1 MiB / 32 = 38 data blocks and 4 reserve
 # ones. A fresh drive takes writes with no GC into all but the 3 kept free
 # and the open one: 38 x 32 blocks = 1216 MiB, at most 873.8 MB/s, so for
-# at least 1.4 s. The first second of the series is at the dies' rate, and
+# at least 1.4 s. The first second of the series is at the dies' rate (0.8
+# of it allows for the runner's own gaps on a loaded machine), and
 # a 2 s window that holds a sample of that (213k against ~110k after the
 # cliff) deviates by more than 20%: attained no earlier than 1.4 s + ss_dur.
 cat >"$TMP/ss.fio" <<JOB
@@ -223,7 +224,7 @@ ss, series = j["steadystate"], [s["write"]["ios"] for s in j["drivebench"]["seri
 v, mean, crit = judged(j)
 print("per second", series, "; attained", ss["attained"], "at", j["job_runtime"], "ms;",
       "window", v, "criterion %.2f%%" % crit)
-assert series[0] >= 0.9 * $DIE_IUS, series          # no GC in the first second
+assert series[0] >= 0.8 * $DIE_IUS, series          # no GC in the first second
 assert ss["attained"] == 1 and crit < 20, ss
 assert 1400 + 2000 <= j["job_runtime"] < 10000, j["job_runtime"]
 assert max(v) < 0.8 * $DIE_IUS, v                     # the window is past the cliff

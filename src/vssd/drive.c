@@ -222,6 +222,23 @@ static int model_io(struct vdrive *d, enum vdrive_dir dir, uint64_t offset, uint
 	}
 }
 
+int vdrive_write_untimed(struct vdrive *d, uint64_t offset, uint32_t len)
+{
+	uint32_t iu = d->model.geometry.iu_bytes;
+	uint64_t first = offset / iu, count = (offset + len + iu - 1) / iu - first;
+
+	while (count) {
+		struct ftl_ops ops = op_list(d);
+		int64_t n = ftl_write(d->ftl, first, count, &ops);
+
+		if (n <= 0)
+			return n < 0 ? -1 : err_set("vssd: the FTL wrote nothing");
+		first += (uint64_t)n;
+		count -= (uint64_t)n;
+	}
+	return 0;
+}
+
 int vdrive_io(struct vdrive *d, enum vdrive_dir dir, uint64_t offset, uint32_t len,
 	      uint64_t submit_ns, uint64_t *done_ns)
 {

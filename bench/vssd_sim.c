@@ -3,8 +3,10 @@
  * model cost: modelled I/Os per CPU-second. Used by bench/vssd-rate.sh
  * and for fitting (docs/vssd-fit.md).
  * Usage: vssd_sim MODEL.ini SCALE JOB...
- * JOB = rw:bs:depth:amount[:idle_ms], amount = Nx (capacities), Ns
- * (model seconds) or N (I/Os); e.g. write:128k:16:1x randwrite:16k:256:2x */
+ * JOB = rw:bs:depth:amount[:idle_ms|:untimed], amount = Nx (capacities),
+ * Ns (model seconds) or N (I/Os); untimed: writes through the FTL off the
+ * clock (a fast warm-up); e.g. write:128k:16:1x randwrite:16k:256:2x */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +37,7 @@ static int parse_job(const char *text, uint64_t capacity, struct sim_job *j)
 		f[n++] = t;
 	memset(j, 0, sizeof(*j));
 	if (n < 4 || sim_rw_parse(f[0], &j->rw) || units_parse_size(f[1], 1024, &v))
-		return err_set("bad job '%s' (rw:bs:depth:amount[:idle_ms])", text);
+		return err_set("bad job '%s' (rw:bs:depth:amount[:idle_ms|:untimed])", text);
 	j->bs = (uint32_t)v;
 	j->depth = (uint32_t)atoi(f[2]);
 	size_t len = strlen(f[3]);
@@ -45,7 +47,9 @@ static int parse_job(const char *text, uint64_t capacity, struct sim_job *j)
 		j->seconds = atof(f[3]);
 	else
 		j->ios = strtoull(f[3], NULL, 10);
-	if (f[4])
+	if (f[4] && !strcmp(f[4], "untimed"))
+		j->untimed = true;
+	else if (f[4])
 		j->idle_ns = (uint64_t)(atof(f[4]) * 1e6);
 	return 0;
 }
@@ -56,7 +60,7 @@ int main(int argc, char **argv)
 	struct vdrive *d;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: %s MODEL.ini SCALE rw:bs:depth:amount[:idle_ms]...\n", argv[0]);
+		fprintf(stderr, "usage: %s MODEL.ini SCALE rw:bs:depth:amount[:idle_ms|:untimed]...\n", argv[0]);
 		return 2;
 	}
 	if (vssd_model_load(argv[1], argv[2], &m) || !(d = vdrive_create(&m))) {

@@ -3,6 +3,7 @@
  * (see the header; docs/vssd.md "The clock"). */
 #include "vssd/drive.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "util/error.h"
@@ -99,10 +100,11 @@ static struct ftl_ops op_list(struct vdrive *d)
 }
 
 /* Times ops[0, n) from ready; a program waits for the reads listed before
- * it (GC moves), an erase for the programs. *programmed: the last
- * program's end (0 if none). Returns when the last op ends. */
-static uint64_t time_ops(struct vdrive *d, const struct ftl_ops *ops, uint32_t read_bytes,
-			 uint64_t ready, uint64_t *programmed)
+ * it (GC moves), an erase for the programs. host: the reads are the
+ * host's (they may suspend a program or erase; GC's do not). *programmed:
+ * the last program's end (0 if none). Returns when the last op ends. */
+static uint64_t time_ops(struct vdrive *d, const struct ftl_ops *ops, bool host,
+			 uint32_t read_bytes, uint64_t ready, uint64_t *programmed)
 {
 	uint64_t last = ready;
 
@@ -121,7 +123,9 @@ static uint64_t time_ops(struct vdrive *d, const struct ftl_ops *ops, uint32_t r
 		if (dep->call != d->call)
 			*dep = (struct die_deps){ ready, ready, d->call };
 		if (op->kind == FTL_OP_READ) {
-			end = timing_nand_op(d->timing, NAND_READ, mode, op->die, read_bytes, ready);
+			end = host ? timing_host_read(d->timing, mode, op->die, read_bytes, ready)
+				   : timing_nand_op(d->timing, NAND_READ, mode, op->die, read_bytes,
+						    ready);
 			dep->read_done = end > dep->read_done ? end : dep->read_done;
 		} else if (op->kind == FTL_OP_PROGRAM) {
 			end = timing_nand_op(d->timing, NAND_PROGRAM, mode, op->die, 0, dep->read_done);
@@ -160,7 +164,7 @@ static void background_gc(struct vdrive *d, uint64_t now)
 		ops = op_list(d);
 		if (ftl_background_gc(d->ftl, VDRIVE_OPS, &ops) <= 0)
 			return;
-		from = time_ops(d, &ops, 0, from, &programmed);
+		from = time_ops(d, &ops, false, 0, from, &programmed);
 	}
 }
 
@@ -176,7 +180,7 @@ static int model_read(struct vdrive *d, uint64_t first, uint64_t count, uint32_t
 
 		if (n <= 0)
 			return n < 0 ? -1 : err_set("vssd: the FTL read nothing");
-		uint64_t end = time_ops(d, &ops, len < page ? len : page, start, &unused);
+		uint64_t end = time_ops(d, &ops, true, len < page ? len : page, start, &unused);
 		nand = end > nand ? end : nand;
 		first += (uint64_t)n;
 		count -= (uint64_t)n;
@@ -202,7 +206,7 @@ static int model_write(struct vdrive *d, uint64_t offset, uint32_t len, uint64_t
 
 		if (n <= 0)
 			return n < 0 ? -1 : err_set("vssd: the FTL wrote nothing");
-		time_ops(d, &ops, 0, in, &programmed);
+		time_ops(d, &ops, false, 0, in, &programmed);
 		first += (uint64_t)n;
 		count -= (uint64_t)n;
 	}
@@ -236,6 +240,23 @@ static int model_io(struct vdrive *d, enum vdrive_dir dir, uint64_t offset, uint
 		*done = start;
 		return ftl_trim(d->ftl, first, count);
 	}
+}
+
+int vdrive_write_untimed(struct vdrive *d, uint64_t offset, uint32_t len)
+{
+	uint32_t iu = d->model.geometry.iu_bytes;
+	uint64_t first = offset / iu, count = (offset + len + iu - 1) / iu - first;
+
+	while (count) {
+		struct ftl_ops ops = op_list(d);
+		int64_t n = ftl_write(d->ftl, first, count, &ops);
+
+		if (n <= 0)
+			return n < 0 ? -1 : err_set("vssd: the FTL wrote nothing");
+		first += (uint64_t)n;
+		count -= (uint64_t)n;
+	}
+	return 0;
 }
 
 int vdrive_io(struct vdrive *d, enum vdrive_dir dir, uint64_t offset, uint32_t len,

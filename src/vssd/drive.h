@@ -29,6 +29,13 @@ const struct vssd_model *vdrive_model(const struct vdrive *d);
 int vdrive_io(struct vdrive *d, enum vdrive_dir dir, uint64_t offset, uint32_t len,
 	      uint64_t submit_ns, uint64_t *done_ns);
 
+/* Writes len bytes at offset through the FTL alone: its NAND operations
+ * (GC's too) are counted but not timed and nothing is booked on the
+ * clock. A warm-up that brings the FTL to steady state at a fraction of
+ * a timed write's cost (the clock's queues refill in the timed run that
+ * follows). 0, or -1 with err_msg (a range past the drive). */
+int vdrive_write_untimed(struct vdrive *d, uint64_t offset, uint32_t len);
+
 /* When the latest command booked so far completes (0 before any). */
 uint64_t vdrive_last_done(const struct vdrive *d);
 

@@ -28,6 +28,7 @@ struct raw_model {
 	unsigned bits;
 	uint64_t channels, dies, page, pages_per_block, iu, slc_cache, write_buffer;
 	uint64_t read_ns, program_ns, erase_ns, slc_read_ns, slc_program_ns, command_ns;
+	uint64_t suspend_ns;
 	double channel_mbs, controller_kiops, pcie_efficiency;
 	uint64_t pcie_gen, pcie_lanes;
 };
@@ -41,7 +42,7 @@ static void raw_defaults(struct raw_model *r)
 		.read_ns = 50000, .program_ns = 600000, .erase_ns = 3000000,
 		.slc_read_ns = 20000, .slc_program_ns = 150000, .command_ns = 5000,
 		.channel_mbs = 1600, .controller_kiops = 2500, .pcie_gen = 4,
-		.pcie_lanes = 4, .pcie_efficiency = 1,
+		.pcie_lanes = 4, .pcie_efficiency = 1, .suspend_ns = 5000,
 	};
 }
 
@@ -91,6 +92,14 @@ static int set_time(const char *v, uint64_t unit_ns, uint64_t *out)
 {
 	if (units_parse_duration(v, unit_ns, out) || *out == 0)
 		return err_set("bad time '%s' (above 0; a bare number is in the key's unit)", v);
+	return 0;
+}
+
+/* A time that may be 0 (a mechanism switched off). */
+static int set_time_or_off(const char *v, uint64_t unit_ns, uint64_t *out)
+{
+	if (units_parse_duration(v, unit_ns, out))
+		return err_set("bad time '%s' (0 or more; a bare number is in the key's unit)", v);
 	return 0;
 }
 
@@ -150,6 +159,8 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 		return set_time(v, 1000, &r->slc_program_ns);
 	if (!strcmp(k, "command_us"))
 		return set_time(v, 1000, &r->command_ns);
+	if (!strcmp(k, "suspend_us"))
+		return set_time_or_off(v, 1000, &r->suspend_ns);
 	if (!strcmp(k, "channel_mbs"))
 		return set_positive(v, &r->channel_mbs);
 	if (!strcmp(k, "controller_kiops"))
@@ -312,6 +323,7 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 		.command_ns = r->command_ns,
 		.commands_per_ns = r->controller_kiops / 1e6,
 		.write_buffer_bytes = r->write_buffer,
+		.suspend_ns = r->suspend_ns,
 	};
 	if (blocks > UINT32_MAX)
 		return err_set("vssd model: too many blocks at this scale");

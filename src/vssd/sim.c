@@ -116,6 +116,34 @@ static int check_job(const struct vdrive *d, const struct sim_job *j, uint64_t *
 	return 0;
 }
 
+static void set_waf(const struct ftl_stats *before, struct sim_result *r)
+{
+	if (r->ftl.host_ius_written > before->host_ius_written &&
+	    r->ftl.nand_ius_programmed >= before->nand_ius_programmed)
+		r->waf = (double)(r->ftl.nand_ius_programmed - before->nand_ius_programmed) /
+			 (double)(r->ftl.host_ius_written - before->host_ius_written);
+}
+
+/* The untimed job: its writes one after another, off the clock. */
+static int run_untimed(struct vdrive *d, struct cursor *c, struct sim_result *r)
+{
+	const struct sim_job *j = c->job;
+
+	if (j->rw != SIM_WRITE && j->rw != SIM_RANDWRITE)
+		return err_set("sim: an untimed job writes (write or randwrite)");
+	if (!j->ios && !j->bytes)
+		return err_set("sim: an untimed job stops after ios or bytes, not seconds");
+	while (!done_submitting(c, 0)) {
+		if (vdrive_write_untimed(d, next_offset(c), j->bs))
+			return -1;
+		c->submitted++;
+		c->bytes += j->bs;
+		r->ios++;
+		r->bytes += j->bs;
+	}
+	return 0;
+}
+
 int sim_run(struct vdrive *d, const struct sim_job *j, struct sim_result *r)
 {
 	enum vdrive_dir dir = j->rw == SIM_READ || j->rw == SIM_RANDREAD ? VDRIVE_READ : VDRIVE_WRITE;
@@ -128,9 +156,18 @@ int sim_run(struct vdrive *d, const struct sim_job *j, struct sim_result *r)
 	memset(r, 0, sizeof(*r));
 	if (check_job(d, j, &c.size))
 		return -1;
+	c.blocks = c.size / j->bs;
+	if (j->untimed) {
+		/* the clock does not move: the FTL's count tells runs apart */
+		vdrive_stats(d, &before);
+		c.seed = j->seed ? j->seed : 0x5eed ^ vdrive_last_done(d) ^ before.host_ius_written;
+		rc = run_untimed(d, &c, r);
+		vdrive_stats(d, &r->ftl);
+		set_waf(&before, r);
+		return rc;
+	}
 	if (!(h.v = calloc(j->depth, sizeof(*h.v))))
 		return err_set("sim: out of memory");
-	c.blocks = c.size / j->bs;
 	/* a run that names no seed continues from where the drive's clock
 	 * is, so runs in a row do not repeat one sequence of offsets */
 	c.seed = j->seed ? j->seed : 0x5eed ^ vdrive_last_done(d);
@@ -168,10 +205,7 @@ int sim_run(struct vdrive *d, const struct sim_job *j, struct sim_result *r)
 		r->mbs = (double)r->bytes / s / 1e6;
 	}
 	r->mean_lat_us = r->ios ? lat_sum / (double)r->ios / 1e3 : 0;
-	if (r->ftl.host_ius_written > before.host_ius_written &&
-	    r->ftl.nand_ius_programmed >= before.nand_ius_programmed)
-		r->waf = (double)(r->ftl.nand_ius_programmed - before.nand_ius_programmed) /
-			 (double)(r->ftl.host_ius_written - before.host_ius_written);
+	set_waf(&before, r);
 out:
 	free(h.v);
 	return rc;

@@ -7,6 +7,7 @@
 #ifndef DRIVEBENCH_VSSD_SIM_H
 #define DRIVEBENCH_VSSD_SIM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "vssd/drive.h"
@@ -25,6 +26,9 @@ struct sim_job {
 	double seconds;
 	uint64_t idle_ns;          /* idle time before the first I/O (background GC) */
 	uint64_t seed;             /* random offsets; 0: one drawn from the drive clock */
+	/* writes through the FTL alone, off the clock (vdrive_write_untimed):
+	 * a fast warm-up; the result has counts and WAF, no rates */
+	bool untimed;
 };
 
 struct sim_result {

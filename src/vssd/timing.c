@@ -4,7 +4,9 @@
  * and the host link are timelines (timeline.c) that fill gaps, since the
  * dies sharing them become ready out of booking order. The write buffer
  * is a min-heap of (drain time, bytes): a write is acknowledged when the
- * bytes still buffered at that time leave room for it. */
+ * bytes still buffered at that time leave room for it. A host read with
+ * suspend goes ahead of the die's queue (its own "host reads free from"
+ * time) and pushes the queue's end back by what it held the die. */
 #include "vssd/timing.h"
 
 #include <math.h>
@@ -24,7 +26,8 @@ struct drain {
 
 struct timing {
 	struct timing_params p;
-	uint64_t *die_free;
+	uint64_t *die_free;             /* every operation booked on the die ends */
+	uint64_t *host_read_free;       /* the host reads booked on it end (<= die_free) */
 	struct timeline *channel;
 	struct timeline link;
 	uint64_t controller_free;
@@ -81,6 +84,7 @@ struct timing *timing_create(const struct timing_params *p)
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t || !(t->die_free = calloc(dies, sizeof(*t->die_free))) ||
+	    !(t->host_read_free = calloc(dies, sizeof(*t->host_read_free))) ||
 	    !(t->channel = calloc(p->channels, sizeof(*t->channel)))) {
 		timing_destroy(t);
 		err_set("vssd timing: out of memory");
@@ -97,6 +101,7 @@ void timing_destroy(struct timing *t)
 	if (!t)
 		return;
 	free(t->die_free);
+	free(t->host_read_free);
 	for (uint32_t c = 0; t->channel && c < t->p.channels; c++)
 		timeline_free(&t->channel[c]);
 	free(t->channel);
@@ -105,13 +110,32 @@ void timing_destroy(struct timing *t)
 	free(t);
 }
 
+static uint32_t die_index(const struct timing *t, uint32_t die)
+{
+	return die % (t->p.channels * t->p.dies_per_channel);
+}
+
+/* A read's data leaves the die's register over its channel once tR ends
+ * at read_end: returns when it is out. */
+static uint64_t read_data_out(struct timing *t, uint32_t die, uint32_t bytes, uint64_t read_end)
+{
+	struct timeline *ch = &t->channel[(die / t->p.dies_per_channel) % t->p.channels];
+	uint64_t xfer = t->page_xfer_ns;
+
+	if (bytes && bytes < t->p.page_bytes)
+		xfer = transfer_ns(bytes, t->p.channel_bytes_per_ns);
+	timeline_prune(ch, t->now);
+	return timeline_book(ch, read_end, xfer) + xfer;
+}
+
 /* Holds die (and, for transfers, its channel) in the order the operation
  * uses them. */
 uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode mode,
 			uint32_t die, uint32_t bytes, uint64_t ready_ns)
 {
 	uint32_t channel = (die / t->p.dies_per_channel) % t->p.channels;
-	uint64_t *dfree = &t->die_free[die % (t->p.channels * t->p.dies_per_channel)];
+	uint32_t di = die_index(t, die);
+	uint64_t *dfree = &t->die_free[di];
 	struct timeline *ch = &t->channel[channel];
 	uint64_t xfer = t->page_xfer_ns;
 	uint64_t start, end;
@@ -124,11 +148,7 @@ uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode
 		start = max_u64(ready_ns, *dfree);
 		*dfree = start + t->p.read_ns[mode];
 		t->stats.die_busy_ns += t->p.read_ns[mode];
-		/* the data leaves over the channel */
-		if (bytes && bytes < t->p.page_bytes)
-			xfer = transfer_ns(bytes, t->p.channel_bytes_per_ns);
-		timeline_prune(ch, t->now);
-		return timeline_book(ch, *dfree, xfer) + xfer;
+		return read_data_out(t, die, bytes, *dfree);
 	case NAND_PROGRAM:
 		/* the page goes over the channel into the die's register while
 		 * the die may still be busy; the program needs both done */
@@ -145,6 +165,32 @@ uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode
 		t->stats.die_busy_ns += t->p.erase_ns;
 		return end;
 	}
+}
+
+uint64_t timing_host_read(struct timing *t, enum nand_mode mode, uint32_t die,
+			  uint32_t bytes, uint64_t ready_ns)
+{
+	uint32_t di = die_index(t, die);
+	uint64_t start = max_u64(ready_ns, t->host_read_free[di]), held;
+
+	if (mode >= NAND_MODES)
+		mode = NAND_NATIVE;
+	/* an idle die (or no suspend): an ordinary read, in booking order */
+	if (!t->p.suspend_ns || t->die_free[di] <= start) {
+		uint64_t done = timing_nand_op(t, NAND_READ, mode, die, bytes, ready_ns);
+
+		t->host_read_free[di] = t->die_free[di];
+		return done;
+	}
+	/* the die is busy at start: its operation is suspended, the read
+	 * runs, and the die's queue resumes later by the time it held */
+	held = t->p.suspend_ns + t->p.read_ns[mode];
+	t->host_read_free[di] = start + held;
+	t->die_free[di] += held;
+	t->stats.nand_ops[NAND_READ]++;
+	t->stats.suspends++;
+	t->stats.die_busy_ns += held;
+	return read_data_out(t, die, bytes, start + held);
 }
 
 uint64_t timing_command_start(struct timing *t, uint64_t submit_ns)

@@ -27,6 +27,9 @@ struct timing_params {
 	uint64_t command_ns;               /* controller latency per host command */
 	double commands_per_ns;            /* the controller's command rate (0.003 = 3M/s) */
 	uint64_t write_buffer_bytes;       /* writes acknowledged from here */
+	/* program/erase suspend: a host read on a die busy with other work
+	 * starts this long after it is ready; 0 = no suspend (it queues) */
+	uint64_t suspend_ns;
 };
 
 struct timing;
@@ -45,6 +48,14 @@ void timing_destroy(struct timing *t);
  * then the die for tPROG; an erase holds the die. */
 uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode mode,
 			uint32_t die, uint32_t bytes, uint64_t ready_ns);
+
+/* A host read (a command's, or a read-modify-write's) of die, as
+ * timing_nand_op's read, but with suspend_ns set it does not queue behind
+ * the die's programs, erases and GC reads: it waits only for the host
+ * reads before it, then suspend_ns, takes tR, and everything else booked
+ * on the die ends later by suspend_ns + tR (docs/vssd.md "The clock"). */
+uint64_t timing_host_read(struct timing *t, enum nand_mode mode, uint32_t die,
+			  uint32_t bytes, uint64_t ready_ns);
 
 /* The host side of a command submitted at submit_ns that moves bytes over
  * the link. A read's data goes out once its NAND reads are done
@@ -66,6 +77,7 @@ void timing_write_drained(struct timing *t, uint64_t bytes, uint64_t done_ns);
 /* Totals for tests and the drive snapshot. */
 struct timing_stats {
 	uint64_t nand_ops[3];
+	uint64_t suspends;         /* host reads that suspended other work */
 	uint64_t die_busy_ns;      /* summed over dies */
 	uint64_t link_bytes;
 };

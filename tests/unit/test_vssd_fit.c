@@ -5,7 +5,11 @@
  * rand_write_bs in steady state must land within 15% of the rated
  * figures read from the same file, fresh-out-of-box random writes must
  * be faster than steady ones, and a drive with an SLC cache must show
- * its cliff. No rated figure is written here. */
+ * its cliff. No rated figure is written here. The drives whose random
+ * writes are 4K (the costly ones: 4x the I/Os of 16K) run at 4g, the
+ * others at 8g (the smallest that leaves GC its spare), and the random
+ * write's warm-up is through the FTL alone, off the clock, then a short
+ * timed one: the test's time under AddressSanitizer is CI's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,7 +28,6 @@
 #include "vssd/sim.h"
 
 #define TOLERANCE 0.15
-#define FIT_SCALE "8g"   /* the scale of docs/vssd-fit.md's table */
 
 struct rated {
 	double seq_read_mbs, seq_write_mbs, rand_read_iops, rand_write_iops;
@@ -64,16 +67,23 @@ static void read_rated(const char *path, struct rated *r)
 		    r->rand_write_iops > 0 && r->rand_read_bs && r->rand_write_bs);
 }
 
-static struct sim_result run(struct vdrive *d, enum sim_rw rw, uint64_t bs, uint32_t depth,
-			     double capacities, uint64_t ios)
+static struct sim_result run_job(struct vdrive *d, enum sim_rw rw, uint64_t bs, uint32_t depth,
+				 double capacities, uint64_t ios, bool untimed)
 {
 	struct sim_job j = { .rw = rw, .bs = (uint32_t)bs, .depth = depth, .ios = ios,
-			     .bytes = (uint64_t)(capacities * (double)vdrive_model(d)->capacity) };
+			     .bytes = (uint64_t)(capacities * (double)vdrive_model(d)->capacity),
+			     .untimed = untimed };
 	struct sim_result r;
 
 	if (sim_run(d, &j, &r))
 		fail_msg("sim: %s", err_msg());
 	return r;
+}
+
+static struct sim_result run(struct vdrive *d, enum sim_rw rw, uint64_t bs, uint32_t depth,
+			     double capacities, uint64_t ios)
+{
+	return run_job(d, rw, bs, depth, capacities, ios, false);
 }
 
 static void near(const char *file, const char *what, double model, double rated)
@@ -84,11 +94,8 @@ static void near(const char *file, const char *what, double model, double rated)
 		fail_msg("%s: %s %.0f is not within 15%% of the rated %.0f", file, what, model, rated);
 }
 
-/* rmw_miss: the drive's random writes leave part of its IU (4K on the
- * P5430's 8K IU); their read-modify-write reads queue behind whole GC
- * steps on the die, as the model has no program suspend yet, and come out
- * at half the rating: reported, not asserted (docs/vssd-fit.md). */
-static void check_drive(const char *file, bool rmw_miss)
+/* scale: the fit's scale for this drive (docs/vssd-fit.md's table). */
+static void check_drive(const char *file, const char *scale)
 {
 	char path[256];
 	struct vssd_model m;
@@ -98,7 +105,7 @@ static void check_drive(const char *file, bool rmw_miss)
 
 	snprintf(path, sizeof(path), "specs/%s", file);
 	read_rated(path, &rated);
-	if (vssd_model_load(path, FIT_SCALE, &m))
+	if (vssd_model_load(path, scale, &m))
 		fail_msg("%s", err_msg());
 	/* fresh out of box: random writes on an empty drive */
 	assert_non_null(d = vdrive_create(&m));
@@ -113,13 +120,12 @@ static void check_drive(const char *file, bool rmw_miss)
 	     rated.seq_read_mbs);
 	near(file, "rand_read_iops", run(d, SIM_RANDREAD, rated.rand_read_bs, 256, 0, 100000).iops,
 	     rated.rand_read_iops);
-	run(d, SIM_RANDWRITE, rated.rand_write_bs, 256, 1.5, 0);       /* WAF settles */
-	r = run(d, SIM_RANDWRITE, rated.rand_write_bs, 256, 0.3, 0);
-	if (rmw_miss)
-		printf("  %-28s rand_write_iops  rated %10.0f model %10.0f (%.3f): NOT FITTED\n",
-		       file, rated.rand_write_iops, r.iops, r.iops / rated.rand_write_iops);
-	else
-		near(file, "rand_write_iops", r.iops, rated.rand_write_iops);
+	/* steady state: a capacity through the FTL alone settles the WAF, a
+	 * quarter on the clock fills its queues, then a quarter is measured */
+	run_job(d, SIM_RANDWRITE, rated.rand_write_bs, 256, 1, 0, true);
+	run(d, SIM_RANDWRITE, rated.rand_write_bs, 256, 0.25, 0);
+	r = run(d, SIM_RANDWRITE, rated.rand_write_bs, 256, 0.25, 0);
+	near(file, "rand_write_iops", r.iops, rated.rand_write_iops);
 	printf("  %-28s FOB %.0f IOPS, steady %.0f at WAF %.2f\n", file, fob.iops, r.iops, r.waf);
 	assert_true(fob.iops > 2 * r.iops);
 	assert_true(r.waf > 1.5);
@@ -144,31 +150,31 @@ static void check_drive(const char *file, bool rmw_miss)
 static void test_j5060(void **state)
 {
 	(void)state;
-	check_drive("dapustor-j5060-61t.ini", false);
+	check_drive("dapustor-j5060-61t.ini", "8g");
 }
 
 static void test_6600_ion(void **state)
 {
 	(void)state;
-	check_drive("micron-6600-ion-245t.ini", false);
+	check_drive("micron-6600-ion-245t.ini", "8g");
 }
 
 static void test_p5336(void **state)
 {
 	(void)state;
-	check_drive("solidigm-d5-p5336-122t.ini", false);
+	check_drive("solidigm-d5-p5336-122t.ini", "8g");
 }
 
 static void test_p5430(void **state)
 {
 	(void)state;
-	check_drive("solidigm-d5-p5430-30t.ini", true);
+	check_drive("solidigm-d5-p5430-30t.ini", "4g");
 }
 
 static void test_ps1030(void **state)
 {
 	(void)state;
-	check_drive("solidigm-d7-ps1030-12t.ini", false);
+	check_drive("solidigm-d7-ps1030-12t.ini", "4g");
 }
 
 int main(void)

@@ -51,9 +51,24 @@ static void test_geometry_and_clock(void **state)
 	assert_int_equal(m.timing.erase_ns, 5000000);
 	assert_true(fabs(m.timing.link_bytes_per_ns - 3.938 * 4) < 1e-9);   /* PCIe 5 x4 */
 	assert_true(fabs(m.timing.commands_per_ns - 0.003) < 1e-12);
+	assert_int_equal(m.timing.suspend_ns, 5000);   /* the default suspend latency */
 	/* a capacity as the scale */
 	assert_int_equal(vssd_model_load(path, "2g", &m), 0);
 	assert_true(m.capacity <= 2ull << 30 && m.capacity > (2ull << 30) - 16384);
+}
+
+/* suspend_us: a latency, 0 = no program/erase suspend. */
+static void test_suspend_key(void **state)
+{
+	struct vssd_model m;
+
+	(void)state;
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nsuspend_us = 20\n"), NULL, &m), 0);
+	assert_int_equal(m.timing.suspend_ns, 20000);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nsuspend_us = 0\n"), NULL, &m), 0);
+	assert_int_equal(m.timing.suspend_ns, 0);
 }
 
 static void test_scale_spellings(void **state)
@@ -97,6 +112,8 @@ static void test_refusals(void **state)
 	expect_refused("[model]\nop = 100%\n", NULL, "key 'op': bad percentage '100%'");
 	expect_refused("[model]\nchannels = 0\n", NULL, "m.ini:2: key 'channels'");
 	expect_refused("[model]\nread_us = 0\n", NULL, "key 'read_us': bad time '0'");
+	expect_refused("[model]\nsuspend_us = soon\n", NULL,
+		       "m.ini:2: key 'suspend_us': bad time 'soon' (0 or more");
 	expect_refused("[model]\nchannel_mbs = -3\n", NULL, "key 'channel_mbs': '-3' is not a number above 0");
 	expect_refused("[model]\npcie_gen = 7\n", NULL, "key 'pcie_gen'");
 	expect_refused("[model]\npcie_efficiency = 1.5\n", NULL,
@@ -122,6 +139,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_geometry_and_clock),
+		cmocka_unit_test(test_suspend_key),
 		cmocka_unit_test(test_scale_spellings),
 		cmocka_unit_test(test_refusals),
 	};

@@ -3,7 +3,9 @@
  * and on one die queue; closed-loop IOPS scales with outstanding I/O up to
  * the dies' parallelism and then latency grows as Little's law says; the
  * link caps sequential reads; the write buffer acknowledges at once until
- * it is full and then at the drains; bad parameters are refused. */
+ * it is full and then at the drains; a host read suspends a program or
+ * erase and the die's queue resumes later by the read's time, a GC read
+ * does not; bad parameters are refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -220,6 +222,53 @@ static void test_program_holds_channel_then_die(void **state)
 	timing_destroy(t);
 }
 
+/* Program/erase suspend: a host read on a die busy with a program starts
+ * suspend_ns after it is ready, and whatever was booked on the die ends
+ * later by suspend_ns + tR; host reads queue among themselves; a GC read
+ * (timing_nand_op) and every read with suspend_ns = 0 queue as before. */
+static void test_host_read_suspends_program(void **state)
+{
+	struct timing_params p = params();
+	struct timing *t;
+	uint64_t x = xfer(16384, 1.2), x4k = xfer(4096, 1.2), prog_end = x + 600 * US;
+	struct timing_stats st;
+
+	(void)state;
+	p.suspend_ns = 5 * US;
+	t = timing_create(&p);
+	assert_non_null(t);
+	assert_int_equal(timing_nand_op(t, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0), prog_end);
+	/* at 100 us: suspend, tR, then the 4 KiB out over the channel */
+	assert_int_equal(timing_host_read(t, NAND_NATIVE, 3, 4096, 100 * US),
+			 100 * US + 5 * US + 50 * US + x4k);
+	/* a second one at 100 us waits for the first read only */
+	assert_int_equal(timing_host_read(t, NAND_NATIVE, 3, 4096, 100 * US),
+			 155 * US + 55 * US + x4k);
+	/* the program resumed: it, and a GC read behind it, end 2 x 55 us later */
+	assert_int_equal(timing_nand_op(t, NAND_READ, NAND_NATIVE, 3, 4096, 0),
+			 prog_end + 110 * US + 50 * US + x4k);
+	/* an erase is suspended too */
+	assert_int_equal(timing_nand_op(t, NAND_ERASE, NAND_NATIVE, 7, 0, 0), 3000 * US);
+	assert_int_equal(timing_host_read(t, NAND_NATIVE, 7, 4096, 1000 * US),
+			 1055 * US + x4k);
+	/* an idle die: an ordinary read, no suspend */
+	assert_int_equal(timing_host_read(t, NAND_NATIVE, 9, 4096, 0), 50 * US + x4k);
+	timing_get_stats(t, &st);
+	assert_int_equal(st.suspends, 3);
+	assert_int_equal(st.nand_ops[NAND_READ], 5);
+	timing_destroy(t);
+
+	/* suspend_ns = 0: the host read queues behind the program */
+	p.suspend_ns = 0;
+	t = timing_create(&p);
+	timing_nand_op(t, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0);
+	assert_int_equal(timing_host_read(t, NAND_NATIVE, 3, 4096, 100 * US),
+			 prog_end + 50 * US + x4k);
+	timing_get_stats(t, &st);
+	assert_int_equal(st.suspends, 0);
+	timing_destroy(t);
+}
+
 static void test_bad_parameters(void **state)
 {
 	struct timing_params p;
@@ -289,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_link_caps_sequential_reads),
 		cmocka_unit_test(test_write_buffer),
 		cmocka_unit_test(test_program_holds_channel_then_die),
+		cmocka_unit_test(test_host_read_suspends_program),
 		cmocka_unit_test(test_bad_parameters),
 		cmocka_unit_test(test_timeline_fills_gaps),
 	};

@@ -1,0 +1,132 @@
+/* test_vssd_drive.c - one modelled drive (src/vssd/drive.c) and the
+ * simulator's untimed warm-up (src/vssd/sim.c): a host read and the read
+ * of a read-modify-write on dies busy with programs suspend them (with
+ * suspend_us = 0 they wait behind them); an untimed write goes through
+ * the FTL and leaves the clock alone; the untimed path's refusals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "util/error.h"
+#include "vssd/drive.h"
+#include "vssd/model.h"
+#include "vssd/sim.h"
+
+/* The P5430: 8K IUs, so a 4K write is a read-modify-write; tPROG 2.8 ms. */
+#define SPEC "specs/solidigm-d5-p5430-30t.ini"
+
+static struct vdrive *drive(uint64_t suspend_ns)
+{
+	struct vssd_model m;
+	struct vdrive *d;
+
+	if (vssd_model_load(SPEC, "2g", &m))
+		fail_msg("%s", err_msg());
+	m.timing.suspend_ns = suspend_ns;
+	assert_non_null(d = vdrive_create(&m));
+	return d;
+}
+
+static void sim(struct vdrive *d, enum sim_rw rw, uint32_t bs, uint32_t depth, uint64_t ios)
+{
+	struct sim_job j = { .rw = rw, .bs = bs, .depth = depth, .ios = ios };
+	struct sim_result r;
+
+	if (sim_run(d, &j, &r))
+		fail_msg("%s", err_msg());
+}
+
+/* Latency of one dir I/O of len on a drive whose dies are busy with
+ * programs: filled, then a write buffer's worth of 128K writes at once
+ * (about four 2.8 ms programs queued per die); the I/O comes 5 ms later,
+ * when the link has taken the writes' 32 MB (4.6 ms). */
+static uint64_t latency_behind_programs(uint64_t suspend_ns, enum vdrive_dir dir, uint32_t len)
+{
+	struct vdrive *d = drive(suspend_ns);
+	uint64_t now, done, lat;
+
+	sim(d, SIM_WRITE, 128 << 10, 16, vdrive_model(d)->capacity / (128 << 10));
+	now = vdrive_last_done(d) + 1000000000ull;   /* idle: background GC is done */
+	for (uint64_t i = 0; i < 256; i++)
+		assert_int_equal(vdrive_io(d, VDRIVE_WRITE, i << 17, 128 << 10, now, &done), 0);
+	now += 5000000;
+	assert_int_equal(vdrive_io(d, dir, 1ull << 30, len, now, &done), 0);
+	lat = done - now;
+	vdrive_destroy(d);
+	return lat;
+}
+
+static void test_host_reads_suspend_programs(void **state)
+{
+	uint64_t read_sus = latency_behind_programs(5000, VDRIVE_READ, 8192);
+	uint64_t read_q = latency_behind_programs(0, VDRIVE_READ, 8192);
+	uint64_t rmw_sus = latency_behind_programs(5000, VDRIVE_WRITE, 4096);
+	uint64_t rmw_q = latency_behind_programs(0, VDRIVE_WRITE, 4096);
+
+	(void)state;
+	print_message("8K read behind programs: %llu us with suspend, %llu without; "
+		      "4K write (RMW): %llu / %llu us\n", (unsigned long long)read_sus / 1000,
+		      (unsigned long long)read_q / 1000, (unsigned long long)rmw_sus / 1000,
+		      (unsigned long long)rmw_q / 1000);
+	/* with suspend: about command + suspend + tR (95 us) + transfers */
+	assert_true(read_sus < 200000);
+	assert_true(rmw_sus < 200000);
+	/* without: behind at least one 2.8 ms program */
+	assert_true(read_q > 2800000);
+	assert_true(rmw_q > 2800000);
+}
+
+static void test_untimed_write(void **state)
+{
+	struct vdrive *d = drive(5000);
+	struct sim_job j = { .rw = SIM_RANDWRITE, .bs = 4096, .depth = 1, .untimed = true };
+	struct sim_result r;
+	struct ftl_stats s;
+	uint64_t cap = vdrive_model(d)->capacity;
+
+	(void)state;
+	sim(d, SIM_WRITE, 128 << 10, 16, cap / (128 << 10));
+	uint64_t clock = vdrive_last_done(d);
+
+	/* a capacity of random 4K writes through the FTL: GC runs, the clock does not */
+	j.bytes = cap;
+	assert_int_equal(sim_run(d, &j, &r), 0);
+	assert_int_equal(r.ios, cap / 4096);
+	assert_true(r.waf > 1.5);
+	assert_true(r.iops == 0 && r.mbs == 0);
+	assert_int_equal(vdrive_last_done(d), clock);
+	vdrive_stats(d, &s);
+	assert_true(s.host_ius_written >= cap / 8192 * 2);
+	/* a second untimed run draws other offsets than the first */
+	assert_int_equal(sim_run(d, &j, &r), 0);
+	assert_true(r.waf > 1.5);
+	/* a timed run after it starts on the clock where it was */
+	sim(d, SIM_RANDWRITE, 4096, 256, 10000);
+	assert_true(vdrive_last_done(d) > clock);
+
+	/* refusals: past the drive; an untimed read; one that stops by time */
+	assert_int_equal(vdrive_write_untimed(d, cap, 4096), -1);
+	assert_non_null(strstr(err_msg(), "past the drive"));
+	j.rw = SIM_RANDREAD;
+	assert_int_equal(sim_run(d, &j, &r), -1);
+	assert_non_null(strstr(err_msg(), "an untimed job writes"));
+	j.rw = SIM_WRITE;
+	j.bytes = 0;
+	j.seconds = 1;
+	assert_int_equal(sim_run(d, &j, &r), -1);
+	assert_non_null(strstr(err_msg(), "not seconds"));
+	vdrive_destroy(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_host_reads_suspend_programs),
+		cmocka_unit_test(test_untimed_write),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -19,7 +19,6 @@
 #include "target/output_gate.h"
 #include "target/model_target.h"
 #include "target/safety.h"
-#include "io/vssd.h"
 #include "target/snapshot.h"
 #include "verify/verify.h"
 
@@ -302,13 +301,8 @@ static char *json_text(cJSON *j)
  * are the drive's SMART), else the target when the engine opens one. */
 static bool snapshot_path(const struct worker *w, char *path, size_t len)
 {
-	const struct vssd_opts *m = &w->spec->eng.vssd;
-
-	if (!strcmp(w->spec->ioengine, "vssd") && m->model[0]) {
-		snprintf(path, len, "%s%.*s@%s", MODEL_TARGET_PREFIX, (int)(len / 2), m->model,
-			 m->scale[0] ? m->scale : VSSD_DEFAULT_SCALE);
+	if (model_target_of_job(w->spec, path, len))
 		return true;
-	}
 	snprintf(path, len, "%s", w->target->path);
 	return engine_needs_fd(w->ops);
 }

@@ -14,8 +14,6 @@
 #include "util/error.h"
 #include "vssd/model.h"
 
-/* A Health log data unit: 1000 x 512 bytes, rounded up (NVMe base spec). */
-#define DATA_UNIT_BYTES 512000u
 
 bool model_target_is(const char *path)
 {
@@ -115,7 +113,7 @@ int model_target_aim(struct job_spec *spec, const char *path)
 /* Bytes as Health log data units, rounded up as the spec says. */
 static struct u128 data_units(uint64_t bytes)
 {
-	return (struct u128){ .lo = (bytes + DATA_UNIT_BYTES - 1) / DATA_UNIT_BYTES };
+	return (struct u128){ .lo = (bytes + NVME_DATA_UNIT_BYTES - 1) / NVME_DATA_UNIT_BYTES };
 }
 
 int model_target_snapshot(const char *path, struct drive_snapshot *s)
@@ -157,6 +155,17 @@ int model_target_snapshot(const char *path, struct drive_snapshot *s)
 	return 0;
 }
 
+bool model_target_of_job(const struct job_spec *spec, char *name, size_t len)
+{
+	const struct vssd_opts *m = &spec->eng.vssd;
+
+	if (strcmp(spec->ioengine, "vssd") || !m->model[0])
+		return false;
+	snprintf(name, len, "%s%.*s@%s", MODEL_TARGET_PREFIX, (int)(len / 2), m->model,
+		 m->scale[0] ? m->scale : VSSD_DEFAULT_SCALE);
+	return true;
+}
+
 int model_target_check_job(const struct job_spec *spec, const char *path)
 {
 	char want[JOB_PATH_MAX + 80], have[JOB_PATH_MAX + 80], named[JOB_PATH_MAX + 80];
@@ -167,9 +176,8 @@ int model_target_check_job(const struct job_spec *spec, const char *path)
 		return err_set("target '%s' is a modelled drive: it takes ioengine=vssd, not "
 			       "ioengine=%s", path, spec->ioengine);
 	model_target_key(path, want, sizeof(want));
-	snprintf(named, sizeof(named), "%s%.*s@%s", MODEL_TARGET_PREFIX, JOB_PATH_MAX,
-		 spec->eng.vssd.model, spec->eng.vssd.scale[0] ? spec->eng.vssd.scale :
-		 VSSD_DEFAULT_SCALE);
+	if (!model_target_of_job(spec, named, sizeof(named)))
+		named[0] = '\0';   /* no vssd_model: no drive of its own (vssd_check refuses it) */
 	model_target_key(named, have, sizeof(have));
 	if (strcmp(want, have))
 		return err_set("target '%s' and vssd_model=%s vssd_scale=%s name different "

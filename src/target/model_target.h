@@ -42,6 +42,10 @@ int model_target_aim(struct job_spec *spec, const char *path);
 /* Formats the modelled drive (io/vssd.h's vssd_drive_format). 0 / -1. */
 int model_target_format(const char *path);
 
+/* The model target a job on ioengine=vssd names with vssd_model= and
+ * vssd_scale= ("vssd:FILE@SCALE" in name); false for any other job. */
+bool model_target_of_job(const struct job_spec *spec, char *name, size_t len);
+
 /* A job aimed at path: when path is a model, the job must be on
  * ioengine=vssd with the same model file and scale. 0, or -1 with err_msg. */
 int model_target_check_job(const struct job_spec *spec, const char *path);

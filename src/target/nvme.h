@@ -15,6 +15,9 @@
 #define NVME_LOG_HEALTH 0x02
 #define NVME_LOG_OCP_SMART 0xC0
 #define NVME_NSID_ALL 0xffffffffu
+/* A Health log data unit: 1000 x 512 bytes (counts are rounded up). */
+#define NVME_DATA_UNIT_BYTES 512000u
+
 /* NVMe counters of 16 bytes, printed exactly by u128_to_decimal. */
 #define U128_DECIMAL_MAX 40
 

@@ -16,8 +16,6 @@
 #include "util/error.h"
 #include "util/clock.h"
 
-/* A Health log data unit is 1000 units of 512 bytes. */
-#define DATA_UNIT_BYTES 512000u
 
 static void add_note(struct drive_snapshot *s, const char *text)
 {
@@ -116,7 +114,7 @@ static void json_u128(cJSON *obj, const char *key, struct u128 v)
 static void json_data_unit_bytes(cJSON *obj, const char *key, struct u128 units)
 {
 	bool overflow;
-	struct u128 bytes = u128_mul(units, DATA_UNIT_BYTES, &overflow);
+	struct u128 bytes = u128_mul(units, NVME_DATA_UNIT_BYTES, &overflow);
 
 	if (overflow)
 		cJSON_AddNullToObject(obj, key);
@@ -362,9 +360,9 @@ cJSON *drive_snapshot_delta_json(const struct drive_snapshot *before,
 	cJSON_AddNumberToObject(o, "elapsed_ms",
 				(double)(after->taken_unix_ms - before->taken_unix_ms));
 	delta_u128(o, "host_bytes_read", health, before->health.data_units_read,
-		   after->health.data_units_read, DATA_UNIT_BYTES, NULL);
+		   after->health.data_units_read, NVME_DATA_UNIT_BYTES, NULL);
 	delta_u128(o, "host_bytes_written", health, before->health.data_units_written,
-		   after->health.data_units_written, DATA_UNIT_BYTES, &host);
+		   after->health.data_units_written, NVME_DATA_UNIT_BYTES, &host);
 	delta_u128(o, "media_bytes_read", ocp, before->ocp.media_bytes_read,
 		   after->ocp.media_bytes_read, 1, NULL);
 	delta_u128(o, "media_bytes_written", ocp, before->ocp.media_bytes_written,
@@ -412,7 +410,7 @@ static void line_data_units(FILE *out, const char *key, struct u128 units)
 {
 	char count[U128_DECIMAL_MAX], bytes[U128_DECIMAL_MAX], text[128];
 	bool overflow;
-	struct u128 b = u128_mul(units, DATA_UNIT_BYTES, &overflow);
+	struct u128 b = u128_mul(units, NVME_DATA_UNIT_BYTES, &overflow);
 
 	u128_to_decimal(units, count);
 	if (overflow)

@@ -5,7 +5,8 @@
 # writes the HTML report, ending with the report's path. The model has a
 # real preconditioning curve, a steady state after several rounds, sweeps
 # that saturate at its link and NAND, and checkpoint passes over a full
-# drive slower than over an empty one.
+# drive slower than over an empty one (docs/vssd.md, "make demo on the
+# model").
 # DEMO_TARGET=PATH runs the quick suite on another target instead (the
 # scratch file: DEMO_TARGET=./drivebench-scratch.dat), without the
 # checkpoint fill (it would fill 90% of a file target's filesystem).

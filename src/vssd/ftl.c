@@ -56,7 +56,7 @@ static int check_spare(const struct ftl_geometry *g)
 	uint32_t dies = g->channels * g->dies_per_channel;
 	uint32_t per_die = g->blocks / dies;
 
-	if (g->slc_cache_blocks) {
+	if (g->slc_cache_blocks || g->slc_dynamic_blocks) {
 		if (g->bits_per_cell < 2)
 			return err_set("vssd: geometry: an SLC cache needs 2+ bits per cell");
 		if (g->pages_per_block % g->bits_per_cell)
@@ -65,6 +65,9 @@ static int check_spare(const struct ftl_geometry *g)
 		if (g->slc_cache_blocks % dies)
 			return err_set("vssd: geometry: %u SLC cache blocks do not divide over %u dies",
 				       g->slc_cache_blocks, dies);
+		if (g->slc_dynamic_blocks % dies)
+			return err_set("vssd: geometry: %u dynamic SLC cache blocks do not divide over %u dies",
+				       g->slc_dynamic_blocks, dies);
 	}
 	if (g->gc_low < MIN_GC_LOW || g->gc_high < g->gc_low)
 		return err_set("vssd: geometry: GC watermarks low %u high %u (low >= %d, high >= low)",
@@ -160,6 +163,7 @@ struct ftl *ftl_create(const struct ftl_geometry *geo)
 	f->ius_per_block = g.pages_per_block * g.ius_per_page;
 	f->slc_ius_per_block = f->ius_per_block / g.bits_per_cell;
 	f->slc_per_die = g.slc_cache_blocks / f->dies;
+	f->slc_dynamic_per_die = g.slc_dynamic_blocks / f->dies;
 	/* A step reads at most every page of its victim and programs at most
 	 * a block's worth of pages, plus the page a partial one completes, and
 	 * erases the victim. */
@@ -268,7 +272,13 @@ void ftl_reset_waf(struct ftl *f)
 
 uint64_t ftl_slc_cache_ius(const struct ftl *f)
 {
-	return (uint64_t)f->geo.slc_cache_blocks * f->slc_ius_per_block;
+	return (uint64_t)(f->geo.slc_cache_blocks + f->geo.slc_dynamic_blocks) *
+	       f->slc_ius_per_block;
+}
+
+uint64_t ftl_slc_budget_ius(const struct ftl *f)
+{
+	return (uint64_t)slc_budget(f) * f->dies * f->slc_ius_per_block;
 }
 
 uint32_t ftl_ops_per_iu(const struct ftl *f)

@@ -28,6 +28,9 @@ struct ftl_geometry {
 	uint32_t bits_per_cell;    /* 1 SLC .. 4 QLC; 0 is taken as 1 */
 	uint32_t slc_cache_blocks; /* blocks that may hold SLC-mode data at a
 	                            * time (a multiple of dies); 0: no cache */
+	uint32_t slc_dynamic_blocks; /* blocks the dynamic cache may add on top
+	                              * while user capacity is unwritten (a
+	                              * multiple of dies); 0: none */
 	uint32_t gc_low;           /* free blocks per die below which host
 	                            * writes force GC; 0: the default 3 */
 	uint32_t gc_high;          /* free blocks per die ftl_background_gc
@@ -130,7 +133,11 @@ void ftl_reset_waf(struct ftl *ftl);
  * valid counts, free lists, GC buckets, SLC FIFO); O(drive size), for
  * tests and debugging. 0, or -1 naming the first inconsistency. */
 int ftl_check(const struct ftl *ftl);
-/* IUs the SLC cache holds when every cache block is full. */
+/* IUs the SLC cache holds when every cache block is full, the dynamic
+ * part as large as it grows on an empty drive. */
 uint64_t ftl_slc_cache_ius(const struct ftl *ftl);
+/* IUs the SLC cache may hold now: the static part plus what the dynamic
+ * part has room for on this much unwritten capacity (full blocks). */
+uint64_t ftl_slc_budget_ius(const struct ftl *ftl);
 
 #endif

@@ -29,7 +29,8 @@ struct ftl {
 	uint32_t dies, blocks_per_die;
 	uint32_t ius_per_block;      /* native */
 	uint32_t slc_ius_per_block;  /* ius_per_block / bits_per_cell */
-	uint32_t slc_per_die;        /* SLC cache budget in blocks */
+	uint32_t slc_per_die;        /* static SLC cache budget in blocks */
+	uint32_t slc_dynamic_per_die;/* most blocks the dynamic cache adds */
 	uint32_t step_ops;           /* worst-case ops of one GC or fold step */
 	uint64_t physical_ius;
 	uint32_t *l2p;               /* logical IU -> physical IU */
@@ -65,6 +66,25 @@ static inline void op_push(struct ftl_ops *ops, uint8_t kind, uint8_t mode,
 {
 	ops->op[ops->n++] = (struct ftl_op){ .kind = kind, .mode = mode,
 		.die = (uint16_t)die, .block = block, .page = page };
+}
+
+/* The blocks die may hold in SLC mode now. The dynamic part lends the
+ * cache unwritten user capacity: while the SLC blocks stay within the
+ * logical IUs not holding data (a die's share, in native blocks), the
+ * drive can always fold them back without touching the OP, so the cache
+ * shrinks as the drive fills and is gone on a full drive. */
+static inline uint32_t slc_budget(const struct ftl *f)
+{
+	if (!f->slc_dynamic_per_die)
+		return f->slc_per_die;
+	uint64_t unwritten = f->geo.logical_ius - f->st.valid_ius;
+	uint64_t lent = unwritten / f->dies / f->ius_per_block;
+	return f->slc_per_die + (uint32_t)(lent < f->slc_dynamic_per_die ? lent : f->slc_dynamic_per_die);
+}
+
+static inline bool has_slc_cache(const struct ftl *f)
+{
+	return f->slc_per_die || f->slc_dynamic_per_die;
 }
 
 /* ftl_io.c: places logical IU lba in die's stream (opening a block from the

@@ -86,15 +86,16 @@ static int check_range(const struct ftl *f, uint64_t first, uint64_t count, cons
 /* The stream a host IU on die goes to: the SLC cache while the die's share
  * of it has room (an open SLC block, or budget for another one), else the
  * native stream: once the cache is full, writes go straight to native
- * blocks until folding empties it. */
+ * blocks until folding empties it (or, for the dynamic part, until trims
+ * give it unwritten capacity again). */
 static enum stream host_stream(const struct ftl *f, uint32_t die)
 {
 	const struct die_state *ds = &f->die[die];
 
-	if (!f->slc_per_die)
+	if (!has_slc_cache(f))
 		return STREAM_HOST;
 	if (ftl_stream_room(f, die, STREAM_SLC) ||
-	    (ds->slc_used < f->slc_per_die && ds->free_count >= 2))
+	    (ds->slc_used < slc_budget(f) && ds->free_count >= 2))
 		return STREAM_SLC;
 	return STREAM_HOST;
 }

@@ -152,7 +152,7 @@ static bool greedy_step(struct ftl *f, uint32_t die, struct ftl_ops *ops)
 bool gc_forced_step(struct ftl *f, uint32_t die, struct ftl_ops *ops)
 {
 	const struct die_state *ds = &f->die[die];
-	bool cache_full = f->slc_per_die && ds->slc_used >= f->slc_per_die &&
+	bool cache_full = has_slc_cache(f) && ds->slc_used >= slc_budget(f) &&
 			  !ftl_stream_room(f, die, STREAM_SLC);
 
 	/* A full cache folds first: an SLC block frees a whole block for at

@@ -26,7 +26,7 @@ struct raw_model {
 	uint64_t capacity;
 	double op;
 	unsigned bits;
-	uint64_t channels, dies, page, pages_per_block, iu, slc_cache, write_buffer;
+	uint64_t channels, dies, page, pages_per_block, iu, slc_cache, slc_dynamic, write_buffer;
 	uint64_t read_ns, program_ns, erase_ns, slc_read_ns, slc_program_ns, command_ns;
 	uint64_t suspend_ns;
 	double channel_mbs, controller_kiops, pcie_efficiency;
@@ -145,6 +145,8 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 		return set_size(v, &r->iu);
 	if (!strcmp(k, "slc_cache"))
 		return units_parse_size(v, 1000, &r->slc_cache);
+	if (!strcmp(k, "slc_cache_dynamic"))
+		return units_parse_size(v, 1000, &r->slc_dynamic);
 	if (!strcmp(k, "write_buffer"))
 		return set_size(v, &r->write_buffer);
 	if (!strcmp(k, "read_us"))
@@ -262,13 +264,22 @@ int vssd_scale_parse(const char *text, double *fraction, uint64_t *capacity)
 	return 0;
 }
 
+/* Blocks that hold bytes of host data in SLC mode at scale, whole per die. */
+static uint64_t slc_cache_blocks(uint64_t bytes, double scale, unsigned bits,
+				 uint64_t block_bytes, uint64_t dies)
+{
+	uint64_t blocks = (uint64_t)((double)bytes * scale) * bits / block_bytes;
+
+	return blocks / dies * dies;
+}
+
 /* The geometry and clock of r at scale: the dies stay (parallelism is the
  * drive's), the blocks per die shrink with the capacity. */
 static int build(const struct raw_model *r, double fraction, uint64_t want,
 		 struct vssd_model *m)
 {
 	uint64_t dies = r->channels * r->dies, block_bytes = r->page * r->pages_per_block;
-	uint64_t physical, blocks, slc_blocks;
+	uint64_t physical, blocks, slc_blocks, dynamic_blocks;
 	struct ftl_geometry *g = &m->geometry;
 
 	if (r->iu > r->page || r->page % r->iu)
@@ -298,15 +309,20 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 	 * data: on the real drive a negligible share, at a small scale a
 	 * large one, so they come on top of the OP (else the scaled drive's
 	 * effective OP, and so its WAF, would fall with the scale) */
-	blocks += dies * (GC_RESERVE_BLOCKS + (r->slc_cache ? 1 : 0));
-	slc_blocks = (uint64_t)((double)r->slc_cache * m->scale) * r->bits / block_bytes;
-	slc_blocks = slc_blocks / dies * dies;
+	blocks += dies * (GC_RESERVE_BLOCKS + (r->slc_cache || r->slc_dynamic ? 1 : 0));
+	slc_blocks = slc_cache_blocks(r->slc_cache, m->scale, r->bits, block_bytes, dies);
+	dynamic_blocks = slc_cache_blocks(r->slc_dynamic, m->scale, r->bits, block_bytes, dies);
+	if (dynamic_blocks > (uint64_t)m->capacity / block_bytes)
+		return err_set("vssd model: slc_cache_dynamic %llu bytes needs more blocks than the "
+			       "drive's user capacity can lend (at most capacity / %u bits per cell)",
+			       (unsigned long long)r->slc_dynamic, r->bits);
 	*g = (struct ftl_geometry){
 		.logical_ius = m->capacity / r->iu, .iu_bytes = (uint32_t)r->iu,
 		.blocks = (uint32_t)blocks, .pages_per_block = (uint32_t)r->pages_per_block,
 		.ius_per_page = (uint32_t)(r->page / r->iu), .channels = (uint32_t)r->channels,
 		.dies_per_channel = (uint32_t)r->dies, .bits_per_cell = r->bits,
-		.slc_cache_blocks = (uint32_t)slc_blocks, .memory_limit = MODEL_MEMORY_LIMIT,
+		.slc_cache_blocks = (uint32_t)slc_blocks,
+		.slc_dynamic_blocks = (uint32_t)dynamic_blocks, .memory_limit = MODEL_MEMORY_LIMIT,
 		/* idle-time GC works up to gc_low too: a higher mark would hold
 		 * back more blocks than the reserve above adds */
 		.gc_low = GC_LOW_BLOCKS, .gc_high = GC_LOW_BLOCKS,

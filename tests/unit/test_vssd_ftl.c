@@ -476,6 +476,133 @@ static void test_slc_exhausted_forced_fold(void **state)
 	ftl_destroy(f);
 }
 
+/* The QLC drive with a dynamic cache instead: up to 32 blocks (16 per die,
+ * 512 IUs) lent from unwritten user capacity, and 50% OP. */
+static struct ftl_geometry dynamic_geometry(void)
+{
+	struct ftl_geometry g = qlc_geometry();
+
+	g.blocks = 96;
+	g.slc_cache_blocks = 0;
+	g.slc_dynamic_blocks = 32;
+	return g;
+}
+
+/* Writes IUs [first, first + count) one at a time; returns the SLC and
+ * native programs they caused and where the first native one came. */
+static uint64_t write_counting(struct ftl *f, uint64_t first, uint64_t count,
+			       uint32_t *slc, uint32_t *native)
+{
+	struct ftl_ops ops = fresh_ops();
+	uint64_t first_native = 0;
+
+	*slc = *native = 0;
+	for (uint64_t i = first; i < first + count; i++) {
+		uint32_t before = *native;
+		ops.n = 0;
+		write_ok(f, i, 1, &ops);
+		count_programs(&ops, slc, native);
+		if (*native > before && !first_native)
+			first_native = i + 1;
+	}
+	return first_native;
+}
+
+static void fold_all(struct ftl *f)
+{
+	struct ftl_ops ops = fresh_ops();
+
+	while (ftl_background_gc(f, OPS_CAP, &ops) > 0)
+		ops.n = 0;
+}
+
+/* On an empty drive the dynamic cache is as large as it may grow; the
+ * cliff comes after that much is written. */
+static void test_dynamic_slc_cliff_on_empty_drive(void **state)
+{
+	(void)state;
+	struct ftl_geometry g = dynamic_geometry();
+	struct ftl *f = create_ok(&g);
+	uint32_t slc, native;
+
+	assert_int_equal(ftl_slc_cache_ius(f), 512);
+	assert_int_equal(ftl_slc_budget_ius(f), 512);
+	uint64_t first_native = write_counting(f, 0, 1024, &slc, &native);
+	printf("vssd dynamic slc: empty drive, first native program at IU %llu\n",
+	       (unsigned long long)first_native);
+	assert_true(first_native > 512);
+	assert_true(first_native <= 512 + 64);
+	struct ftl_stats s;
+	ftl_get_stats(f, &s);
+	assert_int_equal(s.slc_ius_programmed, 512);
+	check_ok(f);
+	ftl_destroy(f);
+}
+
+/* The cache shrinks as the drive fills: with U IUs unwritten it absorbs
+ * at most U / (bits + 1) IUs (each SLC IU takes bits IUs of the lent
+ * capacity and one of the unwritten), whole blocks per die; a full drive
+ * has none, and a trim lends capacity back. */
+static void test_dynamic_slc_shrinks_as_drive_fills(void **state)
+{
+	(void)state;
+	struct ftl_geometry g = dynamic_geometry();
+	struct ftl *f = create_ok(&g);
+	uint32_t slc, native;
+	struct ftl_stats s;
+
+	/* 3/4 written and folded at idle: 1024 IUs unwritten lend
+	 * 1024 / 2 dies / 64 = 8 blocks per die now. */
+	write_counting(f, 0, 3072, &slc, &native);
+	fold_all(f);
+	ftl_get_stats(f, &s);
+	assert_int_equal(s.slc_blocks, 0);
+	assert_int_equal(ftl_slc_budget_ius(f), 256);
+	/* Writing the rest: SLC until the lent capacity is spent, at most
+	 * 1024 / 5 = 204 IUs, no fewer than a block per die less. */
+	write_counting(f, 3072, 1024, &slc, &native);
+	printf("vssd dynamic slc: 1024 IUs unwritten, %u SLC programs\n", slc);
+	assert_true(slc <= 1024 / 5);
+	assert_true(slc > 1024 / 5 - 2 * 16);
+	/* Full: no cache; every write is native, even after idle folding. */
+	fold_all(f);
+	assert_int_equal(ftl_slc_budget_ius(f), 0);
+	write_counting(f, 0, 256, &slc, &native);
+	assert_int_equal(slc, 0);
+	assert_true(native > 0);
+	/* A trim of half the drive lends it back. */
+	assert_int_equal(ftl_trim(f, 2048, 2048), 0);
+	assert_int_equal(ftl_slc_budget_ius(f), 512);
+	write_counting(f, 0, 64, &slc, &native);
+	assert_int_equal(slc, 64);
+	assert_int_equal(native, 0);
+	check_ok(f);
+	ftl_destroy(f);
+}
+
+/* Rewriting the whole drive with no idle time, the dynamic cache forced to
+ * fold as it shrinks: the drive stays writable and consistent. */
+static void test_dynamic_slc_continuous_rewrite(void **state)
+{
+	(void)state;
+	struct ftl_geometry g = dynamic_geometry();
+	struct ftl *f = create_ok(&g);
+	uint32_t slc, native;
+
+	for (int pass = 0; pass < 3; pass++)
+		write_counting(f, 0, g.logical_ius, &slc, &native);
+	struct ftl_stats s;
+	ftl_get_stats(f, &s);
+	assert_int_equal(s.valid_ius, g.logical_ius);
+	assert_int_equal(s.slc_ius_programmed, 512);   /* only pass 1 found room */
+	/* pass 2 overwrote the cached IUs: their blocks were reclaimed with
+	 * nothing left to fold, none stays in SLC mode on the full drive */
+	assert_int_equal(s.fold_ius_moved, 0);
+	assert_int_equal(s.slc_blocks, 0);
+	check_ok(f);
+	ftl_destroy(f);
+}
+
 /* A host that writes new data whenever die 0 is next and rewrites one IU
  * whenever die 1 is: die 0 fills with valid data, its GC can reclaim
  * little, and host pages move on to die 1 rather than fail. */
@@ -734,6 +861,9 @@ int main(void)
 		cmocka_unit_test(test_background_gc_to_high_watermark),
 		cmocka_unit_test(test_slc_cache_cliff),
 		cmocka_unit_test(test_slc_exhausted_forced_fold),
+		cmocka_unit_test(test_dynamic_slc_cliff_on_empty_drive),
+		cmocka_unit_test(test_dynamic_slc_shrinks_as_drive_fills),
+		cmocka_unit_test(test_dynamic_slc_continuous_rewrite),
 		cmocka_unit_test(test_unbalanced_dies_stay_writable),
 		cmocka_unit_test(test_partial_write_when_op_list_fills),
 		cmocka_unit_test(test_bad_geometries),

@@ -71,6 +71,24 @@ static void test_suspend_key(void **state)
 	assert_int_equal(m.timing.suspend_ns, 0);
 }
 
+/* slc_cache_dynamic: host data the dynamic cache holds on an empty drive,
+ * scaled with the drive; at most the user capacity / bits per cell. */
+static void test_dynamic_slc_key(void **state)
+{
+	struct vssd_model m;
+
+	(void)state;
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\ncell = qlc\n"
+						    "pages_per_block = 64\nslc_cache_dynamic = 400g\n"),
+					 "1/1000", &m), 0);
+	/* 400 GB x 1/1000 x 4 bits / (16 KiB x 64) = 1525 blocks, whole per die (64) */
+	assert_int_equal(m.geometry.slc_dynamic_blocks, 1472);
+	assert_int_equal(m.geometry.slc_cache_blocks, 0);
+	/* a spare open SLC block per die comes on top: 4 + 1 */
+	assert_int_equal(m.geometry.blocks / 64,
+			 (uint32_t)(m.capacity * 1.07 / (16384.0 * 64) / 64 + 0.5) + 5);
+}
+
 static void test_scale_spellings(void **state)
 {
 	double f;
@@ -128,6 +146,10 @@ static void test_refusals(void **state)
 		       "fewer than the 8 garbage collection needs");
 	expect_refused("[drive]\ncapacity_tb = 1\n[model]\n", "2t",
 		       "more than the drive's");
+	expect_refused("[drive]\ncapacity_tb = 4\n[model]\ncell = qlc\npages_per_block = 64\n"
+		       "slc_cache_dynamic = 1.1t\n",
+		       NULL, "slc_cache_dynamic 1100000000000 bytes needs more blocks than");
+	expect_refused("[model]\nslc_cache_dynamic = big\n", NULL, "m.ini:2: key 'slc_cache_dynamic'");
 	expect_refused("[drive]\ncapacity_tb = lots\n[model]\n", NULL,
 		       "key 'capacity_tb': 'lots' is not a capacity in TB");
 	struct vssd_model m;
@@ -140,6 +162,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_geometry_and_clock),
 		cmocka_unit_test(test_suspend_key),
+		cmocka_unit_test(test_dynamic_slc_key),
 		cmocka_unit_test(test_scale_spellings),
 		cmocka_unit_test(test_refusals),
 	};

@@ -29,6 +29,10 @@ static const char page_css[] =
 	"div.warn{background:#fff3e0;border:2px solid #e65100;padding:6px 12px;margin:10px 0}"
 	"span.warn{background:#e65100;color:#fff;font-size:12px;padding:1px 6px;"
 	"border-radius:3px;margin-left:6px}"
+	"nav.toc{background:#fafafa;border:1px solid #ddd;padding:6px 12px;font-size:14px}"
+	"nav.toc ol{margin:4px 0;columns:2}h3{font-size:16px;margin:18px 0 4px}"
+	"ul.findings{font-size:14px}ul.findings li{margin:3px 0}"
+	"@media print{nav.toc{display:none}svg.chart{page-break-inside:avoid}}"
 	"span.model{background:#4a148c;color:#fff;font-size:12px;padding:1px 6px;"
 	"border-radius:3px;margin-left:6px;white-space:nowrap}";
 
@@ -145,7 +149,7 @@ static void measured_cell(FILE *out, const struct report_drive *d)
 
 static void drives_table(FILE *out, const struct report_drive *drives, unsigned nr)
 {
-	fputs("<h2>Drives</h2>\n<table><tr><th class=\"l\">label</th><th class=\"l\">measured on</th>"
+	fputs("<h2>Drives and test bench</h2>\n<table><tr><th class=\"l\">label</th><th class=\"l\">measured on</th>"
 	      "<th class=\"l\">model</th>"
 	      "<th>capacity TB</th><th class=\"l\">interface</th><th>IU KiB</th>"
 	      "<th>seq read MB/s</th><th>seq write MB/s</th><th>rand read IOPS</th>"
@@ -274,61 +278,316 @@ static void results_table(FILE *out, const struct report_drive *drives,
 	fputs("</table>\n", out);
 }
 
-/* The section of drive d's point i's test, unless an earlier point (of
- * this drive or one before it) had the same test: 1 drawn, 0 seen
- * already, -1 on error. slices is the caller's room, one per drive. */
-static int test_section(FILE *out, const struct report_drive *drives,
-			const struct drive_points *dp, struct slice *slices,
-			unsigned nr, unsigned d, unsigned i)
-{
-	const struct report_point *test = &dp[d].pts[i];
-	bool sweep = false;
-	char tname[96];
+/* The page's body is drawn first (into memory), so that the summary and
+ * the table of contents above it name only what it holds. */
+#define TOC_MAX 32
 
-	for (unsigned e = 0; e <= d; e++)
-		for (unsigned k = 0; k < (e == d ? i : dp[e].n); k++)
-			if (report_same_test(&dp[e].pts[k], test))
-				return 0;
-	for (unsigned e = 0; e < nr; e++) {
-		slices[e] = html_test_slice(&dp[e], test);
-		if (slices[e].n > 1)
-			sweep = true;
-	}
+struct page {
+	FILE *out;                         /* the body */
+	const struct report_drive *drives; /* as the sections name them */
+	const struct report_drive *given;  /* as given: the Drives table marks them */
+	unsigned nr, reviewed;
+	const struct report_point **tests; /* each distinct test once, in order */
+	unsigned nt;
+	struct slice *slices;              /* nr per test, test after test */
+	const struct drive_points *dp;     /* every drive's points */
+	struct { char anchor[24], title[96]; } toc[TOC_MAX];
+	unsigned ntoc;
+};
+
+static void toc_add(struct page *pg, const char *anchor, const char *title)
+{
+	if (pg->ntoc == TOC_MAX)
+		return;
+	snprintf(pg->toc[pg->ntoc].anchor, sizeof(pg->toc[0].anchor), "%s", anchor);
+	snprintf(pg->toc[pg->ntoc].title, sizeof(pg->toc[0].title), "%s", title);
+	pg->ntoc++;
+}
+
+static int by_test_order(const void *a, const void *b)
+{
+	return report_test_order(*(const struct report_point *const *)a,
+				 *(const struct report_point *const *)b);
+}
+
+/* Every distinct test of every drive, in the reviews' order, with each
+ * drive's points of it. */
+static int collect_tests(struct page *pg, const struct drive_points *dp)
+{
+	unsigned total = 0;
+
+	for (unsigned d = 0; d < pg->nr; d++)
+		total += dp[d].n;
+	pg->tests = calloc(total ? total : 1, sizeof(*pg->tests));
+	if (!pg->tests)
+		return err_set("report: out of memory");
+	for (unsigned d = 0; d < pg->nr; d++)
+		for (unsigned i = 0; i < dp[d].n; i++) {
+			unsigned t = 0;
+			while (t < pg->nt && !report_same_test(pg->tests[t], &dp[d].pts[i]))
+				t++;
+			if (t == pg->nt)
+				pg->tests[pg->nt++] = &dp[d].pts[i];
+		}
+	qsort(pg->tests, pg->nt, sizeof(*pg->tests), by_test_order);
+	pg->slices = calloc((size_t)(pg->nt ? pg->nt : 1) * pg->nr, sizeof(*pg->slices));
+	if (!pg->slices)
+		return err_set("report: out of memory");
+	for (unsigned t = 0; t < pg->nt; t++)
+		for (unsigned d = 0; d < pg->nr; d++)
+			pg->slices[(size_t)t * pg->nr + d] = html_test_slice(&dp[d], pg->tests[t]);
+	return 0;
+}
+
+static const struct slice *slices_of(const struct page *pg, unsigned t)
+{
+	return &pg->slices[(size_t)t * pg->nr];
+}
+
+static void test_anchor(unsigned t, char *buf, size_t len)
+{
+	snprintf(buf, len, "t%u", t + 1);
+}
+
+static int test_section(struct page *pg, unsigned t)
+{
+	const struct report_point *test = pg->tests[t];
+	const struct slice *slices = slices_of(pg, t);
+	bool sweep = false;
+	char tname[128], anchor[16];
+	unsigned fired = 0;
+
+	for (unsigned d = 0; d < pg->nr; d++)
+		sweep = sweep || slices[d].n > 1;
 	report_test_name(test, tname, sizeof(tname));
-	fputs("<section class=\"test\">\n<h2>", out);
-	html_esc(out, tname);
-	fputs("</h2>\n", out);
+	test_anchor(t, anchor, sizeof(anchor));
+	fprintf(pg->out, "<section class=\"test\" id=\"%s\">\n<h3>", anchor);
+	html_esc(pg->out, tname);
+	fputs("</h3>\n", pg->out);
+	if (html_test_findings(pg->out, pg->drives, slices, pg->nr, pg->reviewed, test, false,
+			       &fired) < 0)
+		return -1;
 	if (sweep) {
-		if (html_sweep_section(out, drives, slices, nr, test) < 0)
+		if (html_sweep_section(pg->out, pg->drives, slices, pg->nr, test) < 0)
 			return -1;
-	} else if (html_single_section(out, drives, slices, nr, test) < 0) {
+	} else if (html_single_section(pg->out, pg->drives, slices, pg->nr, test) < 0) {
 		return -1;
 	}
-	results_table(out, drives, slices, nr);
-	html_buffer_note(out, drives, slices, nr);
-	fputs("</section>\n", out);
-	return 1;
+	results_table(pg->out, pg->drives, slices, pg->nr);
+	html_buffer_note(pg->out, pg->drives, slices, pg->nr);
+	fputs("</section>\n", pg->out);
+	return 0;
+}
+
+/* The object-storage tests as one table, as the reviews show them: a row
+ * per test, per drive MB/s, IOPS and mean latency in ms. */
+static void object_table(struct page *pg, unsigned first, unsigned last)
+{
+	char name[128], v[48];
+
+	fputs("<table class=\"object\"><tr><th class=\"l\">test</th>", pg->out);
+	for (unsigned d = 0; d < pg->nr; d++) {
+		fputs("<th colspan=\"3\">", pg->out);
+		html_esc(pg->out, pg->drives[d].label);
+		fputs("</th>", pg->out);
+	}
+	fputs("</tr>\n<tr><th></th>", pg->out);
+	for (unsigned d = 0; d < pg->nr; d++)
+		fputs("<th>MB/s</th><th>IOPS</th><th>mean ms</th>", pg->out);
+	fputs("</tr>\n", pg->out);
+	for (unsigned t = first; t < last; t++) {
+		const struct slice *slices = slices_of(pg, t);
+		char anchor[16];
+
+		report_test_name(pg->tests[t], name, sizeof(name));
+		test_anchor(t, anchor, sizeof(anchor));
+		fprintf(pg->out, "<tr id=\"%s\"><td class=\"l\">", anchor);
+		html_esc(pg->out, name);
+		fputs("</td>", pg->out);
+		for (unsigned d = 0; d < pg->nr; d++) {
+			if (!slices[d].n) {
+				fputs("<td>-</td><td>-</td><td>-</td>", pg->out);
+				continue;
+			}
+			const struct report_point *p = &slices[d].pts[slices[d].n - 1];
+			html_cell_number(pg->out, p->mbs, false);
+			report_format_number(p->iops, false, v, sizeof(v));
+			fprintf(pg->out, "<td>%s</td>", v);
+			html_cell_number(pg->out, p->lat_mean_us / 1000.0, false);
+		}
+		fputs("</tr>\n", pg->out);
+	}
+	fputs("</table>\n", pg->out);
+}
+
+/* One of the reviews' sections: its heading, its two-line summary and its
+ * tests [first, last). */
+static int review_section(struct page *pg, enum report_section s, unsigned first,
+			  unsigned last)
+{
+	const char *anchor = report_section_anchor(s), *title = report_section_title(s);
+
+	toc_add(pg, anchor, title);
+	fprintf(pg->out, "<h2 id=\"%s\">", anchor);
+	html_esc(pg->out, title);
+	fputs("</h2>\n", pg->out);
+	html_section_summary(pg->out, pg->drives, slices_of(pg, first), pg->tests + first,
+			     last - first, pg->nr, pg->reviewed);
+	if (s == SECTION_OBJECT) {
+		object_table(pg, first, last);
+		return 0;
+	}
+	for (unsigned t = first; t < last; t++)
+		if (test_section(pg, t) < 0)
+			return -1;
+	return 0;
+}
+
+/* A section drawn by its own file (steady state, checkpoints, GDS, WAF,
+ * heatmaps): in the contents when it drew anything. */
+static int own_section(struct page *pg, const char *anchor, const char *title,
+		       int (*draw)(const struct page *))
+{
+	long before = ftell(pg->out);
+
+	fprintf(pg->out, "<div id=\"%s\"></div>\n", anchor);
+	long start = ftell(pg->out);
+	if (draw(pg) < 0)
+		return -1;
+	if (ftell(pg->out) > start)
+		toc_add(pg, anchor, title);
+	else
+		fseek(pg->out, before, SEEK_SET);
+	return 0;
+}
+
+static int draw_steady(const struct page *pg)
+{
+	return html_steady_section(pg->out, pg->drives, pg->nr);
+}
+
+static int draw_checkpoints(const struct page *pg)
+{
+	return html_checkpoint_section(pg->out, pg->drives, pg->nr);
+}
+
+static int draw_gds(const struct page *pg)
+{
+	return html_gds_section(pg->out, pg->drives, pg->nr);
+}
+
+static int draw_heatmaps(const struct page *pg)
+{
+	return pg->nr >= 2 ? html_heatmaps(pg->out, pg->drives, pg->dp) : 0;
+}
+
+static int draw_waf(const struct page *pg)
+{
+	return html_waf_section(pg->out, pg->drives, pg->nr);
+}
+
+static int draw_body(struct page *pg)
+{
+	toc_add(pg, "drives", "Drives and test bench");
+	fputs("<div id=\"drives\"></div>\n", pg->out);
+	drives_table(pg->out, pg->given, pg->nr);
+	for (unsigned t = 0; t < pg->nt;) {
+		enum report_section s = pg->tests[t]->section;
+		unsigned last = t;
+
+		while (last < pg->nt && pg->tests[last]->section == s)
+			last++;
+		if (review_section(pg, s, t, last) < 0)
+			return -1;
+		if (s == SECTION_FILL &&
+		    own_section(pg, "steady", "Steady state", draw_steady) < 0)
+			return -1;
+		t = last;
+	}
+	if (!pg->nt) {
+		fputs("<p class=\"note\">No results to show.</p>\n", pg->out);
+	}
+	if ((!pg->nt || pg->tests[0]->section != SECTION_FILL) &&
+	    own_section(pg, "steady", "Steady state", draw_steady) < 0)
+		return -1;
+	if (own_section(pg, "checkpoints", "DLIO checkpoints", draw_checkpoints) < 0 ||
+	    own_section(pg, "gds", "GPU Direct Storage (gdsio)", draw_gds) < 0 ||
+	    own_section(pg, "heatmaps", "Differential heatmaps", draw_heatmaps) < 0 ||
+	    own_section(pg, "endurance", "Endurance and write amplification", draw_waf) < 0)
+		return -1;
+	return 0;
+}
+
+static int draw_summary(FILE *out, const struct page *pg)
+{
+	unsigned fired = 0;
+	char anchor[16];
+
+	if (!pg->nt || !pg->nr)
+		return 0;
+	html_summary_head(out, pg->drives, pg->reviewed, pg->nr);
+	for (unsigned t = 0; t < pg->nt; t++) {
+		test_anchor(t, anchor, sizeof(anchor));
+		html_summary_row(out, pg->drives, slices_of(pg, t), pg->nr, pg->reviewed,
+				 pg->tests[t], anchor);
+	}
+	fputs("</table>\n<h3>Findings</h3>\n<ul class=\"findings\">\n", out);
+	for (unsigned t = 0; t < pg->nt; t++)
+		if (html_test_findings(out, pg->drives, slices_of(pg, t), pg->nr, pg->reviewed,
+				       pg->tests[t], true, &fired) < 0)
+			return -1;
+	fputs("</ul>\n</section>\n", out);
+	return 0;
+}
+
+static void draw_toc(FILE *out, const struct page *pg)
+{
+	fputs("<nav class=\"toc\"><b>Contents</b><ol>\n", out);
+	if (pg->nt)
+		fputs("<li><a href=\"#summary\">Summary</a></li>\n", out);
+	for (unsigned i = 0; i < pg->ntoc; i++) {
+		fprintf(out, "<li><a href=\"#%s\">", pg->toc[i].anchor);
+		html_esc(out, pg->toc[i].title);
+		fputs("</a></li>\n", out);
+	}
+	fputs("</ol></nav>\n", out);
 }
 
 int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 		const struct report_options *opt)
 {
 	struct drive_points *dp = calloc(nr ? nr : 1, sizeof(*dp));
-	struct slice *slices = calloc(nr ? nr : 1, sizeof(*slices));
 	struct report_drive *shown = calloc(nr ? nr : 1, sizeof(*shown));
 	char (*names)[160] = calloc(nr ? nr : 1, sizeof(*names));
 	const char *title = opt && opt->title ? opt->title : "drivebench report";
-	unsigned tests = 0;
+	struct page pg = { .nr = nr, .reviewed = 0 };
+	char *body = NULL;
+	size_t body_len = 0;
 	int rc = -1;
 
-	if (!dp || !slices || !shown || !names) {
+	if (!dp || !shown || !names) {
 		err_set("report: out of memory");
 		goto out;
 	}
 	shown_drives(drives, nr, shown, names);
+	pg.drives = shown;
+	pg.given = drives;
 	for (unsigned d = 0; d < nr; d++)
 		if (report_points(drives[d].recs, drives[d].nr, &dp[d].pts, &dp[d].n) < 0)
 			goto out;
+	if (collect_tests(&pg, dp) < 0)
+		goto out;
+	if (!(pg.out = open_memstream(&body, &body_len))) {
+		err_set("report: out of memory");
+		goto out;
+	}
+	pg.dp = dp;
+	int drawn = draw_body(&pg);
+	if (fclose(pg.out) != 0 || drawn < 0) {
+		if (drawn >= 0)
+			err_set("report: out of memory");
+		goto out;
+	}
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", out);
 	html_esc(out, title);
@@ -341,29 +600,10 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 		fputs("</p>\n", out);
 	}
 	warnings_box(out, drives, nr);
-	drives_table(out, drives, nr);
-	if (html_waf_section(out, shown, nr) < 0)
+	if (draw_summary(out, &pg) < 0)
 		goto out;
-	if (html_steady_section(out, shown, nr) < 0)
-		goto out;
-	if (html_checkpoint_section(out, shown, nr) < 0)
-		goto out;
-	if (html_gds_section(out, shown, nr) < 0)
-		goto out;
-
-	/* every distinct test, in the first drive's order, then the others' */
-	for (unsigned d = 0; d < nr; d++)
-		for (unsigned i = 0; i < dp[d].n; i++) {
-			int drawn = test_section(out, shown, dp, slices, nr, d, i);
-
-			if (drawn < 0)
-				goto out;
-			tests += (unsigned)drawn;
-		}
-	if (!tests)
-		fputs("<p class=\"note\">No results to show.</p>\n", out);
-	if (nr >= 2 && html_heatmaps(out, shown, dp) < 0)
-		goto out;
+	draw_toc(out, &pg);
+	fwrite(body, 1, body_len, out);
 	fputs("<p class=\"note\">Generated by drivebench. MB/s = 10^6 bytes/s; latencies in "
 	      "&micro;s; QD/jobs = iodepth / numjobs.</p>\n</body></html>\n", out);
 	if (fflush(out) != 0 || ferror(out)) {
@@ -375,9 +615,10 @@ out:
 	for (unsigned d = 0; dp && d < nr; d++)
 		free(dp[d].pts);
 	free(dp);
-	free(slices);
+	free(pg.tests);
+	free(pg.slices);
+	free(body);
 	free(shown);
 	free(names);
 	return rc;
 }
-

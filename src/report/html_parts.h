@@ -47,6 +47,23 @@ int html_heatmaps(FILE *out, const struct report_drive *drives, const struct dri
 int html_steady_section(FILE *out, const struct report_drive *drives, unsigned nr);
 int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsigned nr);
 int html_gds_section(FILE *out, const struct report_drive *drives, unsigned nr);
+/* html_summary.c: drive reviewed's findings on test (slices: every
+ * drive's points of it), as a paragraph or a list item named by the test;
+ * *fired counts the findings beyond the peak. 0 / -1. */
+int html_test_findings(FILE *out, const struct report_drive *drives, const struct slice *slices,
+		       unsigned nr, unsigned reviewed, const struct report_point *test,
+		       bool as_item, unsigned *fired);
+/* the summary table's head and one row per test (anchor: its section) */
+void html_summary_head(FILE *out, const struct report_drive *drives, unsigned reviewed,
+		       unsigned nr);
+void html_summary_row(FILE *out, const struct report_drive *drives, const struct slice *slices,
+		      unsigned nr, unsigned reviewed, const struct report_point *test,
+		      const char *anchor);
+/* a section's two lines: its tests, and the reviewed drive's peaks and
+ * ranks (slices_per_test: nr slices per test, test after test) */
+void html_section_summary(FILE *out, const struct report_drive *drives,
+			  const struct slice *slices_per_test, const struct report_point *const *tests,
+			  unsigned nt, unsigned nr, unsigned reviewed);
 /* per drive, its results with a write amplification (drive_delta) */
 int html_waf_section(FILE *out, const struct report_drive *drives, unsigned nr);
 

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "report/svg.h"
+#include "report/findings.h"
 #include "report/record_kind.h"
+#include "report/sections.h"
 #include "util/error.h"
 
 int html_steady_section(FILE *out, const struct report_drive *drives, unsigned nr)
@@ -121,6 +123,104 @@ static void checkpoint_pass_table(FILE *out, const struct report_drive *drives, 
 		}
 }
 
+/* The drive's own measured 128K sequential write (MB/s), 0 if none. */
+static double own_seq_write_mbs(const struct report_drive *d)
+{
+	double best = 0;
+
+	for (unsigned r = 0; r < d->nr; r++) {
+		const struct result_record *rec = &d->recs[r];
+		struct report_identity id;
+
+		report_identity_of(rec, &id);
+		if (id.section == SECTION_SEQ128K && !strcmp(rec->rw, "write"))
+			best = fmax(best, rec->dir[DIR_WRITE].bw_bytes / 1e6);
+	}
+	return best;
+}
+
+/* Per drive: the finding (pass-to-pass drift, the band of pass 1, GB/s
+ * against its own 128K sequential write), the continuous trace over all
+ * passes, and the pass means as bars. */
+static int checkpoint_story(FILE *out, const struct report_drive *drives, unsigned nr)
+{
+	enum { PASSES = CHECKPOINT_MAX_PASSES };
+	unsigned pass, index;
+
+	for (unsigned d = 0; d < nr; d++) {
+		double mean[PASSES] = { 0 }, lo[PASSES], hi[PASSES], bytes = 0;
+		unsigned count[PASSES] = { 0 }, passes = 0, total = 0;
+		char text[512];
+
+		for (unsigned k = 0; k < PASSES; k++) {
+			lo[k] = INFINITY;
+			hi[k] = -INFINITY;
+		}
+		for (unsigned r = 0; r < drives[d].nr; r++) {
+			const struct result_record *rec = &drives[d].recs[r];
+			if (!checkpoint_of(rec, &pass, &index) || pass == 0)
+				continue;
+			double s = (double)rec->runtime_ns / 1e9;
+			mean[pass - 1] += s;
+			lo[pass - 1] = fmin(lo[pass - 1], s);
+			hi[pass - 1] = fmax(hi[pass - 1], s);
+			count[pass - 1]++;
+			total++;
+			bytes = (double)rec->dir[DIR_WRITE].bytes;
+			passes = pass > passes ? pass : passes;
+		}
+		if (!total)
+			continue;
+		for (unsigned k = 0; k < passes; k++)
+			mean[k] = count[k] ? mean[k] / count[k] : 0;
+		if (finding_checkpoint(mean, lo, hi, passes, bytes, own_seq_write_mbs(&drives[d]),
+				       text, sizeof(text))) {
+			fputs("<p class=\"say finding\"><b>", out);
+			html_esc(out, drives[d].label);
+			fputs(":</b> ", out);
+			html_esc(out, text);
+			fputs("</p>\n", out);
+		}
+		/* one trace, checkpoint after checkpoint over the passes */
+		double *x = calloc(total, sizeof(*x)), *y = calloc(total, sizeof(*y));
+		if (!x || !y) {
+			free(x);
+			free(y);
+			return err_set("report: out of memory");
+		}
+		unsigned n = 0;
+		for (unsigned k = 1; k <= passes; k++)
+			for (unsigned r = 0; r < drives[d].nr; r++) {
+				const struct result_record *rec = &drives[d].recs[r];
+				if (checkpoint_of(rec, &pass, &index) && pass == k && n < total) {
+					x[n] = n + 1;
+					y[n++] = (double)rec->runtime_ns / 1e9;
+				}
+			}
+		char title[200], names[PASSES][16];
+		const char *name_ptrs[PASSES];
+		snprintf(title, sizeof(title), "%s: seconds per checkpoint, all passes in order",
+			 drives[d].label);
+		struct svg_series s = { drives[d].label, x, y, n };
+		struct svg_chart c = { .title = title, .x_label = "checkpoint (pass after pass)",
+				       .y_label = "seconds", .series = &s, .nr_series = 1 };
+		int rc = svg_line_chart(out, &c);
+		free(x);
+		free(y);
+		if (rc < 0)
+			return -1;
+		for (unsigned k = 0; k < passes; k++) {
+			snprintf(names[k], sizeof(names[k]), "pass %u", k + 1);
+			name_ptrs[k] = names[k];
+		}
+		snprintf(title, sizeof(title), "%s: mean seconds per checkpoint by pass",
+			 drives[d].label);
+		if (svg_bar_chart(out, title, "seconds", name_ptrs, mean, passes) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsigned nr)
 {
 	unsigned max_index = 0, nr_lines = (unsigned)nr * CHECKPOINT_MAX_PASSES, used = 0;
@@ -178,8 +278,10 @@ int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsign
 							    .n = max_index };
 			used++;
 		}
+	if (checkpoint_story(out, drives, nr) < 0)
+		goto done;
 	struct svg_chart chart = {
-		.title = "Seconds per checkpoint", .x_label = "checkpoint",
+		.title = "Seconds per checkpoint, the passes overlaid", .x_label = "checkpoint",
 		.y_label = "seconds", .series = series, .nr_series = used,
 	};
 	if (svg_line_chart(out, &chart) < 0)

@@ -167,6 +167,69 @@ static unsigned sweep_axis(const struct slice *slices, unsigned nr, struct repor
 	return nx;
 }
 
+/* The sweep's charts on an axis with a gap between jobs groups, so that no
+ * line joins 32/1 to 1/4. For one block size IOPS and MB/s are one curve:
+ * one chart, the headline on the left axis and the other on the right;
+ * then mean latency. A mixed-size test keeps MB/s and IOPS apart. */
+static int gapped_charts(FILE *out, const struct report_drive *drives, unsigned nr,
+			 const struct report_point *test, const char *tname,
+			 const struct report_point *axis, unsigned nx, const char **names,
+			 const double *values, struct svg_series *series)
+{
+	unsigned cap = 2 * nx, ng = 0;
+	const char **gnames = calloc(cap ? cap : 1, sizeof(*gnames));
+	double *gvalues = calloc((size_t)3 * nr * (cap ? cap : 1), sizeof(*gvalues));
+	bool iops = html_headline_iops(test);
+	char title[200];
+	int rc = -1;
+
+	if (!gnames || !gvalues) {
+		err_set("report: out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < (size_t)3 * nr * cap; k++)
+		gvalues[k] = NAN;
+	for (unsigned j = 0; j < nx; j++) {
+		if (j && axis[j].numjobs != axis[j - 1].numjobs)
+			gnames[ng++] = "";   /* the gap */
+		for (unsigned m = 0; m < 3; m++)
+			for (unsigned d = 0; d < nr; d++)
+				gvalues[(m * nr + d) * cap + ng] = values[(m * nr + d) * nx + j];
+		gnames[ng++] = names[j];
+	}
+	unsigned metrics[3], nm = 0;
+	if (test->bs) {
+		metrics[nm++] = iops ? 1 : 0;
+	} else {
+		metrics[nm++] = 0;
+		metrics[nm++] = 1;
+	}
+	metrics[nm++] = 2;
+	for (unsigned k = 0; k < nm; k++) {
+		unsigned m = metrics[k];
+		for (unsigned d = 0; d < nr; d++)
+			series[d] = (struct svg_series){ drives[d].label, NULL,
+							 &gvalues[(m * nr + d) * cap], ng };
+		bool both = test->bs && m < 2;
+		snprintf(title, sizeof(title), "%s: %s", tname,
+			 both ? "throughput" : html_metric_title[m]);
+		struct svg_chart c = { title, "QD/jobs (iodepth / numjobs)", html_metric_unit[m],
+				       gnames, ng, series, nr };
+		if (both) {
+			c.y2_factor = iops ? (double)test->bs / 1e6 : 1e6 / (double)test->bs;
+			c.y2_label = html_metric_unit[iops ? 0 : 1];
+		}
+		c.emphasise_first = nr > 1;
+		if (svg_line_chart(out, &c) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(gnames);
+	free(gvalues);
+	return rc;
+}
+
 int html_sweep_section(FILE *out, const struct report_drive *drives,
 			 const struct slice *slices, unsigned nr,
 			 const struct report_point *test)
@@ -178,7 +241,7 @@ int html_sweep_section(FILE *out, const struct report_drive *drives,
 	struct svg_series *series = NULL;
 	unsigned nx = 0, total = 0;
 	bool iops = html_headline_iops(test);
-	char title[160], tname[96];
+	char tname[96];
 	int rc = -1;
 
 	for (unsigned d = 0; d < nr; d++)
@@ -213,19 +276,8 @@ int html_sweep_section(FILE *out, const struct report_drive *drives,
 		}
 
 	report_test_name(test, tname, sizeof(tname));
-	for (unsigned m = 0; m < 3; m++) {
-		for (unsigned d = 0; d < nr; d++) {
-			series[d].name = drives[d].label;
-			series[d].x = NULL;
-			series[d].y = &values[(m * nr + d) * nx];
-			series[d].n = nx;
-		}
-		snprintf(title, sizeof(title), "%s: %s", tname, html_metric_title[m]);
-		struct svg_chart c = { title, "QD/jobs (iodepth / numjobs)", html_metric_unit[m],
-				       names, nx, series, nr };
-		if (svg_line_chart(out, &c) < 0)
-			goto out;
-	}
+	if (gapped_charts(out, drives, nr, test, tname, axis, nx, names, values, series) < 0)
+		goto out;
 	if (per_jobs_charts(out, drives, nr, test, axis, nx, values) < 0)
 		goto out;
 	if (sweep_sentences_of_drives(out, drives, slices, nr, test, iops) < 0)

@@ -27,8 +27,8 @@ int report_point_order(unsigned iodepth_a, unsigned numjobs_a,
 
 bool report_same_test(const struct report_point *a, const struct report_point *b)
 {
-	return a->bs == b->bs && a->dir == b->dir && !strcmp(a->rw, b->rw) &&
-	       !strcmp(a->mix, b->mix);
+	return a->section == b->section && a->bs == b->bs && a->dir == b->dir &&
+	       !strcmp(a->rw, b->rw) && !strcmp(a->mix, b->mix) && !strcmp(a->group, b->group);
 }
 
 /* The size split of a mixed-size result, from its options: the split file's
@@ -50,18 +50,57 @@ static void mix_of(const struct result_record *rec, char *out, size_t len)
 	cJSON_Delete(opts);
 }
 
-static int compare_points(const void *pa, const void *pb)
+/* random 0, sequential 1, anything else 2 */
+static int pattern_rank(const char *rw)
 {
-	const struct report_point *a = pa, *b = pb;
-	int c = strcmp(a->rw, b->rw);
+	if (!strncmp(rw, "rand", 4))
+		return 0;
+	if (!strcmp(rw, "read") || !strcmp(rw, "write") || !strcmp(rw, "rw") ||
+	    !strcmp(rw, "readwrite"))
+		return 1;
+	return 2;
+}
 
-	if (c)
+static int cdn_phase_rank(const char *group)
+{
+	if (strstr(group, "fill"))
+		return 0;
+	if (strstr(group, "satur"))
+		return 1;
+	return 2;
+}
+
+int report_test_order(const struct report_point *a, const struct report_point *b)
+{
+	int c;
+
+	if (a->section != b->section)
+		return a->section < b->section ? -1 : 1;
+	/* the CDN workload's phases in the order they run: the fill, the
+	 * saturation, then the sweeps; the object tests by threads */
+	if (a->section == SECTION_CDN && (c = cdn_phase_rank(a->group) - cdn_phase_rank(b->group)))
+		return c;
+	if (a->section == SECTION_OBJECT && a->numjobs != b->numjobs)
+		return a->numjobs < b->numjobs ? -1 : 1;
+	if ((c = pattern_rank(a->rw) - pattern_rank(b->rw)))
+		return c;
+	if ((c = strcmp(a->rw, b->rw)))
 		return c;
 	if (a->dir != b->dir)
 		return a->dir - b->dir;
 	if (a->bs != b->bs)
 		return a->bs < b->bs ? -1 : 1;
 	if ((c = strcmp(a->mix, b->mix)))
+		return c;
+	return strcmp(a->group, b->group);
+}
+
+static int compare_points(const void *pa, const void *pb)
+{
+	const struct report_point *a = pa, *b = pb;
+	int c = report_test_order(a, b);
+
+	if (c)
 		return c;
 	return report_point_order(a->iodepth, a->numjobs, b->iodepth, b->numjobs);
 }
@@ -76,7 +115,17 @@ void report_bs_name(uint64_t bs, char *buf, size_t len)
 
 void report_test_name(const struct report_point *p, char *buf, size_t len)
 {
-	char bs[48];
+	char bs[48], phase[128];
+
+	report_phase_name(p->section, p->group, p->rw, p->iodepth, p->numjobs, phase,
+			  sizeof(phase));
+	if (phase[0] && p->section != SECTION_FILL) {
+		/* a workload's phase: its own name, never its size split */
+		snprintf(buf, len, "%s", phase);
+		if (p->section == SECTION_CDN && !strcmp(p->rw, "randrw"))
+			snprintf(buf, len, "%s (%s)", phase, p->dir == DIR_READ ? "read" : "write");
+		return;
+	}
 	const char *pattern = "";
 	const char *dir = p->dir == DIR_READ ? "read" : "write";
 
@@ -96,6 +145,10 @@ void report_test_name(const struct report_point *p, char *buf, size_t len)
 		snprintf(buf, len, "%s %s (%s)", bs, p->rw, dir);
 	else
 		snprintf(buf, len, "%s %s%s", bs, pattern, dir);
+	if (p->section == SECTION_FILL) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, len - n, " fill (%s)", p->group);
+	}
 }
 
 double report_pct_diff(double a, double b)
@@ -158,6 +211,10 @@ int report_points(const struct result_record *recs, unsigned nr,
 		char gds_xfer[16], gds_mode[16];
 		if (record_gds(rec, gds_xfer, sizeof(gds_xfer), gds_mode, sizeof(gds_mode)))
 			continue;
+		struct report_identity id;
+		report_identity_of(rec, &id);
+		if (id.section == SECTION_NOT_A_POINT)
+			continue;
 		for (int d = 0; d < DIR_COUNT; d++) {
 			const struct dir_record *dr = &rec->dir[d];
 			struct report_point p = { 0 };
@@ -170,6 +227,8 @@ int report_points(const struct result_record *recs, unsigned nr,
 			if (rec->bs == 0)
 				mix_of(rec, p.mix, sizeof(p.mix));
 			p.dir = d;
+			p.section = id.section;
+			snprintf(p.group, sizeof(p.group), "%s", id.group);
 			p.iodepth = rec->iodepth ? rec->iodepth : 1;
 			p.numjobs = rec->numjobs ? rec->numjobs : 1;
 			p.mbs = dr->bw_bytes / 1e6;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/sections.h"
 #include "report/spec.h"
 #include "store/record.h"
 
@@ -77,24 +78,33 @@ struct report_point {
 					    * bssplit_file), so different mixes
 					    * are different tests */
 	int dir;                           /* DIR_READ / DIR_WRITE */
+	/* the step identity beyond rw and bs (report/sections.h): a fill, a
+	 * CDN phase or an object test is its own test */
+	enum report_section section;
+	char group[REPORT_GROUP_MAX];
 	unsigned iodepth, numjobs;
 	double mbs, iops, lat_mean_us;     /* MB/s = 10^6 B/s */
 	double p99_us, p999_us, p9999_us;  /* NAN when not recorded */
 	const struct result_record *rec;
 };
 
-/* Every direction with I/O of every record; a later record of the same
- * (rw, bs, dir, iodepth, numjobs) replaces an earlier one. Sorted by test
- * then point order. *points is malloc'd. */
+/* Every direction with I/O of every record that is a point of a test (not
+ * a steady-state round, checkpoint or GDS point); a later record of the
+ * same test and point replaces an earlier one. Sorted in the reviews'
+ * order (report_test_order), then point order. *points is malloc'd. */
 int report_points(const struct result_record *recs, unsigned nr,
 		  struct report_point **points, unsigned *nr_points);
-/* Same test: rw, bs (and size split) and direction. */
+/* Same test: section and group, rw, bs (and size split) and direction. */
 bool report_same_test(const struct report_point *a, const struct report_point *b);
+/* The reviews' order of tests: by section, then random before sequential,
+ * read before write, block size, size split and group. <0, 0, >0. */
+int report_test_order(const struct report_point *a, const struct report_point *b);
 /* The reviews' point order: by numjobs, then iodepth (1/1, 2/1 .. 32/1,
  * 1/4 .. 32/8, 1/16 ..). Returns <0, 0, >0. */
 int report_point_order(unsigned iodepth_a, unsigned numjobs_a,
 		       unsigned iodepth_b, unsigned numjobs_b);
-/* "4K random read", "128K sequential write", "mixed-bs random read" ... */
+/* "4K random read", "128K sequential write", "CDN random read", "Object
+ * storage: random read, 1 thread QD40" ... */
 void report_test_name(const struct report_point *p, char *buf, size_t len);
 /* "4K", "128K", "1M", "mixed" */
 void report_bs_name(uint64_t bs, char *buf, size_t len);

@@ -267,12 +267,15 @@ static void numeric_x_axis(FILE *out, double xlo, double xhi, double x0, double 
 
 /* Series s as a line in its palette colour, lifted over non-finite values,
  * with a dot per point when there are few. */
-static void plot_series(FILE *out, const struct svg_series *ser, unsigned s,
+static void plot_series(FILE *out, const struct svg_chart *c, unsigned s,
 			const struct svg_scale *xs, const struct svg_scale *ys)
 {
+	const struct svg_series *ser = &c->series[s];
 	bool pen_down = false;
-	fprintf(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" "
-		"stroke-width=\"2\" d=\"", svg_palette(s));
+	double width = !c->emphasise_first ? 2 : s == 0 ? 3.5 : 1.5;
+
+	fprintf(out, "<path class=\"line\" data-series=\"%u\" fill=\"none\" stroke=\"%s\" "
+		"stroke-width=\"%.1f\" d=\"", s, svg_palette(s), width);
 	for (unsigned i = 0; i < ser->n; i++) {
 		double x = ser->x ? ser->x[i] : i;
 		if (!isfinite(ser->y[i])) {
@@ -289,10 +292,41 @@ static void plot_series(FILE *out, const struct svg_series *ser, unsigned s,
 			double x = ser->x ? ser->x[i] : i;
 			if (!isfinite(ser->y[i]))
 				continue;
-			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-				svg_scale_map(xs, x), svg_scale_map(ys, ser->y[i]),
-				svg_palette(s));
+			char value[32], at[48];
+			svg_format_tick(ser->y[i], value, sizeof(value));
+			if (c->x_names && i < c->nx)
+				snprintf(at, sizeof(at), "%s", c->x_names[i]);
+			else
+				svg_format_tick(x, at, sizeof(at));
+			/* the title is the hover tooltip: the point's values */
+			fprintf(out, "<circle data-series=\"%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
+				"fill=\"%s\"><title>", s, svg_scale_map(xs, x),
+				svg_scale_map(ys, ser->y[i]), svg_palette(s));
+			svg_escape(out, ser->name ? ser->name : "");
+			fputs(": ", out);
+			svg_escape(out, at);
+			fprintf(out, " \u2192 %s</title></circle>\n", value);
 		}
+}
+
+/* The second axis: the left's ticks scaled by y2_factor, at the right. */
+static void right_axis(FILE *out, const struct svg_chart *c, const struct svg_scale *ys,
+		       double x1)
+{
+	double ticks[SVG_MAX_TICKS];
+	unsigned n = svg_ticks(ys, ticks, SVG_MAX_TICKS);
+	char buf[32];
+
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+		x1, ys->pmin, x1, ys->pmax);
+	for (unsigned i = 0; i < n; i++) {
+		svg_format_tick(ticks[i] * c->y2_factor, buf, sizeof(buf));
+		text_at(out, x1 + 4, svg_scale_map(ys, ticks[i]) + 4, "start", NULL, buf);
+	}
+	double mid = (ys->pmin + ys->pmax) / 2;
+	char tr[80];
+	snprintf(tr, sizeof(tr), "transform=\"rotate(90 %.1f %.1f)\"", x1 + 52, mid);
+	text_at(out, x1 + 52, mid, "middle", tr, c->y2_label ? c->y2_label : "");
 }
 
 int svg_line_chart(FILE *out, const struct svg_chart *c)
@@ -327,12 +361,14 @@ int svg_line_chart(FILE *out, const struct svg_chart *c)
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
 		x0, y0, x1, y0);
 	text_at(out, (x0 + x1) / 2, CHART_H - 8, "middle", NULL, c->x_label);
+	if (c->y2_factor > 0)
+		right_axis(out, c, &ys, x1);
 	for (unsigned s = 0; s < c->nr_series; s++) {
-		plot_series(out, &c->series[s], s, &xs, &ys);
+		plot_series(out, c, s, &xs, &ys);
 		if (s < 32)
 			names[s] = c->series[s].name;
 	}
-	legend(out, names, c->nr_series < 32 ? c->nr_series : 32, x1 + 14);
+	legend(out, names, c->nr_series < 32 ? c->nr_series : 32, x1 + (c->y2_factor > 0 ? 64 : 14));
 	fputs("</svg>\n", out);
 	return 0;
 }

@@ -54,6 +54,12 @@ struct svg_chart {
 	unsigned nx;
 	const struct svg_series *series;
 	unsigned nr_series;
+	/* a second y axis on the right, its ticks the left's x y2_factor
+	 * (IOPS and MB/s of one block size are one curve); 0: none */
+	double y2_factor;
+	const char *y2_label;
+	/* the first series (the reviewed drive) drawn heavier */
+	bool emphasise_first;
 };
 
 /* A line chart with axes, ticks, labels and a legend. -1 when there is no

@@ -65,6 +65,7 @@ struct result_record {
 	/* the kind of its step (steps.kind: "jobs", "sweep", "checkpoint",
 	 * "gds" ...; "" when it has none), read back with it, never written */
 	char step_kind[32];
+	char step_name[64];            /* steps.name, the same way ("" none) */
 	int error;                     /* positive errno, 0 = none */
 	bool partial;
 	char *options_json;            /* {"rw":"randread","bs":"4k",...} as given */

@@ -295,6 +295,9 @@ static int result_from_row(sqlite3_stmt *st, void *arg)
 	if (sqlite3_column_text(st, 25))
 		snprintf(rec->step_kind, sizeof(rec->step_kind), "%s",
 			 (const char *)sqlite3_column_text(st, 25));
+	if (sqlite3_column_text(st, 26))
+		snprintf(rec->step_name, sizeof(rec->step_name), "%s",
+			 (const char *)sqlite3_column_text(st, 26));
 	for (unsigned i = 0; i < NR_RESULT_PARTS; i++) {
 		sqlite3_bind_int64(rd->parts[i], 1, id);
 		if (db_each_row(rd->s, rd->parts[i], result_parts[i].row, rd, result_parts[i].what))
@@ -320,7 +323,8 @@ int store_results_load(struct store *s, int64_t run_id,
 		    " bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
 		    " drive_after, drive_delta, coalesce(step_id, 0), max_buffer_bytes,"
 		    " verify_seed, verify_checked, verify_failed, verify_units, verify_stopped,"
-		    " point, pass, pass_index, (SELECT kind FROM steps WHERE id = step_id)"
+		    " point, pass, pass_index, (SELECT kind FROM steps WHERE id = step_id),"
+		    " (SELECT name FROM steps WHERE id = step_id)"
 		    " FROM results WHERE run_id = ? ORDER BY id", &st))
 		goto done;
 	/* prepared once for the whole run, reset after each result */

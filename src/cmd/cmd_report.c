@@ -135,6 +135,7 @@ struct report_input {
 	struct report_selection sel;
 	struct report_drive *drives;
 	struct drive_spec *specs;
+	struct report_host *hosts;
 	char ***warnings;
 };
 
@@ -160,7 +161,8 @@ static int select_runs(const struct report_args *a, struct store **db,
 	in->drives = calloc(in->sel.nr_groups + 1, sizeof(*in->drives));
 	in->specs = calloc(in->sel.nr_groups + 1, sizeof(*in->specs));
 	in->warnings = calloc(in->sel.nr_groups + 1, sizeof(*in->warnings));
-	if (!in->drives || !in->specs || !in->warnings) {
+	in->hosts = calloc(in->sel.nr_groups + 1, sizeof(*in->hosts));
+	if (!in->drives || !in->specs || !in->warnings || !in->hosts) {
 		fprintf(stderr, "drivebench report: out of memory\n");
 		return EXIT_RUN_FAILED;
 	}
@@ -215,6 +217,12 @@ static int fill_drives(struct report_input *in)
 		d->nr_measured_on = group->nr_measured_on;
 		d->steps = group->steps;
 		d->nr_steps = group->nr_steps;
+		if (group->has_host) {
+			in->hosts[g] = (struct report_host){ group->host_run.host_name,
+				group->host_run.host_kernel, group->host_run.host_cpu,
+				group->host_run.host_cores, group->host_run.host_memory_bytes };
+			d->host = &in->hosts[g];
+		}
 		if (drive_warnings(group, d, &in->warnings[g])) {
 			fprintf(stderr, "drivebench report: %s\n", err_msg());
 			return EXIT_RUN_FAILED;
@@ -292,5 +300,6 @@ int cmd_report(int argc, char **argv)
 	free(a.sels);
 	free(in.drives);
 	free(in.specs);
+	free(in.hosts);
 	return rc;
 }

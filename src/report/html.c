@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/html_bench.h"
 #include "report/measured.h"
 #include "report/svg.h"
 #include "util/error.h"
@@ -486,11 +487,49 @@ static int draw_waf(const struct page *pg)
 	return html_waf_section(pg->out, pg->drives, pg->nr);
 }
 
+/* The hosts (each distinct one once) and the drives' identity, record,
+ * endurance and density (html_bench.c). */
+static int bench_section(const struct page *pg)
+{
+	struct bench_host *hosts = calloc(pg->nr ? pg->nr : 1, sizeof(*hosts));
+	struct bench_drive *bd = calloc(pg->nr ? pg->nr : 1, sizeof(*bd));
+	unsigned nh = 0;
+	int rc = -1;
+
+	if (!hosts || !bd) {
+		err_set("report: out of memory");
+		goto out;
+	}
+	for (unsigned d = 0; d < pg->nr; d++) {
+		const struct report_host *h = pg->given[d].host;
+		bd[d].label = pg->drives[d].label;
+		bd[d].spec = pg->given[d].spec;
+		bench_drive_id_from_results(pg->given[d].recs, pg->given[d].nr, &bd[d].id);
+		if (!h)
+			continue;
+		unsigned k = 0;
+		while (k < nh && !(!strcmp(hosts[k].server, h->name) &&
+				   !strcmp(hosts[k].kernel, h->kernel)))
+			k++;
+		if (k == nh)
+			hosts[nh++] = (struct bench_host){ .server = h->name, .cpu = h->cpu,
+				.cores = h->cores, .memory_bytes = h->memory_bytes, .kernel = h->kernel };
+	}
+	rc = html_bench_section(pg->out, hosts, nh, bd, pg->nr);
+out:
+	free(hosts);
+	free(bd);
+	return rc;
+}
+
 static int draw_body(struct page *pg)
 {
 	toc_add(pg, "drives", "Drives and test bench");
 	fputs("<div id=\"drives\"></div>\n", pg->out);
 	drives_table(pg->out, pg->given, pg->nr);
+	if (bench_section(pg) < 0)
+		return -1;
+	toc_add(pg, "bench", "Bench, endurance and density");
 	for (unsigned t = 0; t < pg->nt;) {
 		enum report_section s = pg->tests[t]->section;
 		unsigned last = t;

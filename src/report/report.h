@@ -33,6 +33,13 @@ struct report_step_name {
 	char name[128];
 };
 
+/* A host as the store keeps it (hosts): what `run` read of the machine. */
+struct report_host {
+	const char *name, *kernel, *cpu;
+	unsigned cores;
+	uint64_t memory_bytes;
+};
+
 struct report_drive {
 	const char *label;
 	const struct result_record *recs;
@@ -55,6 +62,8 @@ struct report_drive {
 	 * one ("the model file F"), and the line saying why it has none when
 	 * that file can no longer be read; NULL = nothing to say */
 	const char *spec_note, *spec_warning;
+	/* the host its first run with one ran on (NULL: not known) */
+	const struct report_host *host;
 	/* the names of the steps its results belong to (the write
 	 * amplification table's summary by step) */
 	const struct report_step_name *steps;

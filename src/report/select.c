@@ -245,6 +245,10 @@ static int add_run(struct store *s, struct report_selection *sel, int64_t id)
 	if (run.label[0] && !g->spec_text && store_spec_get(s, run.label, &g->spec_text) < 0)
 		return -1;
 	add_model_sheet(g, &run, recs, nr);
+	if (!g->has_host && run.host_name[0]) {
+		g->host_run = run;
+		g->has_host = true;
+	}
 	if (add_measured_on(g, &run) < 0)
 		return -1;
 	return add_steps(s, g, id);

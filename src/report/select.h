@@ -33,6 +33,8 @@ struct report_group {
 	unsigned nr_steady;
 	struct stored_run *not_whole; /* its runs that are incomplete or partial */
 	unsigned nr_not_whole;
+	struct stored_run host_run;   /* its first run with a stored host */
+	bool has_host;
 };
 
 struct report_selection {

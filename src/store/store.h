@@ -43,6 +43,10 @@ struct stored_run {
 	bool partial;
 	unsigned nr_results;
 	char drive_model[128], drive_serial[128];
+	/* the host it ran on ("" / 0 when not known: imported runs) */
+	char host_name[128], host_kernel[128], host_cpu[128];
+	unsigned host_cores;
+	uint64_t host_memory_bytes;
 };
 
 /* Opens (creating or migrating) the database. -1 with err_msg naming the

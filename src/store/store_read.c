@@ -18,8 +18,11 @@ static const char run_select[] =
 	"SELECT r.id, r.label, r.source, r.command, r.target, r.started_ms,"
 	" r.finished_ms, r.partial,"
 	" (SELECT count(*) FROM results WHERE run_id = r.id),"
-	" coalesce(d.model, ''), coalesce(d.serial, '')"
-	" FROM runs r LEFT JOIN drives d ON d.id = r.drive_id";
+	" coalesce(d.model, ''), coalesce(d.serial, ''),"
+	" coalesce(h.hostname, ''), coalesce(h.kernel, ''), coalesce(h.cpu_model, ''),"
+	" coalesce(h.cores, 0), coalesce(h.memory_bytes, 0)"
+	" FROM runs r LEFT JOIN drives d ON d.id = r.drive_id"
+	" LEFT JOIN hosts h ON h.id = r.host_id";
 
 static void run_from_row(sqlite3_stmt *st, void *item)
 {
@@ -37,6 +40,11 @@ static void run_from_row(sqlite3_stmt *st, void *item)
 	run->nr_results = (unsigned)sqlite3_column_int(st, 8);
 	db_column_copy(st, 9, run->drive_model, sizeof(run->drive_model));
 	db_column_copy(st, 10, run->drive_serial, sizeof(run->drive_serial));
+	db_column_copy(st, 11, run->host_name, sizeof(run->host_name));
+	db_column_copy(st, 12, run->host_kernel, sizeof(run->host_kernel));
+	db_column_copy(st, 13, run->host_cpu, sizeof(run->host_cpu));
+	run->host_cores = (unsigned)sqlite3_column_int(st, 14);
+	run->host_memory_bytes = db_column_u64(st, 15);
 }
 
 int store_runs_list(struct store *s, struct stored_run **runs, unsigned *nr)

@@ -161,7 +161,7 @@ chrome() {
 chrome --dump-dom "file://$H" > "$TMP/dom.html" 2> "$TMP/chrome.err"
 check "chromium loaded the page" test -s "$TMP/dom.html"
 count() { grep -o "$1" "$TMP/dom.html" | wc -l; }
-check "drawn lines in the DOM ($(count '<path class="line"'))" test "$(count '<path class="line"')" -ge 9
+check "drawn lines in the DOM ($(count '<path class="line"'))" test "$(count '<path class="line"')" -ge 6
 check "drawn bars in the DOM ($(count '<rect class="bar"'))" test "$(count '<rect class="bar"')" -ge 9
 check "heatmap cells in the DOM" test "$(count '<rect class="cell"')" -ge 7
 check "axis text in the DOM" test "$(count '<text')" -ge 100

@@ -19,12 +19,13 @@
 #include "job/job_spec.h"
 
 static const char page_css[] =
-	"body{font-family:sans-serif;margin:24px auto;max-width:1000px;color:#222}"
+	"body{font-family:sans-serif;margin:24px auto;max-width:1360px;color:#222}"
 	"h1{font-size:24px}h2{font-size:19px;border-bottom:1px solid #ccc;padding-top:12px}"
 	"table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}"
 	"th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}"
 	"th{background:#f0f0f0}td.l,th.l{text-align:left}"
-	"svg.chart{display:block;margin:10px 0;max-width:100%;height:auto}"
+	"svg.chart{display:inline-block;vertical-align:top;margin:6px 0;width:49.5%;height:auto}"
+	"details.values summary{cursor:pointer;color:#446;font-size:13px}"
 	"p.say{background:#f7f7fb;padding:6px 10px;border-left:3px solid #88a}"
 	".note{color:#666;font-size:13px}"
 	"div.warn{background:#fff3e0;border:2px solid #e65100;padding:6px 12px;margin:10px 0}"
@@ -33,7 +34,7 @@ static const char page_css[] =
 	"nav.toc{background:#fafafa;border:1px solid #ddd;padding:6px 12px;font-size:14px}"
 	"nav.toc ol{margin:4px 0;columns:2}h3{font-size:16px;margin:18px 0 4px}"
 	"ul.findings{font-size:14px}ul.findings li{margin:3px 0}"
-	"@media print{nav.toc{display:none}svg.chart{page-break-inside:avoid}}"
+	"@media print{nav.toc{display:none}svg.chart{page-break-inside:avoid}details.values>*{display:block}}"
 	"span.model{background:#4a148c;color:#fff;font-size:12px;padding:1px 6px;"
 	"border-radius:3px;margin-left:6px;white-space:nowrap}";
 
@@ -258,6 +259,8 @@ static void results_table(FILE *out, const struct report_drive *drives,
 {
 	char name[POINT_NAME_MAX];
 
+	/* folded (no script): the charts carry the story, the table the values */
+	fputs("<details class=\"values\"><summary>values and percentiles per point</summary>\n", out);
 	fputs("<table><tr><th class=\"l\">drive</th><th>QD/jobs</th><th>MB/s</th><th>IOPS</th>"
 	      "<th>mean &micro;s</th><th>p99 &micro;s</th><th>p99.9 &micro;s</th>"
 	      "<th>p99.99 &micro;s</th></tr>\n", out);
@@ -276,7 +279,7 @@ static void results_table(FILE *out, const struct report_drive *drives,
 			html_cell_number(out, p->p9999_us, false);
 			fputs("</tr>\n", out);
 		}
-	fputs("</table>\n", out);
+	fputs("</table>\n</details>\n", out);
 }
 
 /* The page's body is drawn first (into memory), so that the summary and
@@ -419,6 +422,8 @@ static void object_table(struct page *pg, unsigned first, unsigned last)
 		fputs("</tr>\n", pg->out);
 	}
 	fputs("</table>\n", pg->out);
+	for (unsigned t = first; t < last; t++)
+		html_buffer_note(pg->out, pg->drives, slices_of(pg, t), pg->nr);
 }
 
 /* One of the reviews' sections: its heading, its two-line summary and its

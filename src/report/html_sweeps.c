@@ -391,7 +391,11 @@ int html_single_section(FILE *out, const struct report_drive *drives,
 		n++;
 	}
 	report_test_name(test, tname, sizeof(tname));
-	for (unsigned m = 0; m < 3; m++) {
+	/* bars compare drives: one drive's single bar says no more than its
+	 * table row; for one block size MB/s and IOPS are the same bars */
+	for (unsigned m = 0; m < 3 && n >= 2; m++) {
+		if (test->bs && m == (html_headline_iops(test) ? 0u : 1u))
+			continue;
 		if (same_point)
 			snprintf(title, sizeof(title), "%s at %u/%u: %s", tname, test->iodepth,
 				 test->numjobs, html_metric_title[m]);

@@ -223,78 +223,25 @@ static int checkpoint_story(FILE *out, const struct report_drive *drives, unsign
 
 int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsigned nr)
 {
-	unsigned max_index = 0, nr_lines = (unsigned)nr * CHECKPOINT_MAX_PASSES, used = 0;
 	unsigned pass, index;
-	struct svg_series *series = NULL;
-	double *x = NULL, *y = NULL;
-	char (*names)[160] = NULL;
-	int rc = -1;
+	bool any = false;
 
-	for (unsigned d = 0; d < nr; d++)
-		for (unsigned r = 0; r < drives[d].nr; r++)
-			if (checkpoint_of(&drives[d].recs[r], &pass, &index) && index > max_index)
-				max_index = index;
-	if (!max_index)
+	for (unsigned d = 0; d < nr && !any; d++)
+		for (unsigned r = 0; r < drives[d].nr && !any; r++)
+			any = checkpoint_of(&drives[d].recs[r], &pass, &index);
+	if (!any)
 		return 0;
-	series = calloc(nr_lines, sizeof(*series));
-	names = calloc(nr_lines, sizeof(*names));
-	x = calloc(max_index, sizeof(*x));
-	y = calloc((size_t)nr_lines * max_index, sizeof(*y));
-	if (!series || !names || !x || !y) {
-		err_set("report: out of memory");
-		goto done;
-	}
-	for (unsigned i = 0; i < max_index; i++)
-		x[i] = i + 1;
-	for (size_t i = 0; i < (size_t)nr_lines * max_index; i++)
-		y[i] = NAN;
 	fputs("<section class=\"test\">\n<h2>DLIO checkpoints</h2>\n<p class=\"note\">Time to "
 	      "write one checkpoint, from the barrier before the first write to the last "
 	      "rank's last fsync (lower is better); pass 1 starts on an empty drive, later "
 	      "passes write over the previous pass's checkpoints. GB = 10^9 bytes.</p>\n", out);
-	/* one line per drive and pass, in pass order; read-back last */
-	for (unsigned d = 0; d < nr; d++)
-		for (unsigned k = 1; k <= CHECKPOINT_MAX_PASSES; k++) {
-			unsigned want = k % CHECKPOINT_MAX_PASSES;   /* 0 (read-back) last */
-			double *line = y + (size_t)used * max_index;
-			bool any = false;
-
-			for (unsigned r = 0; r < drives[d].nr; r++) {
-				const struct result_record *rec = &drives[d].recs[r];
-
-				if (checkpoint_of(rec, &pass, &index) && pass == want) {
-					line[index - 1] = (double)rec->runtime_ns / 1e9;
-					any = true;
-				}
-			}
-			if (!any)
-				continue;
-			snprintf(names[used], sizeof(names[used]), "%s%s%s", nr > 1 ? drives[d].label : "",
-				 nr > 1 ? " " : "", want ? "" : "read-back");
-			if (want)
-				snprintf(names[used] + strlen(names[used]),
-					 sizeof(names[used]) - strlen(names[used]), "pass %u", want);
-			series[used] = (struct svg_series){ .name = names[used], .x = x, .y = line,
-							    .n = max_index };
-			used++;
-		}
+	/* the trace over all passes and the pass means (the read-back's are
+	 * in the table below) */
 	if (checkpoint_story(out, drives, nr) < 0)
-		goto done;
-	struct svg_chart chart = {
-		.title = "Seconds per checkpoint, the passes overlaid", .x_label = "checkpoint",
-		.y_label = "seconds", .series = series, .nr_series = used,
-	};
-	if (svg_line_chart(out, &chart) < 0)
-		goto done;
+		return -1;
 	checkpoint_pass_table(out, drives, nr);
 	fputs("</table>\n</section>\n", out);
-	rc = 0;
-done:
-	free(series);
-	free(names);
-	free(x);
-	free(y);
-	return rc;
+	return 0;
 }
 
 /* GDS points (gdsio-style sweeps, workload/gds.h; their options carry

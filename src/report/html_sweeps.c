@@ -108,7 +108,8 @@ static int sweep_sentences_of_drives(FILE *out, const struct report_drive *drive
 				     const struct slice *slices, unsigned nr,
 				     const struct report_point *test, bool iops)
 {
-	for (unsigned d = 0; d < nr; d++) {
+	/* the first (reviewed) drive's are its findings, above the charts */
+	for (unsigned d = 1; d < nr; d++) {
 		struct sweep_point *sp;
 		char text[1024];
 		bool rating_iops;
@@ -170,7 +171,7 @@ static unsigned sweep_axis(const struct slice *slices, unsigned nr, struct repor
 /* The sweep's charts on an axis with a gap between jobs groups, so that no
  * line joins 32/1 to 1/4. For one block size IOPS and MB/s are one curve:
  * one chart, the headline on the left axis and the other on the right;
- * then mean latency. A mixed-size test keeps MB/s and IOPS apart. */
+ * then mean latency. A mixed-size test: MB/s, then mean latency. */
 static int gapped_charts(FILE *out, const struct report_drive *drives, unsigned nr,
 			 const struct report_point *test, const char *tname,
 			 const struct report_point *axis, unsigned nx, const char **names,
@@ -197,14 +198,9 @@ static int gapped_charts(FILE *out, const struct report_drive *drives, unsigned 
 				gvalues[(m * nr + d) * cap + ng] = values[(m * nr + d) * nx + j];
 		gnames[ng++] = names[j];
 	}
-	unsigned metrics[3], nm = 0;
-	if (test->bs) {
-		metrics[nm++] = iops ? 1 : 0;
-	} else {
-		metrics[nm++] = 0;
-		metrics[nm++] = 1;
-	}
-	metrics[nm++] = 2;
+	/* a mixed-size test (the CDN's) by MB/s, as the reviews chart it; its
+	 * IOPS are in the values table */
+	unsigned metrics[2] = { test->bs && iops ? 1 : 0, 2 }, nm = 2;
 	for (unsigned k = 0; k < nm; k++) {
 		unsigned m = metrics[k];
 		for (unsigned d = 0; d < nr; d++)

@@ -680,7 +680,8 @@ static void test_report_checkpoints(void **state)
 
 	char *html = render(draw_one_drive, &drive);
 	assert_non_null(strstr(html, "<h2>DLIO checkpoints</h2>"));
-	assert_non_null(strstr(html, "Seconds per checkpoint"));
+	assert_non_null(strstr(html, "seconds per checkpoint, all passes in order"));
+	assert_non_null(strstr(html, "mean seconds per checkpoint by pass"));
 	assert_true(count(html, ">pass 1<") >= 1 && count(html, ">pass 3<") >= 1);
 	/* pass means: pass 1 mean (1.1+1.2+1.3+1.4)/4 = 1.25 s, 8 GB / 5 s */
 	assert_non_null(strstr(html, "<td class=\"l\">1</td><td>4</td><td>1.250</td><td>1.600</td><td>2.000</td>"));

@@ -50,9 +50,12 @@ void compare_row_name(const struct compare_block *b, const struct compare_row *r
 
 	where[0] = '\0';
 	if (b->kind == COMPARE_POINTS) {
-		struct report_point p = { .rw = k->rw, .bs = k->bs, .dir = k->dir };
+		struct report_point p = { .rw = k->rw, .bs = k->bs, .dir = k->dir,
+					  .section = k->section, .iodepth = k->iodepth,
+					  .numjobs = k->numjobs };
 
 		snprintf(p.mix, sizeof(p.mix), "%s", k->mix);
+		snprintf(p.group, sizeof(p.group), "%s", k->group);
 		report_test_name(&p, name, name_len);
 		snprintf(where, where_len, "%u/%u", k->iodepth, k->numjobs);
 	} else if (b->kind == COMPARE_CHECKPOINTS) {

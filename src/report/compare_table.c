@@ -31,17 +31,20 @@ static int cmp_pass(unsigned a, unsigned b)
 	return a < b ? -1 : 1;
 }
 
+/* in the report's order of tests, then the reviews' point order */
 static int cmp_points(const struct compare_key *a, const struct compare_key *b)
 {
-	int c = strcmp(a->rw, b->rw);
+	struct report_point pa = { .rw = a->rw, .bs = a->bs, .dir = a->dir, .section = a->section };
+	struct report_point pb = { .rw = b->rw, .bs = b->bs, .dir = b->dir, .section = b->section };
+	int c;
 
-	if (c)
-		return c;
-	if (a->dir != b->dir)
-		return a->dir - b->dir;
-	if ((c = cmp_uint(a->bs, b->bs)))
-		return c;
-	if ((c = strcmp(a->mix, b->mix)))
+	snprintf(pa.mix, sizeof(pa.mix), "%s", a->mix);
+	snprintf(pb.mix, sizeof(pb.mix), "%s", b->mix);
+	snprintf(pa.group, sizeof(pa.group), "%s", a->group);
+	snprintf(pb.group, sizeof(pb.group), "%s", b->group);
+	pa.numjobs = a->numjobs;
+	pb.numjobs = b->numjobs;
+	if ((c = report_test_order(&pa, &pb)))
 		return c;
 	return report_point_order(a->iodepth, a->numjobs, b->iodepth, b->numjobs);
 }
@@ -150,6 +153,8 @@ int compare_add_points(struct compare_block *b, unsigned d, const struct compare
 
 		snprintf(k.rw, sizeof(k.rw), "%s", p->rw);
 		snprintf(k.mix, sizeof(k.mix), "%s", p->mix);
+		k.section = p->section;
+		snprintf(k.group, sizeof(k.group), "%s", p->group);
 		if (!(row = compare_block_row(b, &k)))
 			goto done;
 		compare_cell_set(row, d, v, 4);

@@ -45,6 +45,10 @@ struct compare_key {
 	char rw[32];
 	uint64_t bs;
 	char mix[64];          /* points of bs 0: the size split */
+	/* points: the report's section and group (report/sections.h), so a
+	 * fill or a workload's phase is its own row, as on the page */
+	enum report_section section;
+	char group[REPORT_GROUP_MAX];
 	int dir;               /* DIR_READ / DIR_WRITE (points, GDS) */
 	unsigned iodepth, numjobs;   /* points; GDS: numjobs = threads */
 	unsigned pass;         /* checkpoints: 1.., 0 = the read-back */

@@ -72,6 +72,15 @@ int html_test_findings(FILE *out, const struct report_drive *drives, const struc
 	}
 	fputs(":</b> ", out);
 	sentence(out, text, &open);
+	for (unsigned i = 0; i < n && n > 1; i++)
+		if (fp[i].iodepth == 1 && fp[i].numjobs == 1) {
+			char v[48], l[48];
+			report_format_number(fp[i].value, st.iops, v, sizeof(v));
+			report_format_number(fp[i].lat_mean_us, false, l, sizeof(l));
+			snprintf(text, sizeof(text), "At 1/1: %s %s, mean latency %s \u00b5s.", v, unit, l);
+			sentence(out, text, &open);
+			break;
+		}
 	bool (*const per_sweep[])(const struct finding_point *, unsigned, const char *,
 				  char *, size_t) = { finding_plateau, finding_drop };
 	for (unsigned k = 0; k < sizeof(per_sweep) / sizeof(per_sweep[0]); k++)

@@ -145,7 +145,7 @@ void report_test_name(const struct report_point *p, char *buf, size_t len)
 		snprintf(buf, len, "%s %s (%s)", bs, p->rw, dir);
 	else
 		snprintf(buf, len, "%s %s%s", bs, pattern, dir);
-	if (p->section == SECTION_FILL) {
+	if (p->section == SECTION_FILL && p->group[0]) {
 		size_t n = strlen(buf);
 		snprintf(buf + n, len - n, " fill (%s)", p->group);
 	}

@@ -216,6 +216,7 @@ static int gapped_charts(FILE *out, const struct report_drive *drives, unsigned 
 			c.y2_label = html_metric_unit[iops ? 0 : 1];
 		}
 		c.emphasise_first = nr > 1;
+		c.series_are_drives = true;
 		if (svg_line_chart(out, &c) < 0)
 			goto out;
 	}

@@ -152,11 +152,12 @@ static void text_at(FILE *out, double x, double y, const char *anchor,
 	fputs("</text>\n", out);
 }
 
-static void open_svg(FILE *out, int w, int h, const char *title)
+static void open_svg(FILE *out, int w, int h, const char *title, bool drives)
 {
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-		"font-family=\"sans-serif\" font-size=\"12\">\n", w, h, w, h);
+		"font-family=\"sans-serif\" font-size=\"12\"%s>\n", w, h, w, h,
+		drives ? " data-drives=\"1\"" : "");
 	fputs("<title>", out);
 	svg_escape(out, title);
 	fputs("</title>\n", out);
@@ -207,6 +208,8 @@ static void legend(FILE *out, const char *const *names, unsigned n, double x)
 		double y = MARGIN_T + 10 + i * 18;
 		char fit[96];
 
+		/* a group per entry: the page's script hides its series on a click */
+		fprintf(out, "<g class=\"legend-item\" data-legend=\"%u\">", i);
 		fprintf(out, "<rect class=\"legend\" x=\"%.1f\" y=\"%.1f\" width=\"12\" "
 			"height=\"12\" fill=\"%s\"/>\n", x, y - 10, svg_palette(i));
 		/* a name wider than the room (about 7 px a character) is
@@ -216,6 +219,7 @@ static void legend(FILE *out, const char *const *names, unsigned n, double x)
 			 "lengthAdjust=\"spacingAndGlyphs\"", room);
 		text_at(out, x + 18, y, "start", utf8_chars(names[i]) * 7.0 > room ? fit : NULL,
 			names[i]);
+		fputs("</g>\n", out);
 	}
 }
 
@@ -352,7 +356,7 @@ int svg_line_chart(FILE *out, const struct svg_chart *c)
 		return err_set("chart '%s': no values", c->title);
 	/* log only for strictly positive data; zero values stay linear */
 	svg_scale_init(&ys, lo, hi, y0, y1, true);
-	open_svg(out, CHART_W, CHART_H, c->title);
+	open_svg(out, CHART_W, CHART_H, c->title, c->series_are_drives);
 	y_axis(out, &ys, c->y_label, x0, x1);
 	if (c->x_names)
 		categorical_x_axis(out, c, x0, x1, y0, &xs);
@@ -391,7 +395,7 @@ int svg_bar_chart(FILE *out, const char *title, const char *y_label,
 		return err_set("chart '%s': no values", title);
 	/* bars need a zero baseline, so never log */
 	svg_scale_init(&ys, lo, hi, y0, y1, false);
-	open_svg(out, CHART_W, CHART_H, title);
+	open_svg(out, CHART_W, CHART_H, title, false);
 	y_axis(out, &ys, y_label, x0, x1);
 	double slot = (x1 - x0) / n;
 	double width = fmin(slot * 0.6, 90);
@@ -427,7 +431,7 @@ int svg_heatmap(FILE *out, const char *title, const char *const *row_names,
 	/* wide enough for the title (bold 14px: about 8px a character) */
 	if (w < (int)strlen(title) * 8 + 20)
 		w = (int)strlen(title) * 8 + 20;
-	open_svg(out, w, h, title);
+	open_svg(out, w, h, title, false);
 	for (unsigned c = 0; c < cols; c++)
 		text_at(out, left + c * cell_w + cell_w / 2.0, top - 8, "middle", NULL,
 			col_names[c]);

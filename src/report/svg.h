@@ -60,6 +60,9 @@ struct svg_chart {
 	const char *y2_label;
 	/* the first series (the reviewed drive) drawn heavier */
 	bool emphasise_first;
+	/* series i is drive i of the page: a legend click hides that drive in
+	 * every such chart (the page's script), not in this one only */
+	bool series_are_drives;
 };
 
 /* A line chart with axes, ticks, labels and a legend. -1 when there is no

@@ -190,6 +190,23 @@ d = json.loads(c.execute("select detail from steps where name = \"checkpoint\"")
 assert d["mode"] == "regions" and d["checkpoints"] == 3, d
 '
 
+# --- the one-drive report of that suite, as a reader at 1400 px sees it --------
+# Before issue 16 the demo's report (quick suite and checkpoint fill on this
+# model at 8g) was 26,258 px tall at 1400 px: the review page must be at
+# most half of that.
+expect_exit 0 "the report of the quick suite on the model" report --db "$qdb" --out "$TMP/q.html"
+if command -v chromium >/dev/null 2>&1; then
+	sed 's|</body>|<script>document.body.setAttribute("data-height", document.documentElement.scrollHeight)</script></body>|' \
+		"$TMP/q.html" > "$TMP/qh.html"
+	height=$(timeout 60 chromium --headless --no-sandbox --disable-gpu --window-size=1400,900 \
+		--user-data-dir="$(mktemp -d "$TMP/chrome.XXXXXX")" --dump-dom "file://$TMP/qh.html" 2>/dev/null |
+		grep -o 'data-height="[0-9]*"' | tr -dc '0-9')
+	check "the page is at most half as tall as before (${height:-?} px <= 13129 at 1400 px)" \
+		test "${height:-99999}" -le 13129
+else
+	not_ok "chromium is not installed (sh scripts/deps.sh): cannot measure the page"
+fi
+
 # --- the checkpoint fill (make demo's second suite) -----------------------------
 cdb="$TMP/fill.db"
 expect_exit 0 "suites/checkpoint-fill.suite on the model" \

@@ -167,6 +167,25 @@ check "drawn bars in the DOM ($(count '<rect class="bar"'))" test "$(count '<rec
 check "heatmap cells in the DOM" test "$(count '<rect class="cell"')" -ge 7
 check "axis text in the DOM ($(count "<text"))" test "$(count "<text")" -ge 60
 check "no page errors" bash -c "! grep -qiE 'Uncaught|parse error|This page contains the following errors' '$TMP/dom.html' '$TMP/chrome.err'"
+chrome --enable-logging=stderr --v=0 --dump-dom "file://$H" > /dev/null 2> "$TMP/console.err"
+check "no console errors" bash -c "! grep -E 'CONSOLE' '$TMP/console.err' | grep -qiE 'error|uncaught'"
+# every contents entry leads to a section that exists in the DOM
+check "every contents link has its section" python3 -c '
+import re, sys
+dom = open(sys.argv[1]).read()
+links = re.findall(r"href=\"#([^\"]+)\"", dom)
+assert len(links) >= 5, links
+missing = [l for l in links if ("id=\"%s\"" % l) not in dom]
+assert not missing, missing
+' "$TMP/dom.html"
+check "hover: a point carries its values" grep -qE '<circle [^>]*><title>[^<]+: 1/1 → [0-9]' "$TMP/dom.html"
+# a legend click (as the page's script handles it) hides that drive in
+# every sweep chart, a second click shows it again
+sed 's|</body>|<script>var g=document.querySelector("svg[data-drives]").querySelectorAll(".legend-item")[1];g.dispatchEvent(new MouseEvent("click",{bubbles:true}));var off=document.querySelectorAll("svg[data-drives] path.off").length,all=document.querySelectorAll("svg[data-drives]").length;g.dispatchEvent(new MouseEvent("click",{bubbles:true}));document.body.setAttribute("data-test",off+"/"+all+"/"+document.querySelectorAll(".off").length)</script></body>|' "$H" > "$TMP/click.html"
+chrome --dump-dom "file://$TMP/click.html" > "$TMP/click.dom" 2>/dev/null
+clicked=$(grep -o 'data-test="[0-9/]*"' "$TMP/click.dom" | tr -dc '0-9/')
+check "a legend click hides the drive in every sweep chart, a second shows it ($clicked)" \
+	python3 -c 'import sys; off, charts, left = map(int, sys.argv[1].split("/")); assert off == charts > 0 and left == 0' "$clicked"
 chrome --screenshot="$TMP/shot.png" --window-size=1400,3000 "file://$H" > /dev/null 2>&1
 check "screenshot taken" test "$(stat -c %s "$TMP/shot.png" 2>/dev/null || echo 0)" -gt 20000
 [ -n "${REPORT_SCREENSHOT:-}" ] && cp "$TMP/shot.png" "$REPORT_SCREENSHOT" && cp "$H" "${REPORT_SCREENSHOT%.png}.html"

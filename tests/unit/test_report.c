@@ -490,7 +490,13 @@ static void test_report_page(void **state)
 	char *html = render(draw_page, &page);
 	assert_true(strncmp(html, "<!DOCTYPE html>", 15) == 0);
 	assert_non_null(strstr(html, "<title>review &amp; test</title>"));
-	assert_null(strstr(html, "<script"));
+	/* one small inline script (legend clicks), never one loaded from anywhere */
+	assert_int_equal(count(html, "<script"), 1);
+	assert_null(strstr(html, "<script src"));
+	assert_true(strlen(strstr(html, "<script>")) < 1200);
+	assert_non_null(strstr(html, "<g class=\"legend-item\" data-legend=\"0\">"));
+	assert_non_null(strstr(html, "svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "));
+	assert_non_null(strstr(html, " data-drives=\"1\">"));
 	assert_null(strstr(html, "http://") && strstr(html, "http://") != strstr(html, "http://www.w3.org"));
 	assert_non_null(strstr(html, "P5430 &lt;30T&gt;"));
 	/* sweep: IOPS and MB/s as one chart on two axes, then latency, the

@@ -392,6 +392,8 @@ static int test_section(struct page *pg, unsigned t)
 	} else if (html_single_section(pg->out, pg->drives, slices, pg->nr, test) < 0) {
 		return -1;
 	}
+	if (sweep)
+		html_peak_percentiles(pg->out, pg->drives, slices, pg->nr, test);
 	results_table(pg->out, pg->drives, slices, pg->nr);
 	html_buffer_note(pg->out, pg->drives, slices, pg->nr);
 	fputs("</section>\n", pg->out);

@@ -53,6 +53,10 @@ int html_gds_section(FILE *out, const struct report_drive *drives, unsigned nr);
 int html_test_findings(FILE *out, const struct report_drive *drives, const struct slice *slices,
 		       unsigned nr, unsigned reviewed, const struct report_point *test,
 		       bool as_item, unsigned *fired);
+/* per drive its peak point's mean and tail latency (99 .. 99.9999), in
+ * ms past 10,000 µs; nothing when no drive recorded percentiles */
+void html_peak_percentiles(FILE *out, const struct report_drive *drives,
+			   const struct slice *slices, unsigned nr, const struct report_point *test);
 /* the summary table's head and one row per test (anchor: its section) */
 void html_summary_head(FILE *out, const struct report_drive *drives, unsigned reviewed,
 		       unsigned nr);

@@ -56,7 +56,17 @@ int html_steady_section(FILE *out, const struct report_drive *drives, unsigned n
 			free(name_ptrs);
 			if (rc < 0)
 				return -1;
+		}
+	/* the verdicts under the charts, so that the charts sit two a row */
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned k = 0; k < drives[d].nr_steady; k++) {
+			const struct report_steady *st = &drives[d].steady[k];
+
 			fputs("<p class=\"say\"><b>", out);
+			if (nr > 1) {
+				html_esc(out, drives[d].label);
+				fputs(", ", out);
+			}
 			html_esc(out, st->step);
 			if (st->reached)
 				fprintf(out, ":</b> steady state reached after %u rounds: over the last %u, "

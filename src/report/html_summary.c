@@ -31,13 +31,13 @@ static struct finding_point *finding_points(const struct slice *s, bool iops)
 	return fp;
 }
 
-static void sentence(FILE *out, const char *text, bool *open)
+/* Appends a sentence to buf (a space between). */
+static void add_sentence(char *buf, size_t len, const char *text)
 {
-	if (!text[0])
-		return;
-	fputs(*open ? " " : "", out);
-	html_esc(out, text);
-	*open = true;
+	size_t used = strlen(buf);
+
+	if (text[0] && used + 2 < len)
+		snprintf(buf + used, len - used, "%s%s", used ? " " : "", text);
 }
 
 int html_test_findings(FILE *out, const struct report_drive *drives, const struct slice *slices,
@@ -45,8 +45,8 @@ int html_test_findings(FILE *out, const struct report_drive *drives, const struc
 		       bool as_item, unsigned *fired)
 {
 	struct standing st;
-	char text[512];
-	bool open = false;
+	char text[512], lead[512] = "", found[2048] = "";
+	unsigned count = 0;
 
 	standing_of(drives, slices, nr, reviewed, test, &st);
 	if (!st.has)
@@ -58,56 +58,70 @@ int html_test_findings(FILE *out, const struct report_drive *drives, const struc
 	unsigned n = slices[reviewed].n;
 	char peak[48];
 
+	/* the lead: the peak and the 1/1 figure (the summary table has them) */
 	report_format_number(st.value, st.iops, peak, sizeof(peak));
 	snprintf(text, sizeof(text), "Peak %s %s at %u/%u.", peak, unit, st.peak->iodepth,
 		 st.peak->numjobs);
-	if (as_item) {
-		char name[128];
-		report_test_name(test, name, sizeof(name));
-		fputs("<li><b>", out);
-		html_esc(out, name);
-	} else {
-		fputs("<p class=\"say finding\"><b>", out);
-		html_esc(out, drives[reviewed].label);
-	}
-	fputs(":</b> ", out);
-	sentence(out, text, &open);
+	add_sentence(lead, sizeof(lead), text);
 	for (unsigned i = 0; i < n && n > 1; i++)
 		if (fp[i].iodepth == 1 && fp[i].numjobs == 1) {
 			char v[48], l[48];
 			report_format_number(fp[i].value, st.iops, v, sizeof(v));
 			report_format_number(fp[i].lat_mean_us, false, l, sizeof(l));
 			snprintf(text, sizeof(text), "At 1/1: %s %s, mean latency %s \u00b5s.", v, unit, l);
-			sentence(out, text, &open);
+			add_sentence(lead, sizeof(lead), text);
 			break;
 		}
+	/* the findings proper, each only where it fires */
 	bool (*const per_sweep[])(const struct finding_point *, unsigned, const char *,
 				  char *, size_t) = { finding_plateau, finding_drop };
 	for (unsigned k = 0; k < sizeof(per_sweep) / sizeof(per_sweep[0]); k++)
 		if (per_sweep[k](fp, n, unit, text, sizeof(text))) {
-			sentence(out, text, &open);
-			++*fired;
+			add_sentence(found, sizeof(found), text);
+			count++;
 		}
 	if (finding_littles_law(fp, n, text, sizeof(text))) {
-		sentence(out, text, &open);
-		++*fired;
+		add_sentence(found, sizeof(found), text);
+		count++;
 	}
 	const struct drive_spec *spec = drives[reviewed].spec;
 	if (!st.iops && spec && finding_bus(st.value, spec->interface, text, sizeof(text))) {
-		sentence(out, text, &open);
-		++*fired;
+		add_sentence(found, sizeof(found), text);
+		count++;
 	}
 	if (finding_rating(fp, n, unit, st.rating, text, sizeof(text))) {
-		sentence(out, text, &open);
-		++*fired;
+		add_sentence(found, sizeof(found), text);
+		count++;
 	}
 	if (finding_rank(st.rank, st.of, st.value, unit, drives[st.leader].label, st.leader_value,
 			 st.runner_up_pct, text, sizeof(text))) {
-		sentence(out, text, &open);
-		++*fired;
+		add_sentence(found, sizeof(found), text);
+		count++;
 	}
-	fputs(as_item ? "</li>\n" : "</p>\n", out);
 	free(fp);
+	*fired += count;
+	/* the summary's list is short: a test only with what fired for it */
+	if (as_item) {
+		if (!count)
+			return 0;
+		char name[128];
+		report_test_name(test, name, sizeof(name));
+		fputs("<li><b>", out);
+		html_esc(out, name);
+		fputs(":</b> ", out);
+		html_esc(out, found);
+		fputs("</li>\n", out);
+		return 0;
+	}
+	fputs("<p class=\"say finding\"><b>", out);
+	html_esc(out, drives[reviewed].label);
+	fputs(":</b> ", out);
+	html_esc(out, lead);
+	if (found[0]) {
+		fputs(" ", out);
+		html_esc(out, found);
+	}
+	fputs("</p>\n", out);
 	return 0;
 }
 
@@ -197,4 +211,50 @@ void html_section_summary(FILE *out, const struct report_drive *drives,
 		any = true;
 	}
 	fputs(any ? ".</p>\n" : "did not run these tests.</p>\n", out);
+}
+
+/* A latency as a reader expects it: µs, or ms past 10,000 µs. */
+static void latency_cell(FILE *out, double us)
+{
+	char v[48];
+
+	if (!isfinite(us)) {
+		fputs("<td>-</td>", out);
+		return;
+	}
+	report_format_number(us >= 10000 ? us / 1000 : us, false, v, sizeof(v));
+	fprintf(out, "<td>%s %s</td>", v, us >= 10000 ? "ms" : "\u00b5s");
+}
+
+void html_peak_percentiles(FILE *out, const struct report_drive *drives,
+			   const struct slice *slices, unsigned nr, const struct report_point *test)
+{
+	bool iops = html_headline_iops(test), any = false;
+	char where[POINT_NAME_MAX];
+
+	for (unsigned d = 0; d < nr; d++) {
+		const struct report_point *peak = NULL;
+		for (unsigned i = 0; i < slices[d].n; i++)
+			if (!peak || html_headline(&slices[d].pts[i], iops) > html_headline(peak, iops))
+				peak = &slices[d].pts[i];
+		if (!peak || !isfinite(peak->p99_us))
+			continue;
+		if (!any)
+			fputs("<table class=\"pct\"><tr><th class=\"l\">latency at the peak</th>"
+			      "<th>QD/jobs</th><th>mean</th><th>p99</th><th>p99.9</th><th>p99.99</th>"
+			      "<th>p99.9999</th></tr>\n", out);
+		any = true;
+		html_point_name(peak, where, sizeof(where));
+		fputs("<tr><td class=\"l\">", out);
+		html_esc(out, drives[d].label);
+		fprintf(out, "</td><td>%s</td>", where);
+		latency_cell(out, peak->lat_mean_us);
+		latency_cell(out, peak->p99_us);
+		latency_cell(out, peak->p999_us);
+		latency_cell(out, peak->p9999_us);
+		latency_cell(out, peak->p999999_us);
+		fputs("</tr>\n", out);
+	}
+	if (any)
+		fputs("</table>\n", out);
 }

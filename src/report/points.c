@@ -184,6 +184,7 @@ static void latency_of(const struct dir_record *d, struct report_point *p)
 	p->p99_us = percentile_us(pct, n, 99.0);
 	p->p999_us = percentile_us(pct, n, 99.9);
 	p->p9999_us = percentile_us(pct, n, 99.99);
+	p->p999999_us = percentile_us(pct, n, 99.9999);
 }
 
 int report_points(const struct result_record *recs, unsigned nr,

@@ -94,6 +94,7 @@ struct report_point {
 	unsigned iodepth, numjobs;
 	double mbs, iops, lat_mean_us;     /* MB/s = 10^6 B/s */
 	double p99_us, p999_us, p9999_us;  /* NAN when not recorded */
+	double p999999_us;                 /* 99.9999th, NAN when not recorded */
 	const struct result_record *rec;
 };
 

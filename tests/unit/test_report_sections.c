@@ -247,6 +247,29 @@ static void test_page_order_and_contents(void **state)
 	free(html);
 }
 
+/* A sweep's tail at the peak per drive, in ms past 10,000 µs; a
+ * percentile not recorded is "-". */
+static void test_peak_percentiles(void **state)
+{
+	struct result_record r[2];
+	struct report_drive d = { .label = "drive", .recs = r, .nr = 2 };
+	const double pcts[] = { 99, 99.9, 99.99, 99.9999 };
+	const uint64_t ns[] = { 800000, 9999000, 15000000, 42000000 };
+	(void)state;
+
+	record(&r[0], "rand-read-4k", "rand-read-4k", "sweep", "randread", 4096, 1, 1, 1000);
+	record(&r[1], "rand-read-4k", "rand-read-4k", "sweep", "randread", 4096, 32, 1, 9000);
+	for (unsigned i = 0; i < 4; i++)
+		r[1].dir[DIR_READ].clat_pct[i] = (struct pct_value){ pcts[i], ns[i] };
+	r[1].dir[DIR_READ].nr_clat_pct = 3;   /* 99.9999 not recorded */
+	char *html = page(&d, 1);
+	const char *t = strstr(html, "<table class=\"pct\">");
+	assert_non_null(t);
+	assert_non_null(strstr(t, "<td>32/1</td><td>100.0 \u00b5s</td><td>800.0 \u00b5s</td>"
+				  "<td>9,999.0 \u00b5s</td><td>15.0 ms</td><td>-</td>"));
+	free(html);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_reader_names),
 		cmocka_unit_test(test_reviews_order),
 		cmocka_unit_test(test_page_order_and_contents),
+		cmocka_unit_test(test_peak_percentiles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

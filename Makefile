@@ -33,7 +33,7 @@ FAKE_DIR := $(BUILD)/tests/fake
 FAKE_LIBS := $(FAKE_DIR)/libcufile.so.0 $(FAKE_DIR)/libcufile-noasync.so.0 \
 	$(FAKE_DIR)/libcudart.so.12 $(FAKE_DIR)/libcuda.so.1
 
-.PHONY: all deps check test demo asan clean bench fuzz fuzz-build
+.PHONY: all deps check test demo asan clean bench fuzz fuzz-build screenshots
 
 # libFuzzer targets (tests/fuzz/fuzz_NAME.c); `make fuzz` builds them with
 # clang into build-fuzz/ and runs each FUZZ_SECONDS. The same harnesses are
@@ -99,6 +99,11 @@ asan: deps
 demo: deps
 	@$(MAKE) --no-print-directory $(BUILD)/drivebench
 	@DEMO_TARGET="$(DEMO_TARGET)" sh scripts/demo.sh $(BUILD)
+
+# docs/images/report-*.png from the demo's report (make demo when missing)
+screenshots: deps
+	@$(MAKE) --no-print-directory $(BUILD)/drivebench
+	@sh scripts/screenshots.sh $(BUILD)
 
 bench: $(BUILD)/drivebench
 	@sh bench/vs-fio.sh $(BUILD)/drivebench

@@ -295,12 +295,14 @@ static int series_chart(FILE *out, const struct report_drive *drives,
 			const struct report_point *test)
 {
 	struct svg_series *series = calloc(nr, sizeof(*series));
+	struct svg_series *lat_series = calloc(nr, sizeof(*lat_series));
 	double **xs = calloc(nr, sizeof(*xs)), **ys = calloc(nr, sizeof(*ys));
+	double **lats = calloc(nr, sizeof(*lats));
 	unsigned used = 0;
 	char title[160], tname[96];
 	int rc = -1;
 
-	if (!series || !xs || !ys) {
+	if (!series || !lat_series || !xs || !ys || !lats) {
 		err_set("report: out of memory");
 		goto out;
 	}
@@ -313,7 +315,8 @@ static int series_chart(FILE *out, const struct report_drive *drives,
 		rec = slices[d].pts[0].rec;
 		xs[used] = calloc(rec->nr_series, sizeof(double));
 		ys[used] = calloc(rec->nr_series, sizeof(double));
-		if (!xs[used] || !ys[used]) {
+		lats[used] = calloc(rec->nr_series, sizeof(double));
+		if (!xs[used] || !ys[used] || !lats[used]) {
 			err_set("report: out of memory");
 			used++;
 			goto out;
@@ -323,12 +326,16 @@ static int series_chart(FILE *out, const struct report_drive *drives,
 			double dt = (double)(s->t_ms - prev) / 1000.0;
 			xs[used][i] = s->t_ms / 1000.0;
 			ys[used][i] = dt > 0 ? s->bytes[test->dir] / dt / 1e6 : NAN;
+			/* an interval without I/O has no latency */
+			lats[used][i] = s->ios[test->dir] ? s->lat_mean_ns[test->dir] / 1000.0 : NAN;
 			prev = s->t_ms;
 		}
 		series[used].name = drives[d].label;
 		series[used].x = xs[used];
 		series[used].y = ys[used];
 		series[used].n = rec->nr_series;
+		lat_series[used] = series[used];
+		lat_series[used].y = lats[used];
 		used++;
 	}
 	if (used) {
@@ -338,16 +345,28 @@ static int series_chart(FILE *out, const struct report_drive *drives,
 				       series, used };
 		if (svg_line_chart(out, &c) < 0)
 			goto out;
+		bool any_lat = false;
+		for (unsigned d = 0; d < used; d++)
+			for (unsigned i = 0; i < lat_series[d].n && !any_lat; i++)
+				any_lat = isfinite(lat_series[d].y[i]) && lat_series[d].y[i] > 0;
+		snprintf(title, sizeof(title), "%s: mean latency over time", tname);
+		struct svg_chart l = { title, "time (s)", "mean latency (\u00b5s)", NULL, 0,
+				       lat_series, used };
+		if (any_lat && svg_line_chart(out, &l) < 0)
+			goto out;
 	}
 	rc = 0;
 out:
-	for (unsigned i = 0; xs && ys && i < used; i++) {
+	for (unsigned i = 0; xs && ys && lats && i < used; i++) {
 		free(xs[i]);
 		free(ys[i]);
+		free(lats[i]);
 	}
 	free(xs);
 	free(ys);
+	free(lats);
 	free(series);
+	free(lat_series);
 	return rc;
 }
 

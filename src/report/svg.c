@@ -297,7 +297,8 @@ static void plot_series(FILE *out, const struct svg_chart *c, unsigned s,
 			if (!isfinite(ser->y[i]))
 				continue;
 			char value[32], at[48];
-			svg_format_tick(ser->y[i], value, sizeof(value));
+			/* the value in full (a tick's 3 digits would round it) */
+			snprintf(value, sizeof(value), "%.6g", ser->y[i]);
 			if (c->x_names && i < c->nx)
 				snprintf(at, sizeof(at), "%s", c->x_names[i]);
 			else

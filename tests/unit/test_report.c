@@ -464,9 +464,9 @@ static void test_report_page(void **state)
 	 * write single point with a time series */
 	struct result_record a[19], b[19];
 	struct series_record series[3] = {
-		{ 1000, { 0, 3000000000ull }, { 0 }, { 0 } },
-		{ 2000, { 0, 3100000000ull }, { 0 }, { 0 } },
-		{ 3000, { 0, 2900000000ull }, { 0 }, { 0 } },
+		{ 1000, { 0, 22900 }, { 0, 3000000000ull }, { 0, 650000 } },
+		{ 2000, { 0, 23600 }, { 0, 3100000000ull }, { 0, 640000 } },
+		{ 3000, { 0, 22100 }, { 0, 2900000000ull }, { 0, 700000 } },
 	};
 	struct drive_spec spec;
 	struct page page = { { { "P5430 <30T>", a, 19, &spec }, { "J5060", b, 19, NULL } },
@@ -518,6 +518,10 @@ static void test_report_page(void **state)
 	/* two drives: the headline and latency bars, MB/s and IOPS being one */
 	assert_true(count(html, "class=\"bar\"") >= 4);
 	assert_non_null(strstr(html, "bandwidth over time"));
+	/* the fill's latency over time beside it, from the same series */
+	assert_non_null(strstr(html, "128K sequential write: mean latency over time"));
+	assert_non_null(strstr(html, "<title>P5430 &lt;30T&gt;: 3 \u2192 700</title>"));
+	assert_non_null(strstr(html, "<title>P5430 &lt;30T&gt;: 1 \u2192 3000</title>"));
 	assert_non_null(strstr(html, "time (s)"));
 	assert_non_null(strstr(html, "its 3,000 MB/s rating"));
 	/* sentences with the rating */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/units.h"
 
 static void clear(char *buf, size_t len)
 {
@@ -62,9 +63,6 @@ bool finding_plateau(const struct finding_point *pts, unsigned n, const char *un
 	return true;
 }
 
-/* PCIe payload MB/s per lane after encoding, by generation */
-static const double lane_mbs[] = { 0, 250, 500, 985, 1969, 3938, 7877 };
-
 double finding_link_mbs(const char *interface, unsigned *gen, unsigned *lanes)
 {
 	const char *at;
@@ -80,11 +78,11 @@ double finding_link_mbs(const char *interface, unsigned *gen, unsigned *lanes)
 		g = (unsigned)strtoul(at + 5, NULL, 10);
 	if ((at = strstr(interface, " x")) || (at = strstr(interface, "x")))
 		l = (unsigned)strtoul(at + (at[0] == ' ' ? 2 : 1), NULL, 10);
-	if (g < 1 || g >= sizeof(lane_mbs) / sizeof(lane_mbs[0]) || l < 1 || l > 32)
+	if (units_pcie_lane_mbs(g) <= 0 || l < 1 || l > 32)
 		return 0;
 	*gen = g;
 	*lanes = l;
-	return lane_mbs[g] * l;
+	return units_pcie_lane_mbs(g) * l;
 }
 
 bool finding_bus(double peak_mbs, const char *interface, char *buf, size_t len)

@@ -233,10 +233,7 @@ void html_peak_percentiles(FILE *out, const struct report_drive *drives,
 	char where[POINT_NAME_MAX];
 
 	for (unsigned d = 0; d < nr; d++) {
-		const struct report_point *peak = NULL;
-		for (unsigned i = 0; i < slices[d].n; i++)
-			if (!peak || html_headline(&slices[d].pts[i], iops) > html_headline(peak, iops))
-				peak = &slices[d].pts[i];
+		const struct report_point *peak = standing_best_point(&slices[d], iops);
 		if (!peak || !isfinite(peak->p99_us))
 			continue;
 		if (!any)

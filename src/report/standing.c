@@ -4,8 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-/* The best point of a drive's slice by the headline metric; NULL if none. */
-static const struct report_point *best_of(const struct slice *s, bool iops)
+const struct report_point *standing_best_point(const struct slice *s, bool iops)
 {
 	const struct report_point *best = NULL;
 
@@ -23,7 +22,7 @@ void standing_of(const struct report_drive *drives, const struct slice *slices,
 
 	memset(st, 0, sizeof(*st));
 	st->iops = html_headline_iops(test);
-	st->peak = best_of(&slices[reviewed], st->iops);
+	st->peak = standing_best_point(&slices[reviewed], st->iops);
 	if (!st->peak)
 		return;
 	st->has = true;
@@ -45,7 +44,7 @@ void standing_of(const struct report_drive *drives, const struct slice *slices,
 	st->leader_value = st->value;
 	st->rank = 1;
 	for (unsigned d = 0; d < nr; d++) {
-		const struct report_point *b = best_of(&slices[d], st->iops);
+		const struct report_point *b = standing_best_point(&slices[d], st->iops);
 		if (!b)
 			continue;
 		st->of++;

@@ -24,6 +24,9 @@ struct standing {
 	double runner_up_pct;      /* leading: the margin over the second */
 };
 
+/* A drive's best point of a test by the headline metric; NULL if none. */
+const struct report_point *standing_best_point(const struct slice *s, bool iops);
+
 /* The standing of drive reviewed (an index of slices) on test; slices are
  * every drive's points of it. */
 void standing_of(const struct report_drive *drives, const struct slice *slices,

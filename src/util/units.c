@@ -465,3 +465,10 @@ char *units_format_count(double count, char *out, size_t len)
 		snprintf(out, len, "%.2fG", count / 1e9);
 	return out;
 }
+
+double units_pcie_lane_mbs(unsigned gen)
+{
+	static const double lane_mbs[] = { 0, 250, 500, 985, 1969, 3938, 7877 };
+
+	return gen < sizeof(lane_mbs) / sizeof(lane_mbs[0]) ? lane_mbs[gen] : 0;
+}

@@ -117,4 +117,8 @@ char *units_format_clock(double seconds, char *out, size_t len);
 /* A count as the progress lines write it: "12.0", "1.5k", "2.50M", "3.00G". */
 char *units_format_count(double count, char *out, size_t len);
 
+/* One PCIe lane's payload bandwidth after encoding, MB/s, by generation
+ * (1..6: 250, 500, 985, 1969, 3938, 7877); 0 for any other. */
+double units_pcie_lane_mbs(unsigned gen);
+
 #endif

@@ -18,8 +18,6 @@
  * ones and about one more for the open blocks, partly filled */
 #define GC_RESERVE_BLOCKS (GC_LOW_BLOCKS + 1)
 
-/* PCIe payload bandwidth per lane in MB/s after encoding, by generation. */
-static const double pcie_lane_mbs[] = { 0, 250, 500, 985, 1969, 3938, 7877 };
 
 struct raw_model {
 	double capacity_tb;
@@ -334,7 +332,7 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 		.program_ns = { r->program_ns, r->slc_program_ns },
 		.erase_ns = r->erase_ns,
 		.channel_bytes_per_ns = r->channel_mbs / 1000.0,
-		.link_bytes_per_ns = pcie_lane_mbs[r->pcie_gen] * (double)r->pcie_lanes *
+		.link_bytes_per_ns = units_pcie_lane_mbs((unsigned)r->pcie_gen) * (double)r->pcie_lanes *
 				     r->pcie_efficiency / 1000.0,
 		.command_ns = r->command_ns,
 		.commands_per_ns = r->controller_kiops / 1e6,

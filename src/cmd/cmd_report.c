@@ -24,7 +24,7 @@ struct spec_arg {
 };
 
 struct report_args {
-	const char *db_path, *out_path, *title;
+	const char *db_path, *out_path, *title, *reviewed;
 	struct selector *sels;
 	unsigned nr_sels;
 	struct spec_arg *specs;
@@ -72,6 +72,8 @@ static const struct cmdopt report_options[] = {
 	CMDOPT_VALUE_FN("--spec", 0, add_spec, "LABEL=FILE.ini",
 			"use this spec sheet for LABEL (else the stored one)"),
 	CMDOPT_STRING("--title", 0, struct report_args, title, "TEXT", "the page title"),
+	CMDOPT_STRING("--reviewed", 0, struct report_args, reviewed, "LABEL",
+		      "the drive the summary tells of (default: the first)"),
 	CMDOPT_STRING("--out", 0, struct report_args, out_path, "FILE",
 		      "where to write (default " REPORT_DEFAULT_OUT ")"),
 };
@@ -79,15 +81,17 @@ static const struct cmdopt report_options[] = {
 static const struct cmdopt_spec report_spec = {
 	.command = "report",
 	.synopsis = "report [--db FILE] [RUN|LABEL...] [--label LABEL]...\n"
-		    "                         [--spec LABEL=FILE.ini]... [--title TEXT] [--out FILE]",
+		    "                         [--spec LABEL=FILE.ini]... [--reviewed LABEL] [--title TEXT]\n"
+		    "                         [--out FILE]",
 	.about =
 	"Writes one self-contained HTML page (inline CSS and SVG, opens offline)\n"
 	"with the review's charts and tables: sweep charts of MB/s, IOPS and mean\n"
 	"latency over the QD/jobs points, bar charts of single-point tests, time\n"
 	"series, latency tables, computed sentences (peak, 1/1 latency, worst\n"
-	"latency, flattening, against rated) and a differential heatmap of the\n"
-	"first two drives. Results are grouped by drive label (\"run N\" when a run\n"
-	"has none). With no RUN or LABEL, every run in the database is shown.\n",
+	"latency, flattening, against rated) and differential heatmaps of any two\n"
+	"drives (a drive selector on the page). Results are grouped by drive label\n"
+	"(\"run N\" when a run has none); the summary tells of the first drive, or\n"
+	"of --reviewed. With no RUN or LABEL, every run in the database is shown.\n",
 	.options = report_options,
 	.nr_options = CMDOPT_COUNT(report_options),
 	.footer = "Exit 2 for an unknown run or label or a bad option. See docs/report.md.\n",
@@ -247,13 +251,34 @@ static int fill_drives(struct report_input *in)
 	return 0;
 }
 
+/* --reviewed LABEL: the index of that drive among the selected. */
+static int reviewed_drive(const struct report_args *a, const struct report_input *in,
+			  unsigned *index)
+{
+	*index = 0;
+	if (!a->reviewed)
+		return 0;
+	for (unsigned g = 0; g < in->sel.nr_groups; g++)
+		if (!strcmp(in->sel.groups[g].label, a->reviewed)) {
+			*index = g;
+			return 0;
+		}
+	fprintf(stderr, "drivebench report: --reviewed: no selected drive is labelled '%s'\n",
+		a->reviewed);
+	return EXIT_BAD_INPUT;
+}
+
 /* The page, through the write gate; its path on standard output. */
 static int write_page(const struct report_args *a, const struct report_input *in)
 {
 	char subtitle[1200];
-	struct report_options opt = { a->title, subtitle };
-	FILE *out = output_gate_open("--out", a->out_path);
-	int written, closed;
+	struct report_options opt = { a->title, subtitle, 0 };
+	int written, closed, rc = reviewed_drive(a, in, &opt.reviewed);
+	FILE *out;
+
+	if (rc)
+		return rc;
+	out = output_gate_open("--out", a->out_path);
 
 	if (!out) {
 		fprintf(stderr, "drivebench report: %s\n", err_msg());

@@ -21,6 +21,10 @@
  * end of a jobs group) is an anomaly */
 #define FINDING_DROP_SHARE 0.20
 
+/* a GDS point this far below the block size's peak at fewer threads is a
+ * scaling drop */
+#define FINDING_GDS_DROP_SHARE 0.10
+
 struct finding_point {
 	unsigned iodepth, numjobs;
 	double value;          /* the headline figure: IOPS or MB/s */
@@ -60,5 +64,14 @@ bool finding_rank(unsigned rank, unsigned of, double value, const char *unit,
 bool finding_checkpoint(const double *pass_mean, const double *pass_min,
 			const double *pass_max, unsigned passes, double bytes,
 			double seq_write_mbs, char *buf, size_t len);
+
+/* GDS, one block size's points by thread count, ascending (findings_gds.c):
+ * "16K peaks at 1.23 GiB/s with 64 threads." */
+bool finding_gds_peak(const char *bs_name, const unsigned *threads, const double *gibs,
+		      unsigned n, char *buf, size_t len);
+/* "128K drops 18% past its 32-thread peak: 4.61 GiB/s at 128 threads
+ * against 5.62 GiB/s." The lowest point beyond the peak. */
+bool finding_gds_scaling(const char *bs_name, const unsigned *threads, const double *gibs,
+			 unsigned n, char *buf, size_t len);
 
 #endif

@@ -34,7 +34,8 @@ static const char page_css[] =
 	"nav.toc{background:#fafafa;border:1px solid #ddd;padding:6px 12px;font-size:14px}"
 	"nav.toc ol{margin:4px 0;columns:2}h3{font-size:16px;margin:18px 0 4px}"
 	"ul.findings{font-size:14px}ul.findings li{margin:3px 0}"
-	"@media print{nav.toc{display:none}svg.chart{page-break-inside:avoid}details.values>*{display:block}}"
+	"form.pick{font-size:14px;margin:4px 0 10px}form.pick select{margin-right:10px}"
+	"@media print{nav.toc,form.pick{display:none}svg.chart{page-break-inside:avoid}details.values>*{display:block}}"
 	".legend-item{cursor:pointer}.legend-item.off{opacity:.35}path.off,circle.off{display:none}"
 	"span.model{background:#4a148c;color:#fff;font-size:12px;padding:1px 6px;"
 	"border-radius:3px;margin-left:6px;white-space:nowrap}";
@@ -70,19 +71,66 @@ void html_cell_number(FILE *out, double v, bool compact)
 	fprintf(out, "<td>%s</td>", buf);
 }
 
-/* The page's one script, small and optional: a click on a legend entry
- * hides that series (in sweep charts, where series i is drive i, in every
- * one of them), a second click shows it again. With scripts off the page
- * reads the same; hover values are SVG titles and need no script. */
+void html_review_open(FILE *out, unsigned k, unsigned reviewed, unsigned nr)
+{
+	if (nr >= 2)
+		fprintf(out, "<div class=\"by-review\" data-review=\"%u\"%s>\n", k,
+			k == reviewed ? "" : " hidden");
+}
+
+void html_review_close(FILE *out, unsigned nr)
+{
+	if (nr >= 2)
+		fputs("</div>\n", out);
+}
+
+/* The page's one script, small and optional. A click on a legend entry
+ * hides that series (in charts where series i is drive i, that drive in
+ * every one of them), a second click shows it again. The drive selector
+ * (shown by the script) moves the summary, the findings and the emphasis
+ * to another drive, and redraws every heatmap for the pair picked, from
+ * the values beside it (report/html_heat.c; the colours as svg_heat_color
+ * makes them). With scripts off the page reads the same for the default
+ * drives; hover values are SVG titles and need no script. */
 static const char page_script[] =
-	"document.addEventListener('click',function(e){"
+	"(function(){var D=document;function Q(s,r){return Array.prototype.slice.call("
+	"(r||D).querySelectorAll(s))}"
+	"D.addEventListener('click',function(e){"
 	"var g=e.target.closest&&e.target.closest('.legend-item');if(!g)return;"
 	"var k=g.getAttribute('data-legend'),svg=g.closest('svg'),on=!g.classList.contains('off');"
-	"var scope=svg.hasAttribute('data-drives')?document.querySelectorAll('svg[data-drives]'):[svg];"
-	"Array.prototype.forEach.call(scope,function(s){"
-	"s.querySelectorAll('[data-series=\"'+k+'\"]').forEach(function(x){x.classList.toggle('off',on)});"
-	"s.querySelectorAll('.legend-item[data-legend=\"'+k+'\"]').forEach(function(x){"
-	"x.classList.toggle('off',on)})})});";
+	"var scope=svg.hasAttribute('data-drives')?Q('svg[data-drives]'):[svg];"
+	"scope.forEach(function(s){"
+	"Q('[data-series=\"'+k+'\"]',s).forEach(function(x){x.classList.toggle('off',on)});"
+	"Q('.legend-item[data-legend=\"'+k+'\"]',s).forEach(function(x){"
+	"x.classList.toggle('off',on)})})});"
+	"function hex(p){var t=Math.min(Math.abs(p)/50,1),c=p<0?[215,48,39]:[26,152,80];"
+	"return '#'+c.map(function(x){var v=Math.round(255+(x-255)*t);"
+	"return (v<16?'0':'')+v.toString(16)}).join('')}"
+	"function sign(v,d){return (v>=0?'+':'')+v.toFixed(d)}"
+	"function heat(a,b){Q('script[data-heat-of]').forEach(function(s){"
+	"var h=JSON.parse(s.textContent),g=D.querySelector('g[data-heat=\"'+"
+	"s.getAttribute('data-heat-of')+'\"]');if(!g||!h.v[a]||!h.v[b])return;"
+	"var svg=g.closest('svg'),t=h.drives[a]+' vs '+h.drives[b]+': '+h.what,nc=h.cols.length;"
+	"svg.querySelector('title').textContent=t;svg.querySelector('.ctitle').textContent=t;"
+	"h.v[a].forEach(function(va,k){var vb=h.v[b][k],ok=va!=null&&vb!=null&&vb!=0,"
+	"r=g.querySelector('rect[data-k=\"'+k+'\"]'),x=g.querySelector('text[data-k=\"'+k+'\"]'),"
+	"p=ok?(va-vb)/vb*100:0,sc=h.lower?-p:p;"
+	"r.setAttribute('fill',ok?hex(sc):'#f4f4f4');x.textContent=ok?sign(va-vb,h.dec):'';"
+	"if(ok&&Math.abs(sc)>=30)x.setAttribute('fill','#fff');else x.removeAttribute('fill');"
+	"r.querySelector('title').textContent=ok?h.rows[Math.floor(k/nc)]+', '+h.cols[k%nc]+"
+	"': '+h.drives[a]+' '+va.toFixed(h.dec)+', '+h.drives[b]+' '+vb.toFixed(h.dec)+' '+"
+	"h.unit+' ('+sign(p,1)+'%)':'not measured by both drives'})})}"
+	"function review(k){Q('[data-review]').forEach(function(e){"
+	"e.hidden=e.getAttribute('data-review')!=k});"
+	"Q('svg[data-emph] path.line').forEach(function(p){"
+	"p.setAttribute('stroke-width',p.getAttribute('data-series')==k?'3.5':'1.5')})}"
+	"var f=D.querySelector('form.pick');if(!f)return;f.hidden=false;"
+	"var R=D.getElementById('pick-review'),A=D.getElementById('pick-a'),"
+	"B=D.getElementById('pick-b');"
+	"R.onchange=function(){review(R.value);A.value=R.value;"
+	"if(B.value==R.value)B.value=R.value=='0'?'1':'0';heat(+A.value,+B.value)};"
+	"A.onchange=B.onchange=function(){heat(+A.value,+B.value)};"
+	"window.drivebenchPick={review:review,heat:heat}})();";
 
 static void spec_cell(FILE *out, double v, const char *suffix)
 {
@@ -383,11 +431,15 @@ static int test_section(struct page *pg, unsigned t)
 	fprintf(pg->out, "<section class=\"test\" id=\"%s\">\n<h3>", anchor);
 	html_esc(pg->out, tname);
 	fputs("</h3>\n", pg->out);
-	if (html_test_findings(pg->out, pg->drives, slices, pg->nr, pg->reviewed, test, false,
-			       &fired) < 0)
-		return -1;
+	for (unsigned k = 0; k < pg->nr; k++) {
+		html_review_open(pg->out, k, pg->reviewed, pg->nr);
+		if (html_test_findings(pg->out, pg->drives, slices, pg->nr, k, test, false,
+				       &fired) < 0)
+			return -1;
+		html_review_close(pg->out, pg->nr);
+	}
 	if (sweep) {
-		if (html_sweep_section(pg->out, pg->drives, slices, pg->nr, test) < 0)
+		if (html_sweep_section(pg->out, pg->drives, slices, pg->nr, pg->reviewed, test) < 0)
 			return -1;
 	} else if (html_single_section(pg->out, pg->drives, slices, pg->nr, test) < 0) {
 		return -1;
@@ -454,8 +506,12 @@ static int review_section(struct page *pg, enum report_section s, unsigned first
 	fprintf(pg->out, "<h2 id=\"%s\">", anchor);
 	html_esc(pg->out, title);
 	fputs("</h2>\n", pg->out);
-	html_section_summary(pg->out, pg->drives, slices_of(pg, first), pg->tests + first,
-			     last - first, pg->nr, pg->reviewed);
+	for (unsigned k = 0; k < pg->nr; k++) {
+		html_review_open(pg->out, k, pg->reviewed, pg->nr);
+		html_section_summary(pg->out, pg->drives, slices_of(pg, first), pg->tests + first,
+				     last - first, pg->nr, k);
+		html_review_close(pg->out, pg->nr);
+	}
 	if (s == SECTION_OBJECT) {
 		object_table(pg, first, last);
 		return 0;
@@ -496,12 +552,12 @@ static int draw_checkpoints(const struct page *pg)
 
 static int draw_gds(const struct page *pg)
 {
-	return html_gds_section(pg->out, pg->drives, pg->nr);
+	return html_gds_section(pg->out, pg->drives, pg->nr, pg->reviewed);
 }
 
 static int draw_heatmaps(const struct page *pg)
 {
-	return pg->nr >= 2 ? html_heatmaps(pg->out, pg->drives, pg->dp) : 0;
+	return pg->nr >= 2 ? html_heatmaps(pg->out, pg->drives, pg->dp, pg->nr, pg->reviewed) : 0;
 }
 
 static int draw_waf(const struct page *pg)
@@ -579,25 +635,64 @@ static int draw_body(struct page *pg)
 	return 0;
 }
 
-static int draw_summary(FILE *out, const struct page *pg)
+/* The drive selector: which drive the summary, the findings and the
+ * emphasis tell of, and the two drives every heatmap compares. Hidden
+ * until the script shows it (with scripts off it would do nothing). */
+static void draw_picker(FILE *out, const struct page *pg)
+{
+	static const char *const what[3] = { "pick-review", "pick-a", "pick-b" };
+	static const char *const says[3] = { "Reviewed drive ", " Heatmaps: ", " against " };
+	unsigned chosen[3] = { pg->reviewed, pg->reviewed, pg->reviewed ? 0 : 1 };
+
+	if (pg->nr < 2)
+		return;
+	fputs("<form class=\"pick\" hidden>", out);
+	for (unsigned s = 0; s < 3; s++) {
+		fprintf(out, "<label>%s<select id=\"%s\">", says[s], what[s]);
+		for (unsigned d = 0; d < pg->nr; d++) {
+			fprintf(out, "<option value=\"%u\"%s>", d, d == chosen[s] ? " selected" : "");
+			html_esc(out, pg->drives[d].label);
+			fputs("</option>", out);
+		}
+		fputs("</select></label>", out);
+	}
+	fputs("</form>\n", out);
+}
+
+/* One drive's summary: its table and its findings. */
+static int draw_summary_of(FILE *out, const struct page *pg, unsigned k)
 {
 	unsigned fired = 0;
 	char anchor[16];
 
-	if (!pg->nt || !pg->nr)
-		return 0;
-	html_summary_head(out, pg->drives, pg->reviewed, pg->nr);
+	html_summary_head(out, pg->drives, k, pg->nr);
 	for (unsigned t = 0; t < pg->nt; t++) {
 		test_anchor(t, anchor, sizeof(anchor));
-		html_summary_row(out, pg->drives, slices_of(pg, t), pg->nr, pg->reviewed,
-				 pg->tests[t], anchor);
+		html_summary_row(out, pg->drives, slices_of(pg, t), pg->nr, k, pg->tests[t], anchor);
 	}
 	fputs("</table>\n<h3>Findings</h3>\n<ul class=\"findings\">\n", out);
 	for (unsigned t = 0; t < pg->nt; t++)
-		if (html_test_findings(out, pg->drives, slices_of(pg, t), pg->nr, pg->reviewed,
+		if (html_test_findings(out, pg->drives, slices_of(pg, t), pg->nr, k,
 				       pg->tests[t], true, &fired) < 0)
 			return -1;
-	fputs("</ul>\n</section>\n", out);
+	if (html_gds_findings(out, pg->drives, pg->nr, k, true) < 0)
+		return -1;
+	fputs("</ul>\n", out);
+	return 0;
+}
+
+static int draw_summary(FILE *out, const struct page *pg)
+{
+	if (!pg->nt || !pg->nr)
+		return 0;
+	fputs("<section id=\"summary\">\n<h2>Summary</h2>\n", out);
+	for (unsigned k = 0; k < pg->nr; k++) {
+		html_review_open(out, k, pg->reviewed, pg->nr);
+		if (draw_summary_of(out, pg, k) < 0)
+			return -1;
+		html_review_close(out, pg->nr);
+	}
+	fputs("</section>\n", out);
 	return 0;
 }
 
@@ -621,7 +716,7 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 	struct report_drive *shown = calloc(nr ? nr : 1, sizeof(*shown));
 	char (*names)[160] = calloc(nr ? nr : 1, sizeof(*names));
 	const char *title = opt && opt->title ? opt->title : "drivebench report";
-	struct page pg = { .nr = nr, .reviewed = 0 };
+	struct page pg = { .nr = nr, .reviewed = opt && opt->reviewed < nr ? opt->reviewed : 0 };
 	char *body = NULL;
 	size_t body_len = 0;
 	int rc = -1;
@@ -661,6 +756,7 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 		fputs("</p>\n", out);
 	}
 	warnings_box(out, drives, nr);
+	draw_picker(out, &pg);
 	if (draw_summary(out, &pg) < 0)
 		goto out;
 	draw_toc(out, &pg);

@@ -1,11 +1,15 @@
-/* html_gds.c - the GDS sweep on the review page: one chart per block size, the
- * values and the heatmap of two drives. */
+/* html_gds.c - the GDS sweep on the review page: per transfer type and
+ * direction, one panel per block size (a line per drive), the values, and
+ * throughput and latency heatmaps of any two drives; the findings (each
+ * block size's peak, drops past it). */
 #include "report/html_parts.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/findings.h"
+#include "report/html_heat.h"
 #include "report/svg.h"
 #include "report/record_kind.h"
 #include "util/error.h"
@@ -110,66 +114,163 @@ static double gds_value(const struct result_record *rec, int dir, unsigned metri
 	return rec->dir[dir].lat.n ? rec->dir[dir].lat.mean / 1000.0 : NAN;
 }
 
-static int gds_group_charts(FILE *out, const struct report_drive *drives, unsigned nr,
-			    const struct gds_group *g)
+/* "sequential read (GPUD)", as gdsio's READ / RANDREAD ... */
+static void gds_group_name(const struct gds_group *g, char *buf, size_t len)
 {
-	static const char *const titles[] = { "throughput", "IOPS", "mean latency" };
-	static const char *const units[] = { "GiB/s (2^30 bytes/s)", "IOPS", "mean latency (\u00b5s)" };
-	unsigned lines = nr * g->nr_bs, nx = g->nr_threads;
-	int dir = gds_dir(g->rw);
-	double *y = calloc((size_t)lines * nx + 1, sizeof(*y));
-	struct svg_series *series = calloc(lines + 1, sizeof(*series));
-	char (*names)[160] = calloc(lines + 1, sizeof(*names));
-	char x_names[GDS_AXIS][12];
-	const char *x_ptrs[GDS_AXIS];
-	int rc = -1;
+	const char *what = !strcmp(g->rw, "read") ? "sequential read" :
+			   !strcmp(g->rw, "write") ? "sequential write" :
+			   !strcmp(g->rw, "randread") ? "random read" :
+			   !strcmp(g->rw, "randwrite") ? "random write" : g->rw;
 
-	if (!y || !series || !names) {
+	snprintf(buf, len, "%s (%s)", what, g->xfer);
+}
+
+/* values[(d * nr_bs + b) * nr_threads + t] of one metric */
+static double *gds_grid(const struct report_drive *drives, unsigned nr,
+			const struct gds_group *g, unsigned metric)
+{
+	size_t cells = (size_t)g->nr_bs * g->nr_threads;
+	double *v = calloc((size_t)nr * cells + 1, sizeof(*v));
+	int dir = gds_dir(g->rw);
+
+	if (!v) {
 		err_set("report: out of memory");
-		goto done;
+		return NULL;
 	}
-	for (unsigned t = 0; t < nx; t++) {
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned b = 0; b < g->nr_bs; b++)
+			for (unsigned t = 0; t < g->nr_threads; t++)
+				v[d * cells + (size_t)b * g->nr_threads + t] = gds_value(
+					gds_find(&drives[d], g, g->bs[b], g->threads[t]), dir, metric);
+	return v;
+}
+
+/* One panel per block size: throughput over threads, a line per drive,
+ * IOPS on the right axis (for one block size the same curve). */
+static int gds_panels(FILE *out, const struct report_drive *drives, unsigned nr,
+		      unsigned reviewed, const struct gds_group *g, const double *gibs)
+{
+	size_t cells = (size_t)g->nr_bs * g->nr_threads;
+	struct svg_series *series = calloc(nr + 1, sizeof(*series));
+	char x_names[GDS_AXIS][12], gname[64], title[200], bs[32];
+	const char *x_ptrs[GDS_AXIS];
+
+	if (!series)
+		return err_set("report: out of memory");
+
+	for (unsigned t = 0; t < g->nr_threads; t++) {
 		snprintf(x_names[t], sizeof(x_names[t]), "%u", g->threads[t]);
 		x_ptrs[t] = x_names[t];
 	}
-	for (unsigned m = 0; m < 3; m++) {
-		char title[200];
-
-		for (unsigned d = 0, l = 0; d < nr; d++)
-			for (unsigned b = 0; b < g->nr_bs; b++, l++) {
-				char bs[32];
-
-				for (unsigned t = 0; t < nx; t++)
-					y[(size_t)l * nx + t] = gds_value(gds_find(&drives[d], g, g->bs[b],
-									  g->threads[t]), dir, m);
-				report_bs_name(g->bs[b], bs, sizeof(bs));
-				snprintf(names[l], sizeof(names[l]), "%s%s%s", nr > 1 ? drives[d].label : "",
-					 nr > 1 ? " " : "", bs);
-				series[l] = (struct svg_series){ names[l], NULL, y + (size_t)l * nx, nx };
-			}
-		snprintf(title, sizeof(title), "GDS %s %s (%s): %s per block size", g->rw,
-			 dir == DIR_READ ? "read" : "write", g->xfer, titles[m]);
-		struct svg_chart c = { title, "threads", units[m], x_ptrs, nx, series, lines };
-		if (svg_line_chart(out, &c) < 0) {
-			/* a metric with no value at all (no latency recorded) is left out */
-			err_clear();
-			continue;
-		}
+	gds_group_name(g, gname, sizeof(gname));
+	for (unsigned b = 0; b < g->nr_bs; b++) {
+		for (unsigned d = 0; d < nr; d++)
+			series[d] = (struct svg_series){ drives[d].label, NULL,
+				gibs + d * cells + (size_t)b * g->nr_threads, g->nr_threads };
+		report_bs_name(g->bs[b], bs, sizeof(bs));
+		snprintf(title, sizeof(title), "GDS %s %s: throughput", gname, bs);
+		struct svg_chart c = { title, "threads", "GiB/s (2^30 bytes/s)", x_ptrs,
+				       g->nr_threads, series, nr };
+		c.y2_factor = (double)(1ull << 30) / (double)g->bs[b];
+		c.y2_label = "IOPS";
+		c.emphasis = nr > 1 ? reviewed + 1 : 0;
+		c.series_are_drives = true;
+		if (svg_line_chart(out, &c) < 0)
+			err_clear();   /* no drive has this block size's values */
 	}
-	rc = 0;
-done:
-	free(y);
 	free(series);
-	free(names);
-	return rc;
+	return 0;
 }
 
-static int gds_heatmap(FILE *out, const struct report_drive *drives, const struct gds_group *g)
+/* Every point's throughput, IOPS and mean latency, folded. */
+static void gds_values_table(FILE *out, const struct report_drive *drives, unsigned nr,
+			     const struct gds_group *g, double *const grids[3])
 {
-	char row_names[GDS_AXIS][32], col_names[GDS_AXIS][12], title[400];
+	size_t cells = (size_t)g->nr_bs * g->nr_threads;
+	char bs[32], v[48];
+
+	fputs("<details class=\"values\"><summary>values per point</summary>\n<table><tr>"
+	      "<th class=\"l\">drive</th><th>block size</th><th>threads</th><th>GiB/s</th>"
+	      "<th>IOPS</th><th>mean &micro;s</th></tr>\n", out);
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned b = 0; b < g->nr_bs; b++)
+			for (unsigned t = 0; t < g->nr_threads; t++) {
+				size_t k = d * cells + (size_t)b * g->nr_threads + t;
+
+				if (!isfinite(grids[0][k]))
+					continue;
+				report_bs_name(g->bs[b], bs, sizeof(bs));
+				fputs("<tr><td class=\"l\">", out);
+				html_esc(out, drives[d].label);
+				fprintf(out, "</td><td>%s</td><td>%u</td><td>%.3f</td>", bs,
+					g->threads[t], grids[0][k]);
+				report_format_number(grids[1][k], false, v, sizeof(v));
+				fprintf(out, "<td>%s</td>", v);
+				if (isfinite(grids[2][k]))
+					fprintf(out, "<td>%.1f</td>", grids[2][k]);
+				else
+					fputs("<td>-</td>", out);
+				fputs("</tr>\n", out);
+			}
+	fputs("</table>\n</details>\n", out);
+}
+
+int html_gds_findings(FILE *out, const struct report_drive *drives, unsigned nr,
+		      unsigned d, bool as_item)
+{
+	struct gds_group groups[GDS_GROUPS];
+	unsigned n = gds_groups(drives, nr, groups);
+
+	for (unsigned gi = 0; gi < n; gi++) {
+		const struct gds_group *g = &groups[gi];
+		double *gibs = gds_grid(drives, nr, g, 0);
+		size_t cells = (size_t)g->nr_bs * g->nr_threads;
+		char gname[64], bs[32], s[300];
+		bool any = false;
+
+		if (!gibs)
+			return -1;
+		gds_group_name(g, gname, sizeof(gname));
+		for (unsigned b = 0; b < g->nr_bs; b++) {
+			const double *v = gibs + d * cells + (size_t)b * g->nr_threads;
+
+			report_bs_name(g->bs[b], bs, sizeof(bs));
+			if (!finding_gds_peak(bs, g->threads, v, g->nr_threads, s, sizeof(s)))
+				continue;
+			if (!any) {
+				fputs(as_item ? "<li>" : "<p class=\"say\">", out);
+				fputs("<b>GDS ", out);
+				html_esc(out, gname);
+				fputs(":</b>", out);
+			}
+			any = true;
+			fputc(' ', out);
+			html_esc(out, s);
+			if (finding_gds_scaling(bs, g->threads, v, g->nr_threads, s, sizeof(s))) {
+				fputc(' ', out);
+				html_esc(out, s);
+			}
+		}
+		if (any)
+			fputs(as_item ? "</li>\n" : "</p>\n", out);
+		free(gibs);
+	}
+	return 0;
+}
+
+/* The throughput and latency heatmaps of the reviewed drive over the next. */
+static int gds_heatmaps(FILE *out, const struct report_drive *drives, unsigned nr,
+			unsigned reviewed, unsigned gi, const struct gds_group *g,
+			double *const grids[3])
+{
+	char row_names[GDS_AXIS][32], col_names[GDS_AXIS][12], gname[64];
+	char what[2][128], id[2][24];
 	const char *rp[GDS_AXIS], *cp[GDS_AXIS];
-	double pct[GDS_AXIS * GDS_AXIS];
-	int dir = gds_dir(g->rw);
+	const char **dn = calloc(nr + 1, sizeof(*dn));
+	int rc = 0;
+
+	if (!dn)
+		return err_set("report: out of memory");
 
 	for (unsigned b = 0; b < g->nr_bs; b++) {
 		report_bs_name(g->bs[b], row_names[b], sizeof(row_names[b]));
@@ -179,17 +280,27 @@ static int gds_heatmap(FILE *out, const struct report_drive *drives, const struc
 		snprintf(col_names[t], sizeof(col_names[t]), "%u", g->threads[t]);
 		cp[t] = col_names[t];
 	}
-	for (unsigned b = 0; b < g->nr_bs; b++)
-		for (unsigned t = 0; t < g->nr_threads; t++)
-			pct[b * g->nr_threads + t] = report_pct_diff(
-				gds_value(gds_find(&drives[0], g, g->bs[b], g->threads[t]), dir, 0),
-				gds_value(gds_find(&drives[1], g, g->bs[b], g->threads[t]), dir, 0));
-	snprintf(title, sizeof(title), "%s vs %s: GDS %s (%s) throughput difference, block size x threads",
-		 drives[0].label, drives[1].label, g->rw, g->xfer);
-	return svg_heatmap(out, title, rp, g->nr_bs, cp, g->nr_threads, pct) < 0 ? -1 : 0;
+	for (unsigned d = 0; d < nr; d++)
+		dn[d] = drives[d].label;
+	gds_group_name(g, gname, sizeof(gname));
+	snprintf(what[0], sizeof(what[0]), "GDS %s throughput difference (GiB/s), block size x threads",
+		 gname);
+	snprintf(what[1], sizeof(what[1]), "GDS %s mean latency difference (\u00b5s), block size x threads",
+		 gname);
+	snprintf(id[0], sizeof(id[0]), "gds-%u-bw", gi);
+	snprintf(id[1], sizeof(id[1]), "gds-%u-lat", gi);
+	for (unsigned m = 0; m < 2; m++) {
+		struct html_heat h = { id[m], what[m], m ? "\u00b5s" : "GiB/s", m ? 1 : 2, m == 1,
+				       rp, g->nr_bs, cp, g->nr_threads, dn, nr, grids[m ? 2 : 0] };
+		if (rc == 0 && html_heat_pair(out, &h, reviewed, reviewed ? 0 : 1) < 0)
+			rc = -1;
+	}
+	free(dn);
+	return rc;
 }
 
-int html_gds_section(FILE *out, const struct report_drive *drives, unsigned nr)
+int html_gds_section(FILE *out, const struct report_drive *drives, unsigned nr,
+		     unsigned reviewed)
 {
 	struct gds_group groups[GDS_GROUPS];
 	unsigned n = gds_groups(drives, nr, groups);
@@ -199,14 +310,39 @@ int html_gds_section(FILE *out, const struct report_drive *drives, unsigned nr)
 	fputs("<section class=\"test\">\n<h2>GPU Direct Storage (gdsio)</h2>\n<p class=\"note\">"
 	      "gdsio-style sweep: one synchronous I/O per thread through cuFile (GPUD), or the "
 	      "host path (CPUONLY, CPU_GPU). GiB/s = 2^30 bytes/s; latency is the mean time "
-	      "of one I/O.</p>\n", out);
-	for (unsigned g = 0; g < n; g++) {
-		if (gds_group_charts(out, drives, nr, &groups[g]) < 0)
+	      "of one I/O. One panel per block size; the heatmaps compare two drives point by "
+	      "point (the drive selector at the top picks them).</p>\n", out);
+	for (unsigned k = 0; k < nr; k++) {
+		html_review_open(out, k, reviewed, nr);
+		if (html_gds_findings(out, drives, nr, k, false) < 0)
 			return -1;
-		if (nr >= 2 && gds_heatmap(out, drives, &groups[g]) < 0)
+		html_review_close(out, nr);
+	}
+	for (unsigned gi = 0; gi < n; gi++) {
+		const struct gds_group *g = &groups[gi];
+		double *grids[3] = { gds_grid(drives, nr, g, 0), gds_grid(drives, nr, g, 1),
+				     gds_grid(drives, nr, g, 2) };
+		char gname[64];
+		int rc = -1;
+
+		if (!grids[0] || !grids[1] || !grids[2])
+			goto group_done;
+		gds_group_name(g, gname, sizeof(gname));
+		fputs("<h3>GDS ", out);
+		html_esc(out, gname);
+		fputs("</h3>\n", out);
+		if (gds_panels(out, drives, nr, reviewed, g, grids[0]) < 0)
+			goto group_done;
+		gds_values_table(out, drives, nr, g, grids);
+		if (nr >= 2 && gds_heatmaps(out, drives, nr, reviewed, gi, g, grids) < 0)
+			goto group_done;
+		rc = 0;
+group_done:
+		for (unsigned m = 0; m < 3; m++)
+			free(grids[m]);
+		if (rc < 0)
 			return -1;
 	}
 	fputs("</section>\n", out);
 	return 0;
 }
-

@@ -37,16 +37,29 @@ extern const char *const html_metric_title[3];
 extern const char *const html_metric_unit[3];
 
 /* sections: 0, or -1 with err_msg */
+/* reviewed: the drive drawn heavier (the page's default; the selector moves it) */
 int html_sweep_section(FILE *out, const struct report_drive *drives,
-		       const struct slice *slices, unsigned nr, const struct report_point *test);
+		       const struct slice *slices, unsigned nr, unsigned reviewed,
+		       const struct report_point *test);
 int html_single_section(FILE *out, const struct report_drive *drives,
 			const struct slice *slices, unsigned nr, const struct report_point *test);
 void html_buffer_note(FILE *out, const struct report_drive *drives,
 		      const struct slice *slices, unsigned nr);
-int html_heatmaps(FILE *out, const struct report_drive *drives, const struct drive_points *dp);
+int html_heatmaps(FILE *out, const struct report_drive *drives, const struct drive_points *dp,
+		  unsigned nr, unsigned reviewed);
 int html_steady_section(FILE *out, const struct report_drive *drives, unsigned nr);
 int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsigned nr);
-int html_gds_section(FILE *out, const struct report_drive *drives, unsigned nr);
+int html_gds_section(FILE *out, const struct report_drive *drives, unsigned nr,
+		     unsigned reviewed);
+/* drive d's GDS findings (each block size's peak, drops past it), a
+ * paragraph or a list item per transfer type and direction */
+int html_gds_findings(FILE *out, const struct report_drive *drives, unsigned nr,
+		      unsigned d, bool as_item);
+/* Blocks that tell of one reviewed drive k: with two drives or more each
+ * drive's block is drawn and all but the page's reviewed drive's hidden
+ * until the drive selector picks another; with one, no wrapper. */
+void html_review_open(FILE *out, unsigned k, unsigned reviewed, unsigned nr);
+void html_review_close(FILE *out, unsigned nr);
 /* html_summary.c: drive reviewed's findings on test (slices: every
  * drive's points of it), as a paragraph or a list item named by the test;
  * *fired counts the findings beyond the peak. 0 / -1. */

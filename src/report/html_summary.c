@@ -168,7 +168,7 @@ void html_summary_row(FILE *out, const struct report_drive *drives, const struct
 void html_summary_head(FILE *out, const struct report_drive *drives, unsigned reviewed,
 		       unsigned nr)
 {
-	fputs("<section id=\"summary\">\n<h2>Summary</h2>\n<p class=\"note\">The reviewed drive: <b>", out);
+	fputs("<p class=\"note\">The reviewed drive: <b>", out);
 	html_esc(out, drives[reviewed].label);
 	fprintf(out, "</b>; the comparison group: %u drive%s. Headline figure: IOPS up to 16K "
 		"blocks, MB/s above; rank by that figure among the drives that ran the test.</p>\n",

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/html_heat.h"
+#include "report/sections.h"
 #include "report/svg.h"
 #include "util/error.h"
 
@@ -173,7 +175,7 @@ static unsigned sweep_axis(const struct slice *slices, unsigned nr, struct repor
  * one chart, the headline on the left axis and the other on the right;
  * then mean latency. A mixed-size test: MB/s, then mean latency. */
 static int gapped_charts(FILE *out, const struct report_drive *drives, unsigned nr,
-			 const struct report_point *test, const char *tname,
+			 unsigned reviewed, const struct report_point *test, const char *tname,
 			 const struct report_point *axis, unsigned nx, const char **names,
 			 const double *values, struct svg_series *series)
 {
@@ -215,7 +217,7 @@ static int gapped_charts(FILE *out, const struct report_drive *drives, unsigned 
 			c.y2_factor = iops ? (double)test->bs / 1e6 : 1e6 / (double)test->bs;
 			c.y2_label = html_metric_unit[iops ? 0 : 1];
 		}
-		c.emphasise_first = nr > 1;
+		c.emphasis = nr > 1 ? reviewed + 1 : 0;
 		c.series_are_drives = true;
 		if (svg_line_chart(out, &c) < 0)
 			goto out;
@@ -228,7 +230,7 @@ out:
 }
 
 int html_sweep_section(FILE *out, const struct report_drive *drives,
-			 const struct slice *slices, unsigned nr,
+			 const struct slice *slices, unsigned nr, unsigned reviewed,
 			 const struct report_point *test)
 {
 	struct report_point *axis = NULL;   /* union of points, sorted */
@@ -273,7 +275,7 @@ int html_sweep_section(FILE *out, const struct report_drive *drives,
 		}
 
 	report_test_name(test, tname, sizeof(tname));
-	if (gapped_charts(out, drives, nr, test, tname, axis, nx, names, values, series) < 0)
+	if (gapped_charts(out, drives, nr, reviewed, test, tname, axis, nx, names, values, series) < 0)
 		goto out;
 	if (per_jobs_charts(out, drives, nr, test, axis, nx, values) < 0)
 		goto out;
@@ -446,46 +448,56 @@ out:
 	return rc;
 }
 
-/* Differential heatmaps of drive a over drive b: per rw and direction, rows
- * block sizes, columns QD/jobs points, cells the MB/s difference. */
-/* The rows (block sizes) and columns (QD/jobs, in the reviews' order)
- * where both drives have a point of g's test. */
+/* Differential heatmaps of the synthetic sweeps, per rw and direction:
+ * rows block sizes, columns the QD/jobs points (the reviews' order) that
+ * any drive measured, cells one drive's MB/s minus another's. */
+#define HEAT_ROWS 32
+#define HEAT_COLS 64
+
 struct heatmap_grid {
-	uint64_t row_bs[32];
-	struct report_point cols[64];
+	uint64_t row_bs[HEAT_ROWS];
+	struct report_point cols[HEAT_COLS];
 	unsigned rows, ncols;
 };
 
-static bool shared_point(const struct report_point *p, const struct report_point *q)
+static bool in_heatmap(const struct report_point *p, const struct report_point *g)
 {
-	return report_same_test(p, q) && q->iodepth == p->iodepth && q->numjobs == p->numjobs;
+	return p->section >= SECTION_SEQ128K && p->section <= SECTION_OTHER && p->bs &&
+	       !strcmp(p->rw, g->rw) && p->dir == g->dir;
 }
 
-static void heatmap_grid(const struct drive_points *a, const struct drive_points *b,
+static unsigned col_of(const struct heatmap_grid *h, const struct report_point *p)
+{
+	unsigned c = 0;
+
+	while (c < h->ncols && report_point_order(h->cols[c].iodepth, h->cols[c].numjobs,
+						  p->iodepth, p->numjobs))
+		c++;
+	return c;
+}
+
+static void heatmap_grid(const struct drive_points *dp, unsigned nr,
 			 const struct report_point *g, struct heatmap_grid *h)
 {
 	h->rows = h->ncols = 0;
-	for (unsigned k = 0; k < a->n; k++) {
-		const struct report_point *p = &a->pts[k];
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned k = 0; k < dp[d].n; k++) {
+			const struct report_point *p = &dp[d].pts[k];
+			unsigned r;
 
-		if (strcmp(p->rw, g->rw) || p->dir != g->dir)
-			continue;
-		for (unsigned m = 0; m < b->n; m++) {
-			unsigned r, c;
-
-			if (!shared_point(p, &b->pts[m]))
+			if (!in_heatmap(p, g))
 				continue;
 			for (r = 0; r < h->rows && h->row_bs[r] != p->bs; r++)
 				;
-			if (r == h->rows && h->rows < 32)
-				h->row_bs[h->rows++] = p->bs;
-			for (c = 0; c < h->ncols && report_point_order(h->cols[c].iodepth,
-					h->cols[c].numjobs, p->iodepth, p->numjobs); c++)
-				;
-			if (c == h->ncols && h->ncols < 64)
+			if (r == h->rows && h->rows < HEAT_ROWS) {
+				/* rows by block size, ascending */
+				for (r = h->rows++; r > 0 && h->row_bs[r - 1] > p->bs; r--)
+					h->row_bs[r] = h->row_bs[r - 1];
+				h->row_bs[r] = p->bs;
+			}
+			if (col_of(h, p) == h->ncols && h->ncols < HEAT_COLS)
 				h->cols[h->ncols++] = *p;
 		}
-	}
 	/* columns in the reviews' order (insertion sort, small) */
 	for (unsigned c = 1; c < h->ncols; c++)
 		for (unsigned k = c; k > 0 && report_point_order(h->cols[k - 1].iodepth,
@@ -497,22 +509,27 @@ static void heatmap_grid(const struct drive_points *a, const struct drive_points
 		}
 }
 
-/* The heatmap of g's test (rw and direction): 1 drawn, 0 no shared
+/* The heatmap of g's rw and direction, of drive reviewed over the next
+ * (the selector picks another pair): 1 drawn, 0 no two drives share a
  * point, -1 on error. */
-static int heatmap_of(FILE *out, const struct report_drive *drives,
-		      const struct drive_points *a, const struct drive_points *b,
-		      const struct report_point *g)
+static int heatmap_of(FILE *out, const struct report_drive *drives, const struct drive_points *dp,
+		      unsigned nr, unsigned reviewed, unsigned index, const struct report_point *g)
 {
 	struct heatmap_grid h;
-	char row_names[32][32], col_names[64][POINT_NAME_MAX];
-	const char *rp[32], *cp[64];
-	double pct[32 * 64];
-	char title[300], tname[96];
+	char row_names[HEAT_ROWS][32], col_names[HEAT_COLS][POINT_NAME_MAX];
+	const char *rp[HEAT_ROWS], *cp[HEAT_COLS];
+	const char **dn = calloc(nr, sizeof(*dn));
+	double *v = NULL;
+	char what[200], tname[96], id[24];
 	const char *kind;
+	int rc = -1;
 
-	heatmap_grid(a, b, g, &h);
-	if (!h.rows || !h.ncols)
-		return 0;
+	heatmap_grid(dp, nr, g, &h);
+	size_t cells = (size_t)h.rows * h.ncols;
+	if (!dn || !(v = malloc((cells ? cells : 1) * nr * sizeof(*v)))) {
+		err_set("report: out of memory");
+		goto out;
+	}
 	for (unsigned r = 0; r < h.rows; r++) {
 		report_bs_name(h.row_bs[r], row_names[r], sizeof(row_names[r]));
 		rp[r] = row_names[r];
@@ -521,67 +538,86 @@ static int heatmap_of(FILE *out, const struct report_drive *drives,
 		html_point_name(&h.cols[c], col_names[c], POINT_NAME_MAX);
 		cp[c] = col_names[c];
 	}
-	for (unsigned k = 0; k < h.rows * h.ncols; k++)
-		pct[k] = NAN;
-	for (unsigned k = 0; k < a->n; k++) {
-		const struct report_point *p = &a->pts[k];
+	for (size_t k = 0; k < cells * nr; k++)
+		v[k] = NAN;
+	unsigned with_points = 0;
+	for (unsigned d = 0; d < nr; d++) {
+		bool any = false;
 
-		if (strcmp(p->rw, g->rw) || p->dir != g->dir)
-			continue;
-		for (unsigned m = 0; m < b->n; m++) {
-			const struct report_point *q = &b->pts[m];
-			unsigned r = 0, c = 0;
+		dn[d] = drives[d].label;
+		for (unsigned k = 0; k < dp[d].n; k++) {
+			const struct report_point *p = &dp[d].pts[k];
+			unsigned r = 0, c;
 
-			if (!shared_point(p, q))
+			if (!in_heatmap(p, g))
 				continue;
 			while (r < h.rows && h.row_bs[r] != p->bs)
 				r++;
-			while (c < h.ncols && report_point_order(h.cols[c].iodepth,
-					h.cols[c].numjobs, p->iodepth, p->numjobs))
-				c++;
-			if (r < h.rows && c < h.ncols)
-				pct[r * h.ncols + c] = report_pct_diff(p->mbs, q->mbs);
+			if (r < h.rows && (c = col_of(&h, p)) < h.ncols) {
+				v[d * cells + (size_t)r * h.ncols + c] = p->mbs;
+				any = true;
+			}
 		}
+		with_points += any;
 	}
+	rc = 0;
+	if (with_points < 2 || !cells)
+		goto out;
 	report_test_name(g, tname, sizeof(tname));
 	/* the name without its block size: "random read" */
 	kind = strchr(tname, ' ');
-	snprintf(title, sizeof(title), "%s vs %s: %s MB/s difference",
-		 drives[0].label, drives[1].label, kind ? kind + 1 : tname);
-	return svg_heatmap(out, title, rp, h.rows, cp, h.ncols, pct) < 0 ? -1 : 1;
+	snprintf(what, sizeof(what), "%s MB/s difference", kind ? kind + 1 : tname);
+	snprintf(id, sizeof(id), "sweep-%u", index);
+	struct html_heat heat = { id, what, "MB/s", 0, false, rp, h.rows, cp, h.ncols,
+				  dn, nr, v };
+	rc = html_heat_pair(out, &heat, reviewed, reviewed ? 0 : 1) < 0 ? -1 : 1;
+out:
+	free(dn);
+	free(v);
+	return rc;
 }
 
-int html_heatmaps(FILE *out, const struct report_drive *drives,
-		    const struct drive_points *dp)
+int html_heatmaps(FILE *page, const struct report_drive *drives, const struct drive_points *dp,
+		  unsigned nr, unsigned reviewed)
 {
-	const struct drive_points *a = &dp[0], *b = &dp[1];
-	bool drawn = false;
+	unsigned drawn = 0;
+	char *text = NULL;
+	size_t len = 0;
+	/* drawn aside: a page where no two drives share a sweep has no section */
+	FILE *out = open_memstream(&text, &len);
 
-	fputs("<h2>Differential heatmaps</h2>\n<p class=\"note\">", out);
-	html_esc(out, drives[0].label);
-	fputs(" against ", out);
-	html_esc(out, drives[1].label);
-	fputs(": MB/s difference at every shared point; green where the first drive "
-	      "is ahead, red where it is behind, stronger colour for a larger "
-	      "difference (full at &plusmn;50%).</p>\n", out);
-	for (unsigned i = 0; i < a->n; i++) {
-		const struct report_point *g = &a->pts[i];
-		bool first = true;
-		int rc;
+	if (!out)
+		return err_set("report: out of memory");
+	fputs("<h2>Differential heatmaps</h2>\n<p class=\"note\">Each synthetic sweep, block size "
+	      "by QD/jobs: the first drive's MB/s minus the second's at every point both "
+	      "measured; green where the first drive is ahead, red where it is behind, "
+	      "stronger colour for a larger difference (full at &plusmn;50%). The drive "
+	      "selector at the top picks the two drives.</p>\n", out);
+	for (unsigned d = 0; d < nr; d++)
+		for (unsigned i = 0; i < dp[d].n; i++) {
+			const struct report_point *g = &dp[d].pts[i];
+			bool first = g->section >= SECTION_SEQ128K && g->section <= SECTION_OTHER && g->bs;
+			int rc;
 
-		/* one heatmap per (rw, dir), drawn at its first point in a */
-		for (unsigned k = 0; k < i; k++)
-			if (!strcmp(a->pts[k].rw, g->rw) && a->pts[k].dir == g->dir)
-				first = false;
-		if (!first)
-			continue;
-		if ((rc = heatmap_of(out, drives, a, b, g)) < 0)
-			return -1;
-		drawn |= rc > 0;
-	}
-	if (!drawn)
-		fputs("<p class=\"note\">The two drives share no measured point.</p>\n", out);
-	return 0;
+			/* one heatmap per (rw, dir), drawn at its first point on the page */
+			for (unsigned e = 0; first && e <= d; e++)
+				for (unsigned k = 0; first && k < (e == d ? i : dp[e].n); k++)
+					if (in_heatmap(&dp[e].pts[k], g))
+						first = false;
+			if (!first)
+				continue;
+			if ((rc = heatmap_of(out, drives, dp, nr, reviewed, drawn, g)) < 0) {
+				fclose(out);
+				free(text);
+				return -1;
+			}
+			drawn += rc > 0;
+		}
+	int closed = fclose(out);
+	if (closed == 0 && drawn)
+		fwrite(text, 1, len, page);
+	free(text);
+	return closed == 0 ? 0 : err_set("report: out of memory");
 }
 
 /* The suites' steady-state steps: the tracked figure per round, and the

@@ -73,6 +73,7 @@ struct report_drive {
 struct report_options {
 	const char *title;                 /* NULL = "drivebench report" */
 	const char *subtitle;              /* e.g. database and date, or NULL */
+	unsigned reviewed;                 /* the drive the summary tells of (0: the first) */
 };
 
 /* Writes the page. -1 with err_msg on a write error or bad input. */

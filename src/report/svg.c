@@ -152,17 +152,19 @@ static void text_at(FILE *out, double x, double y, const char *anchor,
 	fputs("</text>\n", out);
 }
 
-static void open_svg(FILE *out, int w, int h, const char *title, bool drives)
+/* marks: "" or the attributes the page's script looks for (data-drives:
+ * series i is drive i; data-emph: one drive drawn heavier) */
+static void open_svg(FILE *out, int w, int h, const char *title, const char *marks)
 {
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-		"font-family=\"sans-serif\" font-size=\"12\"%s>\n", w, h, w, h,
-		drives ? " data-drives=\"1\"" : "");
+		"font-family=\"sans-serif\" font-size=\"12\"%s>\n", w, h, w, h, marks);
 	fputs("<title>", out);
 	svg_escape(out, title);
 	fputs("</title>\n", out);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", w, h);
-	text_at(out, w / 2.0, 20, "middle", "font-size=\"14\" font-weight=\"bold\"", title);
+	text_at(out, w / 2.0, 20, "middle", "class=\"ctitle\" font-size=\"14\" font-weight=\"bold\"",
+		title);
 }
 
 /* y axis with grid lines and the rotated label */
@@ -276,7 +278,7 @@ static void plot_series(FILE *out, const struct svg_chart *c, unsigned s,
 {
 	const struct svg_series *ser = &c->series[s];
 	bool pen_down = false;
-	double width = !c->emphasise_first ? 2 : s == 0 ? 3.5 : 1.5;
+	double width = !c->emphasis ? 2 : s + 1 == c->emphasis ? 3.5 : 1.5;
 
 	fprintf(out, "<path class=\"line\" data-series=\"%u\" fill=\"none\" stroke=\"%s\" "
 		"stroke-width=\"%.1f\" d=\"", s, svg_palette(s), width);
@@ -357,7 +359,9 @@ int svg_line_chart(FILE *out, const struct svg_chart *c)
 		return err_set("chart '%s': no values", c->title);
 	/* log only for strictly positive data; zero values stay linear */
 	svg_scale_init(&ys, lo, hi, y0, y1, true);
-	open_svg(out, CHART_W, CHART_H, c->title, c->series_are_drives);
+	open_svg(out, CHART_W, CHART_H, c->title,
+		 !c->series_are_drives ? "" : c->emphasis ? " data-drives=\"1\" data-emph=\"1\""
+		 : " data-drives=\"1\"");
 	y_axis(out, &ys, c->y_label, x0, x1);
 	if (c->x_names)
 		categorical_x_axis(out, c, x0, x1, y0, &xs);
@@ -396,7 +400,7 @@ int svg_bar_chart(FILE *out, const char *title, const char *y_label,
 		return err_set("chart '%s': no values", title);
 	/* bars need a zero baseline, so never log */
 	svg_scale_init(&ys, lo, hi, y0, y1, false);
-	open_svg(out, CHART_W, CHART_H, title, false);
+	open_svg(out, CHART_W, CHART_H, title, "");
 	y_axis(out, &ys, y_label, x0, x1);
 	double slot = (x1 - x0) / n;
 	double width = fmin(slot * 0.6, 90);
@@ -419,44 +423,81 @@ int svg_bar_chart(FILE *out, const char *title, const char *y_label,
 	return 0;
 }
 
-int svg_heatmap(FILE *out, const char *title, const char *const *row_names,
-		unsigned rows, const char *const *col_names, unsigned cols,
-		const double *pct)
+/* The colour key: swatches from -50% to +50% and the caption. */
+static void heat_key(FILE *out, double x, double y, const char *caption)
 {
-	const int cell_w = 64, cell_h = 30, left = 110, top = 60;
-	int w = left + cols * cell_w + 20, h = top + rows * cell_h + 20;
+	static const double steps[] = { -50, -25, -10, 0, 10, 25, 50 };
+	char colour[8], buf[16];
+
+	for (unsigned i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		svg_heat_color(steps[i], colour, sizeof(colour));
+		fprintf(out, "<rect class=\"key\" x=\"%.1f\" y=\"%.1f\" width=\"40\" height=\"14\" "
+			"fill=\"%s\" stroke=\"#ccc\"/>\n", x + i * 40, y, colour);
+		snprintf(buf, sizeof(buf), "%+.0f%%", steps[i]);
+		text_at(out, x + i * 40 + 20, y + 27, "middle", NULL, steps[i] ? buf : "0");
+	}
+	text_at(out, x, y + 44, "start", NULL, caption);
+}
+
+int svg_heatmap(FILE *out, const struct svg_heat *h)
+{
+	const int cell_w = 64, cell_h = 30, left = 110, top = 60, key_h = 56;
+	int w = left + h->cols * cell_w + 20, grid_h = top + h->rows * cell_h + 20;
+	int ht = grid_h + (h->key ? key_h : 0);
 	char colour[8], buf[32];
 
-	if (!rows || !cols)
-		return err_set("heatmap '%s': empty grid", title);
-	/* wide enough for the title (bold 14px: about 8px a character) */
-	if (w < (int)strlen(title) * 8 + 20)
-		w = (int)strlen(title) * 8 + 20;
-	open_svg(out, w, h, title, false);
-	for (unsigned c = 0; c < cols; c++)
+	if (!h->rows || !h->cols)
+		return err_set("heatmap '%s': empty grid", h->title);
+	/* wide enough for the title (bold 14px: about 8px a character) and the key */
+	if (w < (int)strlen(h->title) * 8 + 20)
+		w = (int)strlen(h->title) * 8 + 20;
+	if (h->key && w < (int)utf8_chars(h->key) * 7 + 40)
+		w = (int)utf8_chars(h->key) * 7 + 40;
+	open_svg(out, w, ht, h->title, "");
+	if (h->id) {
+		/* the script finds the grid by this mark (open_svg wrote the tag) */
+		fputs("<g class=\"heat\" data-heat=\"", out);
+		svg_escape(out, h->id);
+		fputs("\">\n", out);
+	}
+	for (unsigned c = 0; c < h->cols; c++)
 		text_at(out, left + c * cell_w + cell_w / 2.0, top - 8, "middle", NULL,
-			col_names[c]);
-	for (unsigned r = 0; r < rows; r++) {
+			h->col_names[c]);
+	for (unsigned r = 0; r < h->rows; r++) {
 		double y = top + r * cell_h;
-		text_at(out, left - 8, y + cell_h / 2.0 + 4, "end", NULL, row_names[r]);
-		for (unsigned c = 0; c < cols; c++) {
-			double v = pct[r * cols + c];
+		text_at(out, left - 8, y + cell_h / 2.0 + 4, "end", NULL, h->row_names[r]);
+		for (unsigned c = 0; c < h->cols; c++) {
+			unsigned k = r * h->cols + c;
+			double v = h->score[k];
 			double x = left + c * cell_w;
-			if (!isfinite(v)) {
-				fprintf(out, "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" width=\"%d\" "
-					"height=\"%d\" fill=\"#f4f4f4\" stroke=\"#fff\"/>\n",
-					x, y, cell_w, cell_h);
-				continue;
-			}
-			svg_heat_color(v, colour, sizeof(colour));
-			fprintf(out, "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" width=\"%d\" "
-				"height=\"%d\" fill=\"%s\" stroke=\"#fff\"/>\n",
-				x, y, cell_w, cell_h, colour);
-			snprintf(buf, sizeof(buf), "%+.1f%%", v);
-			text_at(out, x + cell_w / 2.0, y + cell_h / 2.0 + 4, "middle",
-				fabs(v) >= 30 ? "fill=\"#fff\"" : NULL, buf);
+			bool shown = isfinite(v);
+
+			if (shown)
+				svg_heat_color(v, colour, sizeof(colour));
+			fprintf(out, "<rect class=\"cell\" data-k=\"%u\" x=\"%.1f\" y=\"%.1f\" "
+				"width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#fff\"><title>",
+				k, x, y, cell_w, cell_h, shown ? colour : "#f4f4f4");
+			svg_escape(out, h->hover && h->hover[k] ? h->hover[k] :
+				   shown ? "" : "not measured by both drives");
+			fputs("</title></rect>\n", out);
+			buf[0] = '\0';
+			if (shown && h->label)
+				snprintf(buf, sizeof(buf), "%s", h->label[k]);
+			else if (shown)
+				snprintf(buf, sizeof(buf), "%+.1f%%", v);
+			fprintf(out, "<text data-k=\"%u\" ", k);
+			/* empty when not shown: the script fills it for another pair */
+			fprintf(out, "x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\"%s pointer-events=\"none\">",
+				x + cell_w / 2.0, y + cell_h / 2.0 + 4,
+				shown && fabs(v) >= 30 ? " fill=\"#fff\"" : "");
+			svg_escape(out, buf);
+			fputs("</text>\n", out);
 		}
 	}
+	if (h->id)
+		fputs("</g>\n", out);
+	if (h->key)
+		heat_key(out, left, grid_h, h->key);
 	fputs("</svg>\n", out);
 	return 0;
 }

@@ -58,8 +58,9 @@ struct svg_chart {
 	 * (IOPS and MB/s of one block size are one curve); 0: none */
 	double y2_factor;
 	const char *y2_label;
-	/* the first series (the reviewed drive) drawn heavier */
-	bool emphasise_first;
+	/* 1 + the series drawn heavier (the reviewed drive); 0: none. The
+	 * chart is marked data-emph so the page's drive selector can move it. */
+	unsigned emphasis;
 	/* series i is drive i of the page: a legend click hides that drive in
 	 * every such chart (the page's script), not in this one only */
 	bool series_are_drives;
@@ -71,9 +72,21 @@ int svg_line_chart(FILE *out, const struct svg_chart *c);
 /* Bars: one per name, coloured by palette index. */
 int svg_bar_chart(FILE *out, const char *title, const char *y_label,
 		  const char *const *names, const double *values, unsigned n);
-/* Grid of cells: rows x cols percentages (row-major, NAN = not shared). */
-int svg_heatmap(FILE *out, const char *title, const char *const *row_names,
-		unsigned rows, const char *const *col_names, unsigned cols,
-		const double *pct);
+/* A grid of cells, row-major. Each cell is coloured by its score (how many
+ * % the first drive is ahead: green ahead, red behind, svg_heat_color) and
+ * shows its label; NAN score: no shared value (grey, no label). */
+struct svg_heat {
+	const char *title;
+	const char *id;                  /* data-heat (the page script's handle), or NULL */
+	const char *const *row_names;
+	unsigned rows;
+	const char *const *col_names;
+	unsigned cols;
+	const double *score;
+	const char *const *label;        /* per cell, or NULL: the score as +x.x% */
+	const char *const *hover;        /* per cell tooltip, or NULL */
+	const char *key;                 /* caption of a colour key under the grid, or NULL */
+};
+int svg_heatmap(FILE *out, const struct svg_heat *h);
 
 #endif

@@ -70,7 +70,7 @@ check "measured run stored" grep -q "results stored in" "$TMP/run.out"
 expect_exit 0 "report of all runs" report --db "$DBFILE" --out "$TMP/r.html"
 expect_output "^$TMP/r.html$" "report prints its path"
 H="$TMP/r.html"
-check "self-contained: one inline script, nothing loaded" bash -c "test \$(grep -o '<script' '$H' | wc -l) -eq 1 && ! grep -qiE '<script src|<link|src=\"http|url\\(' '$H'"
+check "self-contained: one inline script (the rest inert JSON), nothing loaded" bash -c "test \$(grep -o '<script>' '$H' | wc -l) -eq 1 && test \$(grep -o '<script' '$H' | wc -l) -eq \$((1 + \$(grep -o '<script type=\"application/json\"' '$H' | wc -l))) && ! grep -qiE '<script src|<link|src=\"http|url\\(' '$H'"
 check "three drives in the table" bash -c "grep -q '>P5430<' '$H' && grep -q '>J5060<' '$H' && grep -q '>measured<' '$H'"
 check "spec sheets shown" grep -q "Solidigm D5-P5430 30.72TB" "$H"
 check "sweep charts" grep -q "4K random read: mean latency" "$H"
@@ -82,7 +82,12 @@ check "rating sentence" grep -q "Below its 934.5K IOPS rating at every point (be
 check "write against rated" grep -q "3,100.0 MB/s, above its 3,000 MB/s rating" "$H"
 check "percentile table" grep -q "<th>p99.99 &micro;s</th>" "$H"
 check "heatmap of the first two drives" grep -q "P5430 vs J5060: random read MB/s difference" "$H"
-check "heatmap cell values" grep -q ">+33.3%<" "$H"
+check "heatmap cells: MB/s differences, the % in the hover" bash -c "grep -q '(+33.3%)</title>' '$H' && grep -qE '>[+-][0-9]+</text>' '$H'"
+expect_exit 0 "--reviewed picks the drive the summary tells of" report --db "$DBFILE" \
+	--reviewed J5060 --out "$TMP/rj.html"
+check "the J5060 summary shown, P5430's hidden" bash -c "grep -q '<div class=\"by-review\" data-review=\"1\">' '$TMP/rj.html' && grep -q '<div class=\"by-review\" data-review=\"0\" hidden>' '$TMP/rj.html' && grep -q 'J5060 vs P5430: random read MB/s difference' '$TMP/rj.html'"
+expect_exit 2 "--reviewed of a drive not shown" report --db "$DBFILE" --reviewed nosuch --out "$TMP/x.html"
+expect_output "--reviewed: no selected drive is labelled 'nosuch'" "the unknown drive named"
 
 # A drive whose latency spans more than 100x (1 ms at 1/1 to 128 ms at
 # 32/4) gets a log-scale latency axis; built from imported data alone, so the
@@ -186,6 +191,30 @@ chrome --dump-dom "file://$TMP/click.html" > "$TMP/click.dom" 2>/dev/null
 clicked=$(grep -o 'data-test="[0-9/]*"' "$TMP/click.dom" | tr -dc '0-9/')
 check "a legend click hides the drive in every sweep chart, a second shows it ($clicked)" \
 	python3 -c 'import sys; off, charts, left = map(int, sys.argv[1].split("/")); assert off == charts > 0 and left == 0' "$clicked"
+# the drive selector: shown by the script; a reviewed drive moves the summary
+# and the emphasis; the heatmaps redrawn for the default pair are as the
+# page drew them, for another pair they name it and change
+cat > "$TMP/pick.js" <<'JS'
+var D=document,out=[],P=window.drivebenchPick,f=D.querySelector('form.pick');
+function cells(){return Array.prototype.map.call(D.querySelectorAll('g[data-heat] rect.cell,g[data-heat] text[data-k]'),function(e){return (e.getAttribute('fill')||'')+'|'+e.textContent}).join(';')}
+out.push(f&&!f.hidden?'form':'noform');
+var before=cells();P.heat(0,1);out.push(cells()==before?'same':'differs');
+P.heat(1,2);out.push(cells()!=before&&D.querySelector('g[data-heat]').closest('svg').querySelector('.ctitle').textContent.indexOf('J5060 vs measured')==0?'redrawn':'stale');
+P.review('1');var shown=D.querySelectorAll('[data-review="1"]:not([hidden])').length,hid=D.querySelectorAll('[data-review="0"][hidden]').length,all=D.querySelectorAll('[data-review="1"]').length;
+out.push(shown==all&&hid==all&&all>0?'review':'noreview');
+var heavy=D.querySelectorAll('svg[data-emph] path.line[stroke-width="3.5"]'),ok=heavy.length>0;
+Array.prototype.forEach.call(heavy,function(p){ok=ok&&p.getAttribute('data-series')=='1'});out.push(ok?'emph':'noemph');
+D.body.setAttribute('data-pick',out.join(','));
+JS
+python3 - "$H" "$TMP/pick.js" "$TMP/pick.html" <<'PY'
+import sys
+page, js, dst = sys.argv[1:]
+open(dst, "w").write(open(page).read().replace("</body>", "<script>" + open(js).read() + "</script></body>"))
+PY
+chrome --dump-dom "file://$TMP/pick.html" > "$TMP/pick.dom" 2>/dev/null
+picked=$(grep -o 'data-pick="[a-z,]*"' "$TMP/pick.dom")
+check "drive selector: shown, heatmaps redrawn as drawn and for another pair, summary and emphasis moved ($picked)" \
+	test "$picked" = 'data-pick="form,same,redrawn,review,emph"'
 chrome --screenshot="$TMP/shot.png" --window-size=1400,3000 "file://$H" > /dev/null 2>&1
 check "screenshot taken" test "$(stat -c %s "$TMP/shot.png" 2>/dev/null || echo 0)" -gt 20000
 [ -n "${REPORT_SCREENSHOT:-}" ] && cp "$TMP/shot.png" "$REPORT_SCREENSHOT" && cp "$H" "${REPORT_SCREENSHOT%.png}.html"

@@ -15,6 +15,7 @@
 
 #include "report/report.h"
 #include "report/spec.h"
+#include "report/html_heat.h"
 #include "report/svg.h"
 #include "util/error.h"
 #include "job/job_spec.h"
@@ -177,7 +178,8 @@ static void draw_heatmap(FILE *f, void *arg)
 	static const char *const cols[] = { "1", "4" };
 	(void)arg;
 	double pct[] = { 12.34, -7.5, NAN, 0 };
-	assert_int_equal(svg_heatmap(f, "a vs b", rows, 2, cols, 2, pct), 0);
+	struct svg_heat h = { "a vs b", NULL, rows, 2, cols, 2, pct, NULL, NULL, NULL };
+	assert_int_equal(svg_heatmap(f, &h), 0);
 }
 
 static void test_heatmap_cells(void **state)
@@ -189,6 +191,55 @@ static void test_heatmap_cells(void **state)
 	assert_non_null(strstr(svg, ">-7.5%<"));
 	assert_non_null(strstr(svg, ">+0.0%<"));
 	assert_non_null(strstr(svg, "#f4f4f4"));    /* the missing cell */
+	assert_null(strstr(svg, "class=\"key\""));  /* no key asked for */
+	free(svg);
+}
+
+/* Three drives' values: cells are the first minus the second in the unit,
+ * coloured by how far the first is ahead (for latency: lower), with a key,
+ * and every drive's values beside it for the script, '<' escaped. */
+static void draw_pair(FILE *f, void *arg)
+{
+	static const char *const rows[] = { "16K", "128K" };
+	static const char *const cols[] = { "1", "4" };
+	static const char *const drives[] = { "A", "B</script>", "C" };
+	const bool *lower = arg;
+	double v[] = { 2.0, 1.0, 3.0, NAN,        /* A */
+		       1.0, 1.0, 6.0, 1.0,        /* B */
+		       0.5, 0.5, 0.5, 0.5 };      /* C */
+	struct html_heat h = { "t-1", "throughput difference", "GiB/s", 2, *lower, rows, 2, cols, 2,
+			       drives, 3, v };
+	assert_int_equal(html_heat_pair(f, &h, 0, 1), 0);
+}
+
+static void test_heat_pair(void **state)
+{
+	(void)state;
+	bool lower = false;
+	char *svg = render(draw_pair, &lower), green[8], red[8];
+
+	svg_heat_color(100, green, sizeof(green));
+	svg_heat_color(-50, red, sizeof(red));
+	assert_non_null(strstr(svg, "A vs B&lt;/script&gt;: throughput difference"));
+	assert_non_null(strstr(svg, "\"B\\u003c/script>\""));  /* in the values */
+	assert_null(strstr(svg, "B</script>"));     /* a name cannot close the script */
+	assert_non_null(strstr(svg, ">+1.00<"));    /* 2 - 1 */
+	assert_non_null(strstr(svg, ">+0.00<"));
+	assert_non_null(strstr(svg, ">-3.00<"));    /* 3 - 6: 50% behind */
+	assert_non_null(strstr(svg, green));
+	assert_non_null(strstr(svg, red));
+	assert_non_null(strstr(svg, "16K, 1: A 2.00, B&lt;/script&gt; 1.00 GiB/s (+100.0%)"));
+	assert_int_equal(count(svg, "class=\"key\""), 7);
+	assert_non_null(strstr(svg, "data-heat-of=\"t-1\""));
+	assert_non_null(strstr(svg, "[2,1,3,null]"));
+	assert_non_null(strstr(svg, "[0.5,0.5,0.5,0.5]"));
+	free(svg);
+	/* latency: the lower value is ahead, so +1 µs is red */
+	lower = true;
+	svg = render(draw_pair, &lower);
+	char *cell = strstr(svg, "data-k=\"0\"");
+	assert_non_null(cell);
+	assert_non_null(strstr(cell, red) && strstr(cell, red) < strstr(cell, "</rect>") ? cell : NULL);
 	free(svg);
 }
 
@@ -490,13 +541,15 @@ static void test_report_page(void **state)
 	char *html = render(draw_page, &page);
 	assert_true(strncmp(html, "<!DOCTYPE html>", 15) == 0);
 	assert_non_null(strstr(html, "<title>review &amp; test</title>"));
-	/* one small inline script (legend clicks), never one loaded from anywhere */
-	assert_int_equal(count(html, "<script"), 1);
+	/* one small inline script (legend clicks, the drive selector), never one
+	 * loaded from anywhere; the heatmaps' values are inert JSON */
+	assert_int_equal(count(html, "<script>"), 1);
+	assert_int_equal(count(html, "<script"), 1 + count(html, "<script type=\"application/json\""));
 	assert_null(strstr(html, "<script src"));
-	assert_true(strlen(strstr(html, "<script>")) < 1200);
+	assert_true(strlen(strstr(html, "<script>")) < 3200);
 	assert_non_null(strstr(html, "<g class=\"legend-item\" data-legend=\"0\">"));
 	assert_non_null(strstr(html, "svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "));
-	assert_non_null(strstr(html, " data-drives=\"1\">"));
+	assert_non_null(strstr(html, " data-drives=\"1\" data-emph=\"1\">"));
 	assert_null(strstr(html, "http://") && strstr(html, "http://") != strstr(html, "http://www.w3.org"));
 	assert_non_null(strstr(html, "P5430 &lt;30T&gt;"));
 	/* sweep: IOPS and MB/s as one chart on two axes, then latency, the
@@ -510,8 +563,9 @@ static void test_report_page(void **state)
 	assert_non_null(strstr(html, "<title>P5430 &lt;30T&gt;: 1/1 \u2192 "));
 	/* a gap between jobs groups: an unnamed category between 32/1 and 1/4 */
 	assert_non_null(strstr(html, ">32/1</text>"));
-	const char *p11 = strstr(html, ">1/1<"), *p321 = strstr(html, ">32/1<"),
-		   *p14 = strstr(html, ">1/4<"), *p328 = strstr(html, ">32/8<");
+	const char *charts = strstr(html, "<svg");
+	const char *p11 = strstr(charts, ">1/1<"), *p321 = strstr(charts, ">32/1<"),
+		   *p14 = strstr(charts, ">1/4<"), *p328 = strstr(charts, ">32/8<");
 	assert_true(p11 && p321 && p14 && p328 && p11 < p321 && p321 < p14 && p14 < p328);
 	/* single point: bar charts, time series, rating sentence */
 	assert_non_null(strstr(html, "128K sequential write at 16/1: bandwidth"));
@@ -531,8 +585,11 @@ static void test_report_page(void **state)
 	assert_non_null(strstr(html, "<th>p99.99 &micro;s</th>"));
 	assert_non_null(strstr(html, "Differential heatmaps"));
 	assert_non_null(strstr(html, "class=\"cell\""));
-	assert_non_null(strstr(html, ">-64.3%<"));  /* 1/1: 15000 vs 42000 */
-	assert_non_null(strstr(html, ">+9.1%<"));   /* 128K write 24000 vs 22000 */
+	/* cells: MB/s differences, the % in the hover */
+	assert_non_null(strstr(html, "(-64.3%)"));  /* 1/1: 15000 vs 42000 IOPS */
+	assert_non_null(strstr(html, ">-111<"));    /* 61.44 - 172.032 MB/s */
+	assert_non_null(strstr(html, ">+262<"));    /* 128K write 3,145.7 - 2,883.6 MB/s */
+	assert_non_null(strstr(html, "(+9.1%)"));
 	assert_true(count(html, "<svg") >= 2 + 2 + 1 + 2);
 	free(html);
 }
@@ -788,18 +845,36 @@ static void test_report_gds(void **state)
 	gds_record(&a[12], "read", 16384, 4, 10.0, gpud);
 	a[12].partial = true;
 
+	/* drive b's 1M write falls past one thread: a scaling drop */
+	b[11].dir[DIR_WRITE].bw_bytes = 0.8 * (double)(1ull << 30);
+
 	char *html = render(draw_page, &p);
 	assert_non_null(strstr(html, "<h2>GPU Direct Storage (gdsio)</h2>"));
-	assert_non_null(strstr(html, "GDS read read (GPUD): throughput per block size"));
-	assert_non_null(strstr(html, "GDS write write (GPUD): IOPS per block size"));
-	assert_non_null(strstr(html, "GDS read read (GPUD): mean latency per block size"));
-	/* one line per drive and block size */
-	assert_true(count(html, "gds-a 16K") >= 1 && count(html, "gds-b 1M") >= 1);
-	/* the heatmap: drive a at 8 threads is 3x drive b, at 4 threads 2x */
-	assert_non_null(strstr(html, "gds-a vs gds-b: GDS read (GPUD) throughput difference, block size x threads"));
-	assert_true(count(html, "+200.0%") >= 4);
-	assert_true(count(html, "+100.0%") >= 4);
-	assert_null(strstr(html, "+900.0%"));
+	/* one panel per block size, a line per drive */
+	assert_int_equal(count(html, ": throughput</title>"), 4);
+	assert_non_null(strstr(html, "GDS sequential read (GPUD) 16K: throughput"));
+	assert_non_null(strstr(html, "GDS sequential write (GPUD) 1M: throughput"));
+	assert_null(strstr(html, "per block size</title>"));
+	assert_non_null(strstr(html, "values per point"));
+	/* the heatmaps, throughput and latency: drive a at 8 threads is 3 GiB/s
+	 * against 1, at 4 threads 2 against 1 */
+	assert_non_null(strstr(html, "gds-a vs gds-b: GDS sequential read (GPUD) throughput "
+			       "difference (GiB/s), block size x threads"));
+	assert_non_null(strstr(html, "gds-a vs gds-b: GDS sequential read (GPUD) mean latency "
+			       "difference (\u00b5s), block size x threads"));
+	assert_true(count(html, ">+2.00<") >= 3);
+	assert_true(count(html, ">+1.00<") >= 4);
+	assert_non_null(strstr(html, ">+2.20<"));           /* 3 - 0.8 */
+	assert_true(count(html, "(+200.0%)") >= 3);
+	assert_null(strstr(html, ">+9.00<"));               /* the partial point */
+	assert_int_equal(count(html, "data-heat-of="), 4);
+	/* findings: each drive's peak per block size, a drop only where it falls */
+	assert_non_null(strstr(html, "16K peaks at 3.00 GiB/s with 8 threads."));
+	assert_non_null(strstr(html, "16K peaks at 1.00 GiB/s with 1 thread."));
+	assert_non_null(strstr(html, "1M drops 20% past its 1-thread peak: 0.80 GiB/s at 8 "
+			       "threads against 1.00 GiB/s."));
+	assert_int_equal(count(html, " drops "), 1);
+	assert_non_null(strstr(html, "<div class=\"by-review\" data-review=\"1\" hidden>"));
 	/* not an ordinary "16K sequential read" test */
 	assert_null(strstr(html, "16K sequential read"));
 	free(html);
@@ -860,6 +935,7 @@ int main(void)
 		cmocka_unit_test(test_line_chart_axes),
 		cmocka_unit_test(test_heat_color),
 		cmocka_unit_test(test_heatmap_cells),
+		cmocka_unit_test(test_heat_pair),
 		cmocka_unit_test(test_point_order),
 		cmocka_unit_test(test_points_sorted_and_replaced),
 		cmocka_unit_test(test_sweep_facts),

@@ -154,6 +154,38 @@ static void test_checkpoint(void **state)
 	assert_false(finding_checkpoint(mean, lo, hi, 0, 1, 0, buf, sizeof(buf)));
 }
 
+/* GDS: the peak per block size and where; a drop past the peak fires only
+ * beyond FINDING_GDS_DROP_SHARE (the reviews' 128K writes past 32 threads). */
+static void test_gds(void **state)
+{
+	static const unsigned threads[] = { 1, 4, 8, 16, 32, 64, 128 };
+	double rising[] = { 0.4, 1.5, 2.9, 4.8, 5.6, 5.7, 5.65 };
+	double falling[] = { 0.4, 1.5, 2.9, 4.8, 5.62, 5.0, 4.61 };
+	double gaps[] = { NAN, 1.0, NAN, 2.0, NAN, NAN, 1.85 };
+	double none[] = { NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	char buf[256];
+	(void)state;
+
+	assert_true(finding_gds_peak("128K", threads, rising, 7, buf, sizeof(buf)));
+	assert_string_equal(buf, "128K peaks at 5.70 GiB/s with 64 threads.");
+	/* 5.65 is 0.9% below its peak: no drop */
+	assert_false(finding_gds_scaling("128K", threads, rising, 7, buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+	assert_true(finding_gds_scaling("128K", threads, falling, 7, buf, sizeof(buf)));
+	assert_string_equal(buf, "128K drops 18% past its 32-thread peak: 4.61 GiB/s at 128 "
+			    "threads against 5.62 GiB/s.");
+	/* 7.5% below: under the threshold; missing points are skipped */
+	assert_true(finding_gds_peak("1M", threads, gaps, 7, buf, sizeof(buf)));
+	assert_string_equal(buf, "1M peaks at 2.00 GiB/s with 16 threads.");
+	assert_false(finding_gds_scaling("1M", threads, gaps, 7, buf, sizeof(buf)));
+	gaps[6] = 1.79;   /* 10.5% below */
+	assert_true(finding_gds_scaling("1M", threads, gaps, 7, buf, sizeof(buf)));
+	assert_false(finding_gds_peak("16K", threads, none, 7, buf, sizeof(buf)));
+	assert_false(finding_gds_scaling("16K", threads, none, 7, buf, sizeof(buf)));
+	assert_true(finding_gds_peak("16K", threads, rising, 1, buf, sizeof(buf)));
+	assert_string_equal(buf, "16K peaks at 0.40 GiB/s with 1 thread.");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_rating),
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_checkpoint),
+		cmocka_unit_test(test_gds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -144,8 +144,8 @@ static void test_model_marked_everywhere(void **state)
 	assert_int_equal(spec_parse("[drive]\nmodel = Solidigm D5-P5336 122.88TB\n[model]\n"
 				    "cell = qlc\n", "p5336.ini", &spec), 0);
 	write_record(&a[0], "seq-fill", 0, 3000, delta_1);
-	write_record(&a[1], "seq-fill", 0, 3000, NULL);
-	write_record(&b[0], "seq-fill", 0, 2800, NULL);
+	write_record(&a[1], "seq-write", 0, 3000, NULL);
+	write_record(&b[0], "seq-write", 0, 2800, NULL);
 	html = page(d, 2);
 	assert_non_null(strstr(html, ">p5336<span class=\"model\">model, scale 1/1000</span></td>"));
 	assert_non_null(strstr(html, "<td class=\"l\">Solidigm D5-P5336 122.88TB &mdash; "

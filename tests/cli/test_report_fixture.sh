@@ -1,0 +1,344 @@
+#!/bin/bash
+# test_report_fixture.sh - `drivebench report` and `compare` on stored,
+# realistic data: tests/data/review-fixture.db (made by
+# scripts/make-review-fixture.sh): five drives, a whole review-suite run on
+# the P5430 model, quick-suite runs on three other models, real fio JSON
+# imported without a spec sheet, and GDS sweeps under two of the labels.
+# Checks the page's section order, the grouping rules (fills, CDN phases,
+# object tests, steady rounds, GDS and checkpoints out of the tests,
+# imported jobs by their names) and each computed finding where it must
+# fire and where it must not. No measured figure is asserted, only what
+# the data's shape makes hold (the findings' own arithmetic, ranges).
+. "$(dirname "$0")/lib.sh"
+FIXTURE=$(cd "$(dirname "$0")/../data" && pwd)/review-fixture.db
+
+if [ ! -f "$FIXTURE" ]; then
+	not_ok "no $FIXTURE (bash scripts/make-review-fixture.sh makes it)"
+	exit 1
+fi
+F="$TMP/fixture.db"
+cp "$FIXTURE" "$F"
+# away from the checkout: every sheet must come from the store
+cd "$TMP"
+ALL="p5430-review fio-import ps1030-quick 6600-ion-quick j5060-quick"
+
+expect_exit 0 "report of the whole fixture" report --db "$F" --out "$TMP/all.html"
+check "no warning on standard error" test -z "$ERR"
+expect_exit 0 "report with the imported drive reviewed" report --db "$F" fio-import \
+	p5430-review ps1030-quick 6600-ion-quick j5060-quick --out "$TMP/imp.html"
+expect_exit 0 "report of the review drive alone" report --db "$F" --label p5430-review \
+	--out "$TMP/one.html"
+expect_exit 0 "report of the imported drive alone" report --db "$F" --label fio-import \
+	--out "$TMP/imp-one.html"
+
+python3 - "$TMP/all.html" "$TMP/imp.html" "$TMP/one.html" "$TMP/imp-one.html" <<'PY'
+import html, re, sys
+
+def ok(cond, what):
+    print(("ok - " if cond else "not ok - ") + what)
+    return cond
+
+def text(s):
+    return html.unescape(re.sub(r"<[^>]+>", "", s))
+
+class Page:
+    def __init__(self, path):
+        # what a reader sees by default: the other drives' summaries and
+        # findings (shown by the page's drive selector) left out
+        self.s = s = re.sub(r'<div class="by-review" data-review="\d+" hidden>.*?</div>\n', "",
+                            open(path, encoding="utf-8").read(), flags=re.S)
+        self.h2 = [text(x) for x in re.findall(r"<h2[^>]*>(.*?)</h2>", s)]
+        # each h2 to the next: a section of the page
+        parts = re.split(r"(?=<h2[^>]*>)", s)
+        self.sec = {}
+        for p in parts[1:]:
+            self.sec.setdefault(text(re.match(r"<h2[^>]*>(.*?)</h2>", p).group(1)), p)
+        # the test sections: name -> html
+        self.tests = {}
+        for m in re.finditer(r'<section class="test" id="t\d+">\n<h3>(.*?)</h3>(.*?)</section>', s, re.S):
+            self.tests[text(m.group(1))] = m.group(2)
+        m = re.search(r'<ul class="findings">(.*?)</ul>', s, re.S)
+        self.findings = {}
+        for li in re.findall(r"<li><b>(.*?):</b> (.*?)</li>", m.group(1) if m else ""):
+            self.findings[text(li[0])] = text(li[1])
+        m = re.search(r'<table class="summary">(.*?)</table>', s, re.S)
+        self.summary_names = [text(x) for x in re.findall(r'<td class="l"><a href="#t\d+">(.*?)</a>', m.group(1) if m else "")]
+        # the "say finding" paragraphs, per test section and the checkpoint ones
+        self.ckpt = [text(x) for x in re.findall(r'<p class="say finding"><b>(.*?)</p>', self.sec.get("DLIO checkpoints", ""))]
+
+    def rows(self, test):
+        """(drive, QD/jobs) rows of a test section's values table"""
+        m = re.search(r'<details class="values">(.*?)</details>', self.tests.get(test, ""), re.S)
+        return re.findall(r'<tr><td class="l">([^<]*)</td><td>(\d+/\d+)</td>', m.group(1) if m else "")
+
+    def drives_of(self, test):
+        return {html.unescape(d) for d, _ in self.rows(test)}
+
+all_, imp, one, imp_one = (Page(p) for p in sys.argv[1:5])
+REVIEW = "p5430-review (model, scale 4g)"
+QUICK = {"ps1030-quick (model, scale 4g)", "6600-ion-quick (model, scale 4g)", "j5060-quick (model, scale 8g)"}
+SHOWN = {REVIEW, "fio-import"} | QUICK
+
+# --- the Drives table --------------------------------------------------------
+dt = all_.sec.get("Drives and test bench", "")
+dt = dt[:dt.find("</table>")]
+labels = [text(x) for x in re.findall(r'<tr><td class="l">(.*?)</td>', dt)]
+ok(len(labels) >= 5, "at least five drives in the Drives table (%d)" % len(labels))
+ok(labels == ["p5430-reviewmodel, scale 4g", "fio-import", "ps1030-quickmodel, scale 4g",
+             "6600-ion-quickmodel, scale 4g", "j5060-quickmodel, scale 8g"],
+   "the five labels in run order, each modelled one with its mark: %s" % labels)
+ok(re.search(r'<tr><td class="l">fio-import</td><td class="l">-</td><td class="l" colspan="\d+">no spec sheet', dt) is not None,
+   "the imported drive: measured on unknown, no spec sheet")
+for model in ("Solidigm D5-P5430 30.72TB", "Solidigm D7-PS1030 12.8TB", "Micron 6600 ION 245.76TB",
+              "DapuStor J5060 61.44TB"):
+    ok(model in dt, "the stored sheet of %s shown" % model)
+ok("can no longer be read" not in all_.s and "not every run shown is whole" not in all_.s,
+   "no missing-sheet or incomplete-run warning")
+
+# --- section order -----------------------------------------------------------
+want = ["Drives and test bench", "Preconditioning", "128K sequential", "64K random",
+        "16K random and sequential", "4K random", "CDN workload", "Object storage",
+        "DLIO checkpoints", "GPU Direct Storage (gdsio)"]
+got = [h for h in all_.h2 if h in want]
+ok(got == want, "the reviews' section order in the <h2>s: %s" % all_.h2)
+endur = [i for i, h in enumerate(all_.h2) if re.search(r"(?i)write amplification|endurance", h)]
+ok(endur and endur[-1] > all_.h2.index("GPU Direct Storage (gdsio)"), "endurance (write amplification) after GDS")
+ok(all_.h2[0] == "Summary", "the summary first")
+ok(all_.h2.index("Preconditioning") < all_.h2.index("Steady state (SNIA PTS)") < all_.h2.index("128K sequential"),
+   "steady state between the fills and the 128K tests")
+ok("Other synthetic tests" not in all_.h2, "no 'other synthetic tests' section (GDS and checkpoints are not tests)")
+toc = re.search(r'<nav class="toc">(.*?)</nav>', all_.s, re.S).group(1)
+links = re.findall(r'href="#([^"]+)"', toc)
+ok(all(('id="%s"' % l) in all_.s for l in links) and len(links) >= 12,
+   "every contents link (%d) has its target" % len(links))
+# (object tests aside: the review's and quick.suite's object size splits
+# differ, and the report keeps each split a test of its own under one name)
+plain = [n for n in all_.summary_names if not n.startswith("Object storage")]
+ok(plain and len(set(plain)) == len(plain), "each test once in the summary table")
+order = list(all_.tests)
+ok(order == [n for n in all_.summary_names if n in all_.tests], "test sections in the summary's order")
+
+# --- grouping rules ------------------------------------------------------------
+def tests_in(section):
+    return [text(x) for x in re.findall(r"<h3>(.*?)</h3>", all_.sec.get(section, ""))]
+ok(tests_in("Preconditioning") == ["128K sequential write fill (seq-fill-128k)"],
+   "the 2x 128K fill is its own section, one test: %s" % tests_in("Preconditioning"))
+ok(tests_in("128K sequential") == ["128K sequential read", "128K sequential write"],
+   "128K sequential: read and write, no fill in it")
+ok(tests_in("64K random") == ["64K random read", "64K random write"], "64K random: read and write")
+ok(sorted(tests_in("16K random and sequential")) ==
+   sorted(["16K random read", "16K random write", "16K sequential read", "16K sequential write"]),
+   "16K: random and sequential, read and write")
+ok(tests_in("4K random") == ["4K random read", "4K random write"], "4K random: read and write")
+ok(tests_in("CDN workload") == ["CDN fill", "CDN saturation", "CDN random read", "CDN random write"],
+   "CDN: the fill and the saturation are named phases, in the order they run: %s" % tests_in("CDN workload"))
+obj = re.search(r'<table class="object">(.*?)</table>', all_.sec.get("Object storage", ""), re.S)
+obj = obj.group(1) if obj else ""
+obj_rows = re.findall(r'<tr id="t\d+"><td class="l">(.*?)</td>(.*?)</tr>', obj)
+FOUR = ["Object storage: random read, 1 thread QD40", "Object storage: sequential read, 1 thread QD40",
+        "Object storage: random read, 4 threads QD10", "Object storage: sequential read, 4 threads QD10"]
+ok(obj and set(text(n) for n, _ in obj_rows) == set(FOUR),
+   "object storage: one table of the four tests by their reader names")
+ok(not tests_in("Object storage"), "object tests have no sections of their own")
+head = [text(x) for x in re.findall(r'<th colspan="3">(.*?)</th>', obj)]
+ok(set(head) == SHOWN, "the object table: a column group per drive")
+def obj_cells(name, drive):
+    i = head.index(drive)
+    vals = []
+    for n, cells in obj_rows:
+        if text(n) == name:
+            c = re.findall(r"<td>([^<]*)</td>", cells)[3 * i:3 * i + 3]
+            if c and c[0] != "-":
+                vals.append(c)
+    return vals
+ok(all(obj_cells(n, REVIEW) for n in FOUR), "the review drive has all four object tests")
+names = all_.h2 + [text(x) for x in re.findall(r"<h3>(.*?)</h3>", all_.s)] + all_.summary_names + \
+        [text(n) for n, _ in obj_rows] + list(all_.findings)
+split = [n for n in names if re.search(r"\d+[kKmMgG]/\d|bssplit|\d+/\d+(\.\d+)?:", n)]
+ok(not split, "no section or test named by a size split: %s" % split)
+
+# the imported fio jobs by their names
+for t in ("128K sequential write fill (seq-fill-128k)", "128K sequential read", "128K sequential write",
+          "64K random read", "16K random read", "4K random read", "CDN fill"):
+    ok("fio-import" in all_.drives_of(t), "imported job lands in '%s'" % t)
+ok(sorted(q for d, q in all_.rows("64K random read") if d == "fio-import") ==
+   sorted(["1/1", "2/1", "4/1", "8/1", "16/1", "32/1", "64/1", "128/1"]),
+   "rand-read-64k-qdN-j1: the eight points of one sweep")
+ok(sorted(q for d, q in all_.rows("4K random read") if d == "fio-import") ==
+   sorted(["1/1", "4/1", "16/1", "32/1", "1/4", "4/4", "16/4", "32/4"]),
+   "rand-read-4k-qdN-jM: QD and jobs from the suffix")
+for t in ("4K random write", "CDN saturation", "64K random write"):
+    ok("fio-import" not in all_.drives_of(t) and all_.drives_of(t),
+       "no imported job in '%s' (precondition-4k-roundN are steady rounds)" % t)
+ok(not [n for n in names if re.search(r"round\d|precondition-4k", n)], "steady rounds are no test")
+ok(obj_cells(FOUR[0], "fio-import") and obj_cells(FOUR[3], "fio-import") and
+   not obj_cells(FOUR[1], "fio-import") and not obj_cells(FOUR[2], "fio-import"),
+   "obj-rand-read-qd40 and obj-seq-read-4x10 land in their object rows, and only there")
+ok("fio-import" not in all_.drives_of("16K sequential read") and
+   not [q for t in all_.tests for d, q in all_.rows(t) if q.split("/")[1] in ("64", "128")],
+   "GDS points (threads up to 128) are not points of the 16K/128K tests")
+ok(all_.drives_of("4K random read") == SHOWN, "a synthetic test is one test for suites and imports")
+
+# GDS: two drives, their heatmap
+g = all_.sec.get("GPU Direct Storage (gdsio)", "")
+ok(len(re.findall(r"<title>[^<]* vs fio-import: GDS sequential (read|write) \(CPUONLY\) throughput difference", g)) == 2, "GDS: the two drives' heatmaps, read and write")
+ok(len(re.findall(r"<title>[^<]* vs fio-import: GDS sequential (read|write) \(CPUONLY\) mean latency difference", g)) == 2, "GDS: the two drives' latency heatmaps")
+ok(all(("GDS sequential %s (CPUONLY) %s: throughput" % (w, b)) in g for w in ("read", "write")
+       for b in ("16K", "128K", "1M")) and all((">%s<" % d) in g for d in (REVIEW, "fio-import")),
+   "GDS: a panel per block size (16K, 128K, 1M), both drives in its legend")
+ok(all((">%d<" % t) in g for t in (1, 4, 8, 16, 32, 64, 128)), "GDS: threads 1 to 128 on the axis")
+
+# --- findings: where they fire and where they must not -------------------------
+fa, fi = all_.findings, imp.findings
+SINGLE = ["128K sequential write fill (seq-fill-128k)", "128K sequential read", "128K sequential write",
+          "CDN fill", "CDN saturation"] + FOUR
+NUM = r"[\d,.]+K?M?"
+
+# saturation (plateau)
+ok(re.search(r"Saturates from \d+/\d+: %s-%s MB/s over \d+ points \(within 95%% of the %s MB/s peak\)\."
+             % (NUM, NUM, NUM), fa.get("64K random read", "")) is not None,
+   "plateau fires on the review drive's 64K random read (bus-bound)")
+ok(re.search(r"Saturates from 1/1: 4\d\d(\.\d)?-\d+(\.\d)? IOPS over 6 points", fi.get("16K random read", "")) is not None,
+   "plateau fires on the imported 16K sweep held at 500 IOPS, from 1/1 over all 6 points")
+ok(not [t for t in SINGLE if "Saturates" in fa.get(t, "") + fi.get(t, "")],
+   "no plateau on a single point")
+m = re.search(r"Saturates from (\d+)/(\d+): ([\d,.]+)-([\d,.]+) MB/s over (\d+) points \(within 95% of the ([\d,.]+)",
+              fa.get("64K random read", ""))
+if m:
+    lo, hi, peak = (float(x.replace(",", "")) for x in m.group(3, 4, 6))
+    ok(0.95 * peak <= lo <= hi <= peak and 3 <= int(m.group(5)) <= 24, "the plateau's band is within 95% of its peak")
+
+# bus ceiling
+BUS = r"The ([\d,.]+) MB/s peak is (\d+)% of the PCIe Gen4 x4 link \(7,876.0 MB/s after encoding\): the bus is the ceiling\."
+m = re.search(BUS, fa.get("128K sequential read", ""))
+ok(m is not None, "bus ceiling fires on the review drive's 128K sequential read")
+if m:
+    ok(80 <= int(m.group(2)) <= 100 and
+       abs(float(m.group(1).replace(",", "")) / 7876 * 100 - int(m.group(2))) <= 1,
+       "its share of the Gen4 x4 link is 80-100%% and its own arithmetic (%s%%)" % m.group(2))
+ok("the bus is the ceiling" not in fa.get("128K sequential write", "x"),
+   "no bus ceiling on the NAND-bound 128K sequential write")
+ok(not [t for t in fa if re.match(r"(4K|16K) ", t) and "bus" in fa[t]], "no bus ceiling on an IOPS test")
+ok("the bus is the ceiling" not in imp.s, "no bus ceiling for a drive without a sheet (no link known)")
+
+# Little's law: fires on the imported 64K sweep (the file's own ceiling,
+# fio keeps its queue full); wherever it fires, its own arithmetic holds
+LL = r"Little's law: throughput is flat from \d+/\d+ while mean latency grows with outstanding I/O, " \
+     r"([\d,.]+) to ([\d,.]+) µs \(outstanding I/O / IOPS predicts ([\d,.]+) to ([\d,.]+)\)\."
+# (where it must fire: tests/unit/test_report_findings.c; no drive of this
+# fixture has a plateau whose latency follows the queue within 15%)
+ll = [(t + " (" + who + ")", re.search(LL, v)) for who, fs in (("review", fa), ("import", fi))
+      for t, v in fs.items() if "Little" in v]
+ok(all(m for _, m in ll), "every Little's law sentence in its shape")
+for t, m in ll:
+    if m:
+        a, b, pa, pb = (float(x.replace(",", "")) for x in m.groups())
+        ok(abs(a / pa - 1) <= 0.15 and abs(b / pb - 1) <= 0.15 and b >= a,
+           "Little's law on %s: latency within 15%% of outstanding / IOPS and growing" % t)
+ok("Saturates" in fi.get("16K random read", "") and "Little" not in fi.get("16K random read", "x"),
+   "no Little's law on a plateau held by a rate limit (latency does not follow the queue)")
+ok(not [t for t in SINGLE if "Little" in fa.get(t, "") + fi.get(t, "")], "no Little's law on a single point")
+
+# drop / anomaly
+m = re.search(r"Anomaly: 4/1 \((%s) IOPS\) is (\d+)%% below both its neighbours\." % NUM, fi.get("4K random read", ""))
+ok(m is not None and int(m.group(2)) > 20, "anomaly fires on the imported 4K sweep's throttled 4/1")
+ok("Anomaly" not in fi.get("16K random read", "x"), "no anomaly on a flat sweep")
+ok(not [t for t in SINGLE if "Anomaly" in fa.get(t, "") + fi.get(t, "")], "no anomaly on a single point")
+
+# rating met / missed
+ok(re.search(r"(At or above|Below) its 7,000 MB/s rating \([+-]\d+\.\d%\)\.", fa.get("128K sequential read", "")) is not None,
+   "rating fires on 128K sequential read against the P5430's 7,000 MB/s")
+ok(re.search(r"(At or above its 934.5K IOPS rating in \d+ of 24 points|Below its 934.5K IOPS rating at every point)",
+             fa.get("4K random read", "")) is not None, "rating fires on the 24-point 4K random read sweep")
+ok(re.search(r"its 120K IOPS rating", fa.get("4K random write", "")) is not None,
+   "rating fires on 4K random write (rand_write_bs 4k)")
+ok(not [t for t in ("16K random read", "64K random read", "64K random write", "16K random write")
+        if "rating" in fa.get(t, "")], "no rating where the sheet rates no such test (16K, 64K random)")
+ok(not [t for t in fa if t.startswith(("CDN", "Object")) and "rating" in fa[t]],
+   "no rating on a workload's phase")
+ok(not [t for t in fi if "rating" in fi[t]], "no rating finding for the drive without a spec sheet")
+ok("-</td><td>-</td>" in imp.s.split('<table class="summary">')[1].split("</table>")[0],
+   "the summary's rated column empty for it")
+
+# rank: names the group
+RANK = r"Ranks (\d+) of (\d+): %s (IOPS|MB/s), ([\d.]+)%% behind the leader, (.+) \(%s (IOPS|MB/s)\)\." % (NUM, NUM)
+for page, who, fs in ((all_, REVIEW, fa), (imp, "fio-import", fi)):
+    bad = []
+    for t, body in page.tests.items():
+        group = page.drives_of(t)
+        v = fs.get(t, "")
+        m = re.search(RANK, v)
+        lead = re.search(r"Leads the (\d+) drives by [\d.]+% over the next\.", v)
+        if who not in group or len(group) < 2:
+            if m or lead:
+                bad.append((t, "a rank without a group"))
+            continue
+        if not (m or lead):
+            bad.append((t, "no rank"))
+            continue
+        n = int(m.group(2)) if m else int(lead.group(1))
+        if n != len(group):
+            bad.append((t, "of %d, group %d" % (n, len(group))))
+        if m and (m.group(5) not in group or m.group(5) == who or not 2 <= int(m.group(1)) <= n):
+            bad.append((t, m.group(5)))
+    ok(not bad, "%s: each test it shares names its rank of the drives that ran it, and the leader %s"
+       % (who, bad[:3]))
+m = re.search(RANK, fa.get("128K sequential read", ""))
+ok(m is not None and m.group(5) in ("ps1030-quick (model, scale 4g)", "6600-ion-quick (model, scale 4g)"),
+   "a Gen5 model leads the Gen4 P5430 on 128K sequential read, named as a model")
+ok(not re.search(r"Ranks \d+ of|Leads the", one.s + imp_one.s), "no rank for a drive alone")
+ok("<td>-</td><td class=\"l\">-</td></tr>" in one.s, "the summary's rank column empty for a drive alone")
+
+# checkpoint drift (in its section, per drive)
+CK = r"(.+): Pass 2 is ([\d.]+)% (slower|faster) than pass 1 \(([\d.]+) s vs ([\d.]+) s per checkpoint\); " \
+     r"pass 1 ranges ([\d.]+)-([\d.]+) s\. Pass 1 writes ([\d.]+) GB/s, (\d+)% of its own 128K sequential write \(([\d.]+) GB/s\)\."
+cks = [re.fullmatch(CK, c) for c in all_.ckpt]
+ok(len(cks) == 4 and all(cks) and {m.group(1) for m in cks} == {REVIEW} | QUICK,
+   "checkpoint drift fires for each of the four modelled drives")
+for m in filter(None, cks):
+    p, p2, p1, lo, hi = (float(m.group(i)) for i in (2, 4, 5, 6, 7))
+    # the means are printed to the millisecond: the drift lies between
+    # what their rounding allows
+    ends = [abs(x2 - x1) / x1 * 100 for x2 in (p2 - 5e-4, p2 + 5e-4) for x1 in (p1 - 5e-4, p1 + 5e-4) if x1 > 0]
+    ok(lo <= p1 <= hi and (m.group(3) == "slower") == (p2 >= p1) and
+       (not ends or min(ends) - 0.06 <= p <= max(ends) + 0.06),
+       "%s: the drift's own arithmetic, pass 1's mean in its range" % m.group(1))
+ok(not [c for c in all_.ckpt if c.startswith("fio-import")], "no checkpoint finding for the imported drive")
+ok("DLIO checkpoints" not in imp_one.h2 and "GPU Direct Storage (gdsio)" in imp_one.h2,
+   "the imported drive alone: GDS, no checkpoints section")
+
+# steady state: the review's three steps, none for the import's rounds
+st = all_.sec.get("Steady state (SNIA PTS)", "")
+ok(all(("p5430-review (model, scale 4g), %s:" % s) in text(st) for s in ("precondition-64k", "precondition-16k", "precondition-4k")),
+   "steady state: the review's three preconditioning steps")
+ok("fio-import" not in st, "imported rounds are not steps")
+PY
+
+# compare: every kind present, three or more labels
+expect_exit 0 "compare of five labels" compare --db "$F" $ALL
+for block in "Points: sweeps and single points" "Checkpoints: DLIO checkpoint passes" \
+	"GDS points: gdsio-style sweeps" "Steady state: SNIA PTS steady-state steps"; do
+	expect_output "^== $block ==" "compare has the $block block"
+done
+expect_output "^A = p5430-review \(p5430-review\), B = fio-import \(fio-import\), C = ps1030-quick" "compare names A to E"
+check "compare: no warning" test -z "$ERR"
+run_db compare --db "$F" --json p5430-review fio-import ps1030-quick
+printf '%s' "$OUT" > "$TMP/compare.json"
+check "compare --json: points, checkpoints, GDS and steady blocks, GDS shared by two" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+kinds = [b["kind"] for b in d["blocks"]]
+assert kinds == ["points", "checkpoints", "gds", "steady"], kinds
+assert [x["label"] for x in d["drives"]] == ["p5430-review", "fio-import", "ps1030-quick"]
+assert all(x["state"] is None for x in d["drives"])
+gds = d["blocks"][2]
+assert gds["nr_rows"] == 42, gds["nr_rows"]
+both = [r for r in gds["rows"] if r["drives"][0] and r["drives"][1]]
+assert len(both) == 42 and all(r["drives"][2] is None for r in gds["rows"]), len(both)
+for r in both:
+    for v in r["drives"][:2]:
+        assert 0 < v["gib_per_s"] < 100, v
+pts = d["blocks"][0]
+assert pts["shared"] >= 10, pts["shared"]
+' "$TMP/compare.json"
+exit 0

@@ -224,7 +224,8 @@ static int fill_drives(struct report_input *in)
 		if (group->has_host) {
 			in->hosts[g] = (struct report_host){ group->host_run.host_name,
 				group->host_run.host_kernel, group->host_run.host_cpu,
-				group->host_run.host_cores, group->host_run.host_memory_bytes };
+				group->host_run.host_cores, group->host_run.host_memory_bytes,
+				group->host_run.host_os, group->host_run.host_server };
 			d->host = &in->hosts[g];
 		}
 		if (drive_warnings(group, d, &in->warnings[g])) {

@@ -586,12 +586,13 @@ static int bench_section(const struct page *pg)
 		if (!h)
 			continue;
 		unsigned k = 0;
-		while (k < nh && !(!strcmp(hosts[k].server, h->name) &&
+		while (k < nh && !(!strcmp(hosts[k].hostname, h->name) &&
 				   !strcmp(hosts[k].kernel, h->kernel)))
 			k++;
 		if (k == nh)
-			hosts[nh++] = (struct bench_host){ .server = h->name, .cpu = h->cpu,
-				.cores = h->cores, .memory_bytes = h->memory_bytes, .kernel = h->kernel };
+			hosts[nh++] = (struct bench_host){ .hostname = h->name, .server = h->server,
+				.cpu = h->cpu, .cores = h->cores, .memory_bytes = h->memory_bytes,
+				.os = h->os, .kernel = h->kernel };
 	}
 	rc = html_bench_section(pg->out, hosts, nh, bd, pg->nr);
 out:

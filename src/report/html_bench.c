@@ -110,13 +110,15 @@ static void hosts_table(FILE *out, const struct bench_host *hosts, unsigned nr)
 {
 	static const struct bench_host none;
 
-	fputs("<h3>Host</h3>\n<table><tr><th class=\"l\">server</th><th class=\"l\">CPU</th>"
+	fputs("<h3>Host</h3>\n<table><tr><th class=\"l\">host</th><th class=\"l\">server</th>"
+	      "<th class=\"l\">CPU</th>"
 	      "<th>CPUs online</th><th>memory GiB</th><th class=\"l\">OS</th>"
 	      "<th class=\"l\">kernel</th></tr>\n", out);
 	for (unsigned i = 0; i < (nr ? nr : 1); i++) {
 		const struct bench_host *h = nr ? &hosts[i] : &none;
 
 		fputs("<tr>", out);
+		text_cell(out, h->hostname);
 		text_cell(out, h->server);
 		text_cell(out, h->cpu);
 		if (h->cores)

@@ -18,7 +18,8 @@
 
 /* A host; NULL or "" texts and 0 numbers are not known. */
 struct bench_host {
-	const char *server;            /* "Dell PowerEdge R760" */
+	const char *hostname;          /* hosts.hostname */
+	const char *server;            /* hosts.server (DMI): "Dell Inc. PowerEdge R760" */
 	const char *cpu;               /* "2 x Intel Xeon Gold 6430", or the stored cpu_model */
 	unsigned cores;                /* online CPUs as stored (hosts.cores) */
 	uint64_t memory_bytes;         /* hosts.memory_bytes (MemTotal) */

@@ -38,6 +38,7 @@ struct report_host {
 	const char *name, *kernel, *cpu;
 	unsigned cores;
 	uint64_t memory_bytes;
+	const char *os, *server;           /* "" when not known */
 };
 
 struct report_drive {

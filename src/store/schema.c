@@ -166,7 +166,13 @@ static const char schema_v9[] =
 	" WHERE job_name GLOB 'read-ckpt[0-9]*'"
 	" AND step_id IN (SELECT id FROM steps WHERE kind GLOB 'checkpoint*');";
 
+/* v10: the host's OS (os-release PRETTY_NAME) and server model (DMI
+ * vendor and product); '' where not known (hosts stored before). */
+static const char schema_v10[] =
+	"ALTER TABLE hosts ADD COLUMN os TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE hosts ADD COLUMN server TEXT NOT NULL DEFAULT '';";
+
 const char *const schema_migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4,
 					  schema_v5, schema_v6, schema_v7, schema_v8,
-					  schema_v9 };
+					  schema_v9, schema_v10 };
 const unsigned schema_version = sizeof(schema_migrations) / sizeof(schema_migrations[0]);

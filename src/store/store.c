@@ -143,10 +143,57 @@ void store_close(struct store *s)
 /* --- hosts and drives ---------------------------------------------------- */
 
 struct host_facts {
-	char hostname[256], kernel[256], cpu_model[256];
+	char hostname[256], kernel[256], cpu_model[256], os[256], server[256];
 	long cores;
 	uint64_t memory_bytes;
 };
+
+/* The first line of a small file, without its newline; "" when absent. */
+static void first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* "Debian GNU/Linux 12 (bookworm)" from os-release; the server as its DMI
+ * vendor and product ("Dell Inc. PowerEdge R760"), "" when not known. */
+static void host_os_and_server(struct host_facts *h)
+{
+	char line[512], vendor[128], product[128];
+	FILE *f = fopen("/etc/os-release", "r");
+
+	if (!f)
+		f = fopen("/usr/lib/os-release", "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			char *v = line + 12;
+
+			if (strncmp(line, "PRETTY_NAME=", 12))
+				continue;
+			v[strcspn(v, "\n")] = '\0';
+			if (*v == '"' || *v == '\'') {
+				size_t n = strlen(v);
+				if (n >= 2 && v[n - 1] == *v)
+					v[n - 1] = '\0';
+				v++;
+			}
+			snprintf(h->os, sizeof(h->os), "%.255s", v);
+			break;
+		}
+		fclose(f);
+	}
+	first_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+	first_line("/sys/class/dmi/id/product_name", product, sizeof(product));
+	snprintf(h->server, sizeof(h->server), "%s%s%s", vendor, vendor[0] && product[0] ? " " : "",
+		 product);
+}
 
 static void host_facts_read(struct host_facts *h)
 {
@@ -190,6 +237,7 @@ static void host_facts_read(struct host_facts *h)
 			}
 		fclose(f);
 	}
+	host_os_and_server(h);
 }
 
 /* Finds or inserts a row; the insert is ignored when the UNIQUE key exists. */
@@ -241,11 +289,21 @@ static int host_id(struct store *s, int64_t *id)
 	texts[2] = h.cpu_model;
 	numbers[0] = h.cores;
 	numbers[1] = (int64_t)h.memory_bytes;
-	return upsert_id(s,
+	if (upsert_id(s,
 		"INSERT OR IGNORE INTO hosts (hostname, kernel, cpu_model, cores, memory_bytes)"
 		" VALUES (?, ?, ?, ?, ?)",
 		"SELECT id FROM hosts WHERE hostname = ? AND kernel = ? AND cpu_model = ?"
-		" AND cores = ? AND memory_bytes = ?", texts, 3, numbers, 2, id);
+		" AND cores = ? AND memory_bytes = ?", texts, 3, numbers, 2, id))
+		return -1;
+	/* the OS and server are not part of the host's key: a row stored before
+	 * schema v10 gains them now */
+	sqlite3_stmt *st;
+	if (db_prepare(s, "UPDATE hosts SET os = ?, server = ? WHERE id = ?", &st))
+		return -1;
+	sqlite3_bind_text(st, 1, h.os, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, h.server, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, *id);
+	return db_step_once(s, st, "recording the host");
 }
 
 static void json_string_field(const cJSON *root, const char *key, char *out, size_t size)

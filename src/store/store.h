@@ -45,6 +45,7 @@ struct stored_run {
 	char drive_model[128], drive_serial[128];
 	/* the host it ran on ("" / 0 when not known: imported runs) */
 	char host_name[128], host_kernel[128], host_cpu[128];
+	char host_os[128], host_server[128];  /* "" before schema v10 */
 	unsigned host_cores;
 	uint64_t host_memory_bytes;
 };

@@ -20,7 +20,8 @@ static const char run_select[] =
 	" (SELECT count(*) FROM results WHERE run_id = r.id),"
 	" coalesce(d.model, ''), coalesce(d.serial, ''),"
 	" coalesce(h.hostname, ''), coalesce(h.kernel, ''), coalesce(h.cpu_model, ''),"
-	" coalesce(h.cores, 0), coalesce(h.memory_bytes, 0)"
+	" coalesce(h.cores, 0), coalesce(h.memory_bytes, 0),"
+	" coalesce(h.os, ''), coalesce(h.server, '')"
 	" FROM runs r LEFT JOIN drives d ON d.id = r.drive_id"
 	" LEFT JOIN hosts h ON h.id = r.host_id";
 
@@ -45,6 +46,8 @@ static void run_from_row(sqlite3_stmt *st, void *item)
 	db_column_copy(st, 13, run->host_cpu, sizeof(run->host_cpu));
 	run->host_cores = (unsigned)sqlite3_column_int(st, 14);
 	run->host_memory_bytes = db_column_u64(st, 15);
+	db_column_copy(st, 16, run->host_os, sizeof(run->host_os));
+	db_column_copy(st, 17, run->host_server, sizeof(run->host_server));
 }
 
 int store_runs_list(struct store *s, struct stored_run **runs, unsigned *nr)

@@ -73,6 +73,9 @@ H="$TMP/r.html"
 check "self-contained: one inline script (the rest inert JSON), nothing loaded" bash -c "test \$(grep -o '<script>' '$H' | wc -l) -eq 1 && test \$(grep -o '<script' '$H' | wc -l) -eq \$((1 + \$(grep -o '<script type=\"application/json\"' '$H' | wc -l))) && ! grep -qiE '<script src|<link|src=\"http|url\\(' '$H'"
 check "three drives in the table" bash -c "grep -q '>P5430<' '$H' && grep -q '>J5060<' '$H' && grep -q '>measured<' '$H'"
 check "spec sheets shown" grep -q "Solidigm D5-P5430 30.72TB" "$H"
+OS_NAME=$(sed -n 's/^PRETTY_NAME="\(.*\)"$/\1/p' /etc/os-release)
+check "the measured run's host: its name and OS ($OS_NAME) in the Host table" \
+	grep -q "<td class=\"l\">$(hostname)</td><td class=\"l\">[^<]*</td><td class=\"l\">[^<]*</td><td>[0-9]*</td><td>[0-9]*</td><td class=\"l\">$OS_NAME</td>" "$H"
 check "sweep charts" grep -q "4K random read: mean latency" "$H"
 check "bar charts for the single point" grep -q "128K sequential write at 16/1: bandwidth" "$H"
 check "peak sentence (first point at the peak)" grep -q "Peak 900K IOPS at 32/1\." "$H"

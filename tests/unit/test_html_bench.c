@@ -130,7 +130,7 @@ static void test_fragment(void **state)
 {
 	struct drive_spec spec;
 	struct bench_host host = {
-		"Dell PowerEdge R760", "2 x Intel Xeon Gold 6430 <32C>", 128,
+		"bench-01", "Dell PowerEdge R760", "2 x Intel Xeon Gold 6430 <32C>", 128,
 		1024ull << 30, "Ubuntu 22.04.2 LTS", "Linux 6.8.0 x86_64",
 	};
 	struct bench_drive drives[2] = {
@@ -156,7 +156,7 @@ static void test_fragment(void **state)
 	assert_null(strstr(html, "S6CKNE0W9"));
 	assert_non_null(strstr(html, "<td class=\"l\">E2MU200</td>"));
 	/* the host */
-	assert_non_null(strstr(html, "<td class=\"l\">Dell PowerEdge R760</td>"
+	assert_non_null(strstr(html, "<td class=\"l\">bench-01</td><td class=\"l\">Dell PowerEdge R760</td>"
 				     "<td class=\"l\">2 x Intel Xeon Gold 6430 &lt;32C&gt;</td>"
 				     "<td>128</td><td>1024</td>"
 				     "<td class=\"l\">Ubuntu 22.04.2 LTS</td>"
@@ -195,7 +195,7 @@ static void test_fragment(void **state)
 static void test_fragment_unknowns(void **state)
 {
 	struct drive_spec bare, rated;
-	struct bench_host empty = { NULL, "", 0, 0, NULL, NULL };
+	struct bench_host empty = { NULL, NULL, "", 0, 0, NULL, NULL };
 	struct bench_drive drives[2] = {
 		{ "bare", { "", "", "1234" }, &bare },
 		{ "rated", { "m", "", "" }, &rated },
@@ -211,7 +211,7 @@ static void test_fragment_unknowns(void **state)
 				    "[rated]\ndwpd = 1\npbw = 22\n", "x.ini", &rated), 0);
 	/* no host: one row of dashes */
 	html = draw(&f);
-	assert_non_null(strstr(html, "<tr><td class=\"l\">-</td><td class=\"l\">-</td><td>-</td>"
+	assert_non_null(strstr(html, "<tr><td class=\"l\">-</td><td class=\"l\">-</td><td class=\"l\">-</td><td>-</td>"
 				     "<td>-</td><td class=\"l\">-</td><td class=\"l\">-</td></tr>"));
 	/* a 4-character serial is all masked */
 	assert_non_null(strstr(html, "<td class=\"l\">****</td>"));
@@ -235,7 +235,7 @@ static void test_fragment_unknowns(void **state)
 	f.hosts = &empty;
 	f.nr_hosts = 1;
 	html = draw(&f);
-	assert_int_equal(count(html, "<tr><td class=\"l\">-</td><td class=\"l\">-</td><td>-</td>"
+	assert_int_equal(count(html, "<tr><td class=\"l\">-</td><td class=\"l\">-</td><td class=\"l\">-</td><td>-</td>"
 				     "<td>-</td><td class=\"l\">-</td><td class=\"l\">-</td></tr>"), 1);
 	free(html);
 }

@@ -878,7 +878,7 @@ static void test_migrate_from_v6(void **state)
 	unsigned nr;
 	sqlite3 *db = raw_open(f->path);
 
-	assert_int_equal(schema_version, 9);
+	assert_int_equal(schema_version, 10);
 	for (unsigned v = 0; v < 6; v++)
 		raw_exec(db, schema_migrations[v]);
 	raw_exec(db, "PRAGMA user_version = 6");
@@ -915,7 +915,7 @@ static void test_migrate_from_v6(void **state)
 	store_close(s);
 
 	db = raw_open(f->path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 9);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), (int)schema_version);
 	raw_exec(db, "INSERT INTO verify_failures VALUES"
 		     " (1, 2, 65536, 8192, 'missing', 0,0,0,0,65536,-1,-1,2)");
 	assert_int_equal(raw_int(db, "SELECT sum(units) FROM verify_failures"), 4);
@@ -927,6 +927,59 @@ static void test_migrate_from_v6(void **state)
 }
 
 /* --- schema v9: a result's pass, and its step's kind read back -------- */
+
+/* --- schema v10: the host's OS and server ---------------------------- */
+
+/* PRETTY_NAME from os-release as this host has it, "" without one */
+static void this_os(char *buf, size_t len)
+{
+	char line[512];
+	FILE *os = fopen("/etc/os-release", "r");
+
+	buf[0] = '\0';
+	while (os && fgets(line, sizeof(line), os))
+		if (!strncmp(line, "PRETTY_NAME=\"", 13)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(buf, len, "%.*s", (int)strlen(line + 13) - 1, line + 13);
+		}
+	if (os)
+		fclose(os);
+}
+
+/* A v9 database's host row (no OS, no server) is migrated with '', and the
+ * next run on that host fills them in; the run's host reads them back. */
+static void test_migrate_from_v9_host(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	struct stored_run *runs;
+	unsigned nr;
+	int64_t run_id;
+	char os[256];
+	sqlite3 *db = raw_open(f->path);
+
+	for (unsigned v = 0; v < 9; v++)
+		raw_exec(db, schema_migrations[v]);
+	raw_exec(db, "PRAGMA user_version = 9");
+	raw_exec(db, "INSERT INTO hosts (id, hostname, kernel, cpu_model, cores, memory_bytes)"
+		     " VALUES (7, 'old', 'Linux 5 x86_64', 'cpu', 2, 1024);"
+		     "INSERT INTO runs (id, host_id, label, source, command, target, started_ms)"
+		     " VALUES (1, 7, 'd', 'run', 'c', '/t', 1);");
+	sqlite3_close(db);
+
+	assert_int_equal(store_open(f->path, &s), 0);
+	assert_int_equal(store_run_begin(s, &sample_meta, &run_id), 0);
+	assert_int_equal(store_runs_list(s, &runs, &nr), 0);
+	assert_int_equal(nr, 2);
+	assert_string_equal(runs[0].host_name, "old");
+	assert_string_equal(runs[0].host_os, "");
+	assert_string_equal(runs[0].host_server, "");
+	this_os(os, sizeof(os));
+	assert_true(os[0] != '\0');   /* the test machines are Debian */
+	assert_string_equal(runs[1].host_os, os);
+	free(runs);
+	store_close(s);
+}
 
 static void test_migrate_from_v8(void **state)
 {
@@ -994,6 +1047,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migrate_from_v5, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_v6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_v8, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_from_v9_host, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_round_trip, setup, teardown),
 	};
 

@@ -61,7 +61,13 @@ for cmd in run suite checkpoint gds; do
 	for sig in INT TERM; do
 		db="$TMP/$cmd-$sig.db"
 		long_command $cmd "$db"
+		# interrupted once it has stored something (a loaded machine may take
+		# longer than the usual second to finish the first point)
 		sleep 1.2
+		for _ in $(seq 50); do
+			[ "$(sqlite3 "$db" 'select count(*) from results' 2>/dev/null || echo 0)" -ge 1 ] && break
+			sleep 0.2
+		done
 		start=$(date +%s%N)
 		kill -$sig $pid
 		wait $pid

@@ -19,6 +19,7 @@
 #include "store/store_db.h"
 #include "target/output_gate.h"
 #include "util/error.h"
+#include "util/text.h"
 #include "util/clock.h"
 
 #define BUSY_TIMEOUT_MS 10000
@@ -148,20 +149,6 @@ struct host_facts {
 	uint64_t memory_bytes;
 };
 
-/* The first line of a small file, without its newline; "" when absent. */
-static void first_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
 /* "Debian GNU/Linux 12 (bookworm)" from os-release; the server as its DMI
  * vendor and product ("Dell Inc. PowerEdge R760"), "" when not known. */
 static void host_os_and_server(struct host_facts *h)
@@ -189,8 +176,8 @@ static void host_os_and_server(struct host_facts *h)
 		}
 		fclose(f);
 	}
-	first_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
-	first_line("/sys/class/dmi/id/product_name", product, sizeof(product));
+	text_read_small_file("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+	text_read_small_file("/sys/class/dmi/id/product_name", product, sizeof(product));
 	snprintf(h->server, sizeof(h->server), "%s%s%s", vendor, vendor[0] && product[0] ? " " : "",
 		 product);
 }

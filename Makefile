@@ -33,7 +33,7 @@ FAKE_DIR := $(BUILD)/tests/fake
 FAKE_LIBS := $(FAKE_DIR)/libcufile.so.0 $(FAKE_DIR)/libcufile-noasync.so.0 \
 	$(FAKE_DIR)/libcudart.so.12 $(FAKE_DIR)/libcuda.so.1
 
-.PHONY: all deps check test demo asan clean bench fuzz fuzz-build screenshots
+.PHONY: all deps check test demo asan clean bench fuzz fuzz-build screenshots mpi
 
 # libFuzzer targets (tests/fuzz/fuzz_NAME.c); `make fuzz` builds them with
 # clang into build-fuzz/ and runs each FUZZ_SECONDS. The same harnesses are
@@ -85,14 +85,25 @@ $(FAKE_DIR)/libcuda.so.1: tests/fake/fake_cuda_driver.c tests/fake/fake_cuda.h
 test: all
 	@sh tests/run.sh $(BUILD)
 
+# The MPI build (docs/distributed.md): the same sources with mpicc and
+# DRIVEBENCH_MPI into $(MPI_BUILD), copied to $(BUILD)/drivebench-mpi.
+# OpenMPI's packages are installed when missing; the plain build needs none.
+MPI_BUILD ?= build-mpi
+MPI_PKGS := libopenmpi-dev openmpi-bin
+mpi:
+	@sh scripts/deps.sh $(MPI_PKGS)
+	@$(MAKE) --no-print-directory BUILD=$(MPI_BUILD) CC=mpicc \
+		EXTRA_CFLAGS="-DDRIVEBENCH_MPI $(EXTRA_CFLAGS)" $(MPI_BUILD)/drivebench
+	@mkdir -p $(BUILD) && cp $(MPI_BUILD)/drivebench $(BUILD)/drivebench-mpi
+
 check: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all mpi
 	@sh tests/run.sh $(BUILD)
 
 asan: deps
-	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
+	@$(MAKE) --no-print-directory BUILD=build-asan MPI_BUILD=build-asan-mpi OPT=-O1 \
 		EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		EXTRA_LDFLAGS="-fsanitize=address,undefined" all
+		EXTRA_LDFLAGS="-fsanitize=address,undefined" all mpi
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		sh tests/run.sh build-asan
 
@@ -129,6 +140,6 @@ fuzz:
 	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-mpi build-asan-mpi
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

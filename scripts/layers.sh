@@ -2,7 +2,7 @@
 # layers.sh - checks that every #include between src/ folders points down
 # the layer order of the README's architecture (and ../shared/DESIGN.md):
 #
-#   util < job < measure < verify < vssd < io < target < run
+#   util < dist < job < measure < verify < vssd < io < target < run
 #        < {store, output} < record < {workload, suite} < report < cmd
 #
 # A file may include its own folder and any folder of a lower layer; store
@@ -18,10 +18,10 @@ src=${1:-src}
 
 rank() {
 	case "$1" in
-	util) echo 0 ;; job) echo 1 ;; measure) echo 2 ;; verify) echo 3 ;;
-	vssd) echo 4 ;; io) echo 5 ;; target) echo 6 ;; run) echo 7 ;;
-	store|output) echo 8 ;; record) echo 9 ;;
-	workload) echo 10 ;; suite) echo 11 ;; report) echo 12 ;; cmd) echo 13 ;;
+	util) echo 0 ;; dist) echo 1 ;; job) echo 2 ;; measure) echo 3 ;; verify) echo 4 ;;
+	vssd) echo 5 ;; io) echo 6 ;; target) echo 7 ;; run) echo 8 ;;
+	store|output) echo 9 ;; record) echo 10 ;;
+	workload) echo 11 ;; suite) echo 12 ;; report) echo 13 ;; cmd) echo 14 ;;
 	*) echo "" ;;
 	esac
 }

@@ -1,9 +1,12 @@
 /* main.c - subcommand dispatch only: finds the command by name and hands it
- * the remaining arguments. Each command lives in src/cmd/. */
+ * the remaining arguments (each command lives in src/cmd/); under mpirun,
+ * only rank 0 runs it and the other ranks serve it. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "dist/dist.h"
+#include "record/rank_run.h"
 #include "output/output.h"
 #include "util/error.h"
 
@@ -44,7 +47,7 @@ int cmd_version(int argc, char **argv)
 	return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int run_command_line(int argc, char **argv)
 {
 	if (argc < 2) {
 		cmd_help(0, NULL);
@@ -59,4 +62,22 @@ int main(int argc, char **argv)
 			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "drivebench: unknown command '%s' (see 'drivebench help')\n", argv[1]);
 	return EXIT_BAD_INPUT;
+}
+
+/* Under mpirun (drivebench-mpi) rank 0 runs the command and the other
+ * ranks serve it (record/rank_run.h); otherwise this is one process. */
+int main(int argc, char **argv)
+{
+	int rc;
+
+	if (dist_init(&argc, &argv))   /* a bad --rank-map on any rank ends all */
+		dist_fail(EXIT_BAD_INPUT, "%s", err_msg());
+	if (dist_rank() != 0) {
+		rc = rank_serve();
+	} else {
+		rc = run_command_line(argc, argv);
+		rank_end();
+	}
+	dist_finish(rc);
+	return rc;
 }

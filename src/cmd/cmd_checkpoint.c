@@ -21,6 +21,8 @@
 #include "target/output_gate.h"
 #include "target/target.h"
 #include "util/error.h"
+#include "record/rank_merge.h"
+#include "record/rank_run.h"
 #include "record/record_run.h"
 #include "util/units.h"
 #include "workload/checkpoint.h"
@@ -276,19 +278,41 @@ struct pass_stats {
 	double seconds;      /* sum over the pass's checkpoints */
 	uint64_t bytes;
 	unsigned nr;
+	/* MPI (MLPerf Storage's metrics), summed over the checkpoints: the
+	 * duration of the slowest rank, the throughput of the slowest rank */
+	double max_rank_seconds, min_rank_gbps;
+	unsigned ranks;
 };
 
-/* Drops the page cache before the read-back, as MLPerf Storage does. */
+/* MLPerf Storage's figures of one checkpoint written by several ranks:
+ * the longest rank's duration and the lowest rank's throughput. */
+static void rank_figures(const struct recorded *rec, double *max_s, double *min_gbps)
+{
+	*max_s = 0;
+	*min_gbps = 0;
+	for (unsigned r = 0; r < rec->ranks.nr; r++) {
+		const struct run_output *o = &rec->ranks.per_rank[r];
+		uint64_t ns, bytes;
+		double gbps;
+
+		rank_span(o->results, o->nr, &ns, &bytes);
+		if (!o->nr || !ns)
+			continue;
+		gbps = (double)bytes / (double)ns;   /* bytes per ns = GB/s */
+		if ((double)ns / 1e9 > *max_s)
+			*max_s = (double)ns / 1e9;
+		if (*min_gbps == 0 || gbps < *min_gbps)
+			*min_gbps = gbps;
+	}
+}
+
+/* Drops the page cache before the read-back, as MLPerf Storage does: on
+ * every rank's host under mpirun. */
 static void drop_page_cache(void)
 {
-	FILE *f;
-
-	sync();
-	f = fopen("/proc/sys/vm/drop_caches", "w");
-	if (!f || fputs("3\n", f) == EOF || fclose(f)) {
-		if (f)
-			fclose(f);
-		fprintf(stderr, "drivebench checkpoint: could not drop the page cache (needs root): the read-back may be served from memory\n");
+	if (rank_drop_page_cache()) {
+		fprintf(stderr, "drivebench checkpoint: could not drop the page cache (%s): the read-back may be served from memory\n",
+			err_msg());
 		return;
 	}
 	fprintf(stderr, "drivebench checkpoint: page cache dropped\n");
@@ -322,6 +346,7 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 		.has_pass = true, .pass = pass, .pass_index = index,
 		.merged_name = one.name, .store_partial = true,
 	};
+	double max_s = 0, min_gbps = 0;
 	struct recorded rec = { 0 };
 	const struct job_result *merged;
 	enum run_failure why = RUN_FAILED_INPUT;
@@ -335,6 +360,7 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 		ss->exit_code = run_failure_exit_code(why);
 		goto done;
 	}
+	place.job_shards = one.shards;   /* under mpirun each rank its own files */
 	if (record_run(&one.jobs, &one.opt, &place, &rec)) {
 		if (!rec.ran)
 			ss->exit_code = run_failure_exit_code(rec.why);
@@ -354,16 +380,24 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 		snprintf(label, sizeof(label), "pass %u", pass);
 	else
 		snprintf(label, sizeof(label), "read-back");
-	fprintf(stderr, "%s checkpoint %u/%u: %s in %.3f s, %.2f GB/s%s\n",
+	rank_figures(&rec, &max_s, &min_gbps);
+	fprintf(stderr, "%s checkpoint %u/%u: %s in %.3f s, %.2f GB/s%s",
 		label, index, ss->count, size,
 		seconds, seconds > 0 ? (double)bytes / 1e9 / seconds : 0.0,
 		merged->partial ? " (stopped: partial)" : "");
+	if (rec.ranks.nr > 1)
+		fprintf(stderr, "; %u ranks: slowest %.3f s, lowest %.2f GB/s", rec.ranks.nr,
+			max_s, min_gbps);
+	fputc('\n', stderr);
 	if (merged->partial) {
 		ss->stopped = true;
 	} else {
 		ss->stats[pass].seconds += seconds;
 		ss->stats[pass].bytes += bytes;
 		ss->stats[pass].nr++;
+		ss->stats[pass].max_rank_seconds += max_s;
+		ss->stats[pass].min_rank_gbps += min_gbps;
+		ss->stats[pass].ranks = rec.ranks.nr;
 	}
 	for (unsigned i = 0; i < rec.out.nr; i++)
 		if (rec.out.results[i].error && !ss->stopped) {
@@ -416,8 +450,31 @@ static int one_pass(struct session *ss, unsigned pass)
 	return rc;
 }
 
+/* Under mpirun, MLPerf Storage's means over a pass's checkpoints: the
+ * duration of the slowest rank and the throughput of the slowest rank. */
+static void print_rank_means(const struct session *ss)
+{
+	if (ss->stats[1].ranks < 2)
+		return;
+	printf("%-10s %8s %24s %24s\n", "pass", "ranks", "mean duration (max, s)",
+	       "mean throughput (min, GB/s)");
+	for (unsigned p = 1; p <= ss->a->passes + 1; p++) {
+		unsigned k = p <= ss->a->passes ? p : 0;
+		const struct pass_stats *s = &ss->stats[k];
+		char label[16];
+
+		if ((k == 0 && !ss->a->readback) || !s->nr)
+			continue;
+		snprintf(label, sizeof(label), k ? "%u" : "read-back", k);
+		printf("%-10s %8u %24.3f %24.3f\n", label, s->ranks, s->max_rank_seconds / s->nr,
+		       s->min_rank_gbps / s->nr);
+	}
+	putchar('\n');
+}
+
 static void print_pass_means(const struct session *ss)
 {
+	print_rank_means(ss);
 	printf("%-10s %12s %16s %12s %10s\n", "pass", "checkpoints", "mean seconds", "GB/s", "GB");
 	for (unsigned p = 1; p <= ss->a->passes + 1; p++) {
 		unsigned k = p <= ss->a->passes ? p : 0;

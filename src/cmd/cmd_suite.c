@@ -11,6 +11,7 @@
 #include "cmd/args.h"
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
+#include "record/rank_run.h"
 #include "store/store.h"
 #include "suite/suite.h"
 #include "suite/suiterun.h"
@@ -159,7 +160,7 @@ int cmd_suite(int argc, char **argv)
 	struct suite_args a = { 0 };
 	struct suite s = { 0 };
 	struct suite_options opt = { 0 };
-	char recorded[JOB_PATH_MAX], command[1024];
+	char recorded[JOB_PATH_MAX], command[1024], own_target[JOB_PATH_MAX];
 	bool loaded = false;
 	int rc = EXIT_BAD_INPUT;
 
@@ -179,7 +180,10 @@ int cmd_suite(int argc, char **argv)
 	if (a.time_scale && apply_time_scale(&s, a.time_scale))
 		goto fail;
 	cmd_join_command(argc, argv, command, sizeof(command));
-	opt.target = a.target;
+	/* under mpirun each rank its own target (%r, %h, %l, %t) */
+	if (rank_own_target(a.target, own_target, sizeof(own_target)))
+		goto fail;
+	opt.target = own_target;
 	opt.db_path = a.store.db_path;
 	opt.label = a.store.label;
 	opt.resume = a.resume;

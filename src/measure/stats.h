@@ -134,6 +134,18 @@ struct job_result {
 	/* clat by I/O priority (cmdprio), owned; NULL without cmdprio */
 	struct prio_clat *prio_clat[DIR_COUNT];
 	unsigned nr_prio_clat[DIR_COUNT];
+	/* when the measurement started (CLOCK_MONOTONIC, the one I/O clock),
+	 * and when the job's phase began: its workers left the start barrier
+	 * (across MPI ranks, the ranks' barrier), on the same clock and on
+	 * the wall clock; the ranks' results align on the phase start */
+	uint64_t measure_start_ns, phase_start_ns, phase_start_wall_ns;
+	/* an MPI run's aggregate (record/rank_merge.h): the ranks merged (0
+	 * or 1 = one process), and the first-done figures: from the earliest
+	 * start until the first rank finished, and what every rank had done
+	 * by then (per direction, at the series' interval) */
+	unsigned nr_ranks;
+	uint64_t first_done_ns;
+	uint64_t first_done_ios[DIR_ALL], first_done_bytes[DIR_ALL];
 };
 
 void job_result_init(struct job_result *r, const struct job_spec *spec);

@@ -293,6 +293,28 @@ static void print_mixed(FILE *f, const struct job_result *r)
 	free(mixed);
 }
 
+/* An MPI run's aggregate: the figures above are last-done (every rank's
+ * I/O over the union of their intervals); first-done is until the first
+ * rank finished, as IOR and elbencho report a stonewalled run. */
+static void print_ranks(FILE *f, const struct job_result *r)
+{
+	uint64_t ios = 0, bytes = 0, all_bytes = 0;
+	double secs = (double)r->first_done_ns / 1e9, all_secs = (double)r->runtime_ns / 1e9;
+
+	if (r->nr_ranks < 2)
+		return;
+	for (int d = 0; d < DIR_ALL; d++) {
+		ios += r->first_done_ios[d];
+		bytes += r->first_done_bytes[d];
+		all_bytes += r->dir[d].bytes;
+	}
+	fprintf(f, "  ranks: %u; last done: %.2f MB/s over %.3f s; first done: %.2f MB/s, "
+		"IOPS %.0f over %.3f s\n", r->nr_ranks,
+		all_secs > 0 ? (double)all_bytes / all_secs / 1e6 : 0.0, all_secs,
+		secs > 0 ? (double)bytes / secs / 1e6 : 0.0, secs > 0 ? (double)ios / secs : 0.0,
+		secs);
+}
+
 static void print_entry(FILE *f, const struct job_result *r)
 {
 	enum unified_rw u = r->spec ? r->spec->checks.unified_rw : UNIFIED_NONE;
@@ -307,6 +329,7 @@ static void print_entry(FILE *f, const struct job_result *r)
 	print_error_totals(f, r);
 	print_verify(f, r);
 	output_checks_summary(f, r);
+	print_ranks(f, r);
 }
 
 /* fio's show_group_stats: aggregate bandwidth is all bytes over the

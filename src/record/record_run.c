@@ -5,26 +5,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/rank_merge.h"
 #include "util/error.h"
 
 /* The entries of a group of files written as one (a checkpoint): one
  * result, partial when the run was. */
-static int merge_entries(struct recorded *r, const char *name)
+static int merge_list(struct job_result *entries, unsigned *nr, const char *name, bool partial)
 {
-	for (unsigned i = 1; i < r->nr; i++) {
-		if (job_result_merge(&r->entries[0], &r->entries[i])) {
-			for (unsigned k = i; k < r->nr; k++)
-				job_result_free(&r->entries[k]);
-			r->nr = 1;   /* those before i are freed already */
+	for (unsigned i = 1; i < *nr; i++) {
+		if (job_result_merge(&entries[0], &entries[i])) {
+			for (unsigned k = i; k < *nr; k++)
+				job_result_free(&entries[k]);
+			*nr = 1;   /* those before i are freed already */
 			return -1;
 		}
-		job_result_free(&r->entries[i]);
+		job_result_free(&entries[i]);
 	}
-	if (r->nr > 1)
-		r->nr = 1;
-	snprintf(r->entries[0].name, sizeof(r->entries[0].name), "%s", name);
-	if (r->out.partial)
-		r->entries[0].partial = true;
+	if (*nr > 1)
+		*nr = 1;
+	snprintf(entries[0].name, sizeof(entries[0].name), "%s", name);
+	if (partial)
+		entries[0].partial = true;
+	return 0;
+}
+
+static int merge_entries(struct recorded *r, const char *name)
+{
+	uint64_t span = 0, bytes;
+
+	/* MPI: the files of several ranks, from the earliest start to the
+	 * latest stop (their starts differ by more than one process's) */
+	if (r->ranks.nr > 1)
+		rank_span(r->entries, r->nr, &span, &bytes);
+	if (merge_list(r->entries, &r->nr, name, r->out.partial))
+		return -1;
+	if (span > r->entries[0].runtime_ns)
+		r->entries[0].runtime_ns = span;
 	return 0;
 }
 
@@ -109,6 +125,56 @@ static int store_steps(const struct record_place *p, struct recorded *r)
 	return 0;
 }
 
+/* MPI: each rank's part of the results, under the step of the result it
+ * is part of, and the run's ranks (their hosts, clock offsets, drives). */
+static int store_rank_parts(const struct record_place *p, struct recorded *r)
+{
+	for (unsigned k = 0; k < r->ranks.nr; k++) {
+		struct job_result *entries = NULL;
+		unsigned nr = 0;
+		struct run_rank rank = { 0 };
+		int rc = run_output_for_report(&r->ranks.per_rank[k], &entries, &nr);
+
+		if (rc == 0 && p->merged_name && nr)
+			rc = merge_list(entries, &nr, p->merged_name, false);
+		for (unsigned i = 0; rc == 0 && i < nr; i++) {
+			struct result_record rec;
+
+			rc = record_from_result(&entries[i], &rec);
+			if (rc)
+				break;
+			rec.has_rank = true;
+			rec.rank = k;
+			rec.has_point = p->has_point;
+			rec.point = p->point;
+			rec.has_pass = p->has_pass;
+			rec.pass = p->pass;
+			rec.pass_index = p->pass_index;
+			rec.step_id = r->nr ? r->recs[0].step_id : p->step_id;
+			for (unsigned a = 0; a < r->nr; a++)
+				if (r->recs[a].groupid == rec.groupid) {
+					rec.step_id = r->recs[a].step_id;
+					break;
+				}
+			rc = store_result_add(p->db, *p->run_id, &rec, NULL);
+			record_free(&rec);
+		}
+		rank.rank = (int)k;
+		rank.local_rank = r->ranks.local_ranks[k];
+		rank.host = &r->ranks.hosts[k];
+		rank.clock_offset_ns = r->ranks.clock_offset_ns[k];
+		rank.drive_json = nr ? entries[0].drive_before : NULL;
+		if (rc == 0)
+			rc = store_run_rank_add(p->db, *p->run_id, &rank);
+		for (unsigned i = 0; i < nr; i++)
+			job_result_free(&entries[i]);
+		free(entries);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
 /* Everything of this call in one transaction: after a kill or a failure
  * the store holds all of it or none. */
 static int store_all(const struct record_place *p, struct recorded *r)
@@ -121,6 +187,8 @@ static int store_all(const struct record_place *p, struct recorded *r)
 	rc = begin_run(p, r);
 	if (rc == 0)
 		rc = store_steps(p, r);
+	if (rc == 0 && r->ranks.nr)
+		rc = store_rank_parts(p, r);
 	if (rc == 0 && p->end_run)
 		rc = store_run_end(p->db, *p->run_id, r->out.partial);
 	if (rc == 0)
@@ -139,7 +207,7 @@ int record_run(const struct job_list *jobs, const struct run_options *opt,
 {
 	memset(r, 0, sizeof(*r));
 	r->why = RUN_FAILED_INPUT;
-	if (run_jobs(jobs, opt, &r->out, &r->why))
+	if (rank_run_jobs(jobs, opt, place->job_shards, &r->out, &r->ranks, &r->why))
 		return -1;
 	r->ran = true;
 	if (!place->store_partial && (r->out.partial || r->out.nr == 0 ||
@@ -169,5 +237,6 @@ void recorded_free(struct recorded *r)
 		job_result_free(&r->entries[i]);
 	free(r->entries);
 	run_output_free(&r->out);
+	rank_results_free(&r->ranks);
 	memset(r, 0, sizeof(*r));
 }

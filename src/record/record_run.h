@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "measure/stats.h"
+#include "record/rank_run.h"
 #include "run/runner.h"
 #include "store/record.h"
 #include "store/store.h"
@@ -43,6 +44,10 @@ struct record_place {
 	unsigned pass, pass_index;
 	/* merge: the entries are one result (a checkpoint's files) named so */
 	const char *merged_name;
+	/* MPI: [jobs->nr] or NULL: job j runs on rank job_shards[j] % ranks
+	 * only (a checkpoint's files, each written by its DLIO rank's MPI
+	 * rank), not every job on every rank */
+	const unsigned *job_shards;
 	/* false: a run stopped before its end (partial, or opt->stop set)
 	 * stores nothing and sets interrupted (the suite runs the point
 	 * again on resume); true: it is stored as partial */
@@ -55,7 +60,9 @@ struct record_place {
 
 /* What a record_run made; recorded_free frees it. */
 struct recorded {
-	struct run_output out;           /* per clone, as run_jobs made it */
+	struct run_output out;           /* per clone, as run_jobs made it
+					  * (MPI: merged over the ranks) */
+	struct rank_results ranks;       /* MPI: what each rank measured */
 	struct job_result *entries;      /* as reported: per clone or group */
 	unsigned nr;                     /* (merged: 1, or 0 when none ran) */
 	struct result_record *recs;      /* [nr], as stored (NULL: no db) */

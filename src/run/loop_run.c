@@ -108,6 +108,7 @@ void loop_run(struct worker *w)
 	    w->result.series.nr == 0)
 		loop_close_interval(&l, end);
 	w->result.runtime_ns = end - l.measure_start;
+	w->result.measure_start_ns = l.measure_start;
 	if (l.log)
 		loop_log_finish(l.log, end - l.measure_start);
 	w->result.total_run_ns = w->result.runtime_ns;

@@ -23,6 +23,7 @@
 #include "verify/verify.h"
 
 #include <cjson/cJSON.h>
+#include "dist/dist.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "util/text.h"
@@ -576,21 +577,80 @@ static int setup_clones(const struct job_list *jobs, const struct run_options *o
 	return 0;
 }
 
+/* The longest a phase of jobs [first, last) runs when every job has a
+ * runtime: startdelay + ramp + runtime; 0 = not bounded (a size alone). */
+static uint64_t phase_bound_ns(const struct job_list *jobs, unsigned first, unsigned last)
+{
+	uint64_t bound = 0;
+
+	for (unsigned q = first; q < last; q++) {
+		const struct job_spec *s = &jobs->jobs[q];
+		uint64_t delay = s->pacing.startdelay_max_ns > s->pacing.startdelay_ns ?
+				 s->pacing.startdelay_max_ns : s->pacing.startdelay_ns;
+
+		if (!s->runtime_ns)
+			return 0;
+		if (delay + s->ramp_ns + s->runtime_ns > bound)
+			bound = delay + s->ramp_ns + s->runtime_ns;
+	}
+	return bound;
+}
+
+static unsigned count_phases(const struct job_list *jobs)
+{
+	unsigned n = 0;
+
+	for (unsigned j = 0; j < jobs->nr; j++)
+		n += j == 0 || jobs->jobs[j].stonewall;
+	return n;
+}
+
+/* Every rank of an MPI run starts a phase together: the phase starts when
+ * they all left the barrier. A rank that has not come by the previous
+ * phase's bound plus --rank-timeout ends the run (the first phase waits
+ * for every rank's setup, which has no bound). One process: now. */
+static int phase_barrier(const struct run_options *opt, uint64_t prev_bound,
+			 uint64_t *start_ns, uint64_t *wall_ns)
+{
+	uint64_t timeout = 0;
+	struct timespec wall;
+
+	if (prev_bound && dist_rank_timeout_ns())
+		timeout = prev_bound + dist_rank_timeout_ns();
+	if (dist_barrier(opt->stop, timeout, NULL))
+		return -1;
+	*start_ns = clock_now_ns();
+	clock_gettime(CLOCK_REALTIME, &wall);
+	*wall_ns = (uint64_t)wall.tv_sec * 1000000000ull + (uint64_t)wall.tv_nsec;
+	return 0;
+}
+
 /* Runs the phases one after the other: a stonewall job waits for every
  * job before it. out->nr counts the workers of the phases run; a stop
- * between phases leaves the rest unrun and the output partial. */
+ * between phases leaves the rest unrun and the output partial. Under MPI
+ * every rank runs as many phases (a rank with fewer waits out the rest at
+ * their barriers) and leaves the last one at a barrier too. */
 static int run_phases(const struct job_list *jobs, const struct run_options *opt,
 		      struct worker *workers, struct drive_snapshot **snapshots,
 		      uint64_t limit, const uint64_t *verify_bytes, uint64_t results,
 		      struct run_output *out, enum run_failure *why)
 {
-	unsigned k = 0;
+	unsigned k = 0, j = 0;
+	uint64_t phases = count_phases(jobs), bound = 0, start_ns, wall_ns;
 
-	for (unsigned j = 0; j < jobs->nr;) {
+	if (dist_max_u64(phases, &phases))
+		return -1;
+	for (uint64_t n = 0; n < phases; n++) {
 		unsigned last = j + 1, first_worker = k;
 		struct phase p = { 0 };
 		int rc;
 
+		if (j >= jobs->nr) {   /* this rank has no part in the phase */
+			*why = RUN_FAILED_RUNTIME;
+			if (phase_barrier(opt, bound, &start_ns, &wall_ns))
+				return -1;
+			continue;
+		}
 		while (last < jobs->nr && !jobs->jobs[last].stonewall)
 			last++;
 		if (check_buffer_memory(jobs, j, last, limit, verify_bytes, results))
@@ -599,6 +659,8 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 			k += jobs->jobs[q].numjobs;
 		if (*opt->stop) {
 			out->partial = true;
+			if (dist_active())   /* the others cannot go on without this rank */
+				return err_fail(EXIT_RUN_FAILED, "stopped by a signal");
 			break;
 		}
 		p.workers = &workers[first_worker];
@@ -606,6 +668,16 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 		p.nr = k - first_worker;
 		for (unsigned i = 0; i < p.nr; i++)
 			snapshots[i] = snapshot_before(&p.workers[i]);
+		if (phase_barrier(opt, bound, &start_ns, &wall_ns)) {
+			*why = RUN_FAILED_RUNTIME;
+			for (unsigned i = 0; i < p.nr; i++)
+				free(snapshots[i]), snapshots[i] = NULL;
+			return -1;
+		}
+		for (unsigned i = 0; i < p.nr; i++) {
+			p.workers[i].result.phase_start_ns = start_ns;
+			p.workers[i].result.phase_start_wall_ns = wall_ns;
+		}
 		rc = run_phase(&p, why);
 		for (unsigned i = 0; i < p.nr; i++) {
 			worker_teardown(&p.workers[i]);
@@ -614,8 +686,21 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 		}
 		if (rc)
 			return rc;
+		/* MPI: a job's I/O error ends the run on every rank now, not once
+		 * the other ranks' phases end */
+		for (unsigned i = 0; dist_active() && i < p.nr; i++)
+			if (p.workers[i].result.error) {
+				*why = RUN_FAILED_RUNTIME;
+				return err_fail(EXIT_RUN_FAILED, "job '%s': %s", p.workers[i].result.name,
+						err_errno_text(p.workers[i].result.error));
+			}
 		out->nr = k;
+		bound = phase_bound_ns(jobs, j, last);
 		j = last;
+	}
+	if (dist_active() && phases && phase_barrier(opt, bound, &start_ns, &wall_ns)) {
+		*why = RUN_FAILED_RUNTIME;
+		return -1;
 	}
 	return 0;
 }
@@ -641,6 +726,36 @@ static int move_results(struct worker *workers, struct run_output *out)
 		workers[i].result.checks = NULL;
 		workers[i].result.nr_verify_failures = 0;
 		memset(workers[i].result.prio_clat, 0, sizeof(workers[i].result.prio_clat));
+	}
+	return 0;
+}
+
+/* The gate of every clone's target and of the files beside it, before
+ * any is laid out (setup_clone checks each again as it prepares it). */
+static int gate_every_target(const struct job_list *jobs, const struct run_options *opt)
+{
+	for (unsigned j = 0; j < jobs->nr; j++) {
+		const struct job_spec *s = &jobs->jobs[j];
+		const struct engine_ops *ops = engine_find(s->ioengine);
+
+		if (!ops)
+			return err_prefix("job '%s'", s->name);
+		for (unsigned c = 0; c < s->numjobs; c++) {
+			struct side_file files[4];
+			char path[JOB_PATH_MAX];
+			int n = ops->side_files ? ops->side_files(s, c, files, 4) : 0;
+
+			for (int i = 0; i < n; i++)
+				if (files[i].kind != SIDE_FILE_OUTPUT &&
+				    check_write_consent(s, files[i].path, opt))
+					return err_prefix("job '%s'", s->name);
+			if (job_spec_path(s, c, path, sizeof(path)))
+				return err_prefix("job '%s'", s->name);
+			if (model_target_is(path) || !engine_needs_fd(ops) || fileset_wanted(s, ops))
+				continue;
+			if (check_write_consent(s, path, opt))
+				return err_prefix("job '%s'", s->name);
+		}
 	}
 	return 0;
 }
@@ -673,9 +788,12 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		goto done;
 	}
 	/* every file of every job with a set of files passes the gate first:
-	 * a refusal leaves nothing laid out */
-	if (fileset_consent(jobs, opt, limit)) {
+	 * a refusal leaves nothing laid out; under MPI every target of every
+	 * rank does, and one refusal stops every rank before any writes */
+	if (dist_agree(fileset_consent(jobs, opt, limit) == 0 &&
+		       (!dist_active() || gate_every_target(jobs, opt) == 0), NULL)) {
 		*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
+		out->failed_together = dist_active();
 		rc = -1;
 		goto done;
 	}

@@ -47,6 +47,9 @@ struct run_output {
 	struct job_result *results;   /* one per clone, in job order */
 	unsigned nr;
 	bool partial;                 /* stopped by *stop before the end */
+	/* MPI: run_jobs failed at a collective check (the safety gate, the
+	 * targets' setup) where every rank failed with the same message */
+	bool failed_together;
 };
 
 /* Runs every job. Returns 0 when all ran (results may still carry I/O

@@ -204,6 +204,12 @@ int record_from_result(const struct job_result *r, struct result_record *rec)
 	int failed = 0;
 
 	memset(rec, 0, sizeof(*rec));
+	rec->nr_ranks = r->nr_ranks > 1 ? r->nr_ranks : 1;
+	rec->first_done_ns = r->first_done_ns;
+	for (int d = 0; d < DIR_ALL; d++) {
+		rec->first_done_ios += r->first_done_ios[d];
+		rec->first_done_bytes += r->first_done_bytes[d];
+	}
 	if (!spec)
 		return err_set("result '%s' has no job spec", r->name);
 	snprintf(rec->job_name, sizeof(rec->job_name), "%s", r->name);

@@ -88,6 +88,14 @@ struct result_record {
 	bool verify_stopped;
 	struct verify_failure *verify_failures;   /* malloc'd */
 	unsigned nr_verify_failures;
+	/* (v11) MPI: has_rank: one rank's part of the run's result (the run's
+	 * own results have none); an aggregate names the ranks it merged and
+	 * its first-done figures (until the first rank finished: time, and
+	 * I/Os and bytes of every direction by then) */
+	bool has_rank;
+	unsigned rank;
+	unsigned nr_ranks;
+	uint64_t first_done_ns, first_done_ios, first_done_bytes;
 };
 
 /* Builds a record from a measured result (percentiles from the spec's

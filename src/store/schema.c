@@ -172,7 +172,23 @@ static const char schema_v10[] =
 	"ALTER TABLE hosts ADD COLUMN os TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE hosts ADD COLUMN server TEXT NOT NULL DEFAULT '';";
 
+/* v11: MPI runs (record/rank_run.h): a result of one rank (rank set; the
+ * run's own results have rank NULL), the ranks an aggregate merged and its
+ * first-done figures, and each rank's host, clock offset and drive. */
+static const char schema_v11[] =
+	"ALTER TABLE results ADD COLUMN rank INTEGER;"
+	"ALTER TABLE results ADD COLUMN ranks INTEGER NOT NULL DEFAULT 1;"
+	"ALTER TABLE results ADD COLUMN first_done_ns INTEGER;"
+	"ALTER TABLE results ADD COLUMN first_done_ios INTEGER;"
+	"ALTER TABLE results ADD COLUMN first_done_bytes INTEGER;"
+	"CREATE TABLE run_ranks ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" rank INTEGER NOT NULL, local_rank INTEGER NOT NULL,"
+	" host_id INTEGER REFERENCES hosts(id),"
+	" clock_offset_ns INTEGER NOT NULL, drive_json TEXT,"
+	" PRIMARY KEY (run_id, rank));";
+
 const char *const schema_migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4,
 					  schema_v5, schema_v6, schema_v7, schema_v8,
-					  schema_v9, schema_v10 };
+					  schema_v9, schema_v10, schema_v11 };
 const unsigned schema_version = sizeof(schema_migrations) / sizeof(schema_migrations[0]);

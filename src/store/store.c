@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 #include <sqlite3.h>
 
+#include "store/host_facts.h"
 #include "store/schema.h"
 #include "store/store.h"
 #include "store/store_db.h"
@@ -143,90 +144,6 @@ void store_close(struct store *s)
 
 /* --- hosts and drives ---------------------------------------------------- */
 
-struct host_facts {
-	char hostname[256], kernel[256], cpu_model[256], os[256], server[256];
-	long cores;
-	uint64_t memory_bytes;
-};
-
-/* "Debian GNU/Linux 12 (bookworm)" from os-release; the server as its DMI
- * vendor and product ("Dell Inc. PowerEdge R760"), "" when not known. */
-static void host_os_and_server(struct host_facts *h)
-{
-	char line[512], vendor[128], product[128];
-	FILE *f = fopen("/etc/os-release", "r");
-
-	if (!f)
-		f = fopen("/usr/lib/os-release", "r");
-	if (f) {
-		while (fgets(line, sizeof(line), f)) {
-			char *v = line + 12;
-
-			if (strncmp(line, "PRETTY_NAME=", 12))
-				continue;
-			v[strcspn(v, "\n")] = '\0';
-			if (*v == '"' || *v == '\'') {
-				size_t n = strlen(v);
-				if (n >= 2 && v[n - 1] == *v)
-					v[n - 1] = '\0';
-				v++;
-			}
-			snprintf(h->os, sizeof(h->os), "%.255s", v);
-			break;
-		}
-		fclose(f);
-	}
-	text_read_small_file("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
-	text_read_small_file("/sys/class/dmi/id/product_name", product, sizeof(product));
-	snprintf(h->server, sizeof(h->server), "%s%s%s", vendor, vendor[0] && product[0] ? " " : "",
-		 product);
-}
-
-static void host_facts_read(struct host_facts *h)
-{
-	struct utsname u;
-	char line[512];
-	FILE *f;
-
-	memset(h, 0, sizeof(*h));
-	if (gethostname(h->hostname, sizeof(h->hostname) - 1) < 0)
-		h->hostname[0] = '\0';
-	if (uname(&u) == 0)
-		snprintf(h->kernel, sizeof(h->kernel), "%s %s %s", u.sysname, u.release,
-			 u.machine);
-	h->cores = sysconf(_SC_NPROCESSORS_ONLN);
-	if (h->cores < 0)
-		h->cores = 0;
-	f = fopen("/proc/cpuinfo", "r");
-	if (f) {
-		while (fgets(line, sizeof(line), f)) {
-			char *colon = strchr(line, ':');
-
-			if (strncmp(line, "model name", 10) || !colon)
-				continue;
-			colon++;
-			while (*colon == ' ' || *colon == '\t')
-				colon++;
-			colon[strcspn(colon, "\n")] = '\0';
-			snprintf(h->cpu_model, sizeof(h->cpu_model), "%s", colon);
-			break;
-		}
-		fclose(f);
-	}
-	f = fopen("/proc/meminfo", "r");
-	if (f) {
-		unsigned long long kib;
-
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "MemTotal: %llu kB", &kib) == 1) {
-				h->memory_bytes = (uint64_t)kib * 1024u;
-				break;
-			}
-		fclose(f);
-	}
-	host_os_and_server(h);
-}
-
 /* Finds or inserts a row; the insert is ignored when the UNIQUE key exists. */
 static int upsert_id(struct store *s, const char *insert, const char *select,
 		     const char *const *texts, unsigned nr_texts,
@@ -267,10 +184,17 @@ static int upsert_id(struct store *s, const char *insert, const char *select,
 static int host_id(struct store *s, int64_t *id)
 {
 	struct host_facts h;
+
+	host_facts_read(&h);
+	return store_host_id(s, &h, id);
+}
+
+int store_host_id(struct store *s, const struct host_facts *hf, int64_t *id)
+{
+	struct host_facts h = *hf;
 	const char *texts[3];
 	int64_t numbers[2];
 
-	host_facts_read(&h);
 	texts[0] = h.hostname;
 	texts[1] = h.kernel;
 	texts[2] = h.cpu_model;
@@ -613,4 +537,24 @@ int store_spec_get(struct store *s, const char *label, char **ini_text)
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_error(s, "reading a spec sheet");
+}
+
+int store_run_rank_add(struct store *s, int64_t run_id, const struct run_rank *r)
+{
+	sqlite3_stmt *st;
+	int64_t host = 0;
+
+	if (store_host_id(s, r->host, &host))
+		return -1;
+	/* the first record_run of a run names its ranks; later ones keep it */
+	if (db_prepare(s, "INSERT OR IGNORE INTO run_ranks (run_id, rank, local_rank, host_id,"
+			  " clock_offset_ns, drive_json) VALUES (?, ?, ?, ?, ?, ?)", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int64(st, 2, r->rank);
+	sqlite3_bind_int64(st, 3, r->local_rank);
+	sqlite3_bind_int64(st, 4, host);
+	sqlite3_bind_int64(st, 5, r->clock_offset_ns);
+	db_bind_text_or_null(st, 6, r->drive_json);
+	return db_step_once(s, st, "recording the run's ranks");
 }

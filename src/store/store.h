@@ -64,6 +64,20 @@ int store_transaction_commit(struct store *s);
 void store_transaction_rollback(struct store *s);
 
 int store_run_begin(struct store *s, const struct run_meta *meta, int64_t *run_id);
+
+/* (v11) One rank of an MPI run: its host, its wall clock's offset from
+ * rank 0's at the first phase start, its drive snapshot. Stored once per
+ * run and rank (a later call for the same rank changes nothing). */
+#include "store/host_facts.h"
+struct run_rank {
+	int rank, local_rank;
+	const struct host_facts *host;
+	int64_t clock_offset_ns;
+	const char *drive_json;       /* or NULL */
+};
+int store_run_rank_add(struct store *s, int64_t run_id, const struct run_rank *r);
+/* The host's row (inserted when new), from facts read on any machine. */
+int store_host_id(struct store *s, const struct host_facts *h, int64_t *id);
 /* Writes one result with everything under it in one transaction. */
 int store_result_add(struct store *s, int64_t run_id,
 		     const struct result_record *rec, int64_t *result_id);

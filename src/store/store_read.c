@@ -17,7 +17,7 @@
 static const char run_select[] =
 	"SELECT r.id, r.label, r.source, r.command, r.target, r.started_ms,"
 	" r.finished_ms, r.partial,"
-	" (SELECT count(*) FROM results WHERE run_id = r.id),"
+	" (SELECT count(*) FROM results WHERE run_id = r.id AND rank IS NULL),"
 	" coalesce(d.model, ''), coalesce(d.serial, ''),"
 	" coalesce(h.hostname, ''), coalesce(h.kernel, ''), coalesce(h.cpu_model, ''),"
 	" coalesce(h.cores, 0), coalesce(h.memory_bytes, 0),"
@@ -275,6 +275,7 @@ static int result_from_row(sqlite3_stmt *st, void *arg)
 	rec = rd->rec = &rd->list[rd->nr++];
 	memset(&rd->room, 0, sizeof(rd->room));
 	db_column_copy(st, 1, rec->job_name, sizeof(rec->job_name));
+	rec->nr_ranks = 1;   /* only the run's own results are read */
 	rec->groupid = (unsigned)sqlite3_column_int64(st, 2);
 	rec->error = sqlite3_column_int(st, 3);
 	rec->partial = sqlite3_column_int(st, 4) != 0;
@@ -336,7 +337,7 @@ int store_results_load(struct store *s, int64_t run_id,
 		    " verify_seed, verify_checked, verify_failed, verify_units, verify_stopped,"
 		    " point, pass, pass_index, (SELECT kind FROM steps WHERE id = step_id),"
 		    " (SELECT name FROM steps WHERE id = step_id)"
-		    " FROM results WHERE run_id = ? ORDER BY id", &st))
+		    " FROM results WHERE run_id = ? AND rank IS NULL ORDER BY id", &st))
 		goto done;
 	/* prepared once for the whole run, reset after each result */
 	for (unsigned i = 0; i < NR_RESULT_PARTS; i++)

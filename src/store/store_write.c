@@ -21,7 +21,8 @@ static const char *const insert_sql[ST_COUNT] = {
 	" rw, bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
 	" drive_after, drive_delta, step_id, max_buffer_bytes, verify_seed,"
 	" verify_checked, verify_failed, verify_units, verify_stopped, point, pass,"
-	" pass_index) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	" pass_index, rank, ranks, first_done_ns, first_done_ios, first_done_bytes)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO result_dirs (result_id, dir, ios, bytes, errors, runtime_ms, iops,"
 	" bw_bytes, slat_min, slat_max, slat_mean, slat_stddev, slat_n, clat_min,"
 	" clat_max, clat_mean, clat_stddev, clat_n, lat_min, lat_max, lat_mean,"
@@ -168,6 +169,20 @@ static int insert_result(struct store *s, sqlite3_stmt **st, int64_t run_id,
 	} else {
 		sqlite3_bind_null(q, 24);
 		sqlite3_bind_null(q, 25);
+	}
+	if (rec->has_rank)
+		sqlite3_bind_int64(q, 26, rec->rank);
+	else
+		sqlite3_bind_null(q, 26);
+	sqlite3_bind_int64(q, 27, rec->nr_ranks ? rec->nr_ranks : 1);
+	if (rec->nr_ranks > 1) {
+		db_bind_u64(q, 28, rec->first_done_ns);
+		db_bind_u64(q, 29, rec->first_done_ios);
+		db_bind_u64(q, 30, rec->first_done_bytes);
+	} else {
+		sqlite3_bind_null(q, 28);
+		sqlite3_bind_null(q, 29);
+		sqlite3_bind_null(q, 30);
 	}
 	if (db_step_done(s, q, "writing the result"))
 		return -1;

@@ -26,6 +26,7 @@
 #include "target/output_gate.h"
 #include "util/error.h"
 #include "verify/verify.h"
+#include "record/rank_run.h"
 #include "record/record_run.h"
 #include "workload/checkpoint.h"
 #include "workload/checkpoint_fs.h"
@@ -48,93 +49,21 @@ static void step_spec(const struct suite_ctx *c, const struct suite_step *st,
 	snprintf(spec->name, sizeof(spec->name), "%.*s%s", SUITE_NAME_MAX, st->name, suffix);
 }
 
-/* The gate every write passes: the target holds no data, or the user
- * consented with --destroy-data. */
-static int purge_consent(struct suite_ctx *c)
-{
-	struct safety_verdict v;
-	unsigned i = 0;
-
-	do {
-		const char *id = i < c->o->nr_destroy_ids ? c->o->destroy_ids[i] : NULL;
-
-		if (safety_check(c->o->target, id, &v)) {
-			c->exit_code = EXIT_BAD_INPUT;
-			return -1;
-		}
-		if (v.allowed)
-			return 0;
-	} while (++i < c->o->nr_destroy_ids);
-	c->exit_code = EXIT_UNSAFE;
-	return err_set("refusing to purge '%s': %s%s%s", c->o->target,
-		       v.nr_reasons ? v.reasons[0] : "it may hold data",
-		       safety_consent_hint(&v)[0] ? "; " : "", safety_consent_hint(&v));
-}
-
-/* A model is formatted, as an NVMe drive is by Format with secure erase:
- * every block erased, nothing mapped. */
-static int purge_model(struct suite_ctx *c, int64_t step_id)
-{
-	char detail[128];
-
-	if (model_target_format(c->o->target)) {
-		c->exit_code = EXIT_RUN_FAILED;
-		return -1;
-	}
-	snprintf(detail, sizeof(detail), "{\"method\":\"format\",\"bytes\":%llu}",
-		 (unsigned long long)c->target.size);
-	return store_step_detail_set(c->db, step_id, detail);
-}
-
+/* The target made as if new (target/purge.h), on every rank of an MPI run
+ * (each its own target), behind the safety gate. */
 static int do_purge(struct suite_ctx *c, int64_t step_id)
 {
-	const char *method;
-	uint64_t length = c->target.size;
+	struct purge_result done;
 	char detail[128];
-	int fd;
 
 	if (c->step->nvme_format) {
 		c->exit_code = EXIT_BAD_INPUT;
 		return err_set("nvme_format=1 is not supported yet (drop it to discard the whole target instead)");
 	}
-	if (!c->target.exists) {
-		snprintf(detail, sizeof(detail), "{\"method\":\"none\",\"bytes\":0}");
-		return store_step_detail_set(c->db, step_id, detail);
-	}
-	if (purge_consent(c))
+	if (rank_purge(c->o->target, c->o->destroy_ids, c->o->nr_destroy_ids, &done, &c->exit_code))
 		return -1;
-	if (c->target.is_model)
-		return purge_model(c, step_id);
-	fd = open(c->o->target, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		c->exit_code = EXIT_BAD_INPUT;
-		return err_set("cannot open '%s': %s", c->o->target, strerror(errno));
-	}
-	if (c->target.is_block) {
-		uint64_t range[2] = { 0, length };
-
-		method = "BLKDISCARD";
-		if (ioctl(fd, BLKDISCARD, range) < 0) {
-			int e = errno;
-
-			close(fd);
-			c->exit_code = EXIT_RUN_FAILED;
-			return err_set("BLKDISCARD on '%s': %s", c->o->target, strerror(e));
-		}
-	} else {
-		method = "punch-hole";
-		if (length && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-					0, (off_t)length) < 0) {
-			int e = errno;
-
-			close(fd);
-			c->exit_code = EXIT_RUN_FAILED;
-			return err_set("punching a hole over '%s': %s", c->o->target, strerror(e));
-		}
-	}
-	close(fd);
-	snprintf(detail, sizeof(detail), "{\"method\":\"%s\",\"bytes\":%llu}", method,
-		 (unsigned long long)length);
+	snprintf(detail, sizeof(detail), "{\"method\":\"%s\",\"bytes\":%llu}", done.method,
+		 (unsigned long long)done.bytes);
 	return store_step_detail_set(c->db, step_id, detail);
 }
 

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <linux/fs.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -60,5 +61,22 @@ int target_cache_advise(int fd, enum fadvise_hint hint, bool random, const char 
 	rc = posix_fadvise(fd, (off_t)off, (off_t)len, advice);
 	if (rc)
 		return err_set("fadvise_hint on '%s' failed: %s", path, strerror(rc));
+	return 0;
+}
+
+int target_drop_page_cache(void)
+{
+	FILE *f;
+
+	sync();
+	f = fopen("/proc/sys/vm/drop_caches", "w");
+	if (!f)
+		return err_set("cannot open /proc/sys/vm/drop_caches (needs root): %s", strerror(errno));
+	if (fputs("3\n", f) == EOF) {
+		fclose(f);
+		return err_set("writing /proc/sys/vm/drop_caches failed");
+	}
+	if (fclose(f))
+		return err_set("writing /proc/sys/vm/drop_caches failed: %s", strerror(errno));
 	return 0;
 }

@@ -22,4 +22,8 @@ int target_cache_drop(int fd, bool is_block, const char *path, uint64_t off, uin
 int target_cache_advise(int fd, enum fadvise_hint hint, bool random, const char *path,
 			uint64_t off, uint64_t len);
 
+/* Writes dirty pages back and drops the whole page cache (drop_caches =
+ * 3, needs root). 0, or -1 with err_msg. */
+int target_drop_page_cache(void);
+
 #endif

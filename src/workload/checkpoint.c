@@ -263,6 +263,20 @@ int checkpoint_jobs(const struct dlio_plan *plan, const struct checkpoint_write 
 	return 0;
 }
 
+/* Each job's DLIO rank, from the "rank%u:" its name starts with
+ * (checkpoint_jobs names them so). */
+static int job_shards(const struct job_list *jobs, unsigned **out)
+{
+	*out = calloc(jobs->nr ? jobs->nr : 1, sizeof(**out));
+	if (!*out)
+		return err_set("out of memory");
+	for (unsigned j = 0; j < jobs->nr; j++)
+		if (sscanf(jobs->jobs[j].name, "rank%u:", &(*out)[j]) != 1)
+			return err_set("internal error: checkpoint job '%s' names no rank",
+				       jobs->jobs[j].name);
+	return 0;
+}
+
 int checkpoint_one_prepare(const struct dlio_plan *plan, const struct checkpoint_write *w,
 			   unsigned pass, unsigned index, const struct run_options *opt,
 			   struct checkpoint_one *one, enum run_failure *why)
@@ -275,7 +289,7 @@ int checkpoint_one_prepare(const struct dlio_plan *plan, const struct checkpoint
 			*why = RUN_FAILED_UNSAFE;
 		return -1;
 	}
-	if (checkpoint_jobs(plan, w, index, &one->jobs))
+	if (checkpoint_jobs(plan, w, index, &one->jobs) || job_shards(&one->jobs, &one->shards))
 		return -1;
 	if (one->consent.nr) {
 		one->ids = calloc(opt->nr_destroy_ids + one->consent.nr, sizeof(*one->ids));
@@ -295,6 +309,7 @@ int checkpoint_one_prepare(const struct dlio_plan *plan, const struct checkpoint
 void checkpoint_one_free(struct checkpoint_one *one)
 {
 	free(one->ids);
+	free(one->shards);
 	checkpoint_consent_free(&one->consent);
 	job_list_free(&one->jobs);
 	memset(one, 0, sizeof(*one));

@@ -94,6 +94,9 @@ int checkpoint_jobs(const struct dlio_plan *plan, const struct checkpoint_write 
  * checkpoint_one_free, also after a failure. */
 struct checkpoint_one {
 	struct job_list jobs;
+	/* [jobs.nr]: the DLIO rank whose file each job writes (under MPI the
+	 * job runs on MPI rank shard % ranks: record_place.job_shards) */
+	unsigned *shards;
 	struct run_options opt;
 	char name[JOB_NAME_MAX];
 	struct checkpoint_consent consent;

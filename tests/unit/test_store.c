@@ -878,7 +878,7 @@ static void test_migrate_from_v6(void **state)
 	unsigned nr;
 	sqlite3 *db = raw_open(f->path);
 
-	assert_int_equal(schema_version, 10);
+	assert_int_equal(schema_version, 11);
 	for (unsigned v = 0; v < 6; v++)
 		raw_exec(db, schema_migrations[v]);
 	raw_exec(db, "PRAGMA user_version = 6");
@@ -948,6 +948,66 @@ static void this_os(char *buf, size_t len)
 
 /* A v9 database's host row (no OS, no server) is migrated with '', and the
  * next run on that host fills them in; the run's host reads them back. */
+/* --- schema v11: an MPI run's ranks ---------------------------------------- */
+
+/* A rank's part of a result is stored beside the run's own result but never
+ * read as one of the run's results; the run's ranks are stored once each. */
+static void test_rank_rows(void **state)
+{
+	struct fixture *f = *state;
+	struct measured m;
+	struct result_record agg, part, *loaded;
+	struct stored_run run;
+	struct host_facts host = { .hostname = "node7", .kernel = "k", .cpu_model = "c",
+				   .cores = 4, .memory_bytes = 1024 };
+	struct run_rank rank = { .rank = 1, .local_rank = 0, .host = &host,
+				 .clock_offset_ns = -1500, .drive_json = "{\"serial\":\"S1\"}" };
+	struct store *s;
+	int64_t run_id;
+	unsigned nr;
+	sqlite3 *db;
+
+	measured_make(&m);
+	m.result.nr_ranks = 2;
+	m.result.first_done_ns = 900;
+	m.result.first_done_ios[DIR_READ] = 7;
+	m.result.first_done_bytes[DIR_READ] = 7 * 4096;
+	assert_int_equal(record_from_result(&m.result, &agg), 0);
+	assert_int_equal(record_from_result(&m.result, &part), 0);
+	part.has_rank = true;   /* one rank's own: merged nothing */
+	part.rank = 1;
+	part.nr_ranks = 1;
+	assert_int_equal(store_open(f->path, &s), 0);
+	assert_int_equal(store_run_begin(s, &sample_meta, &run_id), 0);
+	assert_int_equal(store_result_add(s, run_id, &agg, NULL), 0);
+	assert_int_equal(store_result_add(s, run_id, &part, NULL), 0);
+	assert_int_equal(store_run_rank_add(s, run_id, &rank), 0);
+	rank.clock_offset_ns = 99;   /* a later record_run of the run changes nothing */
+	assert_int_equal(store_run_rank_add(s, run_id, &rank), 0);
+	assert_int_equal(store_results_load(s, run_id, &loaded, &nr), 0);
+	assert_int_equal(nr, 1);
+	assert_false(loaded[0].has_rank);
+	store_results_free(loaded, nr);
+	assert_int_equal(store_run_get(s, run_id, &run), 0);
+	assert_int_equal(run.nr_results, 1);
+	store_close(s);
+	record_free(&agg);
+	record_free(&part);
+	job_result_free(&m.result);
+
+	db = raw_open(f->path);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM results WHERE rank = 1"), 1);
+	assert_int_equal(raw_int(db, "SELECT ranks FROM results WHERE rank IS NULL"), 2);
+	assert_int_equal(raw_int(db, "SELECT first_done_ns FROM results WHERE rank IS NULL"), 900);
+	assert_int_equal(raw_int(db, "SELECT first_done_ios FROM results WHERE rank IS NULL"), 7);
+	assert_int_equal(raw_int(db, "SELECT first_done_ns IS NULL FROM results WHERE rank = 1"), 1);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM run_ranks"), 1);
+	assert_int_equal(raw_int(db, "SELECT clock_offset_ns FROM run_ranks"), -1500);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM run_ranks r JOIN hosts h"
+				     " ON h.id = r.host_id WHERE h.hostname = 'node7' AND h.cores = 4"), 1);
+	sqlite3_close(db);
+}
+
 static void test_migrate_from_v9_host(void **state)
 {
 	struct fixture *f = *state;
@@ -1048,6 +1108,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migrate_from_v6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_v8, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_v9_host, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rank_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_round_trip, setup, teardown),
 	};
 

@@ -1,0 +1,21 @@
+/* purge.h - a target made as if new, behind the safety gate: a block
+ * device's every block discarded (BLKDISCARD), a file's blocks punched out
+ * (its size kept), a modelled drive formatted (every block erased). */
+#ifndef DRIVEBENCH_TARGET_PURGE_H
+#define DRIVEBENCH_TARGET_PURGE_H
+
+#include <stdint.h>
+
+struct purge_result {
+	const char *method;      /* "BLKDISCARD", "punch-hole", "format", "none" */
+	uint64_t bytes;
+};
+
+/* Purges path when the safety gate lets it (it holds no data, or one of
+ * destroy_ids names it); a path that does not exist is left alone (method
+ * "none"). 0, or -1 with err_msg and *exit_code (3 refused, 2 cannot
+ * open, 1 the discard failed). */
+int target_purge(const char *path, const char *const *destroy_ids, unsigned nr_destroy_ids,
+		 struct purge_result *out, int *exit_code);
+
+#endif

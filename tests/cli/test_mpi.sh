@@ -1,0 +1,267 @@
+#!/bin/bash
+# test_mpi.sh - drivebench-mpi under `mpirun --oversubscribe -np 4` on this
+# one machine (docs/distributed.md): one output and one stored run; the
+# aggregate's I/Os are the ranks' sum and its percentiles those of the
+# ranks' histograms added by hand; each rank its own target (%r, --rank-map);
+# the safety gate refusing on one rank stops every rank before any write; a
+# rank's I/O error, a signal, a kill or a rank that stops answering ends
+# every rank with the rank named and the store whole; a suite killed on one
+# rank resumes on all; checkpoints are written by each rank's own process;
+# without mpirun the binary is drivebench.
+. "$(dirname "$0")/lib.sh"
+
+MPI_DB="${DB%/drivebench}/drivebench-mpi"
+if [ ! -x "$MPI_DB" ] || ! command -v mpirun >/dev/null; then
+	not_ok "drivebench-mpi or mpirun missing (make mpi builds it; make check runs it)"
+	exit 1
+fi
+# root in CI: OpenMPI wants both to run as root
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# ASan builds: OpenMPI's own allocations at exit are not ours to report
+export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/.." && pwd)/lsan-openmpi.supp:print_suppressions=0"
+
+# mpi N ARGS...: drivebench-mpi on N ranks; $OUT, $ERR, $RC, $SECS
+mpi() {
+	n=$1; shift
+	start=$(date +%s.%N)
+	OUT=$(timeout 120 mpirun --oversubscribe --bind-to none -x LSAN_OPTIONS -np "$n" \
+		"$MPI_DB" "$@" 2>"$TMP/stderr")
+	RC=$?
+	SECS=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	ERR=$(cat "$TMP/stderr")
+}
+
+# pid_of_rank R: the process of rank R of the running mpirun
+pid_of_rank() {
+	for p in $(pgrep -f "$MPI_DB"); do
+		if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1"; then
+			echo "$p"; return 0
+		fi
+	done
+	return 1
+}
+
+# wait_rank R: waits (up to 20 s) for rank R's process
+wait_rank() {
+	for _ in $(seq 200); do
+		pid_of_rank "$1" >/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# --- one run over four ranks: one output, exact aggregation ---------------------
+db1="$TMP/agg.db"
+mpi 4 run --name=agg --ioengine=null --rw=randread --bs=4k --size=1g --runtime=1 \
+	--time_based --db "$db1"
+if [ "$RC" -eq 0 ]; then ok "null run on 4 ranks"; else not_ok "null run on 4 ranks (exit $RC)"; echo "$ERR" | head; fi
+check "one summary from rank 0 only" [ "$(echo "$OUT" | grep -c '^Run status group')" -eq 1 ]
+expect_output '^  ranks: 4; last done: .* first done: ' "the aggregate names its ranks, last and first done"
+check "one stored run with the aggregate and four rank parts" sql "$db1" '
+assert c.execute("select count(*) from runs").fetchone()[0] == 1
+assert c.execute("select count(*) from results where rank is null").fetchone()[0] == 1
+assert [r[0] for r in c.execute("select rank from results where rank is not null order by rank")] == [0, 1, 2, 3]
+assert c.execute("select ranks from results where rank is null").fetchone()[0] == 4
+'
+check "aggregate I/Os and bytes are the ranks' sum exactly" sql "$db1" '
+agg = c.execute("select d.ios, d.bytes from result_dirs d join results r on r.id = d.result_id where r.rank is null and d.dir = \"read\"").fetchone()
+parts = c.execute("select sum(d.ios), sum(d.bytes) from result_dirs d join results r on r.id = d.result_id where r.rank is not null and d.dir = \"read\"").fetchone()
+assert agg == parts, (agg, parts)
+assert agg[0] > 0
+'
+check "aggregate IOPS is the sum of the ranks' within 2%" sql "$db1" '
+agg = c.execute("select d.iops from result_dirs d join results r on r.id = d.result_id where r.rank is null and d.dir = \"read\"").fetchone()[0]
+parts = c.execute("select sum(d.iops) from result_dirs d join results r on r.id = d.result_id where r.rank is not null and d.dir = \"read\"").fetchone()[0]
+assert abs(agg - parts) / parts < 0.02, (agg, parts)
+'
+check "merged clat percentiles are those of the ranks' histograms added by hand" sql "$db1" '
+agg = c.execute("select id from results where rank is null").fetchone()[0]
+bins = {}
+for v, n in c.execute("select b.value_ns, b.count from bins b join results r on r.id = b.result_id where r.rank is not null and b.dir = \"read\""):
+    bins[v] = bins.get(v, 0) + n
+total = sum(bins.values())
+stored = c.execute("select pct, value_ns from percentiles where result_id = ? and dir = \"read\" and kind = \"clat\" order by pct", (agg,)).fetchall()
+assert len(stored) >= 10, stored
+for pct, value in stored:
+    want, run = None, 0
+    for v in sorted(bins):
+        run += bins[v]
+        if run >= total * pct / 100.0:
+            want = v
+            break
+    assert want == value, (pct, value, want)
+# and the merged histogram is the sum, bucket by bucket
+mine = dict(c.execute("select value_ns, count from bins where result_id = ? and dir = \"read\"", (agg,)).fetchall())
+assert mine == bins
+'
+check "every rank named with its host; clocks on one host agree within 1 ms" sql "$db1" '
+rows = c.execute("select r.rank, h.hostname, r.clock_offset_ns from run_ranks r join hosts h on h.id = r.host_id order by r.rank").fetchall()
+assert [r[0] for r in rows] == [0, 1, 2, 3], rows
+assert all(r[1] for r in rows)
+assert rows[0][2] == 0 and all(abs(r[2]) < 1000000 for r in rows), rows
+'
+
+# --- each rank its own target: %r, and a rank map --------------------------------
+mpi 4 run --name=own --ioengine=psync --rw=write --bs=64k --size=4m \
+	--filename="$TMP/own.%r" --no-db
+check "filename=...%r: each rank wrote its own file" \
+	[ "$RC" -eq 0 -a "$(stat -c %s "$TMP/own.0" "$TMP/own.1" "$TMP/own.2" "$TMP/own.3" | sort -u)" = 4194304 ]
+printf '# rank target\n0 %s/map-a\n1 %s/map-b\n2 %s/map-c\n%s:1 %s/map-x # host:local rank\n' \
+	"$TMP" "$TMP" "$TMP" "$(hostname)" "$TMP" >"$TMP/ranks.map"
+mpi 4 --rank-map "$TMP/ranks.map" run --name=map --ioengine=psync --rw=write --bs=64k \
+	--size=1m --filename=%t --no-db
+check "a rank map naming rank 1 twice (by rank, by host:local rank): exit 2" [ "$RC" -eq 2 ]
+expect_output 'ranks.map:5: a second target for rank 1' "the map's duplicate line named"
+printf '0 %s/map-a\n1 %s/map-b\n2 %s/map-c\n%s:3 %s/map-d\n' \
+	"$TMP" "$TMP" "$TMP" "$(hostname)" "$TMP" >"$TMP/ranks2.map"
+mpi 4 --rank-map "$TMP/ranks2.map" run --name=map --ioengine=psync --rw=write --bs=64k \
+	--size=1m --filename=%t --no-db
+check "--rank-map: each rank wrote the target its line names (by rank or host:local rank)" \
+	[ "$RC" -eq 0 -a -s "$TMP/map-a" -a -s "$TMP/map-b" -a -s "$TMP/map-c" -a -s "$TMP/map-d" ]
+printf '3 %s/map-e\n' "$TMP" >"$TMP/ranks3.map"
+mpi 4 --rank-map "$TMP/ranks3.map" run --name=map --ioengine=psync --rw=write --bs=64k \
+	--size=1m --filename=%t --no-db
+check "a rank map without a line for a rank: exit 2" [ "$RC" -eq 2 ]
+expect_output 'ranks3.map has no target for rank 0' "the rank without a target named"
+printf 'zero %s/x\n' "$TMP" >"$TMP/bad.map"
+mpi 2 --rank-map "$TMP/bad.map" run --name=map --ioengine=null --rw=read --size=1m --no-db
+check "a malformed rank map: exit 2" [ "$RC" -eq 2 ]
+expect_output "bad.map:1: 'zero' is not RANK or HOST:LOCAL_RANK" "the malformed line named"
+mpi 2 run --name=t --ioengine=psync --rw=write --size=1m --filename="$TMP/nomap.%t" --no-db
+check "%t without a rank map: exit 2 naming the rank" [ "$RC" -eq 2 ]
+expect_output "has none \(no --rank-map" "%t without --rank-map explained"
+
+# --- the safety gate: a refusal on one rank stops every rank before any write ----
+dd if=/dev/urandom of="$TMP/gate.2" bs=64k count=16 status=none
+sum_before=$(md5sum <"$TMP/gate.2")
+mpi 4 run --name=gate --ioengine=psync --rw=write --bs=64k --size=1m \
+	--filename="$TMP/gate.%r" --db "$TMP/gate.db"
+check "a target holding data on rank 2: exit 3 on every rank" [ "$RC" -eq 3 ]
+expect_output 'rank 2 \(host [^)]+\): .*refusing to write' "the refusing rank and host named"
+check "no rank wrote: the other ranks' targets were never created" \
+	[ ! -e "$TMP/gate.0" -a ! -e "$TMP/gate.1" -a ! -e "$TMP/gate.3" ]
+check "rank 2's target is unchanged" [ "$(md5sum <"$TMP/gate.2")" = "$sum_before" ]
+check "nothing stored" sql "$TMP/gate.db" '
+assert c.execute("select count(*) from results").fetchone()[0] == 0'
+
+# --- a rank's I/O error ends every rank within seconds -----------------------------
+tiny="$TMP/tiny"
+mkdir -p "$tiny"
+if mount -t tmpfs -o size=1m tmpfs "$tiny" 2>/dev/null; then
+	printf '0 %s/io.0\n1 %s/f\n2 %s/io.2\n3 %s/io.3\n' "$TMP" "$tiny" "$TMP" "$TMP" >"$TMP/io.map"
+	mpi 4 --rank-map "$TMP/io.map" run --name=io --ioengine=psync --rw=randwrite --bs=64k \
+		--size=8m --fallocate=none --runtime=20 --time_based --filename=%t --db "$TMP/io.db"
+	check "ENOSPC on rank 1: exit 1" [ "$RC" -eq 1 ]
+	expect_output 'rank 1 \(host [^)]+\): job .io.: No space left on device; ending the run on every rank' \
+		"the failing rank, host and error named"
+	check "every rank ended within seconds of the error, not after the 20 s runtime" \
+		[ "$(awk -v s="$SECS" "BEGIN { print (s < 10) }")" -eq 1 ]
+	check "nothing of the failed run stored, the store whole" sql "$TMP/io.db" '
+assert c.execute("pragma integrity_check").fetchone()[0] == "ok"
+assert c.execute("select count(*) from results").fetchone()[0] == 0'
+	umount "$tiny"
+else
+	not_ok "cannot mount a tmpfs for the I/O error test (needs root)"
+fi
+
+# --- signals, kills, a rank that stops answering ------------------------------------
+db2="$TMP/kill.db"
+mpi 2 run --name=before --ioengine=null --rw=read --size=16m --db "$db2"
+check "a first run stored" [ "$RC" -eq 0 ]
+( wait_rank 2 && sleep 1 && kill -TERM "$(pid_of_rank 2)" ) &
+mpi 4 run --name=long --ioengine=null --rw=randread --bs=4k --size=1g --runtime=30 \
+	--time_based --db "$db2"
+wait
+check "SIGTERM to rank 2: every rank ends with exit 1" [ "$RC" -eq 1 ]
+expect_output 'rank 2 \(host [^)]+\): stopped by a signal' \
+	"the signalled rank named"
+check "within seconds, not after the 30 s runtime" [ "$(awk -v s="$SECS" "BEGIN { print (s < 12) }")" -eq 1 ]
+( wait_rank 1 && sleep 1 && kill -KILL "$(pid_of_rank 1)" ) &
+mpi 4 run --name=long --ioengine=null --rw=randread --bs=4k --size=1g --runtime=30 \
+	--time_based --db "$db2"
+wait
+check "SIGKILL to rank 1: every rank ends, non-zero" [ "$RC" -ne 0 ]
+expect_output 'rank 1 .* (exited on signal 9|Killed)' "mpirun names the killed rank"
+check "within seconds of the kill" [ "$(awk -v s="$SECS" "BEGIN { print (s < 12) }")" -eq 1 ]
+check "the store holds the first run whole and nothing of the killed ones" whole_results "$db2"
+check "only the first run's results" sql "$db2" '
+assert [r[0] for r in c.execute("select distinct job_name from results")] == ["before"]'
+( wait_rank 1 && sleep 0.6 && kill -STOP "$(pid_of_rank 1)" ) &
+mpi 2 --rank-timeout 2 run --ioengine=null --rw=read --size=1g --name=a --runtime=1 \
+	--time_based --name=b --stonewall --runtime=1 --time_based --no-db
+wait
+check "a rank that stops answering: the others give up after --rank-timeout, exit 1" \
+	[ "$RC" -eq 1 -a "$(awk -v s="$SECS" "BEGIN { print (s < 15) }")" -eq 1 ]
+expect_output 'did not reach the barrier within 3 s \(--rank-timeout\)' "the timeout explained"
+pkill -KILL -f "$MPI_DB" 2>/dev/null
+
+# --- a suite over two ranks, killed on one, resumed on both --------------------------
+cat >"$TMP/two.suite" <<'EOF'
+[suite]
+name = two
+
+[global]
+ioengine = psync
+size = 8m
+time_based = 1
+runtime = 400ms
+
+[fill]
+step = precondition
+precondition = sequential
+capacities = 1
+bs = 128k
+
+[rand]
+step = sweep
+rw = randread
+bs = 4k
+points = 1/1 2/1 4/1 8/1 16/1 32/1
+EOF
+for r in 0 1; do truncate -s 8m "$TMP/suite.$r"; done
+db3="$TMP/suite.db"
+( wait_rank 1 && for _ in $(seq 100); do
+	n=$(python3 -c "import sqlite3; print(sqlite3.connect('$db3').execute('select count(*) from results where step_id in (select id from steps where name = \"rand\")').fetchone()[0])" 2>/dev/null)
+	[ "${n:-0}" -ge 3 ] && break; sleep 0.1; done
+  kill -KILL "$(pid_of_rank 1)" ) &
+mpi 2 suite --suite "$TMP/two.suite" --db "$db3" --destroy-data "$TMP/suite.0" \
+	--destroy-data "$TMP/suite.1" "$TMP/suite.%r"
+wait
+check "a suite with rank 1 killed mid-sweep stops" [ "$RC" -ne 0 ]
+mpi 2 suite --resume --suite "$TMP/two.suite" --db "$db3" --destroy-data "$TMP/suite.0" \
+	--destroy-data "$TMP/suite.1" "$TMP/suite.%r"
+check "--resume on both ranks completes" [ "$RC" -eq 0 ]
+check "one suite run, every sweep point once, each with both ranks' parts" sql "$db3" '
+assert c.execute("select count(*) from runs").fetchone()[0] == 1
+pts = c.execute("select point, count(*) from results where rank is null and step_id in (select id from steps where name = \"rand\") group by point").fetchall()
+assert [p for p, n in pts] == [0, 1, 2, 3, 4, 5] and all(n == 1 for p, n in pts), pts
+parts = c.execute("select count(*) from results where rank is not null and step_id in (select id from steps where name = \"rand\")").fetchone()[0]
+assert parts == 12, parts
+'
+check "the resumed suite's store is whole" whole_results "$db3"
+check "both ranks' targets were written" [ "$(du -k "$TMP/suite.1" | cut -f1)" -gt 4000 ]
+
+# --- checkpoints: each rank writes its own shards -------------------------------------
+mkdir -p "$TMP/ckpt"
+mpi 4 checkpoint --checkpoint-size 64MB --ranks 8 --passes 1 --count 1 --db "$TMP/ck.db" "$TMP/ckpt"
+check "checkpoint over 4 ranks" [ "$RC" -eq 0 ]
+expect_output '4 ranks: slowest [0-9.]+ s, lowest [0-9.]+ GB/s' "MLPerf's figures: slowest rank, lowest rank throughput"
+expect_output 'mean duration \(max, s\)' "the pass means over the ranks"
+check "each MPI rank wrote the shards of two DLIO ranks; the parts add up to the checkpoint" sql "$TMP/ck.db" '
+agg = c.execute("select d.bytes from result_dirs d join results r on r.id = d.result_id where r.rank is null and d.dir = \"write\"").fetchone()[0]
+parts = c.execute("select r.rank, d.bytes from result_dirs d join results r on r.id = d.result_id where r.rank is not null and d.dir = \"write\" order by r.rank").fetchall()
+assert [p[0] for p in parts] == [0, 1, 2, 3], parts
+assert sum(p[1] for p in parts) == agg and all(p[1] > 0 for p in parts), (agg, parts)
+'
+
+# --- without mpirun: drivebench -------------------------------------------------------
+OUT=$(timeout 60 "$MPI_DB" run --name=alone --ioengine=null --rw=read --size=16m --db "$TMP/alone.db" 2>&1)
+RC=$?
+check "drivebench-mpi without mpirun runs as drivebench" [ "$RC" -eq 0 ]
+check "no ranks line, no rank rows" [ "$(echo "$OUT" | grep -c 'ranks:')" -eq 0 ]
+check "one plain result" sql "$TMP/alone.db" '
+assert c.execute("select count(*), sum(rank is null) from results").fetchone() == (1, 1)
+assert c.execute("select count(*) from run_ranks").fetchone()[0] == 0'
+OUT=$(timeout 60 "$MPI_DB" run --name=alone --ioengine=psync --rw=write --size=1m \
+	--filename="$TMP/one.%r" --no-db 2>&1)
+check "one process is rank 0 of 1: %r is 0" [ -s "$TMP/one.0" ]

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "run/worker.h"
+#include "dist/dist.h"
 #include "util/error.h"
 
 #define NS_PER_MS 1000000ull
@@ -57,6 +58,10 @@ static unsigned io_prio(void)
 	return 0;
 }
 
+static const char *const option_of[JOB_LOG_KINDS] = {
+	"write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
+};
+
 int loop_log_path(const struct job_spec *spec, enum job_log_kind kind, const char *type,
 		  unsigned number, char *out, size_t len)
 {
@@ -69,12 +74,20 @@ int loop_log_path(const struct job_spec *spec, enum job_log_kind kind, const cha
 	if (n < 0 || (size_t)n >= len)
 		return err_set("job '%s': log file name '%s_%s...' too long", spec->name,
 			       prefix, type);
+	/* under mpirun every rank writes its own logs: their names say whose */
+	if (dist_active() && !dist_names_rank(prefix))
+		return err_set("job '%s': option '%s': under mpirun every rank would write '%s': "
+			       "name the rank in it (%%r, or %%h and %%l)", spec->name,
+			       option_of[kind], out);
+	if (dist_names_rank(out)) {
+		char name[JOB_LOG_NAME_MAX + 64];
+
+		snprintf(name, sizeof(name), "%s", out);
+		return dist_expand(name, out, len);
+	}
 	return 0;
 }
 
-static const char *const option_of[JOB_LOG_KINDS] = {
-	"write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
-};
 
 static int open_buf(struct run_logs *logs, const struct job_spec *spec,
 		    enum job_log_kind kind, const char *type, unsigned number,

@@ -17,15 +17,18 @@ if [ ! -x "$MPI_DB" ] || ! command -v mpirun >/dev/null; then
 fi
 # root in CI: OpenMPI wants both to run as root
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# ASan builds: OpenMPI's own allocations at exit are not ours to report
-export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/.." && pwd)/lsan-openmpi.supp:print_suppressions=0"
+# ASan builds: under mpirun, OpenMPI's own allocations at exit come from
+# plugins it has unloaded, so no suppression can name them: leaks are not
+# checked there (address errors are); the runs without mpirun at the end
+# check drivebench-mpi's leaks, and the unit tests the packing and merging
+MPI_ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
 # mpi N ARGS...: drivebench-mpi on N ranks; $OUT, $ERR, $RC, $SECS
 mpi() {
 	n=$1; shift
 	start=$(date +%s.%N)
-	OUT=$(timeout 120 mpirun --oversubscribe --bind-to none -x LSAN_OPTIONS -np "$n" \
-		"$MPI_DB" "$@" 2>"$TMP/stderr")
+	OUT=$(ASAN_OPTIONS="$MPI_ASAN_OPTIONS" timeout 120 mpirun --oversubscribe --bind-to none \
+		-x ASAN_OPTIONS -np "$n" "$MPI_DB" "$@" 2>"$TMP/stderr")
 	RC=$?
 	SECS=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	ERR=$(cat "$TMP/stderr")
@@ -131,6 +134,13 @@ mpi 2 run --name=t --ioengine=psync --rw=write --size=1m --filename="$TMP/nomap.
 check "%t without a rank map: exit 2 naming the rank" [ "$RC" -eq 2 ]
 expect_output "has none \(no --rank-map" "%t without --rank-map explained"
 
+# fio's log files: each rank its own, named so
+mpi 2 run --name=lg --ioengine=null --rw=read --size=4m --write_bw_log="$TMP/lg" --no-db
+check "a log every rank would write under one name: exit 2" [ "$RC" -eq 2 ]
+expect_output "option 'write_bw_log': under mpirun every rank would write" "the shared log name explained"
+mpi 2 run --name=lg --ioengine=null --rw=read --size=4m --write_bw_log="$TMP/lg.%r" --no-db
+check "write_bw_log=...%r: one log per rank" [ "$RC" -eq 0 -a -s "$TMP/lg.0_bw.1.log" -a -s "$TMP/lg.1_bw.1.log" ]
+
 # --- the safety gate: a refusal on one rank stops every rank before any write ----
 dd if=/dev/urandom of="$TMP/gate.2" bs=64k count=16 status=none
 sum_before=$(md5sum <"$TMP/gate.2")
@@ -186,9 +196,13 @@ check "within seconds of the kill" [ "$(awk -v s="$SECS" "BEGIN { print (s < 12)
 check "the store holds the first run whole and nothing of the killed ones" whole_results "$db2"
 check "only the first run's results" sql "$db2" '
 assert [r[0] for r in c.execute("select distinct job_name from results")] == ["before"]'
-( wait_rank 1 && sleep 0.6 && kill -STOP "$(pid_of_rank 1)" ) &
-mpi 2 --rank-timeout 2 run --ioengine=null --rw=read --size=1g --name=a --runtime=1 \
-	--time_based --name=b --stonewall --runtime=1 --time_based --no-db
+# rank 1 stopped once its first phase writes (its file gains blocks)
+( wait_rank 1 && for _ in $(seq 300); do
+	[ "$(stat -c %b "$TMP/hang.1" 2>/dev/null || echo 0)" -gt 0 ] && break; sleep 0.05; done
+  kill -STOP "$(pid_of_rank 1)" ) &
+mpi 2 --rank-timeout 2 run --ioengine=psync --rw=write --fallocate=none --size=64m \
+	--filename="$TMP/hang.%r" --name=a --runtime=1 --time_based \
+	--name=b --stonewall --runtime=1 --time_based --no-db
 wait
 check "a rank that stops answering: the others give up after --rank-timeout, exit 1" \
 	[ "$RC" -eq 1 -a "$(awk -v s="$SECS" "BEGIN { print (s < 15) }")" -eq 1 ]

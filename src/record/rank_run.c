@@ -336,6 +336,23 @@ static int aggregate(const struct rank_results *ranks, bool share_jobs, struct r
 	return 0;
 }
 
+/* Once per command, on standard error: who the ranks are, where, and how
+ * far each host's clock is from rank 0's. */
+static void print_ranks_once(const struct rank_results *ranks)
+{
+	static bool printed;
+
+	if (printed)
+		return;
+	printed = true;
+	fprintf(stderr, "drivebench: %u ranks:", ranks->nr);
+	for (unsigned r = 0; r < ranks->nr; r++)
+		fprintf(stderr, "%s rank %u on %s (local %d, clock %+.1f us)", r ? ";" : "", r,
+			ranks->hosts[r].hostname, ranks->local_ranks[r],
+			(double)ranks->clock_offset_ns[r] / 1e3);
+	fputc('\n', stderr);
+}
+
 static int gather_outputs(const struct job_list *jobs, const struct run_output *mine_out,
 			  const struct job_list *mine, const unsigned *index, bool share_jobs,
 			  struct run_output *out, struct rank_results *ranks)
@@ -367,6 +384,7 @@ static int gather_outputs(const struct job_list *jobs, const struct run_output *
 		return -1;
 	for (unsigned r = 0; r < ranks->nr; r++)
 		ranks->clock_offset_ns[r] = dist_clock_offset_ns((int)r);
+	print_ranks_once(ranks);
 	return aggregate(ranks, share_jobs, out);
 }
 

@@ -58,6 +58,8 @@ db1="$TMP/agg.db"
 mpi 4 run --name=agg --ioengine=null --rw=randread --bs=4k --size=1g --runtime=1 \
 	--time_based --db "$db1"
 if [ "$RC" -eq 0 ]; then ok "null run on 4 ranks"; else not_ok "null run on 4 ranks (exit $RC)"; echo "$ERR" | head; fi
+expect_output '^drivebench: 4 ranks: rank 0 on [^ ]+ \(local 0, clock \+0\.0 us\); rank 1 on ' \
+	"the ranks, their hosts and clock offsets printed once"
 check "one summary from rank 0 only" [ "$(echo "$OUT" | grep -c '^Run status group')" -eq 1 ]
 expect_output '^  ranks: 4; last done: .* first done: ' "the aggregate names its ranks, last and first done"
 check "one stored run with the aggregate and four rank parts" sql "$db1" '
@@ -103,6 +105,12 @@ assert [r[0] for r in rows] == [0, 1, 2, 3], rows
 assert all(r[1] for r in rows)
 assert rows[0][2] == 0 and all(abs(r[2]) < 1000000 for r in rows), rows
 '
+
+# bad input on rank 0 ends the other ranks too, with rank 0's exit code
+mpi 3 run --name=bad --ioengine=null --rw=read --size=1m --bogus-option=1 --no-db
+check "a bad option under mpirun: exit 2, every rank ended" [ "$RC" -eq 2 -a "$(awk -v s="$SECS" "BEGIN { print (s < 20) }")" -eq 1 ]
+expect_output "bogus-option" "the bad option named"
+check "no rank left behind" sh -c "! pgrep -f '$MPI_DB' >/dev/null"
 
 # --- each rank its own target: %r, and a rank map --------------------------------
 mpi 4 run --name=own --ioengine=psync --rw=write --bs=64k --size=4m \

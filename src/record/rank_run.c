@@ -262,6 +262,20 @@ static int send_op(struct pack *p)
 	return 0;
 }
 
+/* A deep copy of src into dst (the per-rank outputs keep their own). */
+static int result_copy(struct job_result *dst, const struct job_result *src)
+{
+	struct pack p = { 0 };
+	struct unpack u;
+	int rc;
+
+	result_pack(&p, src);
+	unpack_init(&u, p.data, p.len);
+	rc = pack_done(&p) || result_unpack(&u, src->spec, dst) ? -1 : 0;
+	pack_free(&p);
+	return rc;
+}
+
 /* The aggregate of every rank's outputs: each job once (sharded), or
  * every clone merged over the ranks. */
 static int aggregate(const struct rank_results *ranks, bool share_jobs, struct run_output *out)
@@ -285,19 +299,10 @@ static int aggregate(const struct rank_results *ranks, bool share_jobs, struct r
 		/* in job order: job j's results came from rank j % ranks */
 		for (unsigned r = 0; r < ranks->nr; r++)
 			for (unsigned i = 0; i < ranks->per_rank[r].nr; i++) {
-				struct job_result *src = &ranks->per_rank[r].results[i];
-				struct pack p = { 0 };
-				struct unpack u;
-
-				/* a deep copy: the per-rank output keeps its own */
-				result_pack(&p, src);
-				unpack_init(&u, p.data, p.len);
-				if (pack_done(&p) || result_unpack(&u, src->spec, &out->results[out->nr])) {
-					pack_free(&p);
+				if (result_copy(&out->results[out->nr], &ranks->per_rank[r].results[i])) {
 					free(others);
 					return -1;
 				}
-				pack_free(&p);
 				out->results[out->nr].nr_ranks = 1;
 				out->nr++;
 			}
@@ -313,17 +318,11 @@ static int aggregate(const struct rank_results *ranks, bool share_jobs, struct r
 	}
 	for (unsigned i = 0; i < n0; i++) {
 		struct job_result *dst = &out->results[out->nr];
-		struct pack p = { 0 };
-		struct unpack u;
 
-		result_pack(&p, &ranks->per_rank[0].results[i]);
-		unpack_init(&u, p.data, p.len);
-		if (pack_done(&p) || result_unpack(&u, ranks->per_rank[0].results[i].spec, dst)) {
-			pack_free(&p);
+		if (result_copy(dst, &ranks->per_rank[0].results[i])) {
 			free(others);
 			return -1;
 		}
-		pack_free(&p);
 		out->nr++;
 		for (unsigned r = 1; r < ranks->nr; r++)
 			others[r - 1] = &ranks->per_rank[r].results[i];

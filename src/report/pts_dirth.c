@@ -159,6 +159,8 @@ static int histogram(FILE *out, const char *id, const char *title, const struct 
 			double us = (double)r->dir[d].bins[i].value_ns / 1e3;
 			unsigned b = 0;
 
+			if (!pts_bin_possible(r, d, &r->dir[d].bins[i]))
+				continue;
 			while (b + 1 < BUCKETS && us > edge[b])
 				b++;
 			share[b] += (double)r->dir[d].bins[i].count;

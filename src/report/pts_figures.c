@@ -75,7 +75,30 @@ static int by_value(const void *a, const void *b)
 	return x->value_ns < y->value_ns ? -1 : x->value_ns > y->value_ns;
 }
 
-double pts_percentile_us(const struct result_record *const *recs, unsigned n, double pct)
+/* A result's stored total-latency percentile pct (both directions' worst),
+ * NAN when it was not recorded. */
+static double stored_lat_pct(const struct result_record *r, double pct)
+{
+	double v = NAN;
+
+	for (int d = 0; d < DIR_COUNT; d++)
+		for (unsigned i = 0; i < r->dir[d].nr_lat_pct; i++)
+			if (fabs(r->dir[d].lat_pct[i].pct - pct) < 1e-9 && r->dir[d].lat.n &&
+			    !((double)r->dir[d].lat_pct[i].value_ns <= v))
+				v = (double)r->dir[d].lat_pct[i].value_ns;
+	return v;
+}
+
+bool pts_bin_possible(const struct result_record *r, int dir, const struct bin *b)
+{
+	/* a completion latency above the total latency's maximum cannot be
+	 * (a clock step, or an engine's stamp before the submit: dropped) */
+	return !r->dir[dir].lat.n || b->value_ns <= r->dir[dir].lat.max;
+}
+
+/* From the merged completion-latency bins, fio's rule: the value below
+ * which pct of the samples lie. */
+static double merged_bins_pct(const struct result_record *const *recs, unsigned n, double pct)
 {
 	unsigned total = 0, at = 0;
 	uint64_t count = 0, seen = 0, want;
@@ -90,13 +113,14 @@ double pts_percentile_us(const struct result_record *const *recs, unsigned n, do
 	for (unsigned i = 0; i < n; i++)
 		for (int d = 0; d < DIR_COUNT; d++)
 			for (unsigned b = 0; b < recs[i]->dir[d].nr_bins; b++) {
+				if (!pts_bin_possible(recs[i], d, &recs[i]->dir[d].bins[b]))
+					continue;
 				all[at++] = recs[i]->dir[d].bins[b];
 				count += recs[i]->dir[d].bins[b].count;
 			}
-	qsort(all, total, sizeof(*all), by_value);
-	/* fio's rule: the value below which pct of the samples lie */
+	qsort(all, at, sizeof(*all), by_value);
 	want = (uint64_t)ceil((double)count * pct / 100.0);
-	for (unsigned i = 0; i < total; i++) {
+	for (unsigned i = 0; i < at; i++) {
 		seen += all[i].count;
 		if (seen >= want && want) {
 			value = (double)all[i].value_ns / 1e3;
@@ -105,6 +129,21 @@ double pts_percentile_us(const struct result_record *const *recs, unsigned n, do
 	}
 	free(all);
 	return value;
+}
+
+double pts_percentile_us(const struct result_record *const *recs, unsigned n, double pct)
+{
+	double worst = NAN;
+
+	for (unsigned i = 0; i < n; i++) {
+		double v = stored_lat_pct(recs[i], pct);
+
+		if (!isfinite(v))
+			return merged_bins_pct(recs, n, pct);
+		if (!(v <= worst))
+			worst = v;
+	}
+	return n ? worst / 1e3 : NAN;
 }
 
 void pts_bs_name(uint64_t bs, char *buf, size_t len)

@@ -18,9 +18,13 @@ double pts_fig(const struct result_record *r, enum pts_fig f);
 /* The read share of a result's workload (rwmixread; 100 / 0 for a pure
  * read / write). */
 unsigned pts_mix(const struct result_record *r);
-/* The latency percentile pct (99.99) in µs of the results' merged
- * completion-latency histograms; NAN without bins. */
+/* The response-time percentile pct (99.99) in µs of results: the worst of
+ * their stored total-latency percentiles (percentile_list), else from
+ * their merged completion-latency histograms; NAN without either. */
 double pts_percentile_us(const struct result_record *const *recs, unsigned n, double pct);
+/* Whether a histogram bin of direction dir can be (at most the direction's
+ * maximum total latency). */
+bool pts_bin_possible(const struct result_record *r, int dir, const struct bin *b);
 /* "4K", "0.5K", "1024K" as the specification names block sizes. */
 void pts_bs_name(uint64_t bs, char *buf, size_t len);
 const char *pts_fig_unit(enum pts_fig f);

@@ -114,8 +114,8 @@ int suite_spec_note(struct job_spec *spec, const char *key, const char *value)
 
 	if (n < 0 || (size_t)n >= sizeof(spec->options_text) - used) {
 		text[used] = '\0';
-		return err_set("job '%s': its options and %s=%s do not fit in %zu bytes",
-			       spec->name, key, value, sizeof(spec->options_text));
+		return err_set("job '%s': its options and %s= do not fit in %zu bytes",
+			       spec->name, key, sizeof(spec->options_text));
 	}
 	return 0;
 }

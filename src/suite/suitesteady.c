@@ -2,7 +2,8 @@
  * or every point of its mixes x block sizes x QD/jobs points (SNIA PTS:
  * the IOPS test's 56, DIRTH's 42), until the tracked point's figure is in
  * steady state (steady.c) or max_rounds; with write_capacities until the
- * rounds wrote that many capacities (PTS WSAT), steady or not. Every point
+ * rounds wrote that many capacities (PTS WSAT; the last round runs whole),
+ * steady or not. Every point
  * is a stored result; the verdict, the rounds and the window are the
  * step's detail. */
 #include <inttypes.h>
@@ -125,25 +126,9 @@ static uint64_t kept_written(const struct suite_ctx *c, int64_t step_id)
 	return bytes;
 }
 
-/* With write_capacities, a point stops at the bytes the step has left to
- * write (each clone its share), or at its runtime. */
-static int limit_to(struct job_spec *spec, uint64_t left)
-{
-	uint64_t jobs = spec->numjobs ? spec->numjobs : 1, bs = job_spec_max_bs(spec);
-	uint64_t each = (left + jobs - 1) / jobs;
-	char value[32];
-
-	each = (each + bs - 1) / bs * bs;
-	spec->time_based = false;
-	spec->io_size = each ? each : bs;
-	snprintf(value, sizeof(value), "%" PRIu64, spec->io_size);
-	return suite_spec_note(spec, "io_size", value);
-}
-
 /* One round: every point not kept by a resume, in order; the tracked
  * point's figure in *figure (a kept one's from the store). */
-static int run_round(struct suite_ctx *c, int64_t step_id, unsigned round,
-		     const struct steady_progress *pr, double *figure)
+static int run_round(struct suite_ctx *c, int64_t step_id, unsigned round, double *figure)
 {
 	const struct suite_step *st = c->step;
 	unsigned np = suite_round_points(st), tracked = steady_round_tracked(st);
@@ -161,9 +146,7 @@ static int run_round(struct suite_ctx *c, int64_t step_id, unsigned round,
 		point_suffix(st, round, k, suffix, sizeof(suffix));
 		suite_step_spec(c, st, suffix, &spec);
 		spec.group_reporting = true;
-		if (steady_round_apply(st, k, &spec) ||
-		    (pr->write_limit && limit_to(&spec, pr->write_limit - pr->written)) ||
-		    job_spec_validate(&spec)) {
+		if (steady_round_apply(st, k, &spec) || job_spec_validate(&spec)) {
 			c->exit_code = EXIT_BAD_INPUT;
 			return -1;
 		}
@@ -222,7 +205,7 @@ int suite_do_steady(struct suite_ctx *c, int64_t step_id)
 
 		if (pr.write_limit && pr.written >= pr.write_limit)
 			break;
-		if ((rc = run_round(c, step_id, n, &pr, &values[n])))
+		if ((rc = run_round(c, step_id, n, &values[n])))
 			break;
 		pr.written += c->step_bytes - before;
 		n++;

@@ -1,4 +1,4 @@
-/* select.c - which steps of a suite run: --only and --skip by step name
+/* suiteselect.c - which steps of a suite run: --only and --skip by step name
  * or by test name (a PTS test is several steps: its purge, its
  * preconditioning, its rounds), for `suite` and for `plan`. */
 #include "suite/suite.h"

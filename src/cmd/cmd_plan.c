@@ -62,6 +62,39 @@ static int parse_capacity(const char *text, uint64_t *out)
 		       text);
 }
 
+/* A suite of tests (PTS): each test's steps summed, in suite order. */
+static void print_tests(const struct suite *s, const struct plan_step *steps)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < s->nr_steps; i++) {
+		const char *test = s->steps[i].test;
+		double seconds = 0;
+		uint64_t written = 0;
+		unsigned n = 0;
+		char w[32], d[32];
+		bool seen = false;
+
+		for (unsigned k = 0; k < i && !seen; k++)
+			seen = !strcmp(s->steps[k].test, test);
+		if (!test[0] || seen)
+			continue;
+		for (unsigned k = i; k < s->nr_steps; k++)
+			if (!strcmp(s->steps[k].test, test)) {
+				seconds += steps[k].seconds;
+				written += steps[k].bytes_written;
+				n++;
+			}
+		if (!any)
+			printf("\n%-12s %6s %12s %10s %8s\n", "test", "steps", "written", "duration",
+			       "hours");
+		any = true;
+		printf("%-12s %6u %12s %10s %8.1f\n", test, n,
+		       units_format_bytes(written, UNITS_SI, 0, w, sizeof(w)),
+		       units_format_clock(seconds, d, sizeof(d)), seconds / 3600);
+	}
+}
+
 static void print_plan(const struct suite *s, const struct plan_inputs *in,
 		       const struct plan_step *steps, uint64_t total_written,
 		       double total_seconds, const struct plan_fill_saving *saving)
@@ -87,6 +120,7 @@ static void print_plan(const struct suite *s, const struct plan_inputs *in,
 		       units_format_bytes(p->bytes_read, UNITS_SI, 0, r, sizeof(r)),
 		       units_format_clock(p->seconds, d, sizeof(d)), p->basis);
 	}
+	print_tests(s, steps);
 	printf("\ntotal: %s written, %s read, %s (%.1f hours, %.1f days)\n",
 	       units_format_bytes(total_written, UNITS_SI, 0, w, sizeof(w)),
 	       units_format_bytes(total_read, UNITS_SI, 0, r, sizeof(r)),
@@ -109,6 +143,8 @@ struct plan_args {
 	const char *suite_name, *capacity_text, *target_path;
 	struct plan_inputs in;
 	bool have_write, have_read;
+	const char **only, **skip, **sets;    /* as given, NULL-terminated */
+	unsigned nr_only, nr_skip, nr_sets;
 };
 
 static int set_rated_write(void *args, const struct cmdopt *o, const char *v)
@@ -163,6 +199,12 @@ static const struct cmdopt plan_options[] = {
 	CMDOPT_VALUE_FN("--rated-random-write", 0, set_rated_random_write, "MB/s",
 			"random write throughput for random fills\n"
 			"(default: the sequential write figure)"),
+	CMDOPT_APPEND("--only", struct plan_args, only, nr_only, "STEP[,STEP...]",
+		      "plan only these steps or tests (repeatable)"),
+	CMDOPT_APPEND("--skip", struct plan_args, skip, nr_skip, "STEP[,STEP...]",
+		      "leave these steps or tests out (repeatable)"),
+	CMDOPT_APPEND("--set", struct plan_args, sets, nr_sets, "[NAME.]KEY=VALUE",
+		      "as suite --set: an option or step parameter"),
 };
 
 static const struct cmdopt_spec plan_spec = {
@@ -180,9 +222,75 @@ static const struct cmdopt_spec plan_spec = {
 	.positional = set_target,
 };
 
-int cmd_plan(int argc, char **argv)
+/* The "a,b" values of --only / --skip as one NULL-terminated list of
+ * names; *text holds them (free both). */
+static char **split_names(const char *const *values, unsigned nr, const char *option,
+			  char **text)
 {
-	struct plan_args args = { .suite_name = "review" };
+	size_t len = 1;
+	char **names, *at, *save = NULL;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < nr; i++)
+		len += strlen(values[i]) + 1;
+	names = calloc(len + 1, sizeof(*names));
+	*text = at = calloc(len, 1);
+	if (!names || !at) {
+		free(names);
+		err_set("out of memory");
+		return NULL;
+	}
+	for (unsigned i = 0; i < nr; i++) {
+		strcat(at, values[i]);
+		strcat(at, ",");
+	}
+	for (char *t = strtok_r(at, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		names[n++] = t;
+	if (!n) {
+		free(names);
+		err_set("%s needs step or test names", option);
+		return NULL;
+	}
+	return names;
+}
+
+/* --only / --skip: the suite cut to the steps they leave. */
+static int select_steps(const struct plan_args *a, struct suite *s)
+{
+	char *only_text = NULL, *skip_text = NULL;
+	char **only = a->nr_only ? split_names(a->only, a->nr_only, "--only", &only_text) : NULL;
+	char **skip = a->nr_skip ? split_names(a->skip, a->nr_skip, "--skip", &skip_text) : NULL;
+	unsigned *selected = calloc(s->nr_steps + 1, sizeof(*selected)), nr = 0;
+	int rc = -1;
+
+	if ((a->nr_only && !only) || (a->nr_skip && !skip))
+		goto out;
+	if (!selected) {
+		err_set("out of memory");
+		goto out;
+	}
+	if (suite_select(s, (const char *const *)only, (const char *const *)skip, selected, &nr))
+		goto out;
+	suite_keep_steps(s, selected, nr);
+	rc = 0;
+out:
+	free(only);
+	free(skip);
+	free(only_text);
+	free(skip_text);
+	free(selected);
+	return rc;
+}
+
+static void free_args(struct plan_args *a)
+{
+	free(a->only);
+	free(a->skip);
+	free(a->sets);
+}
+
+static int plan_with(struct plan_args args)
+{
 	const char *suite_name, *capacity_text, *target_path;
 	struct plan_inputs in;
 	bool have_write, have_read;
@@ -193,8 +301,6 @@ int cmd_plan(int argc, char **argv)
 	double total_seconds;
 	int rc = EXIT_BAD_INPUT;
 
-	if (cmd_parse(&plan_spec, argc, argv, &args, &rc))
-		return rc;
 	suite_name = args.suite_name;
 	capacity_text = args.capacity_text;
 	target_path = args.target_path;
@@ -230,8 +336,9 @@ int cmd_plan(int argc, char **argv)
 		}
 		in.capacity = t.size;
 	}
-	if (suite_load(suite_name, &s)) {
+	if (suite_load_set(suite_name, args.sets, args.nr_sets, &s) || select_steps(&args, &s)) {
 		fprintf(stderr, "drivebench plan: %s\n", err_msg());
+		suite_free(&s);
 		return EXIT_BAD_INPUT;
 	}
 	steps = calloc(s.nr_steps, sizeof(*steps));
@@ -254,5 +361,16 @@ int cmd_plan(int argc, char **argv)
 	}
 	free(steps);
 	suite_free(&s);
+	return rc;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	struct plan_args args = { .suite_name = "review" };
+	int rc = EXIT_BAD_INPUT;
+
+	if (cmd_parse(&plan_spec, argc, argv, &args, &rc) == 0)
+		rc = plan_with(args);
+	free_args(&args);
 	return rc;
 }

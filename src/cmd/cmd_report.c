@@ -10,6 +10,7 @@
 #include "cmd/args.h"
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
+#include "cmd/report_pts.h"
 #include "report/report.h"
 #include "report/select.h"
 #include "report/spec.h"
@@ -24,7 +25,7 @@ struct spec_arg {
 };
 
 struct report_args {
-	const char *db_path, *out_path, *title, *reviewed;
+	const char *db_path, *out_path, *title, *reviewed, *format;
 	struct selector *sels;
 	unsigned nr_sels;
 	struct spec_arg *specs;
@@ -76,13 +77,16 @@ static const struct cmdopt report_options[] = {
 		      "the drive the summary tells of (default: the first)"),
 	CMDOPT_STRING("--out", 0, struct report_args, out_path, "FILE",
 		      "where to write (default " REPORT_DEFAULT_OUT ")"),
+	CMDOPT_STRING("--format", 0, struct report_args, format, "html|pts",
+		      "html: the review (default); pts: the SNIA PTS report\n"
+		      "pages of suite runs whose steps carry tests"),
 };
 
 static const struct cmdopt_spec report_spec = {
 	.command = "report",
 	.synopsis = "report [--db FILE] [RUN|LABEL...] [--label LABEL]...\n"
 		    "                         [--spec LABEL=FILE.ini]... [--reviewed LABEL] [--title TEXT]\n"
-		    "                         [--out FILE]",
+		    "                         [--format html|pts] [--out FILE]",
 	.about =
 	"Writes one self-contained HTML page (inline CSS and SVG, opens offline)\n"
 	"with the review's charts and tables: sweep charts of MB/s, IOPS and mean\n"
@@ -311,8 +315,16 @@ int cmd_report(int argc, char **argv)
 	if (!a.sels || !a.specs) {
 		fprintf(stderr, "drivebench report: out of memory\n");
 		rc = EXIT_RUN_FAILED;
-	} else if (!cmd_parse(&report_spec, argc, argv, &a, &rc) &&
-		   !(rc = select_runs(&a, &db, &in)) && !(rc = load_spec_files(&a, &in)) &&
+	} else if (cmd_parse(&report_spec, argc, argv, &a, &rc)) {
+		/* --help or a bad option: rc says which */
+	} else if (a.format && !strcmp(a.format, "pts")) {
+		rc = cmd_report_pts(a.db_path, a.out_path, a.title, a.sels, a.nr_sels,
+				    a.nr_specs || a.reviewed);
+	} else if (a.format && strcmp(a.format, "html")) {
+		fprintf(stderr, "drivebench report: --format: unknown format '%s' (html, pts)\n",
+			a.format);
+		rc = EXIT_BAD_INPUT;
+	} else if (!(rc = select_runs(&a, &db, &in)) && !(rc = load_spec_files(&a, &in)) &&
 		   !(rc = fill_drives(&in))) {
 		rc = write_page(&a, &in);
 	}

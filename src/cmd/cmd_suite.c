@@ -31,6 +31,8 @@ struct suite_args {
 	const char *time_scale;        /* --time-scale F, NULL = 1 */
 	char **only, **skip;           /* NULL-terminated, strdup'd names */
 	unsigned nr_only, nr_skip;
+	const char **sets;             /* --set overrides, NULL-terminated */
+	unsigned nr_sets;
 };
 
 /* Splits "a,b" into names appended to list (room for argc entries). */
@@ -90,12 +92,15 @@ static const struct cmdopt suite_options[] = {
 	CMDOPT_FLAG("--resume", 0, struct suite_args, resume,
 		    "continue the last unfinished suite run on TARGET"),
 	CMDOPT_VALUE_FN("--only", 0, add_only, "STEP[,STEP...]",
-			"run only these steps (repeatable)"),
+			"run only these steps or tests (repeatable)"),
 	CMDOPT_VALUE_FN("--skip", 0, add_skip, "STEP[,STEP...]",
-			"leave these steps out (repeatable)"),
+			"leave these steps or tests out (repeatable)"),
 	STORE_OPTION_DB(struct suite_args, store),
 	STORE_OPTION_LABEL(struct suite_args, store),
 	STORE_OPTION_DESTROY(struct suite_args, store),
+	CMDOPT_APPEND("--set", struct suite_args, sets, nr_sets, "[NAME.]KEY=VALUE",
+		      "an option or step parameter for every step that takes\n"
+		      "it, or for step or test NAME's (repeatable)"),
 	CMDOPT_STRING("--time-scale", 0, struct suite_args, time_scale, "F",
 		      "every step's runtime, ramp, pause and idle x F\n"
 		      "(0.01-100; fills and checkpoints keep their bytes)"),
@@ -174,7 +179,7 @@ int cmd_suite(int argc, char **argv)
 			goto fail;
 		a.suite = recorded;
 	}
-	if (suite_load(a.suite ? a.suite : DEFAULT_SUITE, &s))
+	if (suite_load_set(a.suite ? a.suite : DEFAULT_SUITE, a.sets, a.nr_sets, &s))
 		goto fail;
 	loaded = true;
 	if (a.time_scale && apply_time_scale(&s, a.time_scale))
@@ -212,6 +217,7 @@ done:
 		suite_free(&s);
 	free_names(a.only);
 	free_names(a.skip);
+	free(a.sets);
 	store_args_free(&a.store);
 	return rc;
 }

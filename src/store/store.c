@@ -399,6 +399,24 @@ int store_step_detail_get(struct store *s, int64_t step_id, char **json)
 	return 0;
 }
 
+int store_run_drive_json(struct store *s, int64_t run_id, char **json)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*json = NULL;
+	if (db_prepare(s, "SELECT drive_json FROM runs WHERE id = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = db_column_dup(st, 0, json) ? SQLITE_ERROR : SQLITE_DONE;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_error(s, "reading a run's drive snapshot");
+	return 0;
+}
+
 static void step_from_row(sqlite3_stmt *st, void *item)
 {
 	struct stored_step *step = item;

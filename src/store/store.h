@@ -109,6 +109,9 @@ int store_run_find_last(struct store *s, const char *source, const char *target,
 			int64_t *run_id);
 /* The suite file recorded for a run ("" for runs that are not suites). */
 int store_run_suite(struct store *s, int64_t run_id, char *path, size_t len);
+/* The drive snapshot a run was begun with (runs.drive_json); *json =
+ * NULL when it has none; caller frees. */
+int store_run_drive_json(struct store *s, int64_t run_id, char **json);
 /* The steps of a run in idx order (malloc'd; caller frees). */
 int store_steps_list(struct store *s, int64_t run_id, struct stored_step **steps,
 		     unsigned *nr);

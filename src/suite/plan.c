@@ -5,6 +5,7 @@
  * rules each figure follows. */
 #include "suite/plan.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -166,6 +167,45 @@ static int plan_checkpoint(const struct suite_step *st, const struct plan_inputs
 	return 0;
 }
 
+/* Steady rounds: an upper bound of max_rounds rounds of every point of
+ * the round (PTS IOPS: 25 x 56 one-minute points; at least `window` of
+ * them run); with write_capacities, the rounds until that many capacities
+ * are written at the random write rate, when that comes first. */
+static int plan_steady(const struct suite_step *st, const struct plan_inputs *in,
+		       struct plan_step *out)
+{
+	unsigned points = suite_round_points(st);
+	double written, read, seconds = one_run(&st->spec, in, &written, &read);
+	double rounds = st->max_rounds;
+	char each[48];
+
+	if (points > 1)
+		snprintf(each, sizeof(each), "%u points x %.0f s", points, seconds);
+	else
+		snprintf(each, sizeof(each), "%.0f s", seconds);
+	if (st->write_capacities > 0) {
+		double bytes = st->write_capacities * (double)region_bytes(&st->spec, in->capacity);
+		double needs = bytes / write_rate(&st->spec, in) / (seconds * points);
+
+		if (needs < rounds) {
+			rounds = ceil(needs);
+			out->seconds = bytes / write_rate(&st->spec, in);
+			put_bytes(bytes, &out->bytes_written);
+			snprintf(out->basis, sizeof(out->basis),
+				 "%g x %.2f TB at %.0f MB/s: about %.0f rounds of %s (at most %u)",
+				 st->write_capacities, (double)region_bytes(&st->spec, in->capacity) / 1e12,
+				 write_rate(&st->spec, in) / 1e6, rounds, each, st->max_rounds);
+			return 0;
+		}
+	}
+	out->seconds = seconds * points * rounds;
+	put_bytes(written * points * rounds, &out->bytes_written);
+	put_bytes(read * points * rounds, &out->bytes_read);
+	snprintf(out->basis, sizeof(out->basis), "upper bound: %u rounds x %s (at least %u)",
+		 st->max_rounds, each, st->window);
+	return 0;
+}
+
 static int plan_one(const struct suite_step *st, const struct plan_inputs *in,
 		    struct plan_step *out)
 {
@@ -182,16 +222,11 @@ static int plan_one(const struct suite_step *st, const struct plan_inputs *in,
 	case STEP_PRECONDITION:
 		return plan_precondition(st, in, out);
 	case STEP_STEADY:
-		seconds = one_run(&st->spec, in, &written, &read);
-		out->seconds = seconds * st->max_rounds;
-		put_bytes(written * st->max_rounds, &out->bytes_written);
-		put_bytes(read * st->max_rounds, &out->bytes_read);
-		snprintf(out->basis, sizeof(out->basis),
-			 "upper bound: %u rounds x %.0f s", st->max_rounds, seconds);
-		return 0;
+		return plan_steady(st, in, out);
 	case STEP_MEASURE:
 	case STEP_SWEEP: {
-		unsigned points = st->kind == STEP_SWEEP ? st->nr_points : 1;
+		unsigned points = st->kind == STEP_SWEEP ? st->nr_points * (st->repeat ? st->repeat : 1)
+			: 1;
 
 		seconds = one_run(&st->spec, in, &written, &read);
 		out->seconds = (seconds + ns_to_s(st->pause_ns)) * points;

@@ -29,6 +29,7 @@
 #define STEP_COUNT_MAX 1000000u
 #define STEP_IU_MAX (4ull << 30)
 #define STEP_CHECKPOINT_MAX (1ull << 60)
+#define STEP_REPEAT_MAX 1000000u
 
 /* ---- values (messages without file:line; suitefile.c adds them) ------- */
 
@@ -282,6 +283,137 @@ static int parse_checkpoint_fs(const char *v, struct suite_step *step)
 	return 0;
 }
 
+/* "iops", "hir": a test's name, as a step's (letters, digits, - and _). */
+static int parse_test(const char *v, struct suite_step *step)
+{
+	size_t len = v ? strlen(v) : 0;
+
+	if (!len || len >= sizeof(step->test) || strspn(v, "abcdefghijklmnopqrstuvwxyz"
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != len)
+		return err_set("bad test name '%s' (letters, digits, - and _, at most %zu)",
+			       v ? v : "", sizeof(step->test) - 1);
+	snprintf(step->test, sizeof(step->test), "%s", v);
+	return 0;
+}
+
+/* "100,95,65": read percentages of a round's mixes, 0..100 each. */
+static int parse_mixes(const char *text, struct suite_step *step)
+{
+	char *copy = strdup(text ? text : ""), *save = NULL, *token;
+	int rc = 0;
+
+	if (!copy)
+		return err_set("out of memory");
+	step->nr_mixes = 0;
+	for (token = strtok_r(copy, " \t,", &save); token && !rc;
+	     token = strtok_r(NULL, " \t,", &save)) {
+		if (step->nr_mixes == SUITE_MIXES_MAX)
+			rc = err_set("more than %d mixes", SUITE_MIXES_MAX);
+		else
+			rc = parse_unsigned(token, 0, 100, &step->mixes[step->nr_mixes++]);
+	}
+	free(copy);
+	if (!rc && step->nr_mixes == 0)
+		rc = err_set("no mixes given");
+	return rc;
+}
+
+/* One block size, in the step's kb_base, held to the bs option's range. */
+static int parse_block_size(const char *text, struct suite_step *step, uint64_t *bs)
+{
+	struct job_spec *probe;
+	int rc = 0;
+
+	if (!text || parse_size(text, step->spec.kb_base, bs) || !*bs)
+		return err_set("bad size '%s'", text ? text : "");
+	if (!(probe = malloc(sizeof(*probe))))
+		return err_set("out of memory");
+	job_spec_defaults(probe);
+	if (job_option_set(probe, "bs", text))
+		rc = -1;
+	free(probe);
+	return rc;
+}
+
+/* "1m,128k,4k,512": a round's block sizes. */
+static int parse_block_sizes(const char *text, struct suite_step *step)
+{
+	char *copy = strdup(text ? text : ""), *save = NULL, *token;
+	int rc = 0;
+
+	if (!copy)
+		return err_set("out of memory");
+	step->nr_block_sizes = 0;
+	for (token = strtok_r(copy, " \t,", &save); token && !rc;
+	     token = strtok_r(NULL, " \t,", &save)) {
+		if (step->nr_block_sizes == SUITE_BLOCK_SIZES_MAX)
+			rc = err_set("more than %d block sizes", SUITE_BLOCK_SIZES_MAX);
+		else
+			rc = parse_block_size(token, step,
+					      &step->block_sizes[step->nr_block_sizes++]);
+	}
+	free(copy);
+	if (!rc && step->nr_block_sizes == 0)
+		rc = err_set("no block sizes given");
+	return rc;
+}
+
+/* "32/32": the one QD/jobs point tracked. */
+static int parse_track_point(const char *text, struct suite_step *step)
+{
+	const char *slash = text ? strchr(text, '/') : NULL;
+	char qd[32];
+
+	if (!slash || (size_t)(slash - text) >= sizeof(qd))
+		return err_set("bad point '%s' (write QD/jobs, e.g. 32/32)", text ? text : "");
+	memcpy(qd, text, (size_t)(slash - text));
+	qd[slash - text] = '\0';
+	if (parse_unsigned(qd, 1, UINT_MAX, &step->track_point.iodepth) ||
+	    parse_unsigned(slash + 1, 1, UINT_MAX, &step->track_point.numjobs))
+		return err_prefix("bad point '%s' (write QD/jobs, both at least 1)", text);
+	step->has_track_point = true;
+	return check_point_limits(step->track_point.iodepth, step->track_point.numjobs);
+}
+
+static int parse_operating_point(const char *v, enum operating_point *out)
+{
+	if (v && !strcmp(v, "max"))
+		*out = OPERATING_MAX;
+	else if (v && !strcmp(v, "mid"))
+		*out = OPERATING_MID;
+	else if (v && !strcmp(v, "min"))
+		*out = OPERATING_MIN;
+	else
+		return err_set("unknown operating point '%s' (max, mid, min)", v ? v : "");
+	return 0;
+}
+
+/* The step an operating point is chosen from: a step's name. */
+static int parse_from(const char *v, struct suite_step *step)
+{
+	if (!v || !v[0] || strlen(v) >= sizeof(step->operating_from))
+		return err_set("bad step name '%s'", v ? v : "");
+	snprintf(step->operating_from, sizeof(step->operating_from), "%s", v);
+	return 0;
+}
+
+/* A latency ceiling, "5ms" (a bare number is seconds): 1 ns .. 1 day. */
+static int parse_lat_ceiling(const char *v, uint64_t *ns)
+{
+	if (parse_bounded_duration(v, STEP_TIME_MAX, ns))
+		return -1;
+	if (!*ns)
+		return err_set("%s is too small, the range is 1ns..1d", v);
+	return 0;
+}
+
+static int set_flag(bool *flag, int rc)
+{
+	if (rc == 0)
+		*flag = true;
+	return rc;
+}
+
 /* ---- the table: every step parameter, the step kinds it applies to, and
  * how its value is read ---------------------------------------------- */
 
@@ -318,6 +450,17 @@ SETTER(count, parse_unsigned(v, 1, STEP_COUNT_MAX, &step->checkpoint_count))
 SETTER(fill, parse_fraction(v, &step->checkpoint_fill))
 SETTER(record_series, parse_bool(v, &step->record_series))
 SETTER(checkpoint_fs, parse_checkpoint_fs(v, step))
+SETTER(test, parse_test(v, step))
+SETTER(mixes, parse_mixes(v, step))
+SETTER(block_sizes, parse_block_sizes(v, step))
+SETTER(track_mix, set_flag(&step->has_track_mix, parse_unsigned(v, 0, 100, &step->track_mix)))
+SETTER(track_bs, set_flag(&step->has_track_bs, parse_block_size(v, step, &step->track_bs)))
+SETTER(track_point, parse_track_point(v, step))
+SETTER(write_capacities, parse_bounded_double(v, STEP_CAPACITIES_MAX, &step->write_capacities))
+SETTER(repeat, parse_unsigned(v, 1, STEP_REPEAT_MAX, &step->repeat))
+SETTER(operating_point, parse_operating_point(v, &step->operating_point))
+SETTER(from, parse_from(v, step))
+SETTER(lat_ceiling, parse_lat_ceiling(v, &step->lat_ceiling_ns))
 
 #define KIND(k) (1u << (k))
 #define ANY_KIND (~0u)
@@ -334,11 +477,21 @@ static const struct step_parameter step_parameters[] = {
 	{ "max_rounds", KIND(STEP_STEADY), set_max_rounds },
 	{ "range_limit", KIND(STEP_STEADY), set_range_limit },
 	{ "slope_limit", KIND(STEP_STEADY), set_slope_limit },
-	{ "points", KIND(STEP_SWEEP), set_points },
-	{ "iodepths", KIND(STEP_SWEEP), set_iodepths },
+	{ "mixes", KIND(STEP_STEADY), set_mixes },
+	{ "block_sizes", KIND(STEP_STEADY), set_block_sizes },
+	{ "track_mix", KIND(STEP_STEADY), set_track_mix },
+	{ "track_bs", KIND(STEP_STEADY), set_track_bs },
+	{ "track_point", KIND(STEP_STEADY), set_track_point },
+	{ "write_capacities", KIND(STEP_STEADY), set_write_capacities },
+	{ "points", KIND(STEP_SWEEP) | KIND(STEP_STEADY), set_points },
+	{ "iodepths", KIND(STEP_SWEEP) | KIND(STEP_STEADY), set_iodepths },
 	/* a step parameter only next to iodepths; otherwise fio's numjobs */
-	{ "numjobs", KIND(STEP_SWEEP), set_numjobs, true },
+	{ "numjobs", KIND(STEP_SWEEP) | KIND(STEP_STEADY), set_numjobs, true },
 	{ "pause", KIND(STEP_SWEEP), set_pause },
+	{ "repeat", KIND(STEP_SWEEP), set_repeat },
+	{ "operating_point", KIND(STEP_MEASURE), set_operating_point },
+	{ "from", KIND(STEP_MEASURE), set_from },
+	{ "lat_ceiling", KIND(STEP_MEASURE), set_lat_ceiling },
 	{ "idle", KIND(STEP_IDLE), set_idle },
 	{ "nvme_format", KIND(STEP_PURGE), set_nvme_format },
 	{ "model", KIND(STEP_CHECKPOINT), set_model },
@@ -349,6 +502,7 @@ static const struct step_parameter step_parameters[] = {
 	{ "fill", KIND(STEP_CHECKPOINT), set_fill },
 	{ "checkpoint_fs", KIND(STEP_CHECKPOINT), set_checkpoint_fs },
 	{ "record_series", ANY_KIND, set_record_series },
+	{ "test", ANY_KIND, set_test },
 };
 
 const struct step_parameter *step_parameter_find(const char *key, bool has_iodepths)

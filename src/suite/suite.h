@@ -11,6 +11,8 @@
 
 #define SUITE_NAME_MAX 64
 #define SUITE_POINTS_MAX 64
+#define SUITE_MIXES_MAX 16          /* a steady round's mixes (rwmixread values) */
+#define SUITE_BLOCK_SIZES_MAX 16    /* a steady round's block sizes */
 
 enum step_kind {
 	STEP_PURGE,          /* discard the whole target (BLKDISCARD / punch hole; NVMe format if asked) */
@@ -30,6 +32,11 @@ enum precondition_mode {
 
 enum steady_metric { STEADY_IOPS, STEADY_BW, STEADY_LAT_MEAN };
 
+/* A measure step run at an operating point chosen from an earlier step's
+ * QD/jobs points (PTS DIRTH and CBW: the MaxIOPS, MidIOPS and MinIOPS
+ * points; operating.c). */
+enum operating_point { OPERATING_NONE, OPERATING_MAX, OPERATING_MID, OPERATING_MIN };
+
 struct sweep_point {
 	unsigned iodepth, numjobs;
 };
@@ -39,6 +46,9 @@ struct suite_step {
 	enum step_kind kind;
 	struct job_spec spec;          /* the workload; filename set at run time */
 	unsigned line;                 /* where the step starts in its file */
+	/* the test the step belongs to (a PTS test: "iops", "wsat" ...): the
+	 * report groups its steps by it, --only/--skip take it; "" none */
+	char test[SUITE_NAME_MAX];
 
 	/* precondition */
 	enum precondition_mode precondition;
@@ -53,11 +63,35 @@ struct suite_step {
 	unsigned max_rounds;           /* give up after this many, default 25 */
 	double range_limit;            /* range <= this x mean, default 0.20 */
 	double slope_limit;            /* slope excursion <= this x mean, 0.10 */
+	/* a round is every point of mixes x block_sizes x points (in that
+	 * order, points innermost; an empty list is the spec's one value) and
+	 * the figure tracked is that of the point track_* name (PTS IOPS: 4K
+	 * at 0% read; steadyround.c) */
+	unsigned mixes[SUITE_MIXES_MAX];   /* rwmixread of each */
+	unsigned nr_mixes;
+	uint64_t block_sizes[SUITE_BLOCK_SIZES_MAX];
+	unsigned nr_block_sizes;
+	bool has_track_mix, has_track_bs, has_track_point;
+	unsigned track_mix;
+	uint64_t track_bs;
+	struct sweep_point track_point;
+	/* > 0: the rounds go on until they wrote this many capacities of the
+	 * step's range (PTS WSAT: 4), steady state or not; max_rounds still
+	 * bounds them */
+	double write_capacities;
 
-	/* sweep */
+	/* sweep (and a steady step's round) */
 	struct sweep_point points[SUITE_POINTS_MAX];
 	unsigned nr_points;
 	uint64_t pause_ns;             /* idle after each point (pause = 180s) */
+	/* sweep: the points run this many times over, each a stored point,
+	 * a sequential stream of one job going on where the run before it
+	 * ended (PTS HIR bursts, XSR minutes); 0 or 1 = once */
+	unsigned repeat;
+	/* measure: at the operating point chosen from step `from` */
+	enum operating_point operating_point;
+	char operating_from[SUITE_NAME_MAX];
+	uint64_t lat_ceiling_ns;       /* MaxIOPS: mean latency at most this; 0 none */
 
 	/* idle */
 	uint64_t idle_ns;
@@ -90,7 +124,26 @@ struct suite {
  * $DRIVEBENCH_SUITES, ./suites, then the directory of the executable's
  * ../suites). Errors name "file:line: ...". */
 int suite_load(const char *name_or_path, struct suite *out);
+/* The same with `--set` overrides, each "KEY=VALUE" (every step that
+ * takes KEY: an fio option every step, a step parameter the steps of the
+ * kinds it applies to) or "NAME.KEY=VALUE" (the step NAME, or the steps
+ * of the test NAME), as if written last in each step's section. An
+ * override no step takes is an error naming it. */
+int suite_load_set(const char *name_or_path, const char *const *sets, unsigned nr_sets,
+		   struct suite *out);
 void suite_free(struct suite *s);
+
+/* Whether a step answers to name: its own, or its test's (--only/--skip). */
+bool suite_step_is(const struct suite_step *st, const char *name);
+/* The steps --only and --skip leave (each a NULL-terminated list of step
+ * or test names, or NULL), in suite order; every name must be a step or a
+ * test of the suite. 0, or -1 with err_msg (none left is an error too). */
+int suite_select(const struct suite *s, const char *const *only, const char *const *skip,
+		 unsigned *selected, unsigned *nr);
+/* Keeps only the steps selected[0..nr) (suite_select's), in that order. */
+void suite_keep_steps(struct suite *s, const unsigned *selected, unsigned nr);
+/* The points of a steady step's round (mixes x block sizes x points). */
+unsigned suite_round_points(const struct suite_step *st);
 
 const char *step_kind_name(enum step_kind kind);
 

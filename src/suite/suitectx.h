@@ -69,5 +69,25 @@ double suite_kept_figure(const struct suite_ctx *c, int64_t step_id, unsigned po
 /* Runs the current step (c->step) under step_id: 0, or -1 with err_msg
  * and c->exit_code, c->interrupted set. */
 int suite_run_step(struct suite_ctx *c, int64_t step_id);
+/* The step's workload aimed at the target, its job named NAME + suffix. */
+void suite_step_spec(const struct suite_ctx *c, const struct suite_step *st,
+		     const char *suffix, struct job_spec *spec);
+/* A job's byte range on the target (sets c->exit_code on failure). */
+int suite_spec_range(struct suite_ctx *c, const struct job_spec *spec,
+		     uint64_t *start, uint64_t *len);
+/* Sleeps ns in slices, checking the stop flag between them. */
+int suite_idle_for(struct suite_ctx *c, uint64_t ns);
+
+/* --- suitesteady.c: the steady step (SNIA PTS rounds) --- */
+int suite_do_steady(struct suite_ctx *c, int64_t step_id);
+
+/* --- suitesweep.c: measure and sweep steps (points, repeats) --- */
+int suite_do_sweep(struct suite_ctx *c, int64_t step_id);
+
+/* --- operating.c: a measure step's operating point --- */
+/* The QD/jobs point c->step's operating_point picks from the results its
+ * `from` step stored in this run; *detail gets the step detail (JSON)
+ * saying which and why. 0, or -1 with err_msg and c->exit_code. */
+int suite_operating_point(struct suite_ctx *c, struct sweep_point *point, char **detail);
 
 #endif

@@ -16,13 +16,24 @@
 #include "util/error.h"
 #include "util/text.h"
 #include "suite/stepparams.h"
+#include "suite/steadyround.h"
 #include "job/options.h"
 
-/* One "key[=value]" line of the open section. */
+/* One "key[=value]" line of the open section, or a --set override. */
 struct entry {
 	char *key;
 	char *value;      /* NULL for a bare key */
 	unsigned line;
+	const char *set;  /* the --set text it came from; NULL: the file's */
+};
+
+/* A --set override: [NAME.]KEY[=VALUE]. */
+struct override {
+	const char *text;
+	char name[SUITE_NAME_MAX];   /* "" every step */
+	char key[64];
+	const char *value;           /* into text; NULL for a bare key */
+	bool named_seen, used;
 };
 
 struct parser {
@@ -37,7 +48,20 @@ struct parser {
 	unsigned section_line;
 	struct entry *entries;
 	unsigned nr_entries, cap_entries;
+	struct override *sets;
+	unsigned nr_sets;
 };
+
+/* Where an entry came from, for messages: "FILE:LINE" or "--set TEXT". */
+static const char *entry_where(const struct parser *p, const struct entry *e, char *buf,
+			       size_t len)
+{
+	if (e->set)
+		snprintf(buf, len, "--set %s", e->set);
+	else
+		snprintf(buf, len, "%s:%u", p->file, e->line);
+	return buf;
+}
 
 const char *step_kind_name(enum step_kind kind)
 {
@@ -71,7 +95,8 @@ static void clear_entries(struct parser *p)
 	p->nr_entries = 0;
 }
 
-static int add_entry(struct parser *p, unsigned line, const char *key, const char *value)
+static int add_entry(struct parser *p, unsigned line, const char *key, const char *value,
+		     const char *set)
 {
 	struct entry *e;
 
@@ -88,6 +113,7 @@ static int add_entry(struct parser *p, unsigned line, const char *key, const cha
 	e->key = strdup(key);
 	e->value = value ? strdup(value) : NULL;
 	e->line = line;
+	e->set = set;
 	if (!e->key || (value && !e->value)) {
 		free(e->key);
 		free(e->value);
@@ -137,6 +163,8 @@ static bool is_step_parameter(const char *key, bool has_iodepths);
 static int apply_fio_options(struct parser *p, struct job_spec *spec, bool is_step,
 			     bool has_iodepths)
 {
+	char where[320];
+
 	for (int pass = 0; pass < 2; pass++) {
 		for (unsigned i = 0; i < p->nr_entries; i++) {
 			const struct entry *e = &p->entries[i];
@@ -145,21 +173,22 @@ static int apply_fio_options(struct parser *p, struct job_spec *spec, bool is_st
 				continue;
 			if (is_step && is_step_parameter(e->key, has_iodepths))
 				continue;
+			entry_where(p, e, where, sizeof(where));
 			if (!strcmp(e->key, "name"))
-				return err_set("%s:%u: key 'name': a step's job name is its section name",
-					       p->file, e->line);
+				return err_set("%s: key 'name': a step's job name is its section name",
+					       where);
 			/* every step runs on the suite's one target; a file named
 			 * here would be silently replaced by it */
 			if (!strcmp(e->key, "filename") || !strcmp(e->key, "directory"))
-				return err_set("%s:%u: key '%s': a suite runs every step on its target; "
+				return err_set("%s: key '%s': a suite runs every step on its target; "
 					       "give it on the command line (drivebench suite ... TARGET)",
-					       p->file, e->line, e->key);
+					       where, e->key);
 			if (!is_step && is_step_parameter(e->key, false) &&
 			    !job_option_known(e->key))
-				return err_set("%s:%u: key '%s': step parameters belong in a step section",
-					       p->file, e->line, e->key);
+				return err_set("%s: key '%s': step parameters belong in a step section",
+					       where, e->key);
 			if (job_option_set(spec, e->key, e->value))
-				return err_prefix("%s:%u", p->file, e->line);
+				return err_prefix("%s", where);
 		}
 	}
 	return 0;
@@ -192,6 +221,35 @@ static bool step_sets(const struct parser *p, const char *key)
 	return find_entry(p, key) != NULL;
 }
 
+/* operating_point = max|mid|min with from = an earlier step that has
+ * QD/jobs points (a sweep, or a steady step whose rounds have them). */
+static int check_operating_point(const struct parser *p, const struct suite_step *step)
+{
+	const struct suite_step *from = NULL;
+
+	if (!step->operating_point) {
+		if (step->operating_from[0])
+			return err_set("from needs operating_point = max, mid or min");
+		if (step->lat_ceiling_ns)
+			return err_set("lat_ceiling needs operating_point = max");
+		return 0;
+	}
+	if (!step->operating_from[0])
+		return err_set("operating_point needs from = STEP (an earlier step with QD/jobs points)");
+	if (step->lat_ceiling_ns && step->operating_point != OPERATING_MAX)
+		return err_set("lat_ceiling applies to operating_point = max only");
+	for (unsigned i = 0; i < p->suite->nr_steps && !from; i++)
+		if (!strcmp(p->suite->steps[i].name, step->operating_from))
+			from = &p->suite->steps[i];
+	if (!from)
+		return err_set("from = %s: no step of that name before this one",
+			       step->operating_from);
+	if ((from->kind != STEP_SWEEP && from->kind != STEP_STEADY) || !from->nr_points)
+		return err_set("from = %s: a %s step without QD/jobs points (a sweep, or a steady "
+			       "step with points or iodepths)", from->name, step_kind_name(from->kind));
+	return 0;
+}
+
 /* Checks that the step can run as written; the message has no prefix. */
 static int validate_step(const struct parser *p, struct suite_step *step)
 {
@@ -213,12 +271,16 @@ static int validate_step(const struct parser *p, struct suite_step *step)
 		if (step->max_rounds < step->window)
 			return err_set("max_rounds (%u) is below the window (%u)",
 				       step->max_rounds, step->window);
+		if (steady_round_check(step))
+			return -1;
 		break;
 	case STEP_SWEEP:
 		if (step->nr_points == 0)
 			return err_set("a sweep step needs points (points = 1/1 4/1 ... or iodepths = and numjobs =)");
 		break;
 	case STEP_MEASURE:
+		if (check_operating_point(p, step))
+			return -1;
 		break;
 	case STEP_IDLE:
 		if (step->idle_ns == 0)
@@ -256,6 +318,8 @@ static int apply_step_parameters(struct parser *p, struct suite_step *step,
 	unsigned nr_iodepths = 0, nr_jobs = 0;
 	bool has_iodepths = iodepths_entry != NULL;
 
+	char where[320];
+
 	for (unsigned i = 0; i < p->nr_entries; i++) {
 		const struct entry *e = &p->entries[i];
 		const struct step_parameter *param = step_parameter_find(e->key, has_iodepths);
@@ -263,14 +327,18 @@ static int apply_step_parameters(struct parser *p, struct suite_step *step,
 
 		if (!param || !param->set)   /* an fio option, or "step" */
 			continue;
+		entry_where(p, e, where, sizeof(where));
 		if (!(param->kinds & (1u << step->kind)))
-			return err_set("%s:%u: key '%s' does not apply to a %s step",
-				       p->file, e->line, e->key, step_kind_name(step->kind));
+			return err_set("%s: key '%s' does not apply to a %s step",
+				       where, e->key, step_kind_name(step->kind));
 		if (!strcmp(e->key, "points") && has_iodepths)
-			return err_set("%s:%u: key 'points': give points or iodepths/numjobs, not both",
-				       p->file, e->line);
+			return err_set("%s: key 'points': give points or iodepths/numjobs, not both",
+				       where);
+		/* points given again (--set) replace the file's */
+		if (!strcmp(e->key, "points"))
+			step->nr_points = 0;
 		if (param->set(step, &lists, e->value))
-			return err_prefix("%s:%u: key '%s'", p->file, e->line, e->key);
+			return err_prefix("%s: key '%s'", where, e->key);
 	}
 	if (has_iodepths) {
 		if (nr_jobs == 0)
@@ -278,8 +346,40 @@ static int apply_step_parameters(struct parser *p, struct suite_step *step,
 		for (unsigned j = 0; j < nr_jobs; j++)
 			for (unsigned q = 0; q < nr_iodepths; q++)
 				if (step_point_add(step, iodepths[q], jobs[j]))
-					return err_prefix("%s:%u: key 'iodepths'", p->file,
-							  iodepths_entry->line);
+					return err_prefix("%s: key 'iodepths'",
+							  entry_where(p, iodepths_entry, where,
+								      sizeof(where)));
+	}
+	return 0;
+}
+
+/* The --set overrides that reach this step, added after its own lines:
+ * one named by the step (or its test) always (a parameter that does not
+ * apply to a step it names is that step's error), an unnamed one or one
+ * named by the test only where it applies. */
+static int add_overrides(struct parser *p, enum step_kind kind)
+{
+	const struct entry *test = find_entry(p, "test");
+	bool has_iodepths = find_entry(p, "iodepths") != NULL;
+
+	for (unsigned i = 0; i < p->nr_sets; i++)
+		if (!strcmp(p->sets[i].key, "iodepths"))
+			has_iodepths = true;
+	for (unsigned i = 0; i < p->nr_sets; i++) {
+		struct override *o = &p->sets[i];
+		bool by_step = o->name[0] && !strcmp(o->name, p->section_name);
+		bool by_test = o->name[0] && test && test->value && !strcmp(o->name, test->value);
+		const struct step_parameter *param;
+
+		if (o->name[0] && !by_step && !by_test)
+			continue;
+		o->named_seen = true;
+		param = step_parameter_find(o->key, has_iodepths);
+		if (param && !(param->kinds & (1u << kind)) && !by_step)
+			continue;
+		o->used = true;
+		if (add_entry(p, 0, o->key, o->value, o->text))
+			return -1;
 	}
 	return 0;
 }
@@ -288,8 +388,8 @@ static int close_step_section(struct parser *p)
 {
 	struct suite_step *step;
 	const struct entry *kind_entry = find_entry(p, "step");
-	const struct entry *iodepths_entry = find_entry(p, "iodepths");
-	bool has_iodepths = iodepths_entry != NULL;
+	const struct entry *iodepths_entry;
+	bool has_iodepths;
 
 	if (!kind_entry)
 		return err_set("%s:%u: step [%s] needs step = purge|precondition|steady|measure|sweep|idle|checkpoint",
@@ -315,6 +415,10 @@ static int close_step_section(struct parser *p)
 	step->line = p->section_line;
 	if (parse_kind(kind_entry->value, &step->kind))
 		return err_prefix("%s:%u: key 'step'", p->file, kind_entry->line);
+	if (add_overrides(p, step->kind))
+		return -1;
+	iodepths_entry = find_entry(p, "iodepths");
+	has_iodepths = iodepths_entry != NULL;
 
 	/* fio defaults, then [global], then the step's own options */
 	step->spec = p->global;
@@ -422,7 +526,7 @@ static int handle_line(struct parser *p, unsigned lineno, char *raw)
 		else if (p->section == SECTION_NONE)
 			rc = err_set("%s:%u: key '%s' outside any section", p->file, lineno, key);
 		else
-			rc = add_entry(p, lineno, key, value);
+			rc = add_entry(p, lineno, key, value, NULL);
 	}
 	free(expanded);
 	return rc;
@@ -495,7 +599,61 @@ static int find_suite(const char *name, char *path, size_t size)
 		       "the executable's ../suites)", name);
 }
 
+/* "[NAME.]KEY[=VALUE]" -> o; the key is an option's or a parameter's
+ * name (no dot), so NAME ends at the last dot before '='. */
+static int parse_override(const char *text, struct override *o)
+{
+	const char *eq = text ? strchr(text, '=') : NULL;
+	size_t keylen = text ? (eq ? (size_t)(eq - text) : strlen(text)) : 0;
+	const char *dot = NULL;
+
+	memset(o, 0, sizeof(*o));
+	o->text = text;
+	for (size_t i = 0; i < keylen; i++)
+		if (text[i] == '.')
+			dot = &text[i];
+	if (dot) {
+		size_t n = (size_t)(dot - text);
+
+		if (!n || n >= sizeof(o->name))
+			return err_set("--set %s: bad step or test name", text);
+		memcpy(o->name, text, n);
+		o->name[n] = '\0';
+		keylen -= n + 1;
+		text = dot + 1;
+	}
+	if (!keylen || keylen >= sizeof(o->key))
+		return err_set("--set %s: write KEY=VALUE or NAME.KEY=VALUE", o->text);
+	memcpy(o->key, text, keylen);
+	o->key[keylen] = '\0';
+	o->value = eq ? eq + 1 : NULL;
+	if (!strcmp(o->key, "step") || !strcmp(o->key, "test"))
+		return err_set("--set %s: a step's '%s' is the suite file's", o->text, o->key);
+	return 0;
+}
+
+/* Every override must have reached a step. */
+static int check_overrides(const struct parser *p)
+{
+	for (unsigned i = 0; i < p->nr_sets; i++) {
+		const struct override *o = &p->sets[i];
+
+		if (o->name[0] && !o->named_seen)
+			return err_set("--set %s: suite has no step or test '%s'", o->text, o->name);
+		if (!o->used)
+			return err_set("--set %s: no step%s%s takes '%s'", o->text,
+				       o->name[0] ? " of " : "", o->name, o->key);
+	}
+	return 0;
+}
+
 int suite_load(const char *name_or_path, struct suite *out)
+{
+	return suite_load_set(name_or_path, NULL, 0, out);
+}
+
+int suite_load_set(const char *name_or_path, const char *const *sets, unsigned nr_sets,
+		   struct suite *out)
 {
 	struct parser *p;
 	const char *base, *dot;
@@ -519,7 +677,14 @@ int suite_load(const char *name_or_path, struct suite *out)
 	job_spec_defaults(&p->global);
 	/* [global] options that name files (bssplit_file) find them next to the suite */
 	snprintf(p->global.source, sizeof(p->global.source), "%s", p->file);
-	if (parse_file(p) || close_section(p))
+	if (nr_sets && !(p->sets = calloc(nr_sets, sizeof(*p->sets)))) {
+		err_set("out of memory");
+		goto out;
+	}
+	for (p->nr_sets = 0; p->nr_sets < nr_sets; p->nr_sets++)
+		if (parse_override(sets[p->nr_sets], &p->sets[p->nr_sets]))
+			goto out;
+	if (parse_file(p) || close_section(p) || check_overrides(p))
 		goto out;
 	if (out->nr_steps == 0) {
 		err_set("%s: no steps", out->path);
@@ -537,6 +702,7 @@ int suite_load(const char *name_or_path, struct suite *out)
 out:
 	clear_entries(p);
 	free(p->entries);
+	free(p->sets);
 	free(p);
 	if (rc)
 		suite_free(out);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "suite/sprandom.h"
+#include "suite/steadyround.h"
 #include "suite/suitectx.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -17,11 +18,13 @@
 
 static unsigned step_repeats(const struct suite_step *st)
 {
+	unsigned repeat = st->repeat ? st->repeat : 1;
+
 	if (st->kind == STEP_SWEEP)
-		return st->nr_points ? st->nr_points : 1;
-	if (st->kind == STEP_STEADY)
-		return st->max_rounds ? st->max_rounds : 25;   /* an upper bound */
-	return 1;
+		return (st->nr_points ? st->nr_points : 1) * repeat;
+	if (st->kind == STEP_STEADY)   /* an upper bound */
+		return (st->max_rounds ? st->max_rounds : 25) * suite_round_points(st);
+	return repeat;
 }
 
 /* What a step will take: *seconds for time-based work, *bytes for
@@ -58,9 +61,9 @@ void suite_step_estimate(const struct suite_ctx *c, const struct suite_step *st,
 	}
 	if (st->spec.time_based || st->spec.runtime_ns)
 		*seconds = (double)(st->spec.ramp_ns + st->spec.runtime_ns) / 1e9 * step_repeats(st);
-	if (st->kind == STEP_SWEEP)
+	if (st->kind == STEP_SWEEP || st->kind == STEP_MEASURE)
 		*seconds += (double)st->pause_ns / 1e9 * step_repeats(st);
-	else
+	if (st->kind != STEP_SWEEP)
 		*bytes = (st->spec.io_size ? st->spec.io_size : size) * step_repeats(st);
 }
 

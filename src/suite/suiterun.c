@@ -171,41 +171,11 @@ int suite_run_one(struct suite_ctx *c, const struct job_spec *spec, int64_t step
 
 /* --- the suite -------------------------------------------------------------- */
 
-static bool name_listed(const char *const *names, const char *name)
-{
-	for (; names && *names; names++)
-		if (!strcmp(*names, name))
-			return true;
-	return false;
-}
-
-/* The steps to run, in suite order; every name in --only/--skip must exist. */
+/* The steps to run, in suite order (suite_select: step or test names). */
 static int select_steps(const struct suite *s, const struct suite_options *o,
 			unsigned *selected, unsigned *nr)
 {
-	const char *const *lists[2] = { o->only, o->skip };
-
-	for (int l = 0; l < 2; l++)
-		for (const char *const *n = lists[l]; n && *n; n++) {
-			unsigned i = 0;
-
-			while (i < s->nr_steps && strcmp(s->steps[i].name, *n))
-				i++;
-			if (i == s->nr_steps)
-				return err_set("%s: suite '%s' has no step '%s'",
-					       l ? "--skip" : "--only", s->name, *n);
-		}
-	*nr = 0;
-	for (unsigned i = 0; i < s->nr_steps; i++) {
-		if (o->only && o->only[0] && !name_listed(o->only, s->steps[i].name))
-			continue;
-		if (name_listed(o->skip, s->steps[i].name))
-			continue;
-		selected[(*nr)++] = i;
-	}
-	if (!*nr)
-		return err_set("no step of suite '%s' is selected", s->name);
-	return 0;
+	return suite_select(s, o->only, o->skip, selected, nr);
 }
 
 static void suite_key(const struct suite *s, char *key, size_t len)

@@ -35,8 +35,8 @@
 #define IDLE_SLICE_NS 100000000ull   /* idle checks the stop flag this often */
 
 /* The step's workload aimed at the target, named after the step. */
-static void step_spec(const struct suite_ctx *c, const struct suite_step *st,
-		      const char *suffix, struct job_spec *spec)
+void suite_step_spec(const struct suite_ctx *c, const struct suite_step *st,
+		     const char *suffix, struct job_spec *spec)
 {
 	*spec = st->spec;
 	/* one file, whatever colons its path holds (a by-path name); a
@@ -68,8 +68,8 @@ static int do_purge(struct suite_ctx *c, int64_t step_id)
 }
 
 /* A job's byte range on the target, for fills sized in capacities. */
-static int spec_range(struct suite_ctx *c, const struct job_spec *spec,
-		      uint64_t *start, uint64_t *len)
+int suite_spec_range(struct suite_ctx *c, const struct job_spec *spec,
+		     uint64_t *start, uint64_t *len)
 {
 	struct target t = c->target;
 
@@ -93,13 +93,13 @@ static int do_fill(struct suite_ctx *c, int64_t step_id)
 
 	if (suite_point_kept(c, step_id, 0))
 		return 0;
-	step_spec(c, st, "", &spec);
+	suite_step_spec(c, st, "", &spec);
 	spec.rw = st->precondition == PRECOND_RANDOM ? RW_RANDWRITE : RW_WRITE;
 	spec.time_based = false;
 	spec.runtime_ns = 0;
 	spec.ramp_ns = 0;
 	spec.numjobs = 1;
-	if (spec_range(c, &spec, &start, &len))
+	if (suite_spec_range(c, &spec, &start, &len))
 		return -1;
 	bs = job_spec_max_bs(&spec);
 	spec.io_size = (uint64_t)(capacities * (double)len) / bs * bs;
@@ -123,12 +123,12 @@ static int do_sprandom(struct suite_ctx *c, int64_t step_id)
 
 	if (suite_point_kept(c, step_id, 0))   /* one point, as a fill */
 		return 0;
-	step_spec(c, st, "", &base);
+	suite_step_spec(c, st, "", &base);
 	base.time_based = false;
 	base.runtime_ns = 0;
 	base.ramp_ns = 0;
 	base.numjobs = 1;
-	if (spec_range(c, &base, &start, &len))
+	if (suite_spec_range(c, &base, &start, &len))
 		return -1;
 	/* the plan tiles whole IUs: a tail smaller than one IU is left out */
 	if (st->iu)
@@ -180,148 +180,6 @@ static int do_sprandom(struct suite_ctx *c, int64_t step_id)
 	return rc;
 }
 
-static const char *metric_name(enum steady_metric m)
-{
-	return m == STEADY_IOPS ? "iops" : m == STEADY_BW ? "bw_bytes" : "lat_mean_ns";
-}
-
-/* A steady step's limits, defaults filled in. */
-struct steady_limits {
-	unsigned window, max_rounds;
-	double range_limit, slope_limit;
-};
-
-/* The step's detail: every round's figure, the verdict over the window
- * (which starts at window_start: rounds before it were measured before an
- * interruption). */
-static int steady_detail(struct suite_ctx *c, int64_t step_id, const struct steady_limits *l,
-			 const double *values, unsigned n, unsigned window_start,
-			 const struct steady_verdict *v)
-{
-	cJSON *detail = cJSON_CreateObject(), *rounds;
-	char *text;
-	int rc;
-
-	rounds = cJSON_AddArrayToObject(detail, "rounds");
-	for (unsigned i = 0; rounds && i < n; i++)
-		cJSON_AddItemToArray(rounds, cJSON_CreateNumber(values[i]));
-	cJSON_AddStringToObject(detail, "metric", metric_name(c->step->metric));
-	cJSON_AddBoolToObject(detail, "reached", v->reached);
-	cJSON_AddNumberToObject(detail, "window", l->window);
-	cJSON_AddNumberToObject(detail, "max_rounds", l->max_rounds);
-	cJSON_AddNumberToObject(detail, "range_limit", l->range_limit);
-	cJSON_AddNumberToObject(detail, "slope_limit", l->slope_limit);
-	cJSON_AddNumberToObject(detail, "window_start", window_start);
-	if (n - window_start >= l->window) {
-		cJSON_AddNumberToObject(detail, "mean", v->mean);
-		cJSON_AddNumberToObject(detail, "range", v->range);
-		cJSON_AddNumberToObject(detail, "slope", v->slope);
-		cJSON_AddNumberToObject(detail, "slope_excursion", v->slope_excursion);
-	}
-	text = detail ? cJSON_PrintUnformatted(detail) : NULL;
-	cJSON_Delete(detail);
-	rc = text ? store_step_detail_set(c->db, step_id, text) : err_set("out of memory");
-	free(text);
-	return rc;
-}
-
-/* Rounds of the workload until steady state (SNIA PTS) or max_rounds;
- * every round is a stored result (point = round), the verdict is the
- * step's detail. A resume keeps the rounds stored before the interruption
- * and continues after them, but the window restarts: the drive idled (and
- * recovered) in between, so a window across the gap proves nothing; at
- * least one window of rounds runs after a resume, even past max_rounds. */
-static int do_steady(struct suite_ctx *c, int64_t step_id)
-{
-	const struct suite_step *st = c->step;
-	struct steady_limits l = {
-		.window = st->window ? st->window : 5,
-		.max_rounds = st->max_rounds ? st->max_rounds : 25,
-		.range_limit = st->range_limit > 0 ? st->range_limit : 0.20,
-		.slope_limit = st->slope_limit > 0 ? st->slope_limit : 0.10,
-	};
-	unsigned kept = suite_resume_prefix(&c->resume, step_id), n;
-	unsigned after = l.window < l.max_rounds ? l.window : l.max_rounds;
-	double *values = calloc((size_t)kept + l.max_rounds + l.window, sizeof(*values));
-	struct steady_verdict v = { 0 };
-	char suffix[32];
-	struct job_spec spec;
-	int rc = 0;
-
-	c->exit_code = EXIT_RUN_FAILED;
-	if (!values)
-		return err_set("out of memory");
-	for (n = 0; n < kept; n++)
-		values[n] = suite_kept_figure(c, step_id, n);
-	if (kept)
-		suite_log(c, "kept %u round%s; the steady-state window starts again at round %u",
-			 kept, kept == 1 ? "" : "s", kept + 1);
-	while (rc == 0 && (n < l.max_rounds || (kept && n - kept < after))) {
-		snprintf(suffix, sizeof(suffix), "-round%u", n + 1);
-		step_spec(c, st, suffix, &spec);
-		spec.group_reporting = true;
-		if ((rc = suite_run_one(c, &spec, step_id, n, &values[n])))
-			break;
-		n++;
-		if ((rc = steady_check(values + kept, n - kept, l.window, l.range_limit,
-				       l.slope_limit, &v))) {
-			c->exit_code = EXIT_BAD_INPUT;
-			break;
-		}
-		if (!c->o->progress_tty)
-			suite_log(c, "round %u: %s %.6g", n, metric_name(st->metric), values[n - 1]);
-		if (v.reached)
-			break;
-	}
-	if (rc == 0)
-		rc = steady_detail(c, step_id, &l, values, n, kept, &v);
-	if (rc == 0)
-		suite_log(c, "steady state %s after %u rounds", v.reached ? "reached" : "not reached", n);
-	free(values);
-	return rc;
-}
-
-static int idle_for(struct suite_ctx *c, uint64_t ns);
-
-static int do_sweep(struct suite_ctx *c, int64_t step_id)
-{
-	const struct suite_step *st = c->step;
-	struct job_spec spec;
-	char suffix[48];
-
-	if (!st->nr_points) {
-		if (suite_point_kept(c, step_id, 0))
-			return 0;
-		step_spec(c, st, "", &spec);
-		return suite_run_one(c, &spec, step_id, 0, NULL);
-	}
-	for (unsigned p = 0; p < st->nr_points; p++) {
-		if (suite_point_kept(c, step_id, p))
-			continue;   /* a resume kept it: the sweep goes on after it */
-		/* the pause after the point before may not have happened: the
-		 * point starts from an idle drive, as in an uninterrupted sweep */
-		if (p && suite_point_kept(c, step_id, p - 1) && st->pause_ns &&
-		    idle_for(c, st->pause_ns))
-			return -1;
-		snprintf(suffix, sizeof(suffix), "-qd%u-j%u", st->points[p].iodepth,
-			 st->points[p].numjobs);
-		step_spec(c, st, suffix, &spec);
-		spec.iodepth = st->points[p].iodepth;
-		spec.numjobs = st->points[p].numjobs;
-		spec.group_reporting = true;   /* one result per point */
-		if (job_spec_validate(&spec)) {
-			c->exit_code = EXIT_BAD_INPUT;
-			return -1;
-		}
-		if (suite_run_one(c, &spec, step_id, p, NULL))
-			return -1;
-		/* pause = 180s: the drive idles after every point (CDN) */
-		if (st->pause_ns && idle_for(c, st->pause_ns))
-			return -1;
-	}
-	return 0;
-}
-
 /* checkpoint_fs: the filesystem made on the whole device and mounted for
  * the step (target/fs_setup.h), under the suite's --destroy-data consent;
  * the checkpoints are files in it (available: its free space). */
@@ -334,8 +192,8 @@ static int checkpoint_make_fs(struct suite_ctx *c, struct checkpoint_write *w,
 
 	if (checkpoint_fs_check("checkpoint_fs", st->checkpoint_fs, c->o->target))
 		return -1;
-	step_spec(c, st, "", &spec);
-	if (spec_range(c, &spec, &base, &len))
+	suite_step_spec(c, st, "", &spec);
+	if (suite_spec_range(c, &spec, &base, &len))
 		return -1;
 	if (base || len != c->target.size)
 		return err_set("checkpoint_fs = %s is made on the whole device: drop the step's "
@@ -369,8 +227,8 @@ static int checkpoint_place(struct suite_ctx *c, char *dir, size_t len,
 	if (c->target.is_block || c->target.is_model) {
 		struct job_spec spec;
 
-		step_spec(c, c->step, "", &spec);
-		if (spec_range(c, &spec, &w->base, available))
+		suite_step_spec(c, c->step, "", &spec);
+		if (suite_spec_range(c, &spec, &w->base, available))
 			return -1;
 		w->device = c->o->target;
 		return 0;
@@ -569,11 +427,11 @@ out:
 
 static int do_idle(struct suite_ctx *c)
 {
-	return idle_for(c, c->step->idle_ns);
+	return suite_idle_for(c, c->step->idle_ns);
 }
 
 /* Sleeps ns in slices, checking the stop flag between them. */
-static int idle_for(struct suite_ctx *c, uint64_t ns)
+int suite_idle_for(struct suite_ctx *c, uint64_t ns)
 {
 	uint64_t end = clock_now_ns() + ns;
 	uint64_t now;
@@ -599,7 +457,7 @@ static int idle_for(struct suite_ctx *c, uint64_t ns)
 	return 0;
 }
 
-int suite_run_step(struct suite_ctx *c, int64_t step_id)
+static int run_kind(struct suite_ctx *c, int64_t step_id)
 {
 	switch (c->step->kind) {
 	case STEP_PURGE:
@@ -608,10 +466,10 @@ int suite_run_step(struct suite_ctx *c, int64_t step_id)
 		return c->step->precondition == PRECOND_SPRANDOM ?
 			do_sprandom(c, step_id) : do_fill(c, step_id);
 	case STEP_STEADY:
-		return do_steady(c, step_id);
+		return suite_do_steady(c, step_id);
 	case STEP_MEASURE:
 	case STEP_SWEEP:
-		return do_sweep(c, step_id);
+		return suite_do_sweep(c, step_id);
 	case STEP_IDLE:
 		return do_idle(c);
 	case STEP_CHECKPOINT:
@@ -619,4 +477,45 @@ int suite_run_step(struct suite_ctx *c, int64_t step_id)
 	}
 	c->exit_code = EXIT_BAD_INPUT;
 	return err_set("unknown step kind %d", (int)c->step->kind);
+}
+
+/* The step's test (test = NAME) in its detail, beside what the step kind
+ * put there: the report finds a test's steps by it. */
+static int tag_test(struct suite_ctx *c, int64_t step_id)
+{
+	char *stored = NULL, *text;
+	cJSON *j;
+	int rc;
+
+	if (!c->step->test[0])
+		return 0;
+	if (store_step_detail_get(c->db, step_id, &stored))
+		return -1;
+	j = stored ? cJSON_Parse(stored) : cJSON_CreateObject();
+	free(stored);
+	if (j && !cJSON_IsObject(j)) {
+		cJSON_Delete(j);
+		j = cJSON_CreateObject();
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(j, "test");
+	if (!j || !cJSON_AddStringToObject(j, "test", c->step->test)) {
+		cJSON_Delete(j);
+		return err_set("out of memory");
+	}
+	text = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	rc = text ? store_step_detail_set(c->db, step_id, text) : err_set("out of memory");
+	free(text);
+	return rc;
+}
+
+int suite_run_step(struct suite_ctx *c, int64_t step_id)
+{
+	if (run_kind(c, step_id))
+		return -1;
+	if (tag_test(c, step_id)) {
+		c->exit_code = EXIT_RUN_FAILED;
+		return -1;
+	}
+	return 0;
 }

@@ -286,8 +286,10 @@ struct pass_stats {
 
 /* MLPerf Storage's figures of one checkpoint written by several ranks:
  * the longest rank's duration and the lowest rank's throughput. */
-static void rank_figures(const struct recorded *rec, double *max_s, double *min_gbps)
+static unsigned rank_figures(const struct recorded *rec, double *max_s, double *min_gbps)
 {
+	unsigned writers = 0;
+
 	*max_s = 0;
 	*min_gbps = 0;
 	for (unsigned r = 0; r < rec->ranks.nr; r++) {
@@ -298,12 +300,14 @@ static void rank_figures(const struct recorded *rec, double *max_s, double *min_
 		rank_span(o->results, o->nr, &ns, &bytes);
 		if (!o->nr || !ns)
 			continue;
+		writers++;
 		gbps = (double)bytes / (double)ns;   /* bytes per ns = GB/s */
 		if ((double)ns / 1e9 > *max_s)
 			*max_s = (double)ns / 1e9;
 		if (*min_gbps == 0 || gbps < *min_gbps)
 			*min_gbps = gbps;
 	}
+	return writers;   /* ranks with no DLIO rank's files wrote nothing */
 }
 
 /* Drops the page cache before the read-back, as MLPerf Storage does: on
@@ -347,6 +351,7 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 		.merged_name = one.name, .store_partial = true,
 	};
 	double max_s = 0, min_gbps = 0;
+	unsigned writers = 0;
 	struct recorded rec = { 0 };
 	const struct job_result *merged;
 	enum run_failure why = RUN_FAILED_INPUT;
@@ -380,13 +385,13 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 		snprintf(label, sizeof(label), "pass %u", pass);
 	else
 		snprintf(label, sizeof(label), "read-back");
-	rank_figures(&rec, &max_s, &min_gbps);
+	writers = rank_figures(&rec, &max_s, &min_gbps);
 	fprintf(stderr, "%s checkpoint %u/%u: %s in %.3f s, %.2f GB/s%s",
 		label, index, ss->count, size,
 		seconds, seconds > 0 ? (double)bytes / 1e9 / seconds : 0.0,
 		merged->partial ? " (stopped: partial)" : "");
 	if (rec.ranks.nr > 1)
-		fprintf(stderr, "; %u ranks: slowest %.3f s, lowest %.2f GB/s", rec.ranks.nr,
+		fprintf(stderr, "; %u ranks: slowest %.3f s, lowest %.2f GB/s", writers,
 			max_s, min_gbps);
 	fputc('\n', stderr);
 	if (merged->partial) {
@@ -397,7 +402,7 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 		ss->stats[pass].nr++;
 		ss->stats[pass].max_rank_seconds += max_s;
 		ss->stats[pass].min_rank_gbps += min_gbps;
-		ss->stats[pass].ranks = rec.ranks.nr;
+		ss->stats[pass].ranks = rec.ranks.nr > 1 ? writers : 0;
 	}
 	for (unsigned i = 0; i < rec.out.nr; i++)
 		if (rec.out.results[i].error && !ss->stopped) {

@@ -54,6 +54,10 @@ uint64_t dist_rank_timeout_ns(void);
 /* Collective: the largest of every rank's value. */
 int dist_max_u64(uint64_t mine, uint64_t *max);
 
+/* The flag a signal sets in a rank that waits for rank 0's next request
+ * (dist_bcast): set, the wait ends with an error. NULL: none. */
+void dist_set_stop(const volatile sig_atomic_t *stop);
+
 /* Collective: rank 0's bytes to every rank. On rank 0 *buf / *len are
  * sent as they are; elsewhere *buf is malloc'd (caller frees). */
 int dist_bcast(void **buf, size_t *len);
@@ -66,8 +70,10 @@ int dist_gather(const void *mine, size_t len, void ***all, size_t **lens);
  * plain build the name is copied unchanged (fio has no such escapes).
  * -1 with err_msg when out does not hold it or %t has no map entry. */
 int dist_expand(const char *in, char *out, size_t len);
-/* Whether name has one of those escapes (a name shared by every rank
- * otherwise). */
+/* Whether name has one of those escapes, %% included (a name shared by
+ * every rank otherwise). */
 bool dist_names_rank(const char *name);
+/* Whether name is each rank's own: %r, %t, or %h with %l. */
+bool dist_names_own(const char *name);
 
 #endif

@@ -18,15 +18,24 @@ static const bool expands = true;
 static const bool expands = false;
 #endif
 
+/* Whether name has an escape of set (a %% is skipped, never read as the
+ * start of another). */
+static bool has_escape(const char *name, const char *set)
+{
+	for (const char *p = strchr(name, '%'); p && p[1]; p = strchr(p + 2, '%'))
+		if (strchr(set, p[1]))
+			return true;
+	return false;
+}
+
 bool dist_names_rank(const char *name)
 {
-	for (const char *p = strchr(name, '%'); p; p = strchr(p + 2, '%')) {
-		if (!p[1])
-			break;
-		if (strchr("rhlt", p[1]))
-			return true;
-	}
-	return false;
+	return has_escape(name, "rhlt%");
+}
+
+bool dist_names_own(const char *name)
+{
+	return has_escape(name, "rt") || (has_escape(name, "h") && has_escape(name, "l"));
 }
 
 int dist_expand(const char *in, char *out, size_t len)

@@ -25,6 +25,7 @@ static char my_host[HOST_LEN];
 static char *hosts;           /* [nr_ranks][HOST_LEN] */
 static int64_t *clock_offsets;  /* [nr_ranks], at rank 0: theirs - rank 0's */
 static uint64_t rank_timeout_ns = 30ull * 1000000000ull;
+static const volatile sig_atomic_t *bcast_stop;   /* dist_set_stop */
 
 static uint64_t mono_ns(void)
 {
@@ -123,7 +124,7 @@ static int take_options(int *argc, char ***argv)
 			} else {
 				double s = strtod(v[i + 1], &end);
 
-				if (end == v[i + 1] || *end || s < 0 || s > 1e7)
+				if (end == v[i + 1] || *end || !(s >= 0 && s <= 1e7))
 					return err_set("--rank-timeout '%s': seconds from 0 (wait for ever) to 10000000",
 						       v[i + 1]);
 				rank_timeout_ns = (uint64_t)(s * 1e9);
@@ -309,6 +310,11 @@ int dist_max_u64(uint64_t mine, uint64_t *max)
 	return rc == MPI_SUCCESS ? 0 : mpi_error("agreeing with the other ranks", rc);
 }
 
+void dist_set_stop(const volatile sig_atomic_t *stop)
+{
+	bcast_stop = stop;
+}
+
 int dist_bcast(void **buf, size_t *len)
 {
 	uint64_t n = my_rank == 0 ? *len : 0;
@@ -320,7 +326,7 @@ int dist_bcast(void **buf, size_t *len)
 	/* the other ranks wait here for rank 0's next request, however long
 	 * rank 0 works in between: polled, not spinning */
 	rc = MPI_Ibcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &req);
-	if (rc != MPI_SUCCESS || wait_request(&req, "broadcast", NULL, 0, 5000000))
+	if (rc != MPI_SUCCESS || wait_request(&req, "broadcast", bcast_stop, 0, 5000000))
 		return rc != MPI_SUCCESS ? mpi_error("broadcast", rc) : -1;
 	if (n > INT_MAX)
 		return err_set("broadcast of %llu bytes: more than MPI's int count", (unsigned long long)n);

@@ -250,6 +250,17 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 	if (src->start_unix_ms &&
 	    (!dst->start_unix_ms || src->start_unix_ms < dst->start_unix_ms))
 		dst->start_unix_ms = src->start_unix_ms;
+	/* MPI aggregates of a group's clones (record/rank_merge.h): what every
+	 * clone had done by its first-done moment adds up, at the latest of
+	 * those moments */
+	for (int d = 0; d < DIR_ALL; d++) {
+		dst->first_done_ios[d] += src->first_done_ios[d];
+		dst->first_done_bytes[d] += src->first_done_bytes[d];
+	}
+	if (src->first_done_ns > dst->first_done_ns)
+		dst->first_done_ns = src->first_done_ns;
+	if (src->nr_ranks > dst->nr_ranks)
+		dst->nr_ranks = src->nr_ranks;
 	dst->usr_cpu_s += src->usr_cpu_s;
 	dst->sys_cpu_s += src->sys_cpu_s;
 	dst->ctx_switches += src->ctx_switches;

@@ -5,6 +5,7 @@
 #ifndef DRIVEBENCH_STATS_H
 #define DRIVEBENCH_STATS_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -180,6 +181,13 @@ struct rates_taken {
  * rs->next_ns); what it took into *taken when that is not NULL. */
 void job_result_sample_rates(struct job_result *r, struct rate_samples *rs,
 			     uint64_t now, uint64_t deadline, struct rates_taken *taken);
+
+/* Whether the error that stopped the job is a failed verification (fio's
+ * EILSEQ): a result to report, not a failure of the I/O. */
+static inline bool result_failed_verify(const struct job_result *r)
+{
+	return r->error == -EILSEQ || r->error == EILSEQ;
+}
 
 /* Figures derived exactly as fio does (0 when runtime is 0). */
 double result_iops(const struct job_result *r, enum io_dir d);

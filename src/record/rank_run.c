@@ -14,8 +14,10 @@
 #include "record/rank_merge.h"
 #include "target/cache.h"
 #include "target/safety.h"
+#include "target/target.h"
 #include "util/error.h"
 #include "util/pack.h"
+#include "verify/verify.h"
 
 enum rank_op {
 	OP_RUN = 1,
@@ -39,6 +41,18 @@ int rank_own_target(const char *name, char *out, size_t len)
 		snprintf(target_name, sizeof(target_name), "%s", name);
 	}
 	return 0;
+}
+
+/* The size of rank 0's own target (0: none, or it does not exist yet). */
+static uint64_t own_target_size(void)
+{
+	struct target t;
+
+	if (!own_target[0] || access(own_target, F_OK) != 0 || target_probe(own_target, &t)) {
+		err_clear();
+		return 0;
+	}
+	return t.exists ? t.size : 0;
 }
 
 /* A job of rank 0 that names rank 0's own target (or a file under it)
@@ -68,11 +82,14 @@ static void pack_run(struct pack *p, const struct job_list *jobs, const struct r
 	pack_u64(p, OP_RUN);
 	pack_u64(p, shards != NULL);
 	pack_u64(p, opt->max_buffer_mem);
+	pack_u64(p, opt->has_verify_seed);
+	pack_u64(p, opt->verify_seed);
 	pack_u64(p, opt->nr_destroy_ids);
 	for (unsigned i = 0; i < opt->nr_destroy_ids; i++)
 		pack_str(p, opt->destroy_ids[i]);
 	pack_str(p, own_target);
 	pack_str(p, target_name);
+	pack_u64(p, own_target_size());
 	pack_u64(p, jobs->nr);
 	for (unsigned j = 0; j < jobs->nr; j++)
 		pack_bytes(p, &jobs->jobs[j], sizeof(jobs->jobs[j]));
@@ -82,6 +99,10 @@ static void pack_run(struct pack *p, const struct job_list *jobs, const struct r
 
 struct run_message {
 	unsigned *shards;          /* [jobs.nr] or NULL */
+	bool has_verify_seed;
+	uint64_t verify_seed;
+	char *target_name;         /* rank_own_target's name as given, or NULL */
+	uint64_t rank0_target_size;
 	uint64_t max_buffer_mem;
 	char **destroy_ids;
 	unsigned nr_destroy_ids;
@@ -94,6 +115,7 @@ static void run_message_free(struct run_message *m)
 		free(m->destroy_ids[i]);
 	free(m->destroy_ids);
 	free(m->shards);
+	free(m->target_name);
 	free(m->jobs.jobs);
 	memset(m, 0, sizeof(*m));
 }
@@ -107,6 +129,8 @@ static int unpack_run(struct unpack *u, struct run_message *m)
 	memset(m, 0, sizeof(*m));
 	sharded = unpack_u64(u) != 0;
 	m->max_buffer_mem = unpack_u64(u);
+	m->has_verify_seed = unpack_u64(u) != 0;
+	m->verify_seed = unpack_u64(u);
 	n = unpack_u64(u);
 	if (n > 4096 || !(m->destroy_ids = calloc(n ? n : 1, sizeof(*m->destroy_ids))))
 		return err_set("rank 0's job list: bad --destroy-data count");
@@ -114,6 +138,12 @@ static int unpack_run(struct unpack *u, struct run_message *m)
 		m->destroy_ids[m->nr_destroy_ids] = unpack_str(u);
 	mine = unpack_str(u);
 	given = unpack_str(u);
+	m->rank0_target_size = unpack_u64(u);
+	if (given && !(m->target_name = strdup(given))) {
+		free(mine);
+		free(given);
+		return err_set("out of memory");
+	}
 	n = unpack_u64(u);
 	if (u->failed || n > (u->len - u->at) / sizeof(struct job_spec) ||
 	    !(m->jobs.jobs = calloc(n ? n : 1, sizeof(*m->jobs.jobs)))) {
@@ -217,11 +247,12 @@ static int unpack_output(const void *data, size_t len, const struct job_list *al
 	return 0;
 }
 
-/* The first error a job of this rank hit: under MPI it ends the run. */
+/* The first error a job of this rank hit: under MPI it ends the run (a
+ * failed verification does not: it is a result like any other). */
 static const struct job_result *failed_result(const struct run_output *out)
 {
 	for (unsigned i = 0; i < out->nr; i++)
-		if (out->results[i].error)
+		if (out->results[i].error && !result_failed_verify(&out->results[i]))
 			return &out->results[i];
 	return NULL;
 }
@@ -392,6 +423,7 @@ int rank_run_jobs(const struct job_list *jobs, const struct run_options *opt,
 		  enum run_failure *why)
 {
 	struct run_output mine_out = { 0 };
+	struct run_options mine_opt;
 	struct job_list mine = { 0 };
 	unsigned *index;
 	struct pack p = { 0 };
@@ -401,6 +433,14 @@ int rank_run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	if (!dist_active())
 		return run_jobs(jobs, opt, out, why);
 	memset(out, 0, sizeof(*out));
+	/* one verify seed for every rank: the one rank 0 stores */
+	mine_opt = *opt;
+	if (!mine_opt.has_verify_seed) {
+		if (verify_random_seed(&mine_opt.verify_seed))
+			dist_fail(EXIT_RUN_FAILED, "%s", err_msg());
+		mine_opt.has_verify_seed = true;
+	}
+	opt = &mine_opt;
 	pack_run(&p, jobs, opt, shards);
 	send_op(&p);
 	pack_free(&p);
@@ -551,6 +591,26 @@ static void on_signal(int sig)
 	serve_stop = 1;
 }
 
+/* A rank's own target may not be smaller than rank 0's: a suite sizes its
+ * steps (a fill of 2 x capacity) from rank 0's, and a smaller file would
+ * silently grow. */
+static void check_target_size(const struct run_message *m)
+{
+	char path[JOB_PATH_MAX];
+	struct target t;
+
+	if (!m->target_name || !m->rank0_target_size ||
+	    dist_expand(m->target_name, path, sizeof(path)) || access(path, F_OK) != 0)
+		return;
+	if (target_probe(path, &t))
+		dist_fail(EXIT_BAD_INPUT, "%s", err_msg());
+	if (t.exists && t.size < m->rank0_target_size)
+		dist_fail(EXIT_BAD_INPUT, "target '%s' holds %llu bytes, fewer than rank 0's "
+			  "(%llu): the ranks' targets must be alike (the steps are sized from "
+			  "rank 0's)", path, (unsigned long long)t.size,
+			  (unsigned long long)m->rank0_target_size);
+}
+
 static void serve_run(struct unpack *u)
 {
 	struct run_message m;
@@ -565,7 +625,10 @@ static void serve_run(struct unpack *u)
 
 	if (unpack_run(u, &m))
 		dist_fail(EXIT_RUN_FAILED, "%s", err_msg());
+	check_target_size(&m);
 	opt.max_buffer_mem = m.max_buffer_mem;
+	opt.has_verify_seed = m.has_verify_seed;
+	opt.verify_seed = m.verify_seed;
 	opt.stop = &serve_stop;
 	opt.destroy_ids = (const char *const *)m.destroy_ids;
 	opt.nr_destroy_ids = m.nr_destroy_ids;
@@ -590,6 +653,7 @@ int rank_serve(void)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	dist_set_stop(&serve_stop);   /* a signal ends the wait for rank 0 too */
 	for (;;) {
 		void *data = NULL;
 		size_t len = 0;
@@ -602,7 +666,7 @@ int rank_serve(void)
 		op = unpack_u64(&u);
 		if (op == OP_END) {
 			free(data);
-			return EXIT_OK;
+			return serve_stop ? EXIT_RUN_FAILED : EXIT_OK;
 		}
 		if (op == OP_RUN)
 			serve_run(&u);

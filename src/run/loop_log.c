@@ -75,7 +75,7 @@ int loop_log_path(const struct job_spec *spec, enum job_log_kind kind, const cha
 		return err_set("job '%s': log file name '%s_%s...' too long", spec->name,
 			       prefix, type);
 	/* under mpirun every rank writes its own logs: their names say whose */
-	if (dist_active() && !dist_names_rank(prefix))
+	if (dist_active() && !dist_names_own(prefix))
 		return err_set("job '%s': option '%s': under mpirun every rank would write '%s': "
 			       "name the rank in it (%%r, or %%h and %%l)", spec->name,
 			       option_of[kind], out);

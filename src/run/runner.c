@@ -155,7 +155,7 @@ struct verify_setup {
 	uint64_t prev_end;           /* end of the job's previous clone */
 };
 
-static int setup_verify(struct worker *w, const struct target *t,
+static int setup_verify(struct worker *w, const struct target *t, const struct run_options *opt,
 			struct verify_setup *vs, uint64_t *bytes)
 {
 	const struct job_spec *s = w->spec;
@@ -169,7 +169,9 @@ static int setup_verify(struct worker *w, const struct target *t,
 		return err_set("option 'verify': a job that only reads checks data an earlier job or run wrote: give that run's verify_seed (see drivebench verify), or write the data with verify in an earlier job of this run");
 	vs->writer = vs->writer || job_spec_writes(s);
 	if (!s->verify_seed_set && !vs->have_seed) {
-		if (verify_random_seed(&vs->run_seed))
+		if (opt->has_verify_seed)
+			vs->run_seed = opt->verify_seed;
+		else if (verify_random_seed(&vs->run_seed))
 			return -1;
 		vs->have_seed = true;
 	}
@@ -377,6 +379,13 @@ struct phase {
 	unsigned nr;
 	pthread_barrier_t barrier;
 	bool abort_start;
+	/* MPI: the ranks start the phase together once every rank's workers
+	 * are set up (start_together), then the go barrier releases them */
+	bool together;
+	pthread_barrier_t go;
+	uint64_t prev_bound;          /* the previous phase's time bound */
+	uint64_t start_ns, start_wall_ns;
+	bool failed_together;         /* a rank's setup failed: every rank's did */
 };
 
 static void *phase_thread(void *arg)
@@ -419,6 +428,53 @@ static void join_reporting(struct phase *p, pthread_t thread)
 	}
 }
 
+static int phase_barrier(const struct run_options *opt, uint64_t prev_bound,
+			 uint64_t *start_ns, uint64_t *wall_ns);
+
+/* MPI, once this rank's workers are set up (at the start barrier): every
+ * rank's setup is agreed and the ranks leave one barrier together; the
+ * phase starts then, and the workers are released (go). A rank whose
+ * setup failed fails every rank's phase, naming it. A barrier that a
+ * signal or --rank-timeout ends is this rank's failure (the caller ends
+ * the run). */
+static int start_together(struct phase *p, enum run_failure *why)
+{
+	bool ok = !p->abort_start;
+	int code = 0, rc = 0;
+
+	pthread_barrier_wait(&p->barrier);
+	ok = !p->abort_start;
+	for (unsigned i = 0; !ok && i < p->nr; i++)
+		if (p->workers[i].setup_failed) {
+			err_fail(p->workers[i].setup_refused ? EXIT_UNSAFE : EXIT_BAD_INPUT, "%s",
+				 p->workers[i].error_text);
+			break;
+		}
+	if (phase_barrier(p->opt, p->prev_bound, &p->start_ns, &p->start_wall_ns)) {
+		*why = RUN_FAILED_RUNTIME;
+		p->abort_start = true;
+		rc = -1;
+	} else if (dist_agree(ok, &code)) {
+		*why = code == EXIT_UNSAFE ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
+		p->abort_start = true;
+		p->failed_together = true;
+		rc = -1;
+	} else {
+		struct timespec wall;
+
+		/* the phase starts when the ranks leave the agreement */
+		p->start_ns = clock_now_ns();
+		clock_gettime(CLOCK_REALTIME, &wall);
+		p->start_wall_ns = (uint64_t)wall.tv_sec * 1000000000ull + (uint64_t)wall.tv_nsec;
+		for (unsigned i = 0; i < p->nr; i++) {
+			p->workers[i].result.phase_start_ns = p->start_ns;
+			p->workers[i].result.phase_start_wall_ns = p->start_wall_ns;
+		}
+	}
+	pthread_barrier_wait(&p->go);
+	return rc;
+}
+
 static int run_phase(struct phase *p, enum run_failure *why)
 {
 	pthread_t *threads = calloc(p->nr, sizeof(*threads));
@@ -432,18 +488,26 @@ static int run_phase(struct phase *p, enum run_failure *why)
 		free(threads);
 		return -1;
 	}
-	/* the steady-state monitor starts its clock with the workers */
-	if (pthread_barrier_init(&p->barrier, NULL, p->nr + (ss ? 1 : 0))) {
+	/* the steady-state monitor starts its clock with the workers; under
+	 * MPI this thread joins both barriers, to start with the other ranks */
+	if (pthread_barrier_init(&p->barrier, NULL, p->nr + (p->together ? 1 : ss ? 1 : 0))) {
 		free(threads);
 		ss_monitor_finish(ss);
 		return err_set("pthread_barrier_init failed");
 	}
-	if (ss && ss_monitor_start(ss, &p->barrier)) {
+	if (p->together && pthread_barrier_init(&p->go, NULL, p->nr + 1 + (ss ? 1 : 0))) {
+		pthread_barrier_destroy(&p->barrier);
+		free(threads);
+		ss_monitor_finish(ss);
+		return err_set("pthread_barrier_init failed");
+	}
+	if (ss && ss_monitor_start(ss, p->together ? &p->go : &p->barrier)) {
 		fprintf(stderr, "drivebench: %s\n", err_msg());
 		_exit(EXIT_RUN_FAILED);   /* the barrier can never fill */
 	}
 	for (unsigned i = 0; i < p->nr; i++) {
 		p->workers[i].start_barrier = &p->barrier;
+		p->workers[i].go_barrier = p->together ? &p->go : NULL;
 		p->workers[i].abort_start = &p->abort_start;
 		if (pthread_create(&threads[i], NULL, phase_thread, &p->workers[i])) {
 			/* the barrier can never fill: fail the jobs already started */
@@ -457,6 +521,8 @@ static int run_phase(struct phase *p, enum run_failure *why)
 		fprintf(stderr, "drivebench: %s\n", err_msg());
 		_exit(EXIT_RUN_FAILED);
 	}
+	if (p->together)
+		rc = start_together(p, why);
 	for (unsigned i = 0; i < started; i++)
 		join_reporting(p, threads[i]);
 	if (ss_monitor_finish(ss) && rc == 0) {
@@ -464,11 +530,13 @@ static int run_phase(struct phase *p, enum run_failure *why)
 		*why = RUN_FAILED_RUNTIME;
 	}
 	pthread_barrier_destroy(&p->barrier);
+	if (p->together)
+		pthread_barrier_destroy(&p->go);
 	free(threads);
 	for (unsigned i = 0; i < p->nr; i++) {
 		struct worker *w = &p->workers[i];
 
-		if ((w->setup_failed || w->run_failed) && rc == 0) {
+		if ((w->setup_failed || w->run_failed) && rc == 0 && !p->failed_together) {
 			rc = err_set("%s", w->error_text);
 			*why = w->setup_refused ? RUN_FAILED_UNSAFE :
 				w->setup_failed ? RUN_FAILED_INPUT : RUN_FAILED_RUNTIME;
@@ -538,7 +606,7 @@ static int setup_clone(struct worker *w, struct target *t, unsigned groupid,
 			*why = RUN_FAILED_UNSAFE;
 		return err_prefix("job '%s'", s->name);
 	}
-	if (setup_verify(w, t, vs, verify_bytes))
+	if (setup_verify(w, t, opt, vs, verify_bytes))
 		return err_prefix("job '%s'", s->name);
 	job_result_init(&w->result, s);
 	if (s->verify != VERIFY_NONE)
@@ -646,9 +714,16 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 		int rc;
 
 		if (j >= jobs->nr) {   /* this rank has no part in the phase */
+			int code = 0;
+
 			*why = RUN_FAILED_RUNTIME;
 			if (phase_barrier(opt, bound, &start_ns, &wall_ns))
 				return -1;
+			if (dist_agree(true, &code)) {   /* another rank's setup failed */
+				*why = code == EXIT_UNSAFE ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
+				out->failed_together = true;
+				return -1;
+			}
 			continue;
 		}
 		while (last < jobs->nr && !jobs->jobs[last].stonewall)
@@ -659,6 +734,7 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 			k += jobs->jobs[q].numjobs;
 		if (*opt->stop) {
 			out->partial = true;
+			*why = RUN_FAILED_RUNTIME;
 			if (dist_active())   /* the others cannot go on without this rank */
 				return err_fail(EXIT_RUN_FAILED, "stopped by a signal");
 			break;
@@ -666,19 +742,19 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 		p.workers = &workers[first_worker];
 		p.opt = opt;
 		p.nr = k - first_worker;
+		p.together = dist_active();
+		p.prev_bound = bound;
 		for (unsigned i = 0; i < p.nr; i++)
 			snapshots[i] = snapshot_before(&p.workers[i]);
-		if (phase_barrier(opt, bound, &start_ns, &wall_ns)) {
-			*why = RUN_FAILED_RUNTIME;
-			for (unsigned i = 0; i < p.nr; i++)
-				free(snapshots[i]), snapshots[i] = NULL;
-			return -1;
-		}
-		for (unsigned i = 0; i < p.nr; i++) {
-			p.workers[i].result.phase_start_ns = start_ns;
-			p.workers[i].result.phase_start_wall_ns = wall_ns;
+		if (!p.together) {   /* one process: the phase starts now */
+			phase_barrier(opt, 0, &start_ns, &wall_ns);
+			for (unsigned i = 0; i < p.nr; i++) {
+				p.workers[i].result.phase_start_ns = start_ns;
+				p.workers[i].result.phase_start_wall_ns = wall_ns;
+			}
 		}
 		rc = run_phase(&p, why);
+		out->failed_together = p.failed_together;
 		for (unsigned i = 0; i < p.nr; i++) {
 			worker_teardown(&p.workers[i]);
 			snapshot_after(&p.workers[i], snapshots[i]);
@@ -687,9 +763,10 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 		if (rc)
 			return rc;
 		/* MPI: a job's I/O error ends the run on every rank now, not once
-		 * the other ranks' phases end */
+		 * the other ranks' phases end (a failed verification is a result,
+		 * stored with the others) */
 		for (unsigned i = 0; dist_active() && i < p.nr; i++)
-			if (p.workers[i].result.error) {
+			if (p.workers[i].result.error && !result_failed_verify(&p.workers[i].result)) {
 				*why = RUN_FAILED_RUNTIME;
 				return err_fail(EXIT_RUN_FAILED, "job '%s': %s", p.workers[i].result.name,
 						err_errno_text(p.workers[i].result.error));

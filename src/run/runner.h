@@ -27,6 +27,11 @@ struct run_options {
 	 * each new phase); NULL = none */
 	void (*progress)(void *arg, uint64_t bytes);
 	void *progress_arg;
+	/* the run's verify seed for jobs that name none (MPI: rank 0's, so
+	 * every rank's blocks carry the one seed that is stored); false: drawn
+	 * at random */
+	bool has_verify_seed;
+	uint64_t verify_seed;
 };
 
 /* Why run_jobs failed: the exit-code class. */

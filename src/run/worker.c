@@ -256,6 +256,8 @@ void *worker_main(void *arg)
 	if (counted)
 		engine_results_start(w);   /* before any clone may look */
 	pthread_barrier_wait(w->start_barrier);
+	if (w->go_barrier)
+		pthread_barrier_wait(w->go_barrier);
 	if (w->setup_failed || *w->abort_start) {
 		if (counted)
 			engine_results_finish(w);

@@ -47,6 +47,9 @@ struct worker {
 	const struct target *target;
 	const volatile sig_atomic_t *stop;
 	pthread_barrier_t *start_barrier;
+	/* MPI: after start_barrier, the barrier the phase's ranks release
+	 * together (run/runner.c); NULL in one process */
+	pthread_barrier_t *go_barrier;
 	bool *abort_start;            /* set by any worker whose setup failed */
 
 	int fd;

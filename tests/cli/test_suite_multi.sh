@@ -8,7 +8,7 @@
 # every target; a finished target is left out of a resume; one target
 # failing (the fault engine's EIO) is named while the others finish; a
 # target that cannot be started (no file descriptors left) stops those
-# started; one drive named twice and a label count that does not fit are
+# started; several targets are refused under mpirun; one drive named twice and a label count that does not fit are
 # refused.
 . "$(dirname "$0")/lib.sh"
 
@@ -319,6 +319,22 @@ assert c.execute("select count(*) from runs where finished_ms > 0").fetchone()[0
 '
 else
 	not_ok "no descriptor limit made starting a target fail (last: $n, exit $RC)"
+fi
+
+# --- not under mpirun: a process per target does not cross MPI ------------------------
+MPI_DB="${DB%/drivebench}/drivebench-mpi"
+if [ -x "$MPI_DB" ] && command -v mpirun >/dev/null; then
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	OUT=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" timeout 120 \
+		mpirun --oversubscribe --bind-to none -x ASAN_OPTIONS -np 2 "$MPI_DB" \
+		"${S[@]}" --db "$TMP/mpi.db" "$A" "$B" 2>&1)
+	RC=$?; ERR=""
+	if [ $RC -eq 2 ]; then ok "several targets under mpirun are refused (exit 2)"
+	else not_ok "several targets under mpirun are refused (exit $RC, wanted 2)"; fi
+	expect_output "several targets at once do not run under mpirun" "the refusal says why"
+	check "nothing was stored under mpirun" test ! -e "$TMP/mpi.db"
+else
+	skip "drivebench-mpi or mpirun missing (make mpi): no check of several targets under mpirun"
 fi
 
 # --- block devices: a loop device named twice, or with its backing file ---------------

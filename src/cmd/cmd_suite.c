@@ -1,7 +1,8 @@
 /* cmd_suite.c - `drivebench suite`: loads a suite (by name or file), picks
  * the target (the scratch file by default), and runs or resumes the suite
- * unattended (suite/suiterun.h); Ctrl-C or SIGTERM stops within a second
- * and leaves a run that --resume continues. */
+ * unattended (suite/suiterun.h), or on several targets at once
+ * (suite_targets.h); Ctrl-C or SIGTERM stops within a second and leaves a
+ * run that --resume continues. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 #include "cmd/args.h"
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
+#include "cmd/suite_targets.h"
+#include "dist/dist.h"
 #include "record/rank_run.h"
 #include "store/store.h"
 #include "suite/suite.h"
@@ -24,8 +27,11 @@
 
 struct suite_args {
 	const char *suite;
-	const char *target;
-	struct store_args store;      /* --db, --label, --destroy-data */
+	const char **targets;          /* TARGET and --target, in order (room for argc) */
+	unsigned nr_targets;
+	const char **labels;           /* --label, one per target (CMDOPT_APPEND's) */
+	unsigned nr_labels;
+	struct store_args store;      /* --db, --destroy-data */
 	bool resume;
 	uint64_t max_buffer_mem;
 	const char *time_scale;        /* --time-scale F, NULL = 1 */
@@ -73,30 +79,40 @@ static int add_skip(void *args, const struct cmdopt *o, const char *v)
 	return add_names(o->name, v, a->skip, &a->nr_skip);
 }
 
-static int set_target(void *args, const char *v)
+static int add_target(void *args, const char *v)
 {
 	struct suite_args *a = args;
 
-	if (a->target)
-		return err_set("unexpected argument '%s' (one target at most)", v);
 	if (!v[0])
 		return err_set("empty target name");
-	a->target = v;
+	a->targets[a->nr_targets++] = v;
 	return 0;
+}
+
+static int add_target_option(void *args, const struct cmdopt *o, const char *v)
+{
+	(void)o;
+	return add_target(args, v);
 }
 
 static const struct cmdopt suite_options[] = {
 	CMDOPT_STRING("--suite", 0, struct suite_args, suite, "NAME|FILE",
 		      "the suite (default: " DEFAULT_SUITE "; with --resume: the\n"
 		      "one the interrupted run ran)"),
+	CMDOPT_VALUE_FN("--target", 0, add_target_option, "TARGET",
+			"a target (repeatable: several run the suite at once,\n"
+			"each its own run and drive; as TARGET arguments)"),
 	CMDOPT_FLAG("--resume", 0, struct suite_args, resume,
-		    "continue the last unfinished suite run on TARGET"),
+		    "continue the last unfinished suite run on TARGET\n"
+		    "(on each TARGET given)"),
 	CMDOPT_VALUE_FN("--only", 0, add_only, "STEP[,STEP...]",
 			"run only these steps or tests (repeatable)"),
 	CMDOPT_VALUE_FN("--skip", 0, add_skip, "STEP[,STEP...]",
 			"leave these steps or tests out (repeatable)"),
 	STORE_OPTION_DB(struct suite_args, store),
-	STORE_OPTION_LABEL(struct suite_args, store),
+	CMDOPT_APPEND("--label", struct suite_args, labels, nr_labels, "LABEL",
+		      "the drive's name in reports and comparisons; with\n"
+		      "several targets one per target, in their order, or none"),
 	STORE_OPTION_DESTROY(struct suite_args, store),
 	CMDOPT_APPEND("--set", struct suite_args, sets, nr_sets, "[NAME.]KEY=VALUE",
 		      "an option or step parameter for every step that takes\n"
@@ -106,24 +122,37 @@ static const struct cmdopt suite_options[] = {
 		      "(0.01-100; fills and checkpoints keep their bytes)"),
 	CMDOPT_SIZE("--max-buffer-mem", struct suite_args, max_buffer_mem,
 		    "refuse jobs needing more memory for I/O buffers,\n"
-		    "verify maps, series and histograms"),
+		    "verify maps, series and histograms (each target's;\n"
+		    "the default, a quarter of RAM, is shared by targets)"),
 };
 
 static const struct cmdopt_spec suite_spec = {
 	.command = "suite",
-	.synopsis = "suite [options] [TARGET]",
+	.synopsis = "suite [options] [TARGET...]",
 	.about =
 	"Runs a suite (suites/NAME.suite) on TARGET unattended: every step through\n"
 	"the runner, each step's results stored as it completes. Interrupted (Ctrl-C,\n"
 	"kill, power loss), --resume continues the last run on TARGET at its first\n"
 	"incomplete step, in the same run. The database (--db) is where resume\n"
-	"finds its run.\n",
+	"finds its run.\n"
+	"\n"
+	"Several targets (TARGET arguments or --target, repeatable) run the suite\n"
+	"at once, one process each, each stored as its own run and drive exactly as\n"
+	"a run on that target alone. Every target is checked (one drive named twice,\n"
+	"the safety gate, --resume) before any starts; one refused stops them all.\n"
+	"A target that fails is named and the others finish; Ctrl-C stops them all;\n"
+	"--resume resumes each (one whose last run finished is left out). Output\n"
+	"lines carry their target: [TARGET] ...; a summary names each target's run.\n",
 	.options = suite_options,
 	.nr_options = CMDOPT_COUNT(suite_options),
 	.footer =
 	"Without TARGET the suite runs on the 1 GiB scratch file\n"
-	"./drivebench-scratch.dat ($DRIVEBENCH_SCRATCH overrides). See docs/suite-run.md.\n",
-	.positional = set_target,
+	"./drivebench-scratch.dat ($DRIVEBENCH_SCRATCH overrides). Several targets:\n"
+	"--target A --target B, or A B (a comma is part of a path, not a list).\n"
+	"Exit codes: 0 every selected step done; 1 a step failed or interrupted;\n"
+	"2 bad input; 3 refused by the safety gate; with several targets the most\n"
+	"severe of theirs. See docs/suite-run.md (\"Many drives at once\").\n",
+	.positional = add_target,
 };
 
 /* Room for the step names (each option adds at most one name per
@@ -136,7 +165,8 @@ static int parse_args(int argc, char **argv, struct suite_args *a, int *exit_cod
 		room += strlen(argv[i]) + 1;
 	a->only = calloc(room, sizeof(char *));
 	a->skip = calloc(room, sizeof(char *));
-	if (!a->only || !a->skip || store_args_init(&a->store, argc)) {
+	a->targets = calloc((size_t)argc + 1, sizeof(char *));
+	if (!a->only || !a->skip || !a->targets || store_args_init(&a->store, argc)) {
 		fprintf(stderr, "drivebench suite: out of memory\n");
 		*exit_code = EXIT_RUN_FAILED;
 		return 1;
@@ -160,22 +190,60 @@ static int apply_time_scale(struct suite *s, const char *text)
 	return suite_scale_time(s, f);
 }
 
+/* --resume without --suite: the suite file the targets' runs ran, the
+ * same for every target. */
+static int recorded_suite(const struct suite_args *a, char *path, size_t len)
+{
+	char other[JOB_PATH_MAX];
+
+	if (suite_resume_lookup(a->store.db_path, a->targets[0], path, len))
+		return -1;
+	for (unsigned i = 1; i < a->nr_targets; i++) {
+		if (suite_resume_lookup(a->store.db_path, a->targets[i], other, sizeof(other)))
+			return -1;
+		if (strcmp(path, other))
+			return err_set("--resume: the last runs on '%s' and '%s' ran different suites "
+				       "('%s', '%s'): resume them one at a time, or name one with --suite",
+				       a->targets[0], a->targets[i], path, other);
+	}
+	return 0;
+}
+
+/* One label per target, or none: one label on several drives would
+ * make them one drive in every report. */
+static int check_labels(const struct suite_args *a)
+{
+	unsigned targets = a->nr_targets ? a->nr_targets : 1;
+
+	if (a->nr_labels == 0 || a->nr_labels == targets)
+		return 0;
+	if (targets == 1)
+		return err_set("--label is given %u times for one target", a->nr_labels);
+	return err_set("--label is given %u time%s for %u targets: give one per target, in "
+		       "their order, or none (one label for several drives would show them as "
+		       "one drive)", a->nr_labels, a->nr_labels == 1 ? "" : "s", targets);
+}
+
 int cmd_suite(int argc, char **argv)
 {
 	struct suite_args a = { 0 };
 	struct suite s = { 0 };
 	struct suite_options opt = { 0 };
-	char recorded[JOB_PATH_MAX], command[1024], own_target[JOB_PATH_MAX];
+	char recorded[JOB_PATH_MAX], command[8192], own_target[JOB_PATH_MAX];
+	const char *target = NULL;
 	bool loaded = false;
 	int rc = EXIT_BAD_INPUT;
 
 	if (parse_args(argc, argv, &a, &rc))
 		goto done;
-	cmd_catch_stop_signals();   /* before the scratch layout, which may take a while */
-	if (!a.target && cmd_default_target(&a.target))
+	if (check_labels(&a))
 		goto fail;
+	cmd_catch_stop_signals();   /* before the scratch layout, which may take a while */
+	if (!a.nr_targets && cmd_default_target(&a.targets[a.nr_targets++]))
+		goto fail;
+	target = a.targets[0];
 	if (!a.suite && a.resume) {
-		if (suite_resume_lookup(a.store.db_path, a.target, recorded, sizeof(recorded)))
+		if (recorded_suite(&a, recorded, sizeof(recorded)))
 			goto fail;
 		a.suite = recorded;
 	}
@@ -185,12 +253,19 @@ int cmd_suite(int argc, char **argv)
 	if (a.time_scale && apply_time_scale(&s, a.time_scale))
 		goto fail;
 	cmd_join_command(argc, argv, command, sizeof(command));
-	/* under mpirun each rank its own target (%r, %h, %l, %t) */
-	if (rank_own_target(a.target, own_target, sizeof(own_target)))
+	if (a.nr_targets > 1 && dist_active()) {
+		/* a process per target: MPI does not cross a fork, and under
+		 * mpirun each rank has its own target already */
+		err_set("several targets at once do not run under mpirun: give one TARGET "
+			"(each rank its own with %%r, %%h, %%l or %%t)");
 		goto fail;
-	opt.target = own_target;
+	}
+	/* under mpirun each rank its own target (%r, %h, %l, %t) */
+	if (a.nr_targets == 1 && rank_own_target(target, own_target, sizeof(own_target)))
+		goto fail;
+	opt.target = a.nr_targets == 1 ? own_target : target;
 	opt.db_path = a.store.db_path;
-	opt.label = a.store.label;
+	opt.label = a.nr_labels ? a.labels[0] : "";
 	opt.resume = a.resume;
 	opt.only = a.nr_only ? (const char *const *)a.only : NULL;
 	opt.skip = a.nr_skip ? (const char *const *)a.skip : NULL;
@@ -200,6 +275,16 @@ int cmd_suite(int argc, char **argv)
 	opt.stop = &cmd_stop_requested;
 	opt.progress_tty = isatty(STDERR_FILENO) == 1;
 	opt.command = command;
+	if (a.nr_targets > 1) {
+		struct suite_targets t = {
+			.targets = a.targets,
+			.labels = a.nr_labels ? a.labels : NULL,
+			.nr = a.nr_targets,
+		};
+
+		rc = suite_targets_run(&s, &opt, &t);
+		goto done;
+	}
 	if (suite_run(&s, &opt, &rc) == 0) {
 		fprintf(stderr, "drivebench: suite '%s' complete; results in %s\n", s.name, a.store.db_path);
 		goto done;
@@ -207,7 +292,7 @@ int cmd_suite(int argc, char **argv)
 	if (cmd_stop_requested || strstr(err_msg(), "interrupted")) {
 		fprintf(stderr, "drivebench suite: %s\n", err_msg());
 		fprintf(stderr, "interrupted: resume with drivebench suite --resume --db %s %s\n",
-			a.store.db_path, a.target);
+			a.store.db_path, target);
 		goto done;
 	}
 fail:
@@ -218,6 +303,8 @@ done:
 	free_names(a.only);
 	free_names(a.skip);
 	free(a.sets);
+	free(a.targets);
+	free(a.labels);
 	store_args_free(&a.store);
 	return rc;
 }

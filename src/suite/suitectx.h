@@ -65,6 +65,13 @@ int suite_run_one(struct suite_ctx *c, const struct job_spec *spec, int64_t step
 bool suite_point_kept(const struct suite_ctx *c, int64_t step_id, unsigned point);
 double suite_kept_figure(const struct suite_ctx *c, int64_t step_id, unsigned point);
 
+/* --- suitecheck.c --- */
+/* The safety gate for every write the selected steps make on the target
+ * t (probed), judged before any step runs. 0, or -1 with err_msg
+ * (err_refused() for a refusal: exit 3). */
+int suite_check_writes(const struct suite *s, const unsigned *selected, unsigned nr,
+		       const struct suite_options *o, const struct target *t);
+
 /* --- suitesteps.c --- */
 /* Runs the current step (c->step) under step_id: 0, or -1 with err_msg
  * and c->exit_code, c->interrupted set. */

@@ -97,15 +97,16 @@ static int discard_failed(struct store *db, const struct stored_step *st,
 	return rc;
 }
 
-/* The run to resume, refused (exit 2) when it finished or ran another
- * suite file. */
+/* The newest suite run on target_key: *finished when it ended, refused
+ * (exit 2) when there is none or it ran another suite file. */
 static int find_run(struct store *db, const char *target, const char *target_key,
-		    const char *suite_key, int64_t *run_id, bool *bad_input)
+		    const char *suite_key, int64_t *run_id, bool *finished, bool *bad_input)
 {
 	struct stored_run run;
 	char recorded[JOB_PATH_MAX];
 
 	*bad_input = true;
+	*finished = false;
 	if (store_run_find_last(db, "suite", target_key, run_id))
 		return -1;
 	if (!*run_id)
@@ -113,14 +114,48 @@ static int find_run(struct store *db, const char *target, const char *target_key
 	if (store_run_get(db, *run_id, &run) ||
 	    store_run_suite(db, *run_id, recorded, sizeof(recorded)))
 		return -1;
-	if (run.finished_ms)
-		return err_set("the last suite run on '%s' (run %lld) finished; nothing to resume",
-			       target, (long long)*run_id);
-	if (strcmp(recorded, suite_key))
+	*bad_input = false;
+	if (run.finished_ms) {
+		*finished = true;
+		return 0;
+	}
+	if (strcmp(recorded, suite_key)) {
+		*bad_input = true;
 		return err_set("run %lld on '%s' ran suite '%s', not '%s'",
 			       (long long)*run_id, target, recorded, suite_key);
-	*bad_input = false;
+	}
 	return 0;
+}
+
+/* The recorded steps still name the suite's steps at their places. */
+static int check_steps(const struct suite *s, int64_t run_id, const struct stored_step *steps,
+		       unsigned nr)
+{
+	for (unsigned i = 0; i < nr; i++)
+		if (steps[i].idx >= s->nr_steps || strcmp(steps[i].name, s->steps[steps[i].idx].name))
+			return err_set("suite '%s' changed since run %lld (step %u was '%s')",
+				       s->name, (long long)run_id, steps[i].idx + 1, steps[i].name);
+	return 0;
+}
+
+int suite_resume_check(struct store *db, const struct suite *s, const char *target,
+		       const char *target_key, const char *suite_key, int64_t *run_id,
+		       bool *finished, bool *bad_input)
+{
+	struct stored_step *steps = NULL;
+	unsigned nr = 0;
+	int rc;
+
+	if (find_run(db, target, target_key, suite_key, run_id, finished, bad_input))
+		return -1;
+	if (*finished)
+		return 0;
+	if (store_steps_list(db, *run_id, &steps, &nr))
+		return -1;
+	rc = check_steps(s, *run_id, steps, nr);
+	*bad_input = rc != 0;
+	free(steps);
+	return rc;
 }
 
 static void note_step(int64_t run_id, const struct stored_step *st, unsigned kept,
@@ -151,18 +186,23 @@ int suite_resume_prepare(struct store *db, const struct suite *s, const char *ta
 	bool *whole = NULL;
 	int rc;
 
-	if (find_run(db, target, target_key, suite_key, run_id, bad_input) ||
-	    store_steps_list(db, *run_id, &steps, &nr))
+	bool finished;
+
+	if (find_run(db, target, target_key, suite_key, run_id, &finished, bad_input))
+		return -1;
+	if (finished) {
+		*bad_input = true;
+		return err_set("the last suite run on '%s' (run %lld) finished; nothing to resume",
+			       target, (long long)*run_id);
+	}
+	if (store_steps_list(db, *run_id, &steps, &nr))
 		return -1;
 	/* every check before anything is changed */
-	for (unsigned i = 0; i < nr; i++)
-		if (steps[i].idx >= s->nr_steps || strcmp(steps[i].name, s->steps[steps[i].idx].name)) {
-			*bad_input = true;
-			rc = err_set("suite '%s' changed since run %lld (step %u was '%s')",
-				     s->name, (long long)*run_id, steps[i].idx + 1, steps[i].name);
-			free(steps);
-			return rc;
-		}
+	if (check_steps(s, *run_id, steps, nr)) {
+		*bad_input = true;
+		free(steps);
+		return -1;
+	}
 	whole = calloc(nr + 1, sizeof(*whole));
 	rc = whole ? store_results_load(db, *run_id, &recs, &nr_recs) : err_set("out of memory");
 	for (unsigned i = 0; i < nr && rc == 0; i++)

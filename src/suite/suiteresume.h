@@ -35,6 +35,14 @@ int suite_resume_prepare(struct store *db, const struct suite *s, const char *ta
 			 const char *target_key, const char *suite_key, int64_t *run_id,
 			 struct suite_resume *r, bool *bad_input);
 
+/* The checks of suite_resume_prepare, changing nothing: 0 with *run_id
+ * when the newest suite run on target_key can be resumed, or with
+ * *finished when it ended (nothing to resume); -1 with err_msg otherwise
+ * (*bad_input: none, another suite file, changed step names: exit 2). */
+int suite_resume_check(struct store *db, const struct suite *s, const char *target,
+		       const char *target_key, const char *suite_key, int64_t *run_id,
+		       bool *finished, bool *bad_input);
+
 /* Whether a point of a step was kept: a complete point is not run again. */
 bool suite_resume_kept(const struct suite_resume *r, int64_t step_id, unsigned point);
 /* Kept points 0, 1, ... of a step before the first missing one. */

@@ -2,7 +2,8 @@
  * (the step kinds are suitesteps.c), stores each step and every point's
  * results in one transaction as it completes, and resumes an interrupted
  * suite run in the same run id at the first point that is missing
- * (suiteresume.c). Progress is suiteprogress.c. */
+ * (suiteresume.c); suite_check makes a run's checks, and the write gate of
+ * all its steps, without starting it. Progress is suiteprogress.c. */
 #include "suite/suiterun.h"
 
 #include <stdio.h>
@@ -210,7 +211,7 @@ static int begin_run(struct suite_ctx *c)
 		.source = "suite",
 		.command = c->o->command ? c->o->command : "drivebench suite",
 		.target = c->target_key,
-		.started_ms = (uint64_t)time(NULL) * 1000,
+		.started_ms = wallclock_ms(),   /* ms: runs on several targets overlap visibly */
 	};
 	int rc;
 
@@ -334,43 +335,92 @@ static int check_target_fits(const struct suite *s, const struct suite_options *
 	return 0;
 }
 
-int suite_run(const struct suite *s, const struct suite_options *o, int *exit_code)
+/* The checks before anything is changed: the steps selected (c->selected
+ * gets the array), the target fit for them and probed, the database open.
+ * -1 with err_msg and c->exit_code. */
+static int prepare(struct suite_ctx *c)
 {
-	static const volatile sig_atomic_t never;
-	struct suite_options opts = *o;
-	struct suite_ctx c = { .s = s, .o = &opts, .exit_code = EXIT_BAD_INPUT };
-	unsigned *selected = NULL;
-	int rc = -1;
+	const struct suite *s = c->s;
+	const struct suite_options *o = c->o;
+	unsigned *selected;
 
-	if (!opts.stop)
-		opts.stop = &never;
-	*exit_code = EXIT_BAD_INPUT;
+	c->exit_code = EXIT_BAD_INPUT;
 	if (!o->target || !o->target[0] || !o->db_path || !o->db_path[0])
 		return err_set("suite_run needs a target and a database");
 	if (!s->nr_steps)
 		return err_set("suite '%s' has no steps", s->name);
 	selected = calloc(s->nr_steps, sizeof(*selected));
-	if (!selected || suite_resume_init(&c.resume, s->nr_steps)) {
-		rc = err_set("out of memory");
+	c->selected = selected;
+	if (!selected || suite_resume_init(&c->resume, s->nr_steps))
+		return err_set("out of memory");
+	if (select_steps(s, o, selected, &c->nr_selected) ||
+	    check_target_fits(s, o, selected, c->nr_selected))
+		return -1;
+	suite_target_key(o->target, c->target_key, sizeof(c->target_key));
+	if (target_probe(o->target, &c->target) || store_open(o->db_path, &c->db)) {
+		c->exit_code = err_exit_code(c->exit_code);
+		return -1;
+	}
+	return 0;
+}
+
+static void release(struct suite_ctx *c)
+{
+	if (c->db)
+		store_close(c->db);
+	free((unsigned *)c->selected);
+	suite_resume_free(&c->resume);
+}
+
+int suite_check(const struct suite *s, const struct suite_options *o, int *exit_code)
+{
+	struct suite_ctx c = { .s = s, .o = o };
+	char key[JOB_PATH_MAX];
+	bool finished = false, bad_input = false;
+	int64_t run_id = 0;
+	int rc = -1;
+
+	if (prepare(&c))
+		goto out;
+	if (suite_check_writes(s, c.selected, c.nr_selected, o, &c.target)) {
+		c.exit_code = err_refused() ? EXIT_UNSAFE : err_exit_code(EXIT_BAD_INPUT);
 		goto out;
 	}
-	if (select_steps(s, o, selected, &c.nr_selected))
-		goto out;
-	c.selected = selected;
-	if (check_target_fits(s, o, selected, c.nr_selected))
-		goto out;
-	suite_target_key(o->target, c.target_key, sizeof(c.target_key));
-	if (target_probe(o->target, &c.target)) {
-		c.exit_code = err_exit_code(c.exit_code);
-		goto out;
+	if (o->resume) {
+		suite_key(s, key, sizeof(key));
+		if (suite_resume_check(c.db, s, o->target, c.target_key, key, &run_id,
+				       &finished, &bad_input)) {
+			c.exit_code = bad_input ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+			goto out;
+		}
+		if (finished)
+			err_set("the last suite run on '%s' (run %lld) finished; nothing to resume",
+				o->target, (long long)run_id);
 	}
-	if (store_open(o->db_path, &c.db)) {
-		c.exit_code = err_exit_code(c.exit_code);
+	c.exit_code = EXIT_OK;
+	rc = finished ? 1 : 0;
+out:
+	release(&c);
+	*exit_code = c.exit_code;
+	return rc;
+}
+
+int suite_run(const struct suite *s, const struct suite_options *o, int *exit_code)
+{
+	static const volatile sig_atomic_t never;
+	struct suite_options opts = *o;
+	struct suite_ctx c = { .s = s, .o = &opts };
+	int rc = -1;
+
+	if (!opts.stop)
+		opts.stop = &never;
+	if (prepare(&c))
 		goto out;
-	}
 	c.exit_code = EXIT_RUN_FAILED;
 	if (o->resume ? resume_run(&c) : begin_run(&c))
 		goto out;
+	if (o->run_id)
+		*o->run_id = c.run_id;
 	fprintf(stderr, "drivebench: suite '%s' on %s: run %lld in %s\n", s->name,
 		o->target, (long long)c.run_id, o->db_path);
 	c.suite_start_ns = clock_now_ns();
@@ -383,10 +433,7 @@ int suite_run(const struct suite *s, const struct suite_options *o, int *exit_co
 	c.exit_code = EXIT_OK;
 	rc = 0;
 out:
-	if (c.db)
-		store_close(c.db);
-	free(selected);
-	suite_resume_free(&c.resume);
+	release(&c);
 	*exit_code = c.exit_code;
 	return rc;
 }

@@ -26,12 +26,23 @@ struct suite_options {
 	const volatile sig_atomic_t *stop;
 	bool progress_tty;                  /* redraw a status line, else log lines */
 	const char *command;                /* the command line, for the store (or NULL) */
+	int64_t *run_id;                    /* NULL, or gets the run's id once known */
 };
 
 /* Returns 0 when every selected step completed, -1 with err_msg otherwise;
  * *exit_code gets the process exit code to use (2 bad input, 3 unsafe,
  * 1 run failure or interrupted). */
 int suite_run(const struct suite *s, const struct suite_options *o, int *exit_code);
+
+/* What suite_run checks before it changes anything, and the safety gate
+ * for every write of the selected steps on o->target, all without writing
+ * to the target: the steps selected, the target probed and fit for them,
+ * the database opened (and migrated), and for o->resume the run to
+ * continue. Returns 0 when suite_run may start, 1 for a resume whose last
+ * run on the target finished (nothing to resume), or -1 with err_msg and
+ * *exit_code (2 bad input, 3 refused by the gate). A suite on several
+ * targets checks them all so before any starts. */
+int suite_check(const struct suite *s, const struct suite_options *o, int *exit_code);
 
 /* For `suite --resume` without --suite: the suite file recorded with the
  * last suite run on target in db_path. Returns 0 with path filled, or -1

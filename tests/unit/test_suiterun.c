@@ -3,7 +3,8 @@
  * verdicts, sweeps one result per point, --only/--skip, the purge safety
  * gate, interruption and resume in the same run keeping every complete
  * point (sweep points, steady rounds; failed points and an older build's
- * steps measured again), and the resume errors. */
+ * steps measured again), the resume errors, and suite_check (the checks
+ * and write gate a suite on several targets makes before any starts). */
 #include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -292,6 +293,93 @@ static void test_resume_errors(void **state)
 	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
 	assert_int_equal(code, 2);
 	assert_non_null(strstr(err_msg(), "changed"));
+}
+
+/* suite_check, which a suite on several targets calls for each before
+ * any starts: the safety gate for every write of the selected steps with
+ * nothing written and no run stored, a reader needing no consent, the
+ * checkpoint directory's gate, and what --resume finds (none, one to
+ * continue, a finished one) without changing the store. */
+static void test_check(void **state)
+{
+	struct fixture *f = *state;
+	const char *const reader[] = { "sweep", NULL };
+	const char *const purge[] = { "purge", NULL };
+	const char *const ckpt[] = { "ckpt", NULL };
+	char other[256], missing[256], dir[300], back[16] = "";
+	int code = -1;
+	FILE *file;
+
+	tmpdir_join(&f->dir, "other.dat", other, sizeof(other));
+	file = fopen(other, "w");
+	assert_non_null(file);
+	assert_true(fputs("precious", file) >= 0);
+	assert_int_equal(fclose(file), 0);
+	f->opt.target = other;
+	f->opt.nr_destroy_ids = 0;
+	assert_int_equal(suite_check(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 3);
+	assert_non_null(strstr(err_msg(), "refusing to write to"));
+	assert_non_null(strstr(err_msg(), "was not created by drivebench"));
+	assert_int_equal(query_int(f, "SELECT count(*) FROM runs"), 0);
+	file = fopen(other, "r");
+	assert_non_null(file);
+	assert_non_null(fgets(back, sizeof(back), file));
+	assert_int_equal(fclose(file), 0);
+	assert_string_equal(back, "precious");
+	/* steps that only read an existing file need no consent */
+	f->opt.only = reader;
+	assert_int_equal(suite_check(&f->suite, &f->opt, &code), 0);
+	assert_int_equal(code, 0);
+	/* a missing target is not purged: nothing to consent to */
+	tmpdir_join(&f->dir, "missing.dat", missing, sizeof(missing));
+	f->opt.target = missing;
+	f->opt.only = purge;
+	assert_int_equal(suite_check(&f->suite, &f->opt, &code), 0);
+	assert_int_equal(access(missing, F_OK), -1);
+
+	/* a file target's checkpoints go to TARGET.checkpoints: a file there
+	 * is bad input, named with the step */
+	snprintf(f->steps[5].name, SUITE_NAME_MAX, "ckpt");
+	f->steps[5].kind = STEP_CHECKPOINT;
+	base_spec(&f->steps[5].spec, RW_WRITE);
+	f->suite.nr_steps = 6;
+	f->opt.target = other;
+	f->opt.only = ckpt;
+	snprintf(dir, sizeof(dir), "%s.checkpoints", other);
+	file = fopen(dir, "w");
+	assert_non_null(file);
+	assert_int_equal(fclose(file), 0);
+	assert_int_equal(suite_check(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 2);
+	assert_non_null(strstr(err_msg(), "step 'ckpt'"));
+	f->suite.nr_steps = 5;
+	f->opt.only = NULL;
+
+	/* --resume: none, then one interrupted, then one finished */
+	f->opt.target = f->target;
+	f->opt.nr_destroy_ids = 1;
+	f->opt.resume = true;
+	assert_int_equal(suite_check(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 2);
+	assert_non_null(strstr(err_msg(), "no suite run"));
+	f->opt.resume = false;
+	f->stop = 1;
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	f->stop = 0;
+	f->opt.resume = true;
+	assert_int_equal(suite_check(&f->suite, &f->opt, &code), 0);
+	assert_int_equal(code, 0);
+	/* nothing changed: the run is still open */
+	assert_int_equal(query_int(f, "SELECT count(*) FROM runs WHERE finished_ms = 0"), 1);
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), 0);
+	assert_int_equal(suite_check(&f->suite, &f->opt, &code), 1);
+	assert_int_equal(code, 0);
+	assert_non_null(strstr(err_msg(), "finished; nothing to resume"));
+	/* suite_run still refuses the finished run */
+	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
+	assert_int_equal(code, 2);
+	assert_non_null(strstr(err_msg(), "finished; nothing to resume"));
 }
 
 static void test_selection(void **state)
@@ -670,6 +758,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_full_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interrupt_and_resume, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_keeps_complete_points, setup, teardown),

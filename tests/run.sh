@@ -4,15 +4,23 @@
 # anything failed. With CI=true a skipped test fails the run too, unless
 # tests/hardware-only.txt lists it (tests that need hardware CI does not
 # have: an NVMe device with poll queues, a GPU); see docs/testing.md.
+# TEST_JOBS=N runs N tests at a time (default 2, the CI machine's cores; 1
+# runs them one after the other), except those tests/alone.txt lists, which
+# run with no other test beside them; each test's lines are printed in the
+# same order either way, once it and every test before it have ended.
 # Usage: tests/run.sh BUILD_DIR [PATTERN]
 build=${1:-build}
 pattern=${2:-}
+jobs=${TEST_JOBS:-2}
+case "$jobs" in ''|*[!0-9]*|0) echo "tests/run.sh: TEST_JOBS=$jobs is not a count" >&2; exit 2 ;; esac
 passed=0
 failed=0
 skipped=0
 failures=""
-log=$(mktemp)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 allowed_list="$(dirname "$0")/hardware-only.txt"
+alone_list="$(dirname "$0")/alone.txt"
 export DRIVEBENCH_BIN="$(cd "$build" && pwd)/drivebench"
 
 # skips TEST LOG: the skipped tests' lines, once each (cmocka prints a
@@ -34,14 +42,35 @@ allowed() {
 	done | grep -q yes
 }
 
-for t in "$build"/tests/test_* tests/cli/test_*.sh; do
-	[ -e "$t" ] || continue
-	case "$t" in *.d|*.o) continue ;; esac
-	[ -n "$pattern" ] && ! echo "$t" | grep -q "$pattern" && continue
-	case "$t" in
-	*.sh) timeout 600 bash "$t" >"$log" 2>&1; rc=$? ;;
-	*) timeout 600 "$t" >"$log" 2>&1; rc=$? ;;
-	esac
+# alone TEST: tests/alone.txt lists it
+alone() {
+	name=$(basename "$1")
+	grep -v '^#' "$alone_list" 2>/dev/null | sed 's/ *|.*//' | grep -q -x -F -- "$name"
+}
+
+# start N TEST: runs TEST in the background, its output in $work/N.log and
+# then its exit status in $work/N.rc; $work/N.running while it runs
+start() {
+	: >"$work/$1.running"
+	(
+		case "$2" in
+		*.sh) timeout 600 bash "$2" >"$work/$1.log" 2>&1 </dev/null; rc=$? ;;
+		*) timeout 600 "$2" >"$work/$1.log" 2>&1 </dev/null; rc=$? ;;
+		esac
+		echo "$rc" >"$work/$1.rc.tmp" && mv "$work/$1.rc.tmp" "$work/$1.rc"
+		rm -f "$work/$1.running"
+	) &
+}
+
+# running: how many tests run now
+running() {
+	set -- "$work"/*.running
+	[ -e "$1" ] && echo $# || echo 0
+}
+
+# report TEST LOG RC: counts TEST's checks in LOG and prints its line
+report() {
+	t=$1 log=$2 rc=$3
 	p=$(grep -c -E '^\[       OK \]|^ok - ' "$log")
 	f=$(( $(grep -E '^\[  FAILED  \] [a-z_]' "$log" | sort -u | wc -l) +
 	      $(grep -c -E '^not ok - ' "$log") ))
@@ -66,8 +95,42 @@ for t in "$build"/tests/test_* tests/cli/test_*.sh; do
 	else
 		echo "--- ok: $t ($p)"
 	fi
+}
+
+# the tests, in order, one a line in $work/list
+for t in "$build"/tests/test_* tests/cli/test_*.sh; do
+	[ -e "$t" ] || continue
+	case "$t" in *.d|*.o) continue ;; esac
+	[ -n "$pattern" ] && ! echo "$t" | grep -q "$pattern" && continue
+	printf '%s\n' "$t"
+done >"$work/list"
+total=$(wc -l <"$work/list")
+
+# start tests in order while fewer than $jobs run (a test of
+# tests/alone.txt once none runs, and none beside it); report them in order
+next=1
+done_n=1
+solo=0
+while [ "$done_n" -le "$total" ]; do
+	[ "$solo" -ne 0 ] && [ -e "$work/$solo.rc" ] && solo=0
+	while [ "$solo" -eq 0 ] && [ "$next" -le "$total" ] && [ "$(running)" -lt "$jobs" ]; do
+		t=$(sed -n "${next}p" "$work/list")
+		if alone "$t"; then
+			[ "$(running)" -eq 0 ] || break
+			solo=$next
+		fi
+		start "$next" "$t"
+		next=$((next + 1))
+	done
+	if [ -e "$work/$done_n.rc" ]; then
+		report "$(sed -n "${done_n}p" "$work/list")" "$work/$done_n.log" "$(cat "$work/$done_n.rc")"
+		rm -f "$work/$done_n.log"
+		done_n=$((done_n + 1))
+		continue
+	fi
+	sleep 0.1
 done
-rm -f "$log"
+wait
 [ -n "$failures" ] && echo "failing:$failures"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

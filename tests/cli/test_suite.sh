@@ -157,14 +157,16 @@ check "the report states the steady verdict" grep -q -E "steady state (reached a
 
 # --- the quick suite itself, killed with kill -9 at several moments ---------------
 # (the issue's resume test: every step stored exactly once, one run,
-# integrity; at half its time, --time-scale 0.5, which the resumes repeat)
+# integrity; at a quarter of its time, --time-scale 0.25, which the resumes
+# repeat, killed at the moments of it that 3, 7, 11 and 16 s were at half
+# time)
 qdb="$TMP/quick-kill.db"
 qkilled=0
-for delay in 3 7 11 16; do
+for delay in 1.5 3.5 5.5 8; do
 	if [ $qkilled -eq 0 ]; then
-		"$DB" suite --suite quick --time-scale 0.5 --db "$qdb" >/dev/null 2>&1 &
+		"$DB" suite --suite quick --time-scale 0.25 --db "$qdb" >/dev/null 2>&1 &
 	else
-		"$DB" suite --suite quick --time-scale 0.5 --db "$qdb" --resume >/dev/null 2>&1 &
+		"$DB" suite --suite quick --time-scale 0.25 --db "$qdb" --resume >/dev/null 2>&1 &
 	fi
 	pid=$!
 	sleep $delay
@@ -179,7 +181,7 @@ for delay in 3 7 11 16; do
 done
 if [ $qkilled -ge 3 ]; then ok "quick suite killed with kill -9 $qkilled times"; else
 	not_ok "only $qkilled kills of the quick suite landed"; fi
-run_db suite --suite quick --time-scale 0.5 --db "$qdb" --resume
+run_db suite --suite quick --time-scale 0.25 --db "$qdb" --resume
 check "the last resume completes the quick suite" test "$RC" -eq 0
 check "quick suite after kill -9 and resume: one run, every step once, integrity ok" sql "$qdb" '
 assert c.execute("pragma integrity_check").fetchone()[0] == "ok"

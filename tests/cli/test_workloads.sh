@@ -11,17 +11,21 @@ suite="$(pwd)/suites/quick.suite"
 db="$TMP/workloads.db"
 steps=cdn-fill,cdn-saturate,cdn-rand-read,cdn-rand-write
 steps=$steps,obj-rand-read-qd40,obj-seq-read-qd40,obj-rand-read-4x10,obj-seq-read-4x10
+# every timed part at a quarter of its time (--time-scale): what is checked
+# is counted, not timed, and a 0.25 s object test still completes ~100
+# objects (the CDN fill is not time-based: the whole target, as at 1)
+scale="--time-scale 0.25"
 
 # peak resident memory of the whole process, where GNU time is installed;
 # under AddressSanitizer its quarantine of freed memory (256 MiB by
 # default) is kept small, so the figure stays the program's
 [ "$ASAN_BUILD" = 1 ] && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=4"
 if [ -x /usr/bin/time ]; then
-	/usr/bin/time -f "%M" -o "$TMP/maxrss" timeout 300 "$DB" suite --suite "$suite" \
+	/usr/bin/time -f "%M" -o "$TMP/maxrss" timeout 300 "$DB" suite --suite "$suite" $scale \
 		--db "$db" --only "$steps" >"$TMP/out" 2>"$TMP/err"
 	RC=$?
 else
-	timeout 300 "$DB" suite --suite "$suite" --db "$db" --only "$steps" >"$TMP/out" 2>"$TMP/err"
+	timeout 300 "$DB" suite --suite "$suite" $scale --db "$db" --only "$steps" >"$TMP/out" 2>"$TMP/err"
 	RC=$?
 fi
 if [ "$RC" -eq 0 ]; then ok "the CDN and object-storage steps of quick.suite run"; else

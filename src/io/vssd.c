@@ -1,6 +1,7 @@
 /* vssd.c - the virtual SSD engine, ioengine=vssd (issue 15, docs/vssd.md):
  * every I/O is costed by the drive model (vssd/: the FTL decides which
- * NAND operations it causes, the clock when they and the command end) and
+ * NAND operations it causes, the clock when they and the command end) as
+ * a command that reaches the drive at the runner's submit stamp, and
  * handed back when that time comes, stamped with it, as the null engine
  * hands back its programmed latencies. One drive per model file and scale
  * lives for the whole process, shared by every clone and every run, so a
@@ -133,11 +134,20 @@ int vssd_drive_format(const char *model, const char *scale)
 
 /* ---- the engine: the null engine's shape, with the model's times ---------- */
 
+/* An I/O submitted but not booked on the drive yet: the runner stamps
+ * issue_ns after the submit call returns, so the drive takes it at the
+ * engine's next call (book_submitted). */
+struct vssd_submitted {
+	struct io *io;
+	uint64_t submit_ns;              /* the clock in the submit call */
+};
+
 struct vssd_state {
 	struct vssd_drive *drive;
 	struct io **queued;
-	struct io **pending;             /* a min-heap by complete_ns */
-	unsigned nr_queued, nr_pending, depth;
+	struct vssd_submitted *submitted;
+	struct io **pending;             /* booked: a min-heap by complete_ns */
+	unsigned nr_queued, nr_submitted, nr_pending, depth;
 };
 
 static void pending_push(struct vssd_state *st, struct io *io)
@@ -208,9 +218,12 @@ static int vssd_init(struct engine *e, const struct job_spec *spec)
 			       (unsigned long long)d->model.capacity, d->model_path, d->scale);
 	st = calloc(1, sizeof(*st));
 	if (!st || !(st->queued = calloc(e->depth, sizeof(*st->queued))) ||
+	    !(st->submitted = calloc(e->depth, sizeof(*st->submitted))) ||
 	    !(st->pending = calloc(e->depth, sizeof(*st->pending)))) {
-		if (st)
+		if (st) {
 			free(st->queued);
+			free(st->submitted);
+		}
 		free(st);
 		return err_set("vssd: out of memory");
 	}
@@ -224,31 +237,63 @@ static int vssd_prep(struct engine *e, struct io *io)
 {
 	struct vssd_state *st = e->priv;
 
-	if (st->nr_queued + st->nr_pending >= st->depth)
+	if (st->nr_queued + st->nr_submitted + st->nr_pending >= st->depth)
 		return err_set("vssd: queue full (%u I/Os)", st->depth);
 	st->queued[st->nr_queued++] = io;
 	return 0;
 }
 
-static int vssd_submit(struct engine *e)
+/* Books the submitted I/Os on the drive, in submission order, each as a
+ * command that arrives when the runner stamped it issued (issue_ns, clat's
+ * start): the model's completion is then never before it, so clat =
+ * complete - issue >= 0 and slat + clat = lat for every I/O, as a
+ * device's. Booking them at a clock of the submit call's own instead made
+ * everything the call costs after that read (the drive's lock, the FTL's
+ * and the clock's work, forced or background GC, a page fault, the thread
+ * descheduled) push the runner's stamp past the model's completion once
+ * it exceeded the command's latency: clat negative, stored as ~2^64. The
+ * submit call's clock is a floor for a caller that did not stamp. */
+static int book_submitted(struct vssd_state *st)
 {
-	struct vssd_state *st = e->priv;
 	struct vssd_drive *d = st->drive;
-	uint64_t now = clock_now_ns();
-	unsigned n = st->nr_queued;
 	int rc = 0;
 
+	if (!st->nr_submitted)
+		return 0;
 	pthread_mutex_lock(&d->lock);
-	for (unsigned i = 0; i < n && rc == 0; i++) {
-		struct io *io = st->queued[i];
+	for (unsigned i = 0; i < st->nr_submitted; i++) {
+		struct io *io = st->submitted[i].io;
+		uint64_t arrive = io->issue_ns > st->submitted[i].submit_ns ?
+				  io->issue_ns : st->submitted[i].submit_ns;
 
-		rc = vdrive_io(d->drive, io_dir(io->dir), io->offset, io->len, now,
-			       &io->complete_ns);
+		if (vdrive_io(d->drive, io_dir(io->dir), io->offset, io->len, arrive,
+			      &io->complete_ns) == 0) {
+			io->result = (int32_t)io->len;
+		} else {   /* the model refused it (err_msg): failed on arrival */
+			io->result = -EIO;
+			io->complete_ns = arrive;
+			rc = -1;
+		}
 		pending_push(st, io);
 	}
 	pthread_mutex_unlock(&d->lock);
+	st->nr_submitted = 0;
+	return rc;
+}
+
+static int vssd_submit(struct engine *e)
+{
+	struct vssd_state *st = e->priv;
+	unsigned n = st->nr_queued;
+	uint64_t now;
+
+	if (book_submitted(st))
+		return -1;
+	now = clock_now_ns();
+	for (unsigned i = 0; i < n; i++)
+		st->submitted[st->nr_submitted++] = (struct vssd_submitted){ st->queued[i], now };
 	st->nr_queued = 0;
-	return rc ? -1 : (int)n;
+	return (int)n;
 }
 
 /* Hands back the due I/Os (up to max), earliest first; *next the earliest
@@ -258,12 +303,8 @@ static unsigned take_due(struct vssd_state *st, uint64_t now, struct io **out,
 {
 	unsigned n = 0;
 
-	while (n < max && st->nr_pending && st->pending[0]->complete_ns <= now) {
-		struct io *io = pending_pop(st);
-
-		io->result = (int32_t)io->len;
-		out[n++] = io;
-	}
+	while (n < max && st->nr_pending && st->pending[0]->complete_ns <= now)
+		out[n++] = pending_pop(st);   /* its result set when booked */
 	*next = st->nr_pending ? st->pending[0]->complete_ns : UINT64_MAX;
 	return n;
 }
@@ -271,9 +312,12 @@ static unsigned take_due(struct vssd_state *st, uint64_t now, struct io **out,
 static int vssd_reap(struct engine *e, struct io **out, unsigned min, unsigned max)
 {
 	struct vssd_state *st = e->priv;
-	uint64_t start = clock_now_ns(), now = start, next;
+	uint64_t start, now, next;
 	unsigned n = 0;
 
+	if (book_submitted(st))
+		return -1;
+	start = now = clock_now_ns();
 	for (;;) {
 		n += take_due(st, now, out + n, max - n, &next);
 		if (n >= min || n >= max || next == UINT64_MAX ||
@@ -289,6 +333,9 @@ static int vssd_cancel(struct engine *e, struct io **out, unsigned max)
 	struct vssd_state *st = e->priv;
 	unsigned n = 0;
 
+	/* the drive takes every command submitted, cancelled or not (a
+	 * stopping loop has nothing to do with a booking error) */
+	(void)book_submitted(st);
 	while (n < max && st->nr_pending) {
 		struct io *io = st->pending[--st->nr_pending];
 
@@ -304,7 +351,9 @@ static void vssd_cleanup(struct engine *e)
 
 	if (!st)
 		return;
+	(void)book_submitted(st);   /* as cancel: the drive saw them */
 	free(st->queued);
+	free(st->submitted);
 	free(st->pending);
 	free(st);
 	e->priv = NULL;

@@ -4,7 +4,10 @@
 # scale, a range past the scaled capacity, verify with an engine that keeps
 # no data); a QD1 read takes the modelled path; the SLC cache absorbs a
 # burst and the write rate falls once it is full; random writes on a full
-# drive are slower than on a fresh one (garbage collection).
+# drive are slower than on a fresh one (garbage collection); clat is the
+# model's time from the runner's submit stamp (never negative, never below
+# the controller's command latency, slat + clat = lat per I/O) at QD1 and
+# 32, reads, writes, batches and two clones on one drive.
 . "$(dirname "$0")/lib.sh"
 
 model="$(pwd)/models/generic-qlc.ini"
@@ -98,4 +101,86 @@ import json, sys
 jobs = {j["jobname"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
 print("fresh randwrite", jobs["fresh-randwrite"]["write"]["bw_bytes"])
 assert jobs["fresh-randwrite"]["write"]["bw_bytes"] < jobs["burst"]["write"]["bw_bytes"]
+PY
+
+# clat on the model: a command reaches the drive at the runner's submit
+# stamp, so no I/O completes sooner after it than the test model's
+# command_us (5 us), and none before it (the report: clat min 93 ns, max
+# 18446744073709551439, once the submit call took longer than the model's
+# latency). Six short jobs on one drive; per-I/O logs for two of them.
+pts="$(pwd)/tests/data/models/test-pts.ini"
+cat >"$TMP/clat.fio" <<JOB
+[global]
+ioengine=vssd
+vssd_model=$pts
+vssd_scale=128m
+filename=vssd:$pts@128m
+size=128m
+bs=4k
+runtime=500ms
+time_based
+[randwrite-qd1]
+rw=randwrite
+iodepth=1
+write_lat_log=$TMP/qd1
+[randwrite-qd32]
+stonewall
+rw=randwrite
+iodepth=32
+[randread-qd32]
+stonewall
+rw=randread
+iodepth=32
+[write-128k-qd4]
+stonewall
+rw=write
+bs=128k
+iodepth=4
+[randrw-qd8-two-clones]
+stonewall
+rw=randrw
+iodepth=8
+numjobs=2
+group_reporting
+[batched-qd16]
+stonewall
+rw=randwrite
+iodepth=16
+iodepth_batch_submit=8
+iodepth_batch_complete_max=8
+write_lat_log=$TMP/batch
+JOB
+expect_exit 0 "jobs at QD1..32 on the test model" run --no-db --output-format=json "$TMP/clat.fio"
+printf '%s' "$OUT" >"$TMP/clat.json"
+check "clat: the model's command latency <= min <= mean <= max < 1e12 ns; slat + clat = lat" \
+	python3 - "$TMP/clat.json" <<'PY'
+import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+assert len(jobs) == 6, [j["jobname"] for j in jobs]
+for j in jobs:
+    for d in ("read", "write"):
+        x = j[d]
+        if x["total_ios"] == 0:
+            continue
+        c, s, l = x["clat_ns"], x["slat_ns"], x["lat_ns"]
+        print(j["jobname"], d, x["total_ios"], "clat min", c["min"], "max", c["max"],
+              "p99", c["percentile"]["99.000000"])
+        assert 5000 <= c["min"] <= c["mean"] <= c["max"] < 1e12, (j["jobname"], d, c)
+        assert max(c["percentile"].values()) < 1e12, (j["jobname"], d)
+        assert l["min"] >= c["min"] and l["max"] >= c["max"], (j["jobname"], d)
+        assert abs(s["mean"] + c["mean"] - l["mean"]) <= 1e-6 * l["mean"] + 1, \
+            (j["jobname"], d, s["mean"], c["mean"], l["mean"])
+PY
+check "per I/O (fio's latency logs): clat >= 5 us and slat + clat = lat" python3 - "$TMP" <<'PY'
+import glob, sys
+for name in ("qd1", "batch"):
+    col = {}
+    for kind in ("slat", "clat", "lat"):
+        log, = glob.glob("%s/%s_%s.*.log" % (sys.argv[1], name, kind))
+        col[kind] = [int(line.split(",")[1]) for line in open(log)]
+    n = len(col["clat"])
+    print(name, n, "I/Os, clat min", min(col["clat"]), "max", max(col["clat"]))
+    assert n > 100 and len(col["slat"]) == n == len(col["lat"]), name
+    for s, c, l in zip(col["slat"], col["clat"], col["lat"]):
+        assert 5000 <= c < 10**12 and s >= 0 and s + c == l, (name, s, c, l)
 PY

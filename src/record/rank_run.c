@@ -13,7 +13,6 @@
 #include "measure/result_pack.h"
 #include "record/rank_merge.h"
 #include "target/cache.h"
-#include "target/safety.h"
 #include "target/target.h"
 #include "util/error.h"
 #include "util/pack.h"
@@ -307,46 +306,55 @@ static int result_copy(struct job_result *dst, const struct job_result *src)
 	return rc;
 }
 
-/* The aggregate of every rank's outputs: each job once (sharded), or
- * every clone merged over the ranks. */
-static int aggregate(const struct rank_results *ranks, bool share_jobs, struct run_output *out)
+/* Sharded: each job ran on one rank, so the aggregate is every rank's
+ * results in job order. Each rank's are in job order already: the next
+ * one is always at the front of some rank's (a merge, never a sort of
+ * the large result structs). */
+static int interleave(const struct rank_results *ranks, struct run_output *out)
 {
-	unsigned total = 0, n0 = ranks->per_rank[0].nr;
-	const struct job_result **others = NULL;
+	unsigned *next = calloc(ranks->nr, sizeof(*next));
 
-	for (unsigned r = 0; r < ranks->nr; r++) {
-		total += ranks->per_rank[r].nr;
-		if (!share_jobs && ranks->per_rank[r].nr != n0)
+	if (!next)
+		return err_set("out of memory");
+	for (;;) {
+		const struct job_result *first = NULL;
+		unsigned from = 0;
+
+		for (unsigned r = 0; r < ranks->nr; r++) {
+			const struct run_output *o = &ranks->per_rank[r];
+
+			if (next[r] < o->nr && (!first || o->results[next[r]].spec < first->spec)) {
+				first = &o->results[next[r]];
+				from = r;
+			}
+		}
+		if (!first)
+			break;
+		next[from]++;
+		if (result_copy(&out->results[out->nr], first)) {
+			free(next);
+			return -1;
+		}
+		out->results[out->nr++].nr_ranks = 1;
+	}
+	free(next);
+	return 0;
+}
+
+/* Every rank ran every job: each clone merged over the ranks. */
+static int merge_over_ranks(const struct rank_results *ranks, struct run_output *out)
+{
+	const struct job_result **others = calloc(ranks->nr, sizeof(*others));
+	unsigned n0 = ranks->per_rank[0].nr;
+
+	if (!others)
+		return err_set("out of memory");
+	for (unsigned r = 1; r < ranks->nr; r++)
+		if (ranks->per_rank[r].nr != n0) {
+			free(others);
 			return err_set("rank %u measured %u results, rank 0 %u: the ranks ran different jobs",
 				       r, ranks->per_rank[r].nr, n0);
-	}
-	out->results = calloc(total ? total : 1, sizeof(*out->results));
-	others = calloc(ranks->nr, sizeof(*others));
-	if (!out->results || !others) {
-		free(others);
-		return err_set("out of memory");
-	}
-	if (share_jobs) {
-		/* in job order: job j's results came from rank j % ranks */
-		for (unsigned r = 0; r < ranks->nr; r++)
-			for (unsigned i = 0; i < ranks->per_rank[r].nr; i++) {
-				if (result_copy(&out->results[out->nr], &ranks->per_rank[r].results[i])) {
-					free(others);
-					return -1;
-				}
-				out->results[out->nr].nr_ranks = 1;
-				out->nr++;
-			}
-		for (unsigned a = 1; a < out->nr; a++)   /* stable: by job, then clone */
-			for (unsigned b = a; b > 0 && out->results[b - 1].spec > out->results[b].spec; b--) {
-				struct job_result t = out->results[b - 1];
-
-				out->results[b - 1] = out->results[b];
-				out->results[b] = t;
-			}
-		free(others);
-		return 0;
-	}
+		}
 	for (unsigned i = 0; i < n0; i++) {
 		struct job_result *dst = &out->results[out->nr];
 
@@ -364,6 +372,20 @@ static int aggregate(const struct rank_results *ranks, bool share_jobs, struct r
 	}
 	free(others);
 	return 0;
+}
+
+/* The aggregate of every rank's outputs: each job once (sharded), or
+ * every clone merged over the ranks. */
+static int aggregate(const struct rank_results *ranks, bool share_jobs, struct run_output *out)
+{
+	unsigned total = 0;
+
+	for (unsigned r = 0; r < ranks->nr; r++)
+		total += ranks->per_rank[r].nr;
+	out->results = calloc(total ? total : 1, sizeof(*out->results));
+	if (!out->results)
+		return err_set("out of memory");
+	return share_jobs ? interleave(ranks, out) : merge_over_ranks(ranks, out);
 }
 
 /* Once per command, on standard error: who the ranks are, where, and how
@@ -502,24 +524,8 @@ static int purge_here(const char *given, const char *const *ids, unsigned nr,
 	if (!ok)
 		*exit_code = EXIT_BAD_INPUT;
 	/* the purge itself checks the gate; refusing here stops all first */
-	if (ok && dist_active() && access(path, F_OK) == 0) {
-		struct safety_verdict v = { 0 };
-		bool allowed = false;
-
-		for (unsigned i = 0; ok && i <= nr && !allowed; i++) {
-			if (safety_check(path, i < nr ? ids[i] : NULL, &v)) {
-				ok = false;
-				*exit_code = EXIT_BAD_INPUT;
-			}
-			allowed = ok && v.allowed;
-		}
-		if (ok && !allowed) {
-			ok = false;
-			*exit_code = EXIT_UNSAFE;
-			err_refuse("refusing to purge '%s': %s", path,
-				   v.nr_reasons ? v.reasons[0] : "it may hold data");
-		}
-	}
+	if (ok && dist_active() && access(path, F_OK) == 0)
+		ok = target_purge_consent(path, ids, nr, exit_code) == 0;
 	if (dist_agree(ok, &code)) {
 		*exit_code = code;
 		return -1;

@@ -14,9 +14,7 @@
 #include "target/target.h"
 #include "util/error.h"
 
-/* The gate every write passes: the target holds no data, or the user
- * consented with --destroy-data. */
-static int purge_consent(const char *path, const char *const *ids, unsigned nr, int *exit_code)
+int target_purge_consent(const char *path, const char *const *ids, unsigned nr, int *exit_code)
 {
 	struct safety_verdict v;
 	unsigned i = 0;
@@ -53,7 +51,7 @@ int target_purge(const char *path, const char *const *destroy_ids, unsigned nr_d
 	}
 	if (!t.exists)
 		return 0;
-	if (purge_consent(path, destroy_ids, nr_destroy_ids, exit_code))
+	if (target_purge_consent(path, destroy_ids, nr_destroy_ids, exit_code))
 		return -1;
 	out->bytes = t.size;
 	if (t.is_model) {

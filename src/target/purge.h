@@ -18,4 +18,10 @@ struct purge_result {
 int target_purge(const char *path, const char *const *destroy_ids, unsigned nr_destroy_ids,
 		 struct purge_result *out, int *exit_code);
 
+/* The gate alone: 0 when path holds no data or one of destroy_ids names
+ * it; -1 with err_msg and *exit_code (3 refused, 2 it cannot be checked).
+ * An MPI run checks every rank's target so before any rank purges. */
+int target_purge_consent(const char *path, const char *const *destroy_ids,
+			 unsigned nr_destroy_ids, int *exit_code);
+
 #endif

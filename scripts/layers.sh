@@ -2,8 +2,16 @@
 # layers.sh - checks that every #include between src/ folders points down
 # the layer order of the README's architecture (and ../shared/DESIGN.md):
 #
-#   util < dist < job < measure < verify < vssd < io < target < run
+#   util < ranks < job < measure < verify < vssd < io < device < run
 #        < {store, output} < record < {workload, suite} < report < cmd
+#
+# report/ is itself layered by what it makes:
+#
+#   report/analysis < {report/svg, report/compare} < {report/review, report/pts}
+#
+# the shared analysis at the bottom; compare uses the analysis only; the
+# review page and the PTS pages draw with svg/ and never include each
+# other (nor compare).
 #
 # A file may include its own folder and any folder of a lower layer; store
 # and output sit side by side (neither includes the other), and so do the
@@ -18,11 +26,23 @@ src=${1:-src}
 
 rank() {
 	case "$1" in
-	util) echo 0 ;; dist) echo 1 ;; job) echo 2 ;; measure) echo 3 ;; verify) echo 4 ;;
-	vssd) echo 5 ;; io) echo 6 ;; target) echo 7 ;; run) echo 8 ;;
+	util) echo 0 ;; ranks) echo 1 ;; job) echo 2 ;; measure) echo 3 ;; verify) echo 4 ;;
+	vssd) echo 5 ;; io) echo 6 ;; device) echo 7 ;; run) echo 8 ;;
 	store|output) echo 9 ;; record) echo 10 ;;
-	workload) echo 11 ;; suite) echo 12 ;; report) echo 13 ;; cmd) echo 14 ;;
+	workload) echo 11 ;; suite) echo 12 ;;
+	report/analysis) echo 13 ;; report/svg|report/compare) echo 14 ;;
+	report/review|report/pts) echo 15 ;;
+	cmd) echo 16 ;;
 	*) echo "" ;;
+	esac
+}
+
+# the layer unit of a path below src/: its folder, and for report/ the
+# sub-folder ("report/pts")
+unit_of() {
+	case "$1" in
+	report/*/*) printf 'report/%s' "$(printf '%s' "${1#report/}" | cut -d/ -f1)" ;;
+	*) printf '%s' "${1%%/*}" ;;
 	esac
 }
 
@@ -30,7 +50,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for file in $(find "$src" -name '*.[ch]' | sort); do
 	rel=${file#"$src"/}
-	case "$rel" in */*) from=${rel%%/*} ;; *) continue ;; esac   # main.c: the top
+	case "$rel" in */*) from=$(unit_of "$rel") ;; *) continue ;; esac   # main.c: the top
 	from_rank=$(rank "$from")
 	if [ -z "$from_rank" ]; then
 		echo "layers: $rel: folder '$from' has no layer (add it to scripts/layers.sh and the README)" >>"$out"
@@ -39,11 +59,13 @@ for file in $(find "$src" -name '*.[ch]' | sort); do
 	grep -n '^#include "' "$file" | while IFS= read -r line; do
 		num=${line%%:*}
 		inc=$(printf '%s' "$line" | sed 's/.*#include "\([^"]*\)".*/\1/')
-		to=${inc%%/*}
+		to=$(unit_of "$inc")
 		[ "$to" = "$from" ] && continue
 		to_rank=$(rank "$to")
 		if [ -z "$to_rank" ]; then
 			echo "layers: $rel:$num: includes '$inc' from unknown folder '$to'" >>"$out"
+		elif [ "$to" = report/compare ] && [ "$from_rank" = 15 ]; then
+			echo "layers: $rel:$num: $from includes $inc: the review and PTS pages use the analysis and svg/, never compare" >>"$out"
 		elif [ "$to_rank" -ge "$from_rank" ]; then
 			echo "layers: $rel:$num: $from (layer $from_rank) includes $inc ($to, layer $to_rank): against the order" >>"$out"
 		elif [ "$verbose" = 1 ]; then

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
-#include "dist/dist.h"
+#include "ranks/ranks.h"
 #include "record/rank_run.h"
 #include "output/output.h"
 #include "util/error.h"
@@ -70,14 +70,14 @@ int main(int argc, char **argv)
 {
 	int rc;
 
-	if (dist_init(&argc, &argv))   /* a bad --rank-map on any rank ends all */
-		dist_fail(EXIT_BAD_INPUT, "%s", err_msg());
-	if (dist_rank() != 0) {
+	if (ranks_init(&argc, &argv))   /* a bad --rank-map on any rank ends all */
+		ranks_fail(EXIT_BAD_INPUT, "%s", err_msg());
+	if (ranks_rank() != 0) {
 		rc = rank_serve();
 	} else {
 		rc = run_command_line(argc, argv);
 		rank_end();
 	}
-	dist_finish(rc);
+	ranks_finish(rc);
 	return rc;
 }

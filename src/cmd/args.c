@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "store/store.h"
-#include "target/safety.h"
-#include "target/target.h"
+#include "device/safety.h"
+#include "device/target.h"
 #include "util/error.h"
 
 const char *cmd_option(const char *name, int argc, char **argv, int *i)

@@ -2,7 +2,7 @@
  * 16 run ids or drive labels; prints, per result kind that any of them has
  * (points, checkpoint passes, GDS points, steady-state steps), every row
  * with each drive's figures and its % difference against A
- * (report/compare_table.h builds and prints the table). */
+ * (report/compare/compare_table.h builds and prints the table). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +12,9 @@
 #include "cmd/args.h"
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
-#include "report/compare_table.h"
-#include "report/report.h"
-#include "report/select.h"
+#include "report/compare/compare_table.h"
+#include "report/analysis/report.h"
+#include "report/analysis/select.h"
 #include "store/store.h"
 #include "util/error.h"
 

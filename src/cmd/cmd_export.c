@@ -15,7 +15,7 @@
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
 #include "output/output.h"
-#include "report/select.h"
+#include "report/analysis/select.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "util/units.h"

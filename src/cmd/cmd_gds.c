@@ -15,7 +15,7 @@
 #include "record/record_run.h"
 #include "run/runner.h"
 #include "store/store.h"
-#include "target/target.h"
+#include "device/target.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "workload/gds.h"

@@ -12,7 +12,7 @@
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
 #include "store/fio_import.h"
-#include "report/spec.h"
+#include "report/analysis/spec.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "util/clock.h"

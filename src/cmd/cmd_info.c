@@ -7,8 +7,8 @@
 
 #include "cmd/args.h"
 #include "cmd/commands.h"
-#include "target/safety.h"
-#include "target/snapshot.h"
+#include "device/safety.h"
+#include "device/snapshot.h"
 #include "util/error.h"
 
 struct info_args {

@@ -13,7 +13,7 @@
 #include "cmd/parse_options.h"
 #include "suite/plan.h"
 #include "suite/suite.h"
-#include "target/target.h"
+#include "device/target.h"
 #include "util/error.h"
 #include "util/units.h"
 

@@ -13,7 +13,7 @@
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
 #include "cmd/suite_targets.h"
-#include "dist/dist.h"
+#include "ranks/ranks.h"
 #include "record/rank_run.h"
 #include "store/store.h"
 #include "suite/suite.h"
@@ -253,7 +253,7 @@ int cmd_suite(int argc, char **argv)
 	if (a.time_scale && apply_time_scale(&s, a.time_scale))
 		goto fail;
 	cmd_join_command(argc, argv, command, sizeof(command));
-	if (a.nr_targets > 1 && dist_active()) {
+	if (a.nr_targets > 1 && ranks_active()) {
 		/* a process per target: MPI does not cross a fork, and under
 		 * mpirun each rank has its own target already */
 		err_set("several targets at once do not run under mpirun: give one TARGET "

@@ -1,7 +1,7 @@
 /* report_pts.c - `drivebench report --format pts`: resolves the runs
  * asked for (run ids, labels, or every run whose steps carry tests),
- * loads each from the store (report/pts_load.c) and writes the SNIA PTS
- * report pages (report/pts_html.c) through the output gate. */
+ * loads each from the store (report/pts/pts_load.c) and writes the SNIA PTS
+ * report pages (report/pts/pts_html.c) through the output gate. */
 #include "cmd/report_pts.h"
 
 #include <errno.h>
@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "cmd/args.h"
-#include "report/pts.h"
-#include "target/output_gate.h"
+#include "report/pts/pts.h"
+#include "device/output_gate.h"
 #include "util/error.h"
 
 static bool all_digits(const char *s)

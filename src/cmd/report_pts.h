@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "report/select.h"
+#include "report/analysis/select.h"
 
 /* Writes the PTS report of the selected runs (run ids or labels; none:
  * every run with tests) to out_path; review_options: --spec or

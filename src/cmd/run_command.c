@@ -15,9 +15,9 @@
 #include "record/record_run.h"
 #include "run/runner.h"
 #include "store/store.h"
-#include "target/disk_util.h"
-#include "target/output_gate.h"
-#include "target/target.h"
+#include "device/disk_util.h"
+#include "device/output_gate.h"
+#include "device/target.h"
 #include "util/error.h"
 #include "verify/verify.h"
 

@@ -19,7 +19,7 @@
 #include "cmd/args.h"
 #include "cmd/line_relay.h"
 #include "run/runner.h"
-#include "target/overlap.h"
+#include "device/overlap.h"
 #include "util/error.h"
 
 /* What a child tells the parent when its suite run returns. */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "dist/dist.h"
+#include "ranks/ranks.h"
 #include "util/error.h"
 #include "job/job_spec.h"
 #include "job/file_option_table.h"
@@ -176,11 +176,11 @@ int job_file_path(const struct job_spec *spec, unsigned clone, unsigned index,
 		return err_set("path too long: directory '%.64s', filename '%.64s'",
 			       spec->directory, spec->filename);
 	/* an MPI rank's own target: %r, %h, %l, %t (dist/dist.h) */
-	if (dist_names_rank(out)) {
+	if (ranks_names_rank(out)) {
 		char joined[JOB_PATH_MAX * 2 + 2];
 
 		snprintf(joined, sizeof(joined), "%s", out);
-		return dist_expand(joined, out, len);
+		return ranks_expand(joined, out, len);
 	}
 	return 0;
 }

@@ -16,7 +16,7 @@
 #include "output/json_dir.h"
 #include "output/json_fio.h"
 #include "output/json_shared.h"
-#include "target/disk_util.h"
+#include "device/disk_util.h"
 #include "measure/check_results.h"
 #include "output/checks_out.h"
 #include "util/error.h"

@@ -14,7 +14,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "target/disk_util.h"
+#include "device/disk_util.h"
 
 char *json_fio_float(double v, char *out, size_t len)
 {

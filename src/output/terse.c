@@ -14,7 +14,7 @@
 
 #include "output/json_fio.h"
 #include "output/json_shared.h"
-#include "target/disk_util.h"
+#include "device/disk_util.h"
 #include "util/error.h"
 
 /* fio's FIO_IO_U_LIST_MAX_LEN: the percentile slots of each direction */

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dist/dist.h"
+#include "ranks/ranks.h"
 #include "measure/result_pack.h"
 #include "record/rank_merge.h"
-#include "target/cache.h"
-#include "target/target.h"
+#include "device/cache.h"
+#include "device/target.h"
 #include "util/error.h"
 #include "util/pack.h"
 #include "verify/verify.h"
@@ -32,7 +32,7 @@ static char own_target[JOB_PATH_MAX], target_name[JOB_PATH_MAX];
 
 int rank_own_target(const char *name, char *out, size_t len)
 {
-	if (dist_expand(name, out, len))
+	if (ranks_expand(name, out, len))
 		return -1;
 	if (strcmp(name, out) && strlen(name) < sizeof(target_name) &&
 	    strlen(out) < sizeof(own_target)) {
@@ -180,7 +180,7 @@ static int my_jobs(const struct job_list *all, const unsigned *shards, struct jo
 	if (!mine->jobs)
 		return err_set("out of memory");
 	for (unsigned j = 0; j < all->nr; j++) {
-		if (shards && shards[j] % (unsigned)dist_size() != (unsigned)dist_rank())
+		if (shards && shards[j] % (unsigned)ranks_size() != (unsigned)ranks_rank())
 			continue;
 		index[mine->nr] = j;
 		mine->jobs[mine->nr++] = all->jobs[j];
@@ -201,7 +201,7 @@ static int pack_output(struct pack *p, const struct run_output *out, const struc
 		host_facts_read(&host);
 		have_host = true;
 	}
-	pack_u64(p, (uint64_t)dist_local_rank());
+	pack_u64(p, (uint64_t)ranks_local_rank());
 	pack_bytes(p, &host, sizeof(host));
 	pack_u64(p, out->nr);
 	for (unsigned i = 0; i < out->nr; i++) {
@@ -265,16 +265,16 @@ static int run_my_part(const struct job_list *all, const struct run_options *opt
 	const struct job_result *bad;
 
 	if (my_jobs(all, shards, mine, index))
-		dist_fail(EXIT_RUN_FAILED, "%s", err_msg());
+		ranks_fail(EXIT_RUN_FAILED, "%s", err_msg());
 	if (run_jobs(mine, opt, out, why)) {
 		if (out->failed_together)
 			return -1;
-		dist_fail(run_failure_exit_code(*why), "%s", err_msg());
+		ranks_fail(run_failure_exit_code(*why), "%s", err_msg());
 	}
 	if (out->partial || (opt->stop && *opt->stop))
-		dist_fail(EXIT_RUN_FAILED, "stopped by a signal");
+		ranks_fail(EXIT_RUN_FAILED, "stopped by a signal");
 	if ((bad = failed_result(out)))
-		dist_fail(EXIT_RUN_FAILED, "job '%s': %s", bad->name, err_errno_text(bad->error));
+		ranks_fail(EXIT_RUN_FAILED, "job '%s': %s", bad->name, err_errno_text(bad->error));
 	return 0;
 }
 
@@ -286,9 +286,9 @@ static int send_op(struct pack *p)
 	size_t len = p->len;
 
 	if (pack_done(p))
-		dist_fail(EXIT_RUN_FAILED, "%s", err_msg());
-	if (dist_bcast(&data, &len))
-		dist_fail(EXIT_RUN_FAILED, "%s", err_msg());
+		ranks_fail(EXIT_RUN_FAILED, "%s", err_msg());
+	if (ranks_bcast(&data, &len))
+		ranks_fail(EXIT_RUN_FAILED, "%s", err_msg());
 	return 0;
 }
 
@@ -414,12 +414,12 @@ static int gather_outputs(const struct job_list *jobs, const struct run_output *
 	size_t *lens = NULL;
 	int rc = 0;
 
-	if (pack_output(&p, mine_out, mine, index) || dist_gather(p.data, p.len, &all, &lens)) {
+	if (pack_output(&p, mine_out, mine, index) || ranks_gather(p.data, p.len, &all, &lens)) {
 		pack_free(&p);
 		return -1;
 	}
 	pack_free(&p);
-	ranks->nr = (unsigned)dist_size();
+	ranks->nr = (unsigned)ranks_size();
 	ranks->per_rank = calloc(ranks->nr, sizeof(*ranks->per_rank));
 	ranks->clock_offset_ns = calloc(ranks->nr, sizeof(*ranks->clock_offset_ns));
 	ranks->hosts = calloc(ranks->nr, sizeof(*ranks->hosts));
@@ -428,14 +428,14 @@ static int gather_outputs(const struct job_list *jobs, const struct run_output *
 		rc = err_set("out of memory");
 	for (unsigned r = 0; rc == 0 && r < ranks->nr; r++)
 		rc = unpack_output(all[r], lens[r], jobs, &ranks->per_rank[r], ranks, (int)r);
-	for (unsigned r = 0; all && r < (unsigned)dist_size(); r++)
+	for (unsigned r = 0; all && r < (unsigned)ranks_size(); r++)
 		free(all[r]);
 	free(all);
 	free(lens);
 	if (rc)
 		return -1;
 	for (unsigned r = 0; r < ranks->nr; r++)
-		ranks->clock_offset_ns[r] = dist_clock_offset_ns((int)r);
+		ranks->clock_offset_ns[r] = ranks_clock_offset_ns((int)r);
 	print_ranks_once(ranks);
 	return aggregate(ranks, share_jobs, out);
 }
@@ -452,14 +452,14 @@ int rank_run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	int rc;
 
 	memset(ranks, 0, sizeof(*ranks));
-	if (!dist_active())
+	if (!ranks_active())
 		return run_jobs(jobs, opt, out, why);
 	memset(out, 0, sizeof(*out));
 	/* one verify seed for every rank: the one rank 0 stores */
 	mine_opt = *opt;
 	if (!mine_opt.has_verify_seed) {
 		if (verify_random_seed(&mine_opt.verify_seed))
-			dist_fail(EXIT_RUN_FAILED, "%s", err_msg());
+			ranks_fail(EXIT_RUN_FAILED, "%s", err_msg());
 		mine_opt.has_verify_seed = true;
 	}
 	opt = &mine_opt;
@@ -467,7 +467,7 @@ int rank_run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	send_op(&p);
 	pack_free(&p);
 	if (!(index = calloc(jobs->nr ? jobs->nr : 1, sizeof(*index))))
-		dist_fail(EXIT_RUN_FAILED, "out of memory");
+		ranks_fail(EXIT_RUN_FAILED, "out of memory");
 	if (run_my_part(jobs, opt, shards, &mine_out, &mine, index, why)) {
 		*out = mine_out;   /* failed together: empty, failed_together set */
 		free(mine.jobs);
@@ -503,13 +503,13 @@ int rank_drop_page_cache(void)
 	struct pack p = { 0 };
 	int rc;
 
-	if (dist_active()) {
+	if (ranks_active()) {
 		pack_u64(&p, OP_DROP_CACHES);
 		send_op(&p);
 		pack_free(&p);
 	}
 	rc = target_drop_page_cache();
-	return dist_agree(rc == 0, NULL);
+	return ranks_agree(rc == 0, NULL);
 }
 
 /* Every rank's part of a purge: the gate on every rank first (agreed),
@@ -519,19 +519,19 @@ static int purge_here(const char *given, const char *const *ids, unsigned nr,
 {
 	char path[JOB_PATH_MAX];
 	int code = 0;
-	bool ok = dist_expand(given, path, sizeof(path)) == 0;
+	bool ok = ranks_expand(given, path, sizeof(path)) == 0;
 
 	if (!ok)
 		*exit_code = EXIT_BAD_INPUT;
 	/* the purge itself checks the gate; refusing here stops all first */
-	if (ok && dist_active() && access(path, F_OK) == 0)
+	if (ok && ranks_active() && access(path, F_OK) == 0)
 		ok = target_purge_consent(path, ids, nr, exit_code) == 0;
-	if (dist_agree(ok, &code)) {
+	if (ranks_agree(ok, &code)) {
 		*exit_code = code;
 		return -1;
 	}
 	ok = target_purge(path, ids, nr, done, exit_code) == 0;
-	if (dist_agree(ok, &code)) {
+	if (ranks_agree(ok, &code)) {
 		*exit_code = code;
 		return -1;
 	}
@@ -544,7 +544,7 @@ int rank_purge(const char *target, const char *const *destroy_ids, unsigned nr_d
 	const char *given = own_target[0] && !strcmp(target, own_target) ? target_name : target;
 	struct pack p = { 0 };
 
-	if (!dist_active())
+	if (!ranks_active())
 		return target_purge(target, destroy_ids, nr_destroy_ids, done, exit_code);
 	pack_u64(&p, OP_PURGE);
 	pack_str(&p, given);
@@ -569,7 +569,7 @@ static void serve_purge(struct unpack *u)
 	for (; ids && got < n; got++)
 		ids[got] = unpack_str(u);
 	if (!given || !ids || unpack_done(u, "rank 0's purge"))
-		dist_fail(EXIT_RUN_FAILED, "rank 0's purge request is malformed");
+		ranks_fail(EXIT_RUN_FAILED, "rank 0's purge request is malformed");
 	purge_here(given, (const char *const *)ids, got, &done, &code);
 	for (unsigned i = 0; i < got; i++)
 		free(ids[i]);
@@ -581,7 +581,7 @@ void rank_end(void)
 {
 	struct pack p = { 0 };
 
-	if (!dist_active() || dist_rank() != 0 || ended)
+	if (!ranks_active() || ranks_rank() != 0 || ended)
 		return;
 	ended = true;
 	pack_u64(&p, OP_END);
@@ -606,12 +606,12 @@ static void check_target_size(const struct run_message *m)
 	struct target t;
 
 	if (!m->target_name || !m->rank0_target_size ||
-	    dist_expand(m->target_name, path, sizeof(path)) || access(path, F_OK) != 0)
+	    ranks_expand(m->target_name, path, sizeof(path)) || access(path, F_OK) != 0)
 		return;
 	if (target_probe(path, &t))
-		dist_fail(EXIT_BAD_INPUT, "%s", err_msg());
+		ranks_fail(EXIT_BAD_INPUT, "%s", err_msg());
 	if (t.exists && t.size < m->rank0_target_size)
-		dist_fail(EXIT_BAD_INPUT, "target '%s' holds %llu bytes, fewer than rank 0's "
+		ranks_fail(EXIT_BAD_INPUT, "target '%s' holds %llu bytes, fewer than rank 0's "
 			  "(%llu): the ranks' targets must be alike (the steps are sized from "
 			  "rank 0's)", path, (unsigned long long)t.size,
 			  (unsigned long long)m->rank0_target_size);
@@ -630,7 +630,7 @@ static void serve_run(struct unpack *u)
 	size_t *lens = NULL;
 
 	if (unpack_run(u, &m))
-		dist_fail(EXIT_RUN_FAILED, "%s", err_msg());
+		ranks_fail(EXIT_RUN_FAILED, "%s", err_msg());
 	check_target_size(&m);
 	opt.max_buffer_mem = m.max_buffer_mem;
 	opt.has_verify_seed = m.has_verify_seed;
@@ -639,10 +639,10 @@ static void serve_run(struct unpack *u)
 	opt.destroy_ids = (const char *const *)m.destroy_ids;
 	opt.nr_destroy_ids = m.nr_destroy_ids;
 	if (!(index = calloc(m.jobs.nr ? m.jobs.nr : 1, sizeof(*index))))
-		dist_fail(EXIT_RUN_FAILED, "out of memory");
+		ranks_fail(EXIT_RUN_FAILED, "out of memory");
 	if (run_my_part(&m.jobs, &opt, m.shards, &out, &mine, index, &why) == 0) {
-		if (pack_output(&p, &out, &mine, index) || dist_gather(p.data, p.len, &all, &lens))
-			dist_fail(EXIT_RUN_FAILED, "%s", err_msg());
+		if (pack_output(&p, &out, &mine, index) || ranks_gather(p.data, p.len, &all, &lens))
+			ranks_fail(EXIT_RUN_FAILED, "%s", err_msg());
 		pack_free(&p);
 	}
 	run_output_free(&out);
@@ -659,15 +659,15 @@ int rank_serve(void)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	dist_set_stop(&serve_stop);   /* a signal ends the wait for rank 0 too */
+	ranks_set_stop(&serve_stop);   /* a signal ends the wait for rank 0 too */
 	for (;;) {
 		void *data = NULL;
 		size_t len = 0;
 		struct unpack u;
 		uint64_t op;
 
-		if (dist_bcast(&data, &len))
-			dist_fail(EXIT_RUN_FAILED, "%s", err_msg());
+		if (ranks_bcast(&data, &len))
+			ranks_fail(EXIT_RUN_FAILED, "%s", err_msg());
 		unpack_init(&u, data, len);
 		op = unpack_u64(&u);
 		if (op == OP_END) {
@@ -679,9 +679,9 @@ int rank_serve(void)
 		else if (op == OP_PURGE)
 			serve_purge(&u);
 		else if (op == OP_DROP_CACHES)
-			dist_agree(target_drop_page_cache() == 0, NULL);
+			ranks_agree(target_drop_page_cache() == 0, NULL);
 		else
-			dist_fail(EXIT_RUN_FAILED, "rank 0 sent an unknown request %llu",
+			ranks_fail(EXIT_RUN_FAILED, "rank 0 sent an unknown request %llu",
 				  (unsigned long long)op);
 		free(data);
 	}

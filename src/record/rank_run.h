@@ -5,7 +5,7 @@
  * measured: one aggregate (record/rank_merge.h) and every rank's own. The
  * other ranks only serve rank 0 (rank_serve) until it ends. One process:
  * run_jobs as it is. A rank that fails ends the run on every rank
- * (dist_fail), except where every rank failed together (the safety gate). */
+ * (ranks_fail), except where every rank failed together (the safety gate). */
 #ifndef DRIVEBENCH_RANK_RUN_H
 #define DRIVEBENCH_RANK_RUN_H
 
@@ -15,7 +15,7 @@
 
 #include "run/runner.h"
 #include "store/host_facts.h"
-#include "target/purge.h"
+#include "device/purge.h"
 
 /* What each rank measured, at rank 0 (nr 0: one process). */
 struct rank_results {
@@ -38,7 +38,7 @@ int rank_run_jobs(const struct job_list *jobs, const struct run_options *opt,
 void rank_results_free(struct rank_results *ranks);
 
 /* A command's target named once for every rank (suite TARGET, checkpoint
- * --dir): this rank's expansion into out (dist_expand); rank 0 then uses
+ * --dir): this rank's expansion into out (ranks_expand); rank 0 then uses
  * out itself, and where a job names out, every other rank names its own
  * expansion of the name. Without escapes out is the name. -1 with
  * err_msg. */

@@ -17,7 +17,7 @@
 #include "io/fileops.h"
 #include "run/loop.h"
 #include "run/worker.h"
-#include "target/safety.h"
+#include "device/safety.h"
 #include "util/error.h"
 
 #define RNG_STREAM_FILES 16      /* the file picker (random.h's are 0..3) */

@@ -18,9 +18,9 @@
 #include "io/fileops.h"
 #include "run/runner.h"
 #include "run/worker.h"
-#include "target/pseudo_fs.h"
-#include "target/safety.h"
-#include "target/target.h"
+#include "device/pseudo_fs.h"
+#include "device/safety.h"
+#include "device/target.h"
 #include "util/error.h"
 #include "util/units.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "target/output_gate.h"
+#include "device/output_gate.h"
 #include "util/error.h"
 
 struct fio_log_file {

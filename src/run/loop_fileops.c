@@ -15,7 +15,7 @@
 #include "io/fileops.h"
 #include "run/files.h"
 #include "run/runner.h"
-#include "target/safety.h"
+#include "device/safety.h"
 #include "util/error.h"
 
 /* The fake I/Os fio counts for a file: its size in blocks (at least one). */

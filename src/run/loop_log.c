@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "run/worker.h"
-#include "dist/dist.h"
+#include "ranks/ranks.h"
 #include "util/error.h"
 
 #define NS_PER_MS 1000000ull
@@ -75,15 +75,15 @@ int loop_log_path(const struct job_spec *spec, enum job_log_kind kind, const cha
 		return err_set("job '%s': log file name '%s_%s...' too long", spec->name,
 			       prefix, type);
 	/* under mpirun every rank writes its own logs: their names say whose */
-	if (dist_active() && !dist_names_own(prefix))
+	if (ranks_active() && !ranks_names_own(prefix))
 		return err_set("job '%s': option '%s': under mpirun every rank would write '%s': "
 			       "name the rank in it (%%r, or %%h and %%l)", spec->name,
 			       option_of[kind], out);
-	if (dist_names_rank(out)) {
+	if (ranks_names_rank(out)) {
 		char name[JOB_LOG_NAME_MAX + 64];
 
 		snprintf(name, sizeof(name), "%s", out);
-		return dist_expand(name, out, len);
+		return ranks_expand(name, out, len);
 	}
 	return 0;
 }

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "target/cache.h"
+#include "device/cache.h"
 #include "util/error.h"
 
 static void warn_once(struct worker *w)

@@ -16,14 +16,14 @@
 #include "run/jobctl.h"
 #include "run/files.h"
 #include "run/worker.h"
-#include "target/output_gate.h"
-#include "target/model_target.h"
-#include "target/safety.h"
-#include "target/snapshot.h"
+#include "device/output_gate.h"
+#include "device/model_target.h"
+#include "device/safety.h"
+#include "device/snapshot.h"
 #include "verify/verify.h"
 
 #include <cjson/cJSON.h>
-#include "dist/dist.h"
+#include "ranks/ranks.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "util/text.h"
@@ -454,7 +454,7 @@ static int start_together(struct phase *p, enum run_failure *why)
 		*why = RUN_FAILED_RUNTIME;
 		p->abort_start = true;
 		rc = -1;
-	} else if (dist_agree(ok, &code)) {
+	} else if (ranks_agree(ok, &code)) {
 		*why = code == EXIT_UNSAFE ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
 		p->abort_start = true;
 		p->failed_together = true;
@@ -683,9 +683,9 @@ static int phase_barrier(const struct run_options *opt, uint64_t prev_bound,
 	uint64_t timeout = 0;
 	struct timespec wall;
 
-	if (prev_bound && dist_rank_timeout_ns())
-		timeout = prev_bound + dist_rank_timeout_ns();
-	if (dist_barrier(opt->stop, timeout, NULL))
+	if (prev_bound && ranks_rank_timeout_ns())
+		timeout = prev_bound + ranks_rank_timeout_ns();
+	if (ranks_barrier(opt->stop, timeout, NULL))
 		return -1;
 	*start_ns = clock_now_ns();
 	clock_gettime(CLOCK_REALTIME, &wall);
@@ -719,7 +719,7 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 			*why = RUN_FAILED_RUNTIME;
 			if (phase_barrier(opt, bound, &start_ns, &wall_ns))
 				return -1;
-			if (dist_agree(true, &code)) {   /* another rank's setup failed */
+			if (ranks_agree(true, &code)) {   /* another rank's setup failed */
 				*why = code == EXIT_UNSAFE ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
 				out->failed_together = true;
 				return -1;
@@ -735,14 +735,14 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 		if (*opt->stop) {
 			out->partial = true;
 			*why = RUN_FAILED_RUNTIME;
-			if (dist_active())   /* the others cannot go on without this rank */
+			if (ranks_active())   /* the others cannot go on without this rank */
 				return err_fail(EXIT_RUN_FAILED, "stopped by a signal");
 			break;
 		}
 		p.workers = &workers[first_worker];
 		p.opt = opt;
 		p.nr = k - first_worker;
-		p.together = dist_active();
+		p.together = ranks_active();
 		p.prev_bound = bound;
 		for (unsigned i = 0; i < p.nr; i++)
 			snapshots[i] = snapshot_before(&p.workers[i]);
@@ -765,7 +765,7 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 		/* MPI: a job's I/O error ends the run on every rank now, not once
 		 * the other ranks' phases end (a failed verification is a result,
 		 * stored with the others) */
-		for (unsigned i = 0; dist_active() && i < p.nr; i++)
+		for (unsigned i = 0; ranks_active() && i < p.nr; i++)
 			if (p.workers[i].result.error && !result_failed_verify(&p.workers[i].result)) {
 				*why = RUN_FAILED_RUNTIME;
 				return err_fail(EXIT_RUN_FAILED, "job '%s': %s", p.workers[i].result.name,
@@ -775,7 +775,7 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 		bound = phase_bound_ns(jobs, j, last);
 		j = last;
 	}
-	if (dist_active() && phases && phase_barrier(opt, bound, &start_ns, &wall_ns)) {
+	if (ranks_active() && phases && phase_barrier(opt, bound, &start_ns, &wall_ns)) {
 		*why = RUN_FAILED_RUNTIME;
 		return -1;
 	}
@@ -867,10 +867,10 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	/* every file of every job with a set of files passes the gate first:
 	 * a refusal leaves nothing laid out; under MPI every target of every
 	 * rank does, and one refusal stops every rank before any writes */
-	if (dist_agree(fileset_consent(jobs, opt, limit) == 0 &&
-		       (!dist_active() || gate_every_target(jobs, opt) == 0), NULL)) {
+	if (ranks_agree(fileset_consent(jobs, opt, limit) == 0 &&
+		       (!ranks_active() || gate_every_target(jobs, opt) == 0), NULL)) {
 		*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
-		out->failed_together = dist_active();
+		out->failed_together = ranks_active();
 		rc = -1;
 		goto done;
 	}

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "target/output_gate.h"
+#include "device/output_gate.h"
 #include "util/error.h"
 
 static int dump_file(const struct worker *w, uint64_t offset, const char *kind,

@@ -11,7 +11,7 @@
 #include "io/engine.h"
 #include "run/buffers.h"
 #include "measure/stats.h"
-#include "target/target.h"
+#include "device/target.h"
 #include "verify/verify.h"
 #include "job/offsets.h"
 #include "job/random.h"

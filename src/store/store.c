@@ -18,7 +18,7 @@
 #include "store/schema.h"
 #include "store/store.h"
 #include "store/store_db.h"
-#include "target/output_gate.h"
+#include "device/output_gate.h"
 #include "util/error.h"
 #include "util/text.h"
 #include "util/clock.h"

@@ -15,7 +15,7 @@
 #include "util/text.h"
 #include "util/units.h"
 #include "job/options.h"
-#include "target/fs_setup.h"
+#include "device/fs_setup.h"
 
 #define NS_PER_SEC 1000000000ull
 

@@ -7,7 +7,7 @@
 
 #include "run/files.h"
 #include "suite/suitectx.h"
-#include "target/output_gate.h"
+#include "device/output_gate.h"
 #include "util/error.h"
 
 /* Whether the step writes to the target itself. */

@@ -14,7 +14,7 @@
 #include "suite/suite.h"
 #include "suite/suiteresume.h"
 #include "suite/suiterun.h"
-#include "target/target.h"
+#include "device/target.h"
 #include "job/job_list.h"
 
 /* Everything one suite run carries from step to step. */

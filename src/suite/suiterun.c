@@ -15,8 +15,8 @@
 
 #include "record/record_run.h"
 #include "suite/suitectx.h"
-#include "target/model_target.h"
-#include "target/snapshot.h"
+#include "device/model_target.h"
+#include "device/snapshot.h"
 #include "util/clock.h"
 #include "util/error.h"
 #include "util/units.h"

@@ -12,10 +12,10 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "target/model_target.h"
-#include "target/safety.h"
-#include "target/output_gate.h"
-#include "target/target.h"
+#include "device/model_target.h"
+#include "device/safety.h"
+#include "device/output_gate.h"
+#include "device/target.h"
 #include "util/error.h"
 #include "workload/checkpoint.h"
 #include "workload/checkpoint_regions.h"

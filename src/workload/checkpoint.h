@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "run/runner.h"
-#include "target/fs_setup.h"
+#include "device/fs_setup.h"
 #include "workload/dlio.h"
 #include "job/job_list.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "target/model_target.h"
+#include "device/model_target.h"
 #include "util/error.h"
 
 int checkpoint_fs_check(const char *option, const char *type, const char *target)

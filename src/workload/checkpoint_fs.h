@@ -11,7 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "target/fs_setup.h"
+#include "device/fs_setup.h"
 
 /* Whether `option = type` can run on target: type a known filesystem
  * (xfs, ext4), target a block device (not a file, not a vssd: model), the

@@ -1,7 +1,7 @@
 /* gds.h - the gdsio-style sweep behind `drivebench gds`: the sweep's points
  * (direction x block size x threads), the one job spec each point runs
  * through the runner (ioengine=cufile), and gdsio's per-point output line
- * (report/record_kind.c recognises a stored GDS point). */
+ * (report/analysis/record_kind.c recognises a stored GDS point). */
 #ifndef DRIVEBENCH_GDS_H
 #define DRIVEBENCH_GDS_H
 

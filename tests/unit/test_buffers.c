@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "run/buffers.h"
-#include "target/cache.h"
+#include "device/cache.h"
 #include "util/error.h"
 #include "job/options.h"
 #include "job/pattern.h"

@@ -19,7 +19,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "report/compare_table.h"
+#include "report/compare/compare_table.h"
 #include "util/error.h"
 #include "helpers/fixtures.h"
 

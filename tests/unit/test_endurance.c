@@ -1,5 +1,5 @@
 /* test_endurance.c - the figures derived from a drive's sheet
- * (report/endurance.h): PBW over a rating's term, the DWPD a sustained
+ * (report/analysis/endurance.h): PBW over a rating's term, the DWPD a sustained
  * write rate asks of an array, TB per watt, PB per rack unit, and their
  * plausibility against the figures the reviews print (../shared/seeds/:
  * every review number here is an assertion, none is in the code). */
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/endurance.h"
-#include "report/spec.h"
+#include "report/analysis/endurance.h"
+#include "report/analysis/spec.h"
 #include "util/error.h"
 
 /* |got - want| within pct percent of want */

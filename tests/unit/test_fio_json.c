@@ -22,7 +22,7 @@
 #include "measure/depths.h"
 #include "output/json_fio.h"
 #include "output/output.h"
-#include "target/disk_util.h"
+#include "device/disk_util.h"
 #include "util/error.h"
 #include "helpers/fixtures.h"
 #include "helpers/testfile.h"

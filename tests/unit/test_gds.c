@@ -14,7 +14,7 @@
 
 #include "store/record.h"
 #include "util/error.h"
-#include "report/record_kind.h"
+#include "report/analysis/record_kind.h"
 #include "workload/gds.h"
 
 static const char gdsio_line[] =

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/html_bench.h"
-#include "report/spec.h"
+#include "report/review/html_bench.h"
+#include "report/analysis/spec.h"
 #include "util/error.h"
 #include "helpers/fixtures.h"
 

@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "target/identity.h"
-#include "target/snapshot.h"
+#include "device/identity.h"
+#include "device/snapshot.h"
 #include "util/error.h"
 #include "helpers/testfile.h"
 #include "helpers/tmpdir.h"

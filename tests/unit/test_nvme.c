@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "target/nvme.h"
-#include "target/snapshot.h"
+#include "device/nvme.h"
+#include "device/snapshot.h"
 #include "util/error.h"
 #include "helpers/tmpdir.h"
 #include "helpers/fixtures.h"

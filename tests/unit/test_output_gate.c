@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "target/output_gate.h"
-#include "target/pseudo_fs.h"
+#include "device/output_gate.h"
+#include "device/pseudo_fs.h"
 #include "util/error.h"
 #include "util/text.h"
 #include "job/job_spec.h"

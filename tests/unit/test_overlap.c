@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "target/overlap.h"
+#include "device/overlap.h"
 #include "util/error.h"
 #include "helpers/tmpdir.h"
 

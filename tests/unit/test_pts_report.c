@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/pts.h"
-#include "report/pts_parts.h"
+#include "report/pts/pts.h"
+#include "report/pts/pts_parts.h"
 #include "util/error.h"
 
 #define MAX_RECS 4096

@@ -13,10 +13,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "report/report.h"
-#include "report/spec.h"
-#include "report/html_heat.h"
-#include "report/svg.h"
+#include "report/analysis/report.h"
+#include "report/review/review.h"
+#include "report/analysis/spec.h"
+#include "report/review/html_heat.h"
+#include "report/svg/svg.h"
 #include "util/error.h"
 #include "job/job_spec.h"
 #include "helpers/tmpdir.h"

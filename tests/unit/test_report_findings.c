@@ -1,4 +1,4 @@
-/* test_report_findings.c - each computed finding (src/report/findings.c)
+/* test_report_findings.c - each computed finding (src/report/analysis/findings.c)
  * on points where it must fire, with its numbers, and where it must not. */
 #include <math.h>
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/findings.h"
+#include "report/analysis/findings.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

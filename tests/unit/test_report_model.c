@@ -14,9 +14,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/measured.h"
-#include "report/report.h"
-#include "report/spec.h"
+#include "report/analysis/measured.h"
+#include "report/analysis/report.h"
+#include "report/review/review.h"
+#include "report/analysis/spec.h"
 #include "job/job_spec.h"
 #include "helpers/fixtures.h"
 

@@ -12,8 +12,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/report.h"
-#include "report/sections.h"
+#include "report/analysis/report.h"
+#include "report/review/review.h"
+#include "report/analysis/sections.h"
 #include "job/job_spec.h"
 #include "helpers/fixtures.h"
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/model_sheet.h"
-#include "report/select.h"
+#include "report/analysis/model_sheet.h"
+#include "report/analysis/select.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "helpers/tmpdir.h"

@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "target/safety.h"
-#include "target/proc_tables.h"
+#include "device/safety.h"
+#include "device/proc_tables.h"
 #include "util/error.h"
 #include "helpers/testfile.h"
 #include "helpers/tmpdir.h"

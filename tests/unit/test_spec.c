@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/spec.h"
+#include "report/analysis/spec.h"
 #include "util/error.h"
 
 static const char record_sheet[] =

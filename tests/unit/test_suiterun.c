@@ -25,7 +25,7 @@
 #include "suite/sprandom.h"
 #include "suite/suite.h"
 #include "suite/suiterun.h"
-#include "target/target.h"
+#include "device/target.h"
 #include "util/error.h"
 #include "helpers/tmpdir.h"
 

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "target/target.h"
+#include "device/target.h"
 #include "util/error.h"
 #include "job/job_spec.h"
 #include "helpers/testfile.h"

@@ -1,0 +1,95 @@
+/* pseudo_fs.c - recognises the kernel's pseudo filesystems by their statfs
+ * magic and by the /proc and /sys prefixes, so that a job or an output never
+ * opens a kernel knob (drop_caches, read_ahead_kb) for writing. */
+#include "device/pseudo_fs.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/vfs.h>
+
+static const struct {
+	long magic;
+	const char *name;
+} pseudo_filesystems[] = {
+	{ PROC_SUPER_MAGIC, "procfs" },
+	{ SYSFS_MAGIC, "sysfs" },
+	{ DEBUGFS_MAGIC, "debugfs" },
+	{ TRACEFS_MAGIC, "tracefs" },
+	{ SECURITYFS_MAGIC, "securityfs" },
+	{ CGROUP_SUPER_MAGIC, "cgroup" },
+	{ CGROUP2_SUPER_MAGIC, "cgroup2" },
+	{ BPF_FS_MAGIC, "bpf" },
+	{ EFIVARFS_MAGIC, "efivarfs" },
+	{ PSTOREFS_MAGIC, "pstore" },
+	{ SELINUX_MAGIC, "selinuxfs" },
+	{ SMACK_MAGIC, "smackfs" },
+	{ BINFMTFS_MAGIC, "binfmt_misc" },
+	{ 0x62656570, "configfs" },   /* CONFIGFS_MAGIC: not in every linux/magic.h */
+	{ 0x65735543, "fusectl" },    /* FUSE_CTL_SUPER_MAGIC */
+};
+
+const char *pseudo_fs_name(long f_type)
+{
+	for (size_t i = 0; i < sizeof(pseudo_filesystems) / sizeof(pseudo_filesystems[0]); i++)
+		if (pseudo_filesystems[i].magic == f_type)
+			return pseudo_filesystems[i].name;
+	return NULL;
+}
+
+static bool has_prefix(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/* The resolved path, or of its parent directory when it does not exist. */
+static bool resolve(const char *path, char *out)
+{
+	char parent[PATH_MAX];
+	const char *slash;
+
+	if (realpath(path, out))
+		return true;
+	slash = strrchr(path, '/');
+	if (!slash)
+		return realpath(".", out) != NULL;
+	snprintf(parent, sizeof(parent), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return realpath(parent, out) != NULL;
+}
+
+const char *pseudo_fs_of(const char *path, int fd)
+{
+	char resolved[PATH_MAX];
+	struct statfs fs;
+	const char *name;
+
+	if (path && resolve(path, resolved)) {
+		if (has_prefix(resolved, "/proc"))
+			return "procfs";
+		if (has_prefix(resolved, "/sys"))
+			return "sysfs";
+	}
+	if (fd >= 0) {
+		if (fstatfs(fd, &fs) == 0 && (name = pseudo_fs_name((long)fs.f_type)))
+			return name;
+		return NULL;
+	}
+	if (path && (statfs(path, &fs) == 0 ||
+		     (errno == ENOENT && resolve(path, resolved) && statfs(resolved, &fs) == 0)))
+		return pseudo_fs_name((long)fs.f_type);
+	return NULL;
+}
+
+bool path_in_dev(const char *path)
+{
+	char resolved[PATH_MAX];
+
+	if (!resolve(path, resolved))
+		return has_prefix(path, "/dev") && !has_prefix(path, "/dev/shm");
+	return has_prefix(resolved, "/dev") && !has_prefix(resolved, "/dev/shm");
+}

@@ -1,0 +1,324 @@
+/* select.c - resolves run ids and labels for report and compare, loads the
+ * results from the store and groups them by drive label, in the order the
+ * names were given. */
+#include "report/analysis/select.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "report/analysis/model_sheet.h"
+#include "util/error.h"
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static struct report_group *group_for(struct report_selection *sel, const char *label)
+{
+	struct report_group *g;
+
+	for (unsigned i = 0; i < sel->nr_groups; i++)
+		if (!strcmp(sel->groups[i].label, label))
+			return &sel->groups[i];
+	g = realloc(sel->groups, (sel->nr_groups + 1) * sizeof(*g));
+	if (!g) {
+		err_set("out of memory");
+		return NULL;
+	}
+	sel->groups = g;
+	g = &sel->groups[sel->nr_groups++];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->label, sizeof(g->label), "%s", label);
+	return g;
+}
+
+static double json_number(const cJSON *obj, const char *key)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsNumber(item) ? item->valuedouble : 0.0;
+}
+
+/* A steady step's stored detail (suiterun.c writes it) as report data; a
+ * detail that does not parse is skipped: the report shows what it can. */
+static int add_steady(struct report_group *g, const struct stored_step *step,
+		      const char *detail)
+{
+	cJSON *j = cJSON_Parse(detail);
+	const cJSON *rounds = cJSON_GetObjectItemCaseSensitive(j, "rounds");
+	const cJSON *metric = cJSON_GetObjectItemCaseSensitive(j, "metric");
+	struct report_steady *grown, *st;
+	const cJSON *item;
+	unsigned n = 0;
+
+	if (!cJSON_IsArray(rounds)) {
+		cJSON_Delete(j);
+		return 0;
+	}
+	grown = realloc(g->steady, (g->nr_steady + 1) * sizeof(*grown));
+	if (!grown) {
+		cJSON_Delete(j);
+		return err_set("out of memory");
+	}
+	g->steady = grown;
+	st = &g->steady[g->nr_steady];
+	memset(st, 0, sizeof(*st));
+	st->rounds = calloc((size_t)cJSON_GetArraySize(rounds) + 1, sizeof(double));
+	if (!st->rounds) {
+		cJSON_Delete(j);
+		return err_set("out of memory");
+	}
+	cJSON_ArrayForEach(item, rounds)
+		st->rounds[n++] = cJSON_IsNumber(item) ? item->valuedouble : 0.0;
+	st->nr_rounds = n;
+	snprintf(st->step, sizeof(st->step), "%s", step->name);
+	snprintf(st->metric, sizeof(st->metric), "%s",
+		 cJSON_IsString(metric) ? metric->valuestring : "iops");
+	st->reached = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "reached"));
+	st->window = (unsigned)json_number(j, "window");
+	st->max_rounds = (unsigned)json_number(j, "max_rounds");
+	st->mean = json_number(j, "mean");
+	st->range = json_number(j, "range");
+	st->slope_excursion = json_number(j, "slope_excursion");
+	st->range_limit = json_number(j, "range_limit");
+	st->slope_limit = json_number(j, "slope_limit");
+	g->nr_steady++;
+	cJSON_Delete(j);
+	return 0;
+}
+
+/* The run's steps: every one's name, and the steady steps' rounds. */
+static int add_steps(struct store *s, struct report_group *g, int64_t run_id)
+{
+	struct stored_step *steps;
+	struct report_step_name *names;
+	unsigned nr;
+	int rc = 0;
+
+	if (store_steps_list(s, run_id, &steps, &nr) < 0)
+		return -1;
+	names = realloc(g->steps, (g->nr_steps + nr + 1) * sizeof(*names));
+	if (!names) {
+		free(steps);
+		return err_set("out of memory");
+	}
+	g->steps = names;
+	for (unsigned i = 0; i < nr; i++) {
+		g->steps[g->nr_steps].id = steps[i].id;
+		snprintf(g->steps[g->nr_steps++].name, sizeof(names->name), "%s", steps[i].name);
+	}
+	for (unsigned i = 0; rc == 0 && i < nr; i++) {
+		char *detail = NULL;
+
+		if (strcmp(steps[i].kind, "steady"))
+			continue;
+		rc = store_step_detail_get(s, steps[i].id, &detail);
+		if (rc == 0 && detail)
+			rc = add_steady(g, &steps[i], detail);
+		free(detail);
+	}
+	free(steps);
+	return rc;
+}
+
+bool report_run_warning(const struct stored_run *run, char *buf, size_t len)
+{
+	char who[256];
+
+	buf[0] = '\0';
+	if (!stored_run_incomplete(run) && !run->partial)
+		return false;
+	if (run->label[0])
+		snprintf(who, sizeof(who), "run %lld (%s, label '%s')", (long long)run->id,
+			 run->source, run->label);
+	else
+		snprintf(who, sizeof(who), "run %lld (%s)", (long long)run->id, run->source);
+	if (stored_run_incomplete(run))
+		snprintf(buf, len, "%s is incomplete: it never finished (killed, failed or still"
+			 " running); its %u stored result%s are only part of it%s", who,
+			 run->nr_results, run->nr_results == 1 ? "" : "s",
+			 strcmp(run->source, "suite") ? "" :
+			 " (drivebench suite --resume continues it)");
+	else
+		snprintf(buf, len, "%s is partial: it was stopped before it completed"
+			 " (Ctrl-C, SIGTERM or a failed job)", who);
+	return true;
+}
+
+/* The drive the run was measured on, once per group. */
+static int add_measured_on(struct report_group *g, const struct stored_run *run)
+{
+	char **grown;
+
+	if (!run->drive_model[0])
+		return 0;   /* imported: not known */
+	for (unsigned i = 0; i < g->nr_measured_on; i++)
+		if (!strcmp(g->measured_on[i], run->drive_model))
+			return 0;
+	grown = realloc(g->measured_on, (g->nr_measured_on + 1) * sizeof(*grown));
+	if (!grown)
+		return err_set("out of memory");
+	g->measured_on = grown;
+	if (!(g->measured_on[g->nr_measured_on] = strdup(run->drive_model)))
+		return err_set("out of memory");
+	g->nr_measured_on++;
+	return 0;
+}
+
+/* No sheet stored for the label: the model file's, from the group's first
+ * run on a model (read now, not when it was recorded: model_sheet.h). */
+static void add_model_sheet(struct report_group *g, const struct stored_run *run,
+			    const struct result_record *recs, unsigned nr)
+{
+	if (g->spec_text || g->model_sheet_tried)
+		return;
+	model_sheet_load(run, recs, nr, &g->spec_text, g->spec_note, sizeof(g->spec_note),
+			 g->spec_warning, sizeof(g->spec_warning));
+	g->model_sheet_tried = g->spec_text || g->spec_warning[0];
+}
+
+static int add_not_whole(struct report_group *g, const struct stored_run *run)
+{
+	struct stored_run *grown = realloc(g->not_whole, (g->nr_not_whole + 1) * sizeof(*grown));
+
+	if (!grown)
+		return err_set("out of memory");
+	g->not_whole = grown;
+	g->not_whole[g->nr_not_whole++] = *run;
+	return 0;
+}
+
+/* loads one run's results and appends them to the group of its label */
+static int add_run(struct store *s, struct report_selection *sel, int64_t id)
+{
+	struct stored_run run;
+	struct result_record *recs, **loaded, *grown;
+	unsigned nr, *nr_loaded;
+	char label[160];
+	struct report_group *g;
+
+	if (store_run_get(s, id, &run) < 0) {
+		sel->unknown = true;
+		return -1;
+	}
+	if (run.label[0])
+		snprintf(label, sizeof(label), "%s", run.label);
+	else
+		snprintf(label, sizeof(label), "run %lld", (long long)id);
+	if (store_results_load(s, id, &recs, &nr) < 0)
+		return -1;
+	loaded = realloc(sel->loaded, (sel->nr_runs + 1) * sizeof(*loaded));
+	if (loaded)
+		sel->loaded = loaded;
+	nr_loaded = realloc(sel->nr_loaded, (sel->nr_runs + 1) * sizeof(*nr_loaded));
+	if (nr_loaded)
+		sel->nr_loaded = nr_loaded;
+	if (!loaded || !nr_loaded) {
+		store_results_free(recs, nr);
+		return err_set("out of memory");
+	}
+	sel->loaded[sel->nr_runs] = recs;
+	sel->nr_loaded[sel->nr_runs] = nr;
+	sel->nr_runs++;
+	g = group_for(sel, label);
+	if (!g || ((stored_run_incomplete(&run) || run.partial) && add_not_whole(g, &run)))
+		return -1;
+	if (nr) {
+		grown = realloc(g->recs, (g->nr + nr) * sizeof(*grown));
+		if (!grown)
+			return err_set("out of memory");
+		g->recs = grown;
+		memcpy(&g->recs[g->nr], recs, nr * sizeof(*recs));
+		g->nr += nr;
+	}
+	if (run.label[0] && !g->spec_text && store_spec_get(s, run.label, &g->spec_text) < 0)
+		return -1;
+	add_model_sheet(g, &run, recs, nr);
+	if (!g->has_host && run.host_name[0]) {
+		g->host_run = run;
+		g->has_host = true;
+	}
+	if (add_measured_on(g, &run) < 0)
+		return -1;
+	return add_steps(s, g, id);
+}
+
+int report_select(struct store *s, const struct selector *list, unsigned nr,
+		  struct report_selection *sel)
+{
+	memset(sel, 0, sizeof(*sel));
+	if (nr == 0) {
+		struct stored_run *runs;
+		unsigned n;
+		if (store_runs_list(s, &runs, &n) < 0)
+			return -1;
+		for (unsigned i = 0; i < n; i++)
+			if (add_run(s, sel, runs[i].id) < 0) {
+				free(runs);
+				return -1;
+			}
+		free(runs);
+		return 0;
+	}
+	for (unsigned i = 0; i < nr; i++) {
+		int64_t *ids = NULL;
+		unsigned n = 0;
+
+		if (!list[i].label_only && all_digits(list[i].text)) {
+			errno = 0;
+			long long id = strtoll(list[i].text, NULL, 10);
+			if (errno)
+				return err_set("run id '%s' out of range", list[i].text);
+			if (add_run(s, sel, id) < 0)
+				return -1;
+			continue;
+		}
+		if (store_runs_by_label(s, list[i].text, &ids, &n) < 0)
+			return -1;
+		if (n == 0) {
+			free(ids);
+			sel->unknown = true;
+			return err_set("no run with label '%s'", list[i].text);
+		}
+		for (unsigned k = 0; k < n; k++)
+			if (add_run(s, sel, ids[k]) < 0) {
+				free(ids);
+				return -1;
+			}
+		free(ids);
+	}
+	return 0;
+}
+
+void report_selection_free(struct report_selection *sel)
+{
+	for (unsigned i = 0; i < sel->nr_groups; i++) {
+		free(sel->groups[i].recs);
+		free(sel->groups[i].spec_text);
+		for (unsigned k = 0; k < sel->groups[i].nr_steady; k++)
+			free(sel->groups[i].steady[k].rounds);
+		free(sel->groups[i].steady);
+		free(sel->groups[i].not_whole);
+		for (unsigned k = 0; k < sel->groups[i].nr_measured_on; k++)
+			free(sel->groups[i].measured_on[k]);
+		free(sel->groups[i].measured_on);
+		free(sel->groups[i].steps);
+	}
+	free(sel->groups);
+	for (unsigned i = 0; i < sel->nr_runs; i++)
+		store_results_free(sel->loaded[i], sel->nr_loaded[i]);
+	free(sel->loaded);
+	free(sel->nr_loaded);
+	memset(sel, 0, sizeof(*sel));
+}

@@ -1,0 +1,146 @@
+/* html_heat.c - a differential heatmap the reader can point at any two
+ * drives: drawn for the page's default pair, with every drive's values
+ * beside it as inert JSON, from which the page's script redraws the cells
+ * for the pair picked in the drive selector (report/review/html.c). */
+#include "report/review/html_heat.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "report/svg/svg.h"
+#include "util/error.h"
+
+#define LABEL_MAX 32
+#define HOVER_MAX 256
+
+/* The difference of drive a over drive b at cell k: a - b in the unit and
+ * its score (how many % a is ahead: negated when lower is better). */
+static bool cell_diff(const struct html_heat *h, unsigned a, unsigned b, unsigned k,
+		      double *diff, double *score)
+{
+	size_t cells = (size_t)h->rows * h->cols;
+	double va = h->values[a * cells + k], vb = h->values[b * cells + k];
+
+	if (!isfinite(va) || !isfinite(vb) || vb == 0)
+		return false;
+	*diff = va - vb;
+	*score = (va - vb) / vb * 100.0 * (h->lower_better ? -1 : 1);
+	return true;
+}
+
+void html_heat_title(const struct html_heat *h, unsigned a, unsigned b, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s vs %s: %s", h->drive_names[a], h->drive_names[b], h->what);
+}
+
+/* The values as the script reads them; '<' written as \u003c so that no
+ * name can close the script element. */
+static int write_data(FILE *out, const struct html_heat *h)
+{
+	size_t cells = (size_t)h->rows * h->cols;
+	cJSON *root = cJSON_CreateObject(), *v, *names[3];
+	char *text = NULL;
+	int rc = -1;
+
+	if (!root)
+		goto out;
+	cJSON_AddStringToObject(root, "what", h->what);
+	cJSON_AddStringToObject(root, "unit", h->unit);
+	cJSON_AddNumberToObject(root, "dec", h->decimals);
+	cJSON_AddBoolToObject(root, "lower", h->lower_better);
+	names[0] = cJSON_AddArrayToObject(root, "rows");
+	names[1] = cJSON_AddArrayToObject(root, "cols");
+	names[2] = cJSON_AddArrayToObject(root, "drives");
+	v = cJSON_AddArrayToObject(root, "v");
+	if (!names[0] || !names[1] || !names[2] || !v)
+		goto out;
+	for (unsigned r = 0; r < h->rows; r++)
+		cJSON_AddItemToArray(names[0], cJSON_CreateString(h->row_names[r]));
+	for (unsigned c = 0; c < h->cols; c++)
+		cJSON_AddItemToArray(names[1], cJSON_CreateString(h->col_names[c]));
+	for (unsigned d = 0; d < h->nr; d++) {
+		cJSON *grid = cJSON_CreateArray();
+
+		cJSON_AddItemToArray(names[2], cJSON_CreateString(h->drive_names[d]));
+		if (!grid)
+			goto out;
+		cJSON_AddItemToArray(v, grid);
+		for (size_t k = 0; k < cells; k++) {
+			double x = h->values[d * cells + k];
+			cJSON_AddItemToArray(grid, isfinite(x) ? cJSON_CreateNumber(x) : cJSON_CreateNull());
+		}
+	}
+	if (!(text = cJSON_PrintUnformatted(root)))
+		goto out;
+	fputs("<script type=\"application/json\" data-heat-of=\"", out);
+	svg_escape(out, h->id);
+	fputs("\">", out);
+	for (const char *p = text; *p; p++)
+		if (*p == '<')
+			fputs("\\u003c", out);
+		else
+			fputc(*p, out);
+	fputs("</script>\n", out);
+	rc = 0;
+out:
+	if (rc < 0)
+		err_set("report: out of memory");
+	free(text);
+	cJSON_Delete(root);
+	return rc;
+}
+
+int html_heat_pair(FILE *out, const struct html_heat *h, unsigned a, unsigned b)
+{
+	size_t cells = (size_t)h->rows * h->cols;
+	double *score = calloc(cells ? cells : 1, sizeof(*score));
+	char (*labels)[LABEL_MAX] = calloc(cells ? cells : 1, sizeof(*labels));
+	char (*hovers)[HOVER_MAX] = calloc(cells ? cells : 1, sizeof(*hovers));
+	const char **lp = calloc(cells ? cells : 1, sizeof(*lp));
+	const char **hp = calloc(cells ? cells : 1, sizeof(*hp));
+	char title[400], key[300];
+	int rc = -1;
+
+	if (!score || !labels || !hovers || !lp || !hp) {
+		err_set("report: out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < cells; k++) {
+		double diff, sc;
+
+		score[k] = NAN;
+		lp[k] = labels[k];
+		hp[k] = NULL;
+		if (!cell_diff(h, a, b, (unsigned)k, &diff, &sc))
+			continue;
+		score[k] = sc;
+		snprintf(labels[k], LABEL_MAX, "%+.*f", h->decimals, diff);
+		snprintf(hovers[k], HOVER_MAX, "%s, %s: %s %.*f, %s %.*f %s (%+.1f%%)",
+			 h->row_names[k / h->cols], h->col_names[k % h->cols],
+			 h->drive_names[a], h->decimals, h->values[a * cells + k],
+			 h->drive_names[b], h->decimals, h->values[b * cells + k], h->unit,
+			 sc * (h->lower_better ? -1 : 1));
+		hp[k] = hovers[k];
+	}
+	html_heat_title(h, a, b, title, sizeof(title));
+	snprintf(key, sizeof(key), "cells: the first drive's %s minus the second's; colour: green "
+		 "where the first is ahead (%s), red where behind, full at \u00b150%%",
+		 h->unit, h->lower_better ? "lower" : "higher");
+	struct svg_heat grid = { title, h->id, h->row_names, h->rows, h->col_names, h->cols,
+				 score, lp, hp, key };
+	if (svg_heatmap(out, &grid) < 0)
+		goto out;
+	if (h->nr >= 2 && write_data(out, h) < 0)
+		goto out;
+	rc = 0;
+out:
+	free(score);
+	free(labels);
+	free(hovers);
+	free(lp);
+	free(hp);
+	return rc;
+}

@@ -1,0 +1,257 @@
+/* html_summary.c - what the review page says before the data: the summary
+ * table (per test the reviewed drive's headline figure, where, against
+ * its rating, its rank in the group), the computed findings under it, each
+ * section's own two-line summary, and a test's findings in its section. */
+#include "report/review/html_parts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/analysis/findings.h"
+#include "report/analysis/standing.h"
+#include "util/error.h"
+
+static const char *unit_of(bool iops)
+{
+	return iops ? "IOPS" : "MB/s";
+}
+
+static struct finding_point *finding_points(const struct slice *s, bool iops)
+{
+	struct finding_point *fp = calloc(s->n ? s->n : 1, sizeof(*fp));
+
+	if (!fp) {
+		err_set("report: out of memory");
+		return NULL;
+	}
+	for (unsigned i = 0; i < s->n; i++)
+		fp[i] = (struct finding_point){ s->pts[i].iodepth, s->pts[i].numjobs,
+			report_headline(&s->pts[i], iops), s->pts[i].iops, s->pts[i].lat_mean_us };
+	return fp;
+}
+
+/* Appends a sentence to buf (a space between). */
+static void add_sentence(char *buf, size_t len, const char *text)
+{
+	size_t used = strlen(buf);
+
+	if (text[0] && used + 2 < len)
+		snprintf(buf + used, len - used, "%s%s", used ? " " : "", text);
+}
+
+int html_test_findings(FILE *out, const struct report_drive *drives, const struct slice *slices,
+		       unsigned nr, unsigned reviewed, const struct report_point *test,
+		       bool as_item, unsigned *fired)
+{
+	struct standing st;
+	char text[512], lead[512] = "", found[2048] = "";
+	unsigned count = 0;
+
+	standing_of(drives, slices, nr, reviewed, test, &st);
+	if (!st.has)
+		return 0;
+	struct finding_point *fp = finding_points(&slices[reviewed], st.iops);
+	if (!fp)
+		return -1;
+	const char *unit = unit_of(st.iops);
+	unsigned n = slices[reviewed].n;
+	char peak[48];
+
+	/* the lead: the peak and the 1/1 figure (the summary table has them) */
+	report_format_number(st.value, st.iops, peak, sizeof(peak));
+	snprintf(text, sizeof(text), "Peak %s %s at %u/%u.", peak, unit, st.peak->iodepth,
+		 st.peak->numjobs);
+	add_sentence(lead, sizeof(lead), text);
+	for (unsigned i = 0; i < n && n > 1; i++)
+		if (fp[i].iodepth == 1 && fp[i].numjobs == 1) {
+			char v[48], l[48];
+			report_format_number(fp[i].value, st.iops, v, sizeof(v));
+			report_format_number(fp[i].lat_mean_us, false, l, sizeof(l));
+			snprintf(text, sizeof(text), "At 1/1: %s %s, mean latency %s \u00b5s.", v, unit, l);
+			add_sentence(lead, sizeof(lead), text);
+			break;
+		}
+	/* the findings proper, each only where it fires */
+	bool (*const per_sweep[])(const struct finding_point *, unsigned, const char *,
+				  char *, size_t) = { finding_plateau, finding_drop };
+	for (unsigned k = 0; k < sizeof(per_sweep) / sizeof(per_sweep[0]); k++)
+		if (per_sweep[k](fp, n, unit, text, sizeof(text))) {
+			add_sentence(found, sizeof(found), text);
+			count++;
+		}
+	if (finding_littles_law(fp, n, text, sizeof(text))) {
+		add_sentence(found, sizeof(found), text);
+		count++;
+	}
+	const struct drive_spec *spec = drives[reviewed].spec;
+	if (!st.iops && spec && finding_bus(st.value, spec->interface, text, sizeof(text))) {
+		add_sentence(found, sizeof(found), text);
+		count++;
+	}
+	if (finding_rating(fp, n, unit, st.rating, text, sizeof(text))) {
+		add_sentence(found, sizeof(found), text);
+		count++;
+	}
+	if (finding_rank(st.rank, st.of, st.value, unit, drives[st.leader].label, st.leader_value,
+			 st.runner_up_pct, text, sizeof(text))) {
+		add_sentence(found, sizeof(found), text);
+		count++;
+	}
+	free(fp);
+	*fired += count;
+	/* the summary's list is short: a test only with what fired for it */
+	if (as_item) {
+		if (!count)
+			return 0;
+		char name[128];
+		report_test_name(test, name, sizeof(name));
+		fputs("<li><b>", out);
+		html_esc(out, name);
+		fputs(":</b> ", out);
+		html_esc(out, found);
+		fputs("</li>\n", out);
+		return 0;
+	}
+	fputs("<p class=\"say finding\"><b>", out);
+	html_esc(out, drives[reviewed].label);
+	fputs(":</b> ", out);
+	html_esc(out, lead);
+	if (found[0]) {
+		fputs(" ", out);
+		html_esc(out, found);
+	}
+	fputs("</p>\n", out);
+	return 0;
+}
+
+void html_summary_row(FILE *out, const struct report_drive *drives, const struct slice *slices,
+		      unsigned nr, unsigned reviewed, const struct report_point *test,
+		      const char *anchor)
+{
+	struct standing st;
+	char name[128], v[48], r[48], where[POINT_NAME_MAX];
+
+	standing_of(drives, slices, nr, reviewed, test, &st);
+	report_test_name(test, name, sizeof(name));
+	fprintf(out, "<tr><td class=\"l\"><a href=\"#%s\">", anchor);
+	html_esc(out, name);
+	fputs("</a></td>", out);
+	if (!st.has) {
+		fputs("<td colspan=\"6\" class=\"l\">not run by the reviewed drive</td></tr>\n", out);
+		return;
+	}
+	report_format_number(st.value, st.iops, v, sizeof(v));
+	html_point_name(st.peak, where, sizeof(where));
+	fprintf(out, "<td>%s %s</td><td>%s</td>", v, unit_of(st.iops), where);
+	if (st.rating > 0) {
+		report_format_rating(st.rating, st.iops, r, sizeof(r));
+		fprintf(out, "<td>%s</td><td>%+.1f%%</td>", r, report_pct_diff(st.value, st.rating));
+	} else {
+		fputs("<td>-</td><td>-</td>", out);
+	}
+	if (st.of < 2) {
+		fputs("<td>-</td><td class=\"l\">-</td></tr>\n", out);
+		return;
+	}
+	fprintf(out, "<td>%u of %u</td><td class=\"l\">", st.rank, st.of);
+	if (st.leader == reviewed) {
+		fprintf(out, "leads by %.1f%%", isfinite(st.runner_up_pct) ? st.runner_up_pct : 0);
+	} else {
+		report_format_number(st.leader_value, st.iops, v, sizeof(v));
+		html_esc(out, drives[st.leader].label);
+		fprintf(out, " (%s), %.1f%% behind", v, -st.gap_pct);
+	}
+	fputs("</td></tr>\n", out);
+}
+
+void html_summary_head(FILE *out, const struct report_drive *drives, unsigned reviewed,
+		       unsigned nr)
+{
+	fputs("<p class=\"note\">The reviewed drive: <b>", out);
+	html_esc(out, drives[reviewed].label);
+	fprintf(out, "</b>; the comparison group: %u drive%s. Headline figure: IOPS up to 16K "
+		"blocks, MB/s above; rank by that figure among the drives that ran the test.</p>\n",
+		nr, nr == 1 ? "" : "s");
+	fputs("<table class=\"summary\"><tr><th class=\"l\">test</th><th>headline</th>"
+	      "<th>at QD/jobs</th><th>rated</th><th>vs rated</th><th>rank</th>"
+	      "<th class=\"l\">leader, gap</th></tr>\n", out);
+}
+
+void html_section_summary(FILE *out, const struct report_drive *drives,
+			  const struct slice *slices_per_test, const struct report_point *const *tests,
+			  unsigned nt, unsigned nr, unsigned reviewed)
+{
+	char name[128], v[48], where[POINT_NAME_MAX];
+	bool any = false;
+
+	fputs("<p class=\"say section-summary\"><b>Tests:</b> ", out);
+	for (unsigned t = 0; t < nt; t++) {
+		report_test_name(tests[t], name, sizeof(name));
+		fputs(t ? ", " : "", out);
+		html_esc(out, name);
+	}
+	fputs(".<br><b>", out);
+	html_esc(out, drives[reviewed].label);
+	fputs(":</b> ", out);
+	for (unsigned t = 0; t < nt; t++) {
+		struct standing st;
+
+		standing_of(drives, &slices_per_test[(size_t)t * nr], nr, reviewed, tests[t], &st);
+		if (!st.has)
+			continue;
+		report_test_name(tests[t], name, sizeof(name));
+		report_format_number(st.value, st.iops, v, sizeof(v));
+		html_point_name(st.peak, where, sizeof(where));
+		fputs(any ? "; " : "", out);
+		html_esc(out, name);
+		fprintf(out, " peaks at %s %s (%s)", v, unit_of(st.iops), where);
+		if (st.of >= 2)
+			fprintf(out, ", rank %u of %u", st.rank, st.of);
+		any = true;
+	}
+	fputs(any ? ".</p>\n" : "did not run these tests.</p>\n", out);
+}
+
+/* A latency as a reader expects it: µs, or ms past 10,000 µs. */
+static void latency_cell(FILE *out, double us)
+{
+	char v[48];
+
+	if (!isfinite(us)) {
+		fputs("<td>-</td>", out);
+		return;
+	}
+	report_format_number(us >= 10000 ? us / 1000 : us, false, v, sizeof(v));
+	fprintf(out, "<td>%s %s</td>", v, us >= 10000 ? "ms" : "\u00b5s");
+}
+
+void html_peak_percentiles(FILE *out, const struct report_drive *drives,
+			   const struct slice *slices, unsigned nr, const struct report_point *test)
+{
+	bool iops = report_headline_iops(test), any = false;
+	char where[POINT_NAME_MAX];
+
+	for (unsigned d = 0; d < nr; d++) {
+		const struct report_point *peak = standing_best_point(&slices[d], iops);
+		if (!peak || !isfinite(peak->p99_us))
+			continue;
+		if (!any)
+			fputs("<table class=\"pct\"><tr><th class=\"l\">latency at the peak</th>"
+			      "<th>QD/jobs</th><th>mean</th><th>p99</th><th>p99.9</th><th>p99.99</th>"
+			      "<th>p99.9999</th></tr>\n", out);
+		any = true;
+		html_point_name(peak, where, sizeof(where));
+		fputs("<tr><td class=\"l\">", out);
+		html_esc(out, drives[d].label);
+		fprintf(out, "</td><td>%s</td>", where);
+		latency_cell(out, peak->lat_mean_us);
+		latency_cell(out, peak->p99_us);
+		latency_cell(out, peak->p999_us);
+		latency_cell(out, peak->p9999_us);
+		latency_cell(out, peak->p999999_us);
+		fputs("</tr>\n", out);
+	}
+	if (any)
+		fputs("</table>\n", out);
+}

@@ -175,7 +175,7 @@ static int use_default_target(struct job_list *jobs, char *note, size_t len)
 
 	for (unsigned j = 0; j < jobs->nr; j++) {
 		struct job_spec *s = &jobs->jobs[j];
-		const struct engine_ops *ops = engine_find(s->ioengine);
+		const struct engine_ops *ops = job_engine(s);
 
 		if (s->filename[0] || s->directory[0] || (ops && !engine_needs_fd(ops)))
 			continue;
@@ -235,7 +235,7 @@ static void start_disk_util(const struct job_list *jobs, struct disk_util *du)
 
 	for (unsigned j = 0; j < jobs->nr; j++) {
 		const struct job_spec *s = &jobs->jobs[j];
-		const struct engine_ops *ops = engine_find(s->ioengine);
+		const struct engine_ops *ops = job_engine(s);
 
 		if (!s->output.disk_util || !ops || !engine_needs_fd(ops))
 			continue;

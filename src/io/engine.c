@@ -109,6 +109,11 @@ const struct engine_ops *engine_find(const char *name)
 	return NULL;
 }
 
+const struct engine_ops *job_engine(const struct job_spec *spec)
+{
+	return spec->engine ? spec->engine : engine_find(spec->ioengine);
+}
+
 void engine_files_default(struct engine *e)
 {
 	if (e->files)

@@ -153,6 +153,11 @@ struct engine {
  * "unknown ioengine 'x' (known: ...)" otherwise. */
 const struct engine_ops *engine_find(const char *name);
 
+/* The job's engine: the one job_spec_validate resolved (spec->engine);
+ * for a job built without validation (a unit test's), found by its
+ * name; NULL with err_msg when that names none. */
+const struct engine_ops *job_engine(const struct job_spec *spec);
+
 /* The i-th engine of the one table every list of engines reads (lookup,
  * the fault engine's wrappers, usage and error texts); NULL past the last. */
 const struct engine_ops *engine_at(unsigned i);

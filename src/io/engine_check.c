@@ -176,6 +176,7 @@ static const struct engine_catalog catalog = {
 	.engine_options = engine_options,
 	.check_job = check_job,
 	.alters_target = alters_target,
+	.find_engine = engine_find,
 };
 
 __attribute__((constructor)) static void register_catalog(void)

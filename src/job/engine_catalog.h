@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+struct engine_ops;
 struct job_spec;
 struct option_def;
 
@@ -26,6 +27,9 @@ struct engine_catalog {
 	/* True when the job's engine changes its target whatever rw says
 	 * (ENGINE_ALTERS: falloc's reads allocate). */
 	bool (*alters_target)(const struct job_spec *spec);
+	/* The engine a job's ioengine names, fault wrapper included (kept in
+	 * job_spec.engine); NULL with err_msg when none. */
+	const struct engine_ops *(*find_engine)(const char *name);
 };
 
 /* Called once by the io layer, before main. */

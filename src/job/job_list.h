@@ -26,7 +26,7 @@ int jobfile_parse(const char *path, const char *const *sections,
 
 /* job_spec_validate on jobs[first..): the first error, prefixed with the
  * job file and line of the job's section when it came from one. */
-int job_list_validate(const struct job_list *jobs, unsigned first);
+int job_list_validate(struct job_list *jobs, unsigned first);
 
 /* Parses fio-style options "--key=value" / "--flag": options before the
  * first --name are global, each --name starts a job. Errors name the

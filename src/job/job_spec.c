@@ -230,7 +230,7 @@ static int check_distribution(const struct distribution *d)
 	return 0;
 }
 
-static int check_spec(const struct job_spec *spec)
+static int check_spec(struct job_spec *spec)
 {
 	if (spec->iodepth < 1)
 		return err_set("option 'iodepth': must be at least 1");
@@ -279,13 +279,16 @@ static int check_spec(const struct job_spec *spec)
 		return err_set("option 'ioengine': empty");
 	if (engine_catalog()->check_job(spec) || job_checks_validate(spec))
 		return -1;
+	spec->engine = engine_catalog()->find_engine(spec->ioengine);
+	if (!spec->engine)
+		return -1;
 	if (buffering_check(spec) || pacing_spec_check(spec) || job_files_check(spec) ||
 	    engine_opts_check(spec))
 		return -1;
 	return check_distribution(&spec->distribution);
 }
 
-int job_spec_validate(const struct job_spec *spec)
+int job_spec_validate(struct job_spec *spec)
 {
 	if (check_spec(spec))
 		return err_prefix("job '%s'", spec->name);

@@ -115,6 +115,8 @@ struct bssplit_entry {
 	double pct;          /* honoured with its fraction (fio truncates: atoi) */
 };
 
+struct engine_ops;
+
 struct job_spec {
 	/* identity */
 	char name[JOB_NAME_MAX];
@@ -238,6 +240,12 @@ struct job_spec {
 	/* where the job came from, for error messages */
 	char source[JOB_PATH_MAX];     /* job file path or "command line" */
 	unsigned source_line;          /* line of the section header */
+
+	/* runtime state, never stored nor sent to another rank: the engine
+	 * ioengine names (with its fault wrapper for fault:<engine>),
+	 * resolved once by job_spec_validate; later code asks the job for it
+	 * (io/engine.h's job_engine), not the name. NULL until validated. */
+	const struct engine_ops *engine;
 };
 
 /* Fills spec with fio's defaults (plus drivebench's, see docs/options.md). */
@@ -262,8 +270,9 @@ uint64_t job_spec_min_bs(const struct job_spec *spec);
 
 /* Checks the values against each other (not against a target): iodepth 0,
  * percentages over 100, bssplit sums, ... On error sets err_msg naming the
- * job and option and returns -1. */
-int job_spec_validate(const struct job_spec *spec);
+ * job and option and returns -1. A valid job keeps its resolved engine
+ * (spec->engine). */
+int job_spec_validate(struct job_spec *spec);
 
 /* The (first) file clone `clone` of the job opens, named as fio names it:
  * filename alone, directory/filename when both are given (fio joins them

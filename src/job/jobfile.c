@@ -322,10 +322,10 @@ out:
 	return rc;
 }
 
-int job_list_validate(const struct job_list *jobs, unsigned first)
+int job_list_validate(struct job_list *jobs, unsigned first)
 {
 	for (unsigned i = first; i < jobs->nr; i++) {
-		const struct job_spec *job = &jobs->jobs[i];
+		struct job_spec *job = &jobs->jobs[i];
 
 		if (job_spec_validate(job)) {
 			if (strcmp(job->source, "command line"))

@@ -158,6 +158,8 @@ static int unpack_run(struct unpack *u, struct run_message *m)
 		/* names of another process's option table: checked on rank 0 */
 		memset(e->engine_option, 0, sizeof(e->engine_option));
 		e->nr_engine_options = e->nr_global_engine_options = 0;
+		/* ... and its resolved engine: resolved again on this rank */
+		m->jobs.jobs[j].engine = NULL;
 		if (mine && given)
 			name_targets_as_given(&m->jobs.jobs[j], mine, given);
 	}

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "device/write_consent.h"
 #include "io/engine.h"
 #include "job/file_service.h"
 #include "job/offsets.h"
@@ -51,8 +52,8 @@ struct worker_files {
 
 /* fileset.c: the runner's side */
 
-/* Whether a clone of spec (run by ops) has a file set. */
-bool fileset_wanted(const struct job_spec *spec, const struct engine_ops *ops);
+/* (whether a clone has a file set: device/write_consent.h's
+ * target_has_file_set) */
 
 /* What a clone's set holds in memory (its files, their paths and a
  * random job's offset generators), for the runner's memory check. */
@@ -69,9 +70,10 @@ int fileset_consent(const struct job_list *jobs, const struct run_options *opt,
  * first file as *t (the worker's target). Returns 0 or -1 with err_msg. */
 int fileset_prepare(struct worker *w, struct target *t, const volatile sig_atomic_t *stop);
 
-/* runner.c's gate: for one path of a job (a job that only reads an
- * existing file needs no consent), and for a path whatever the job does
- * (a file-ops engine that creates or deletes). 0, or -1 with err_msg. */
+/* runner.c's gate (device/write_consent.h with the run's --destroy-data
+ * ids): for one path of a job (a job that only reads an existing file
+ * needs no consent), and for a path whatever the job does (a file-ops
+ * engine that creates or deletes). 0, or -1 with err_msg. */
 int check_write_consent(const struct job_spec *s, const char *path,
 			const struct run_options *opt);
 int check_path_consent(const struct job_spec *s, const char *path,

@@ -26,14 +26,6 @@
 
 #define RNG_STREAM_FILESIZE 17   /* filesize=LOW-HIGH draws (random.h's are 0..3) */
 
-/* filesize= sizes even a single file as fio does (size then only caps the
- * I/O), so such a job takes the set's path too. */
-bool fileset_wanted(const struct job_spec *spec, const struct engine_ops *ops)
-{
-	return ops && ((engine_flags(ops) & ENGINE_FILE_OPS) || job_files_many(spec) ||
-		       spec->files.filesize_low);
-}
-
 uint64_t fileset_memory_bytes(const struct job_spec *spec)
 {
 	uint64_t per_file = sizeof(struct job_file) + sizeof(int) + JOB_NAME_MAX;
@@ -119,11 +111,11 @@ int fileset_consent(const struct job_list *jobs, const struct run_options *opt,
 
 	for (unsigned j = 0; j < jobs->nr; j++) {
 		const struct job_spec *s = &jobs->jobs[j];
-		const struct engine_ops *ops = engine_find(s->ioengine);
+		const struct engine_ops *ops = job_engine(s);
 		unsigned n = job_file_count(s);
 
 		err_clear();
-		if (!fileset_wanted(s, ops))
+		if (!target_has_file_set(s, ops))
 			continue;
 		if (check_set_memory(s, limit))
 			return -1;

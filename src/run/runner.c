@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "run/loop_log.h"
+#include "run/memory_check.h"
 #include "run/checks_run.h"
 #include "run/jobctl.h"
 #include "run/files.h"
@@ -19,6 +20,7 @@
 #include "device/output_gate.h"
 #include "device/model_target.h"
 #include "device/safety.h"
+#include "device/write_consent.h"
 #include "device/snapshot.h"
 #include "verify/verify.h"
 
@@ -28,121 +30,6 @@
 #include "util/units.h"
 #include "util/text.h"
 #include "job/options.h"
-
-uint64_t run_default_buffer_limit(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-
-	if (pages <= 0 || page <= 0)
-		return 1ull << 30;
-	return (uint64_t)pages * (uint64_t)page / 4;
-}
-
-static void format_bytes(uint64_t b, char *out, size_t len)
-{
-	units_format_bytes(b, UNITS_IEC, 0, out, len);
-}
-
-/* What the run keeps until its end: every clone's result (counters, six
- * latency histograms) and series. Summed over the whole run, since results
- * outlive their phase. */
-static uint64_t results_bytes(const struct job_list *jobs)
-{
-	uint64_t total = 0;
-
-	for (unsigned j = 0; j < jobs->nr; j++)
-		total += worker_result_bytes(&jobs->jobs[j]) * jobs->jobs[j].numjobs;
-	return total;
-}
-
-/* The job whose results weigh most, for the message. */
-static const struct job_spec *heaviest_results(const struct job_list *jobs)
-{
-	const struct job_spec *worst = &jobs->jobs[0];
-
-	for (unsigned j = 1; j < jobs->nr; j++)
-		if (worker_result_bytes(&jobs->jobs[j]) * jobs->jobs[j].numjobs >
-		    worker_result_bytes(worst) * worst->numjobs)
-			worst = &jobs->jobs[j];
-	return worst;
-}
-
-/* Checked before the workers are allocated: the series and histograms of
- * the whole run, refused with the arithmetic (series_interval=1ns used to
- * grow until the kernel killed the run). */
-static int check_result_memory(const struct job_list *jobs, uint64_t limit)
-{
-	uint64_t total = results_bytes(jobs);
-	const struct job_spec *s;
-	char series[32], per[32], want[32], have[32], rest[32], how[160];
-	char runtime[32], interval[32];
-	uint64_t points;
-
-	if (total <= limit || !jobs->nr)
-		return 0;
-	s = heaviest_results(jobs);
-	points = worker_series_points(s);
-	format_bytes(points * sizeof(struct series_point), series, sizeof(series));
-	format_bytes(sizeof(struct worker), rest, sizeof(rest));
-	format_bytes(worker_result_bytes(s), per, sizeof(per));
-	format_bytes(total, want, sizeof(want));
-	format_bytes(limit, have, sizeof(have));
-	if (s->runtime_ns)
-		snprintf(how, sizeof(how), " (runtime %s / series_interval %s + 2%s)",
-			 format_time_ns(s->runtime_ns, runtime, sizeof(runtime)),
-			 format_time_ns(s->series_interval_ns, interval, sizeof(interval)),
-			 points == SERIES_POINTS_MAX ? ", at most 2^28" : "");
-	else
-		snprintf(how, sizeof(how), " (a job without a runtime)");
-	return err_set("job '%s'%s: the run's series and histograms need %s, over the limit of %s (--max-buffer-mem): %u clone%s x (%llu samples%s x %zu bytes = %s, plus %s of counters and histograms = %s); raise series_interval, shorten runtime or lower numjobs",
-		       s->name, jobs->nr > 1 ? " (of the run's jobs, the one that needs most)" : "",
-		       want, have, s->numjobs, s->numjobs == 1 ? "" : "s",
-		       (unsigned long long)points, how, sizeof(struct series_point), series,
-		       rest, per);
-}
-
-/* The memory check happens before anything is allocated, per phase (jobs
- * that run at the same time), so a job that cannot fit is refused with the
- * arithmetic rather than dying of OOM half-way. The run's results (series,
- * histograms) count in every phase: they are kept to the end. */
-static int check_buffer_memory(const struct job_list *jobs, unsigned first,
-			       unsigned last, uint64_t limit, const uint64_t *verify_bytes,
-			       uint64_t results)
-{
-	uint64_t total = 0;
-	char want[32], have[32], kept[32];
-
-	for (unsigned j = first; j < last; j++)
-		total += (worker_buffer_bytes(&jobs->jobs[j]) +
-			  fileset_memory_bytes(&jobs->jobs[j])) * jobs->jobs[j].numjobs +
-			 verify_bytes[j];
-	if (total <= limit && results <= limit - total)
-		return 0;
-	format_bytes(total, want, sizeof(want));
-	format_bytes(limit, have, sizeof(have));
-	format_bytes(results, kept, sizeof(kept));
-	if (last - first == 1) {
-		const struct job_spec *s = &jobs->jobs[first];
-		uint64_t per_io = worker_buffer_bytes(s) / s->iodepth;
-
-		if (verify_bytes[first]) {
-			char buffers[32], map[32];
-
-			format_bytes(worker_buffer_bytes(s) * s->numjobs, buffers, sizeof(buffers));
-			format_bytes(verify_bytes[first], map, sizeof(map));
-			return err_set("job '%s': I/O buffers (%u jobs x iodepth %u x %llu bytes = %s) and the verify map (4 bytes per %llu-byte unit written, plus verify_backlog: %s) need %s, plus %s of the run's series and histograms, over the limit of %s (--max-buffer-mem); lower size, numjobs or iodepth, or raise the verify unit (verify_interval)",
-				       s->name, s->numjobs, s->iodepth,
-				       (unsigned long long)per_io, buffers,
-				       (unsigned long long)verify_unit(s), map, want, kept, have);
-		}
-
-		return err_set("job '%s': I/O buffers need %u jobs x iodepth %u x %llu bytes = %s, plus %s of the run's series and histograms, over the limit of %s (--max-buffer-mem); lower numjobs, iodepth or chunk_size",
-			       s->name, s->numjobs, s->iodepth,
-			       (unsigned long long)per_io, want, kept, have);
-	}
-	return err_set("jobs %u..%u running together need %s of I/O buffers, plus %s of the run's series and histograms, over the limit of %s (--max-buffer-mem)",
-		       first + 1, last, want, kept, have);
-}
 
 /* Verification of one clone: the run's seed (drawn once per run unless the
  * job gives verify_seed) and the map's memory for the check above. Clones
@@ -222,45 +109,18 @@ static int prepare_target(struct worker *w, struct target *t)
 	return target_probe(path, t);
 }
 
-/* The safety gate: a job that writes may only touch a target that holds
- * no data, or one the user named with --destroy-data. */
+/* runner's side of the gate (device/write_consent.h), with the run's
+ * --destroy-data ids */
 int check_write_consent(const struct job_spec *s, const char *path,
 			const struct run_options *opt)
 {
-	/* reading an existing target needs no consent (unless unlink=1
-	 * deletes it at the end); a missing one is created and laid out, so
-	 * it passes the gate as a write does */
-	if (!job_spec_writes(s) && !s->files.unlink && access(path, F_OK) == 0)
-		return 0;
-	return check_path_consent(s, path, opt);
+	return target_write_consent(s, path, opt->destroy_ids, opt->nr_destroy_ids);
 }
 
 int check_path_consent(const struct job_spec *s, const char *path,
 		       const struct run_options *opt)
 {
-	struct safety_verdict v;
-	char text[1024];
-	size_t used;
-	unsigned i = 0;
-
-	do {
-		const char *id = i < opt->nr_destroy_ids ? opt->destroy_ids[i] : NULL;
-
-		if (safety_check(path, id, &v))
-			return -1;
-		if (v.allowed)
-			return 0;
-	} while (++i < opt->nr_destroy_ids);
-	used = (size_t)snprintf(text, sizeof(text), "refusing to write to '%s':", path);
-	for (unsigned r = 0; r < v.nr_reasons && used < sizeof(text); r++)
-		used += (size_t)snprintf(text + used, sizeof(text) - used, "\n  - %s", v.reasons[r]);
-	if (used < sizeof(text) && safety_consent_hint(&v)[0])
-		used += (size_t)snprintf(text + used, sizeof(text) - used, "\n%s",
-					 safety_consent_hint(&v));
-	if (used < sizeof(text) && v.mounted && s && s->eng.allow_mounted_write)
-		snprintf(text + used, sizeof(text) - used, "\nallow_mounted_write=1 does "
-			 "not lift this: drivebench never writes to a mounted device");
-	return err_refuse("%s", text);
+	return target_path_consent(s, path, opt->destroy_ids, opt->nr_destroy_ids);
 }
 
 /* The files the engine writes beside the target pass the gates too: a
@@ -570,7 +430,7 @@ static int setup_clone(struct worker *w, struct target *t, unsigned groupid,
 	w->fd = -1;
 	w->stop = opt->stop;
 	w->target = t;
-	w->ops = engine_find(s->ioengine);
+	w->ops = job_engine(s);
 	if (!w->ops)
 		return err_prefix("job '%s'", s->name);
 	if (job_spec_path(s, c, path, sizeof(path)))
@@ -590,7 +450,7 @@ static int setup_clone(struct worker *w, struct target *t, unsigned groupid,
 		t->exists = true;
 		t->size = s->size ? s->size : SCRATCH_DEFAULT_SIZE;
 		t->logical_block = 512;
-	} else if (fileset_wanted(s, w->ops)) {
+	} else if (target_has_file_set(s, w->ops)) {
 		if (fileset_prepare(w, t, opt->stop)) {
 			*why = *opt->stop ? RUN_FAILED_RUNTIME :
 			       err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
@@ -728,7 +588,7 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 		}
 		while (last < jobs->nr && !jobs->jobs[last].stonewall)
 			last++;
-		if (check_buffer_memory(jobs, j, last, limit, verify_bytes, results))
+		if (run_check_buffer_memory(jobs, j, last, limit, verify_bytes, results))
 			return -1;
 		for (unsigned q = j; q < last; q++)
 			k += jobs->jobs[q].numjobs;
@@ -807,36 +667,6 @@ static int move_results(struct worker *workers, struct run_output *out)
 	return 0;
 }
 
-/* The gate of every clone's target and of the files beside it, before
- * any is laid out (setup_clone checks each again as it prepares it). */
-static int gate_every_target(const struct job_list *jobs, const struct run_options *opt)
-{
-	for (unsigned j = 0; j < jobs->nr; j++) {
-		const struct job_spec *s = &jobs->jobs[j];
-		const struct engine_ops *ops = engine_find(s->ioengine);
-
-		if (!ops)
-			return err_prefix("job '%s'", s->name);
-		for (unsigned c = 0; c < s->numjobs; c++) {
-			struct side_file files[4];
-			char path[JOB_PATH_MAX];
-			int n = ops->side_files ? ops->side_files(s, c, files, 4) : 0;
-
-			for (int i = 0; i < n; i++)
-				if (files[i].kind != SIDE_FILE_OUTPUT &&
-				    check_write_consent(s, files[i].path, opt))
-					return err_prefix("job '%s'", s->name);
-			if (job_spec_path(s, c, path, sizeof(path)))
-				return err_prefix("job '%s'", s->name);
-			if (model_target_is(path) || !engine_needs_fd(ops) || fileset_wanted(s, ops))
-				continue;
-			if (check_write_consent(s, path, opt))
-				return err_prefix("job '%s'", s->name);
-		}
-	}
-	return 0;
-}
-
 int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	     struct run_output *out, enum run_failure *why)
 {
@@ -849,12 +679,12 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	struct run_logs logs = { 0 };
 	struct jobctl *ctl = NULL;
 	uint64_t limit = opt->max_buffer_mem ? opt->max_buffer_mem : run_default_buffer_limit();
-	uint64_t results = results_bytes(jobs);
+	uint64_t results = run_results_bytes(jobs);
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	*why = RUN_FAILED_INPUT;
-	if (check_result_memory(jobs, limit))
+	if (run_check_result_memory(jobs, limit))
 		return -1;
 	workers = calloc(nr ? nr : 1, sizeof(*workers));
 	targets = calloc(nr ? nr : 1, sizeof(*targets));
@@ -867,8 +697,8 @@ int run_jobs(const struct job_list *jobs, const struct run_options *opt,
 	/* every file of every job with a set of files passes the gate first:
 	 * a refusal leaves nothing laid out; under MPI every target of every
 	 * rank does, and one refusal stops every rank before any writes */
-	if (ranks_agree(fileset_consent(jobs, opt, limit) == 0 &&
-		       (!ranks_active() || gate_every_target(jobs, opt) == 0), NULL)) {
+	if (target_gate_agreed(jobs, opt->destroy_ids, opt->nr_destroy_ids,
+			       fileset_consent(jobs, opt, limit) == 0)) {
 		*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
 		out->failed_together = ranks_active();
 		rc = -1;

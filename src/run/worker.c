@@ -165,7 +165,7 @@ int worker_setup(struct worker *w)
 	/* CPUs, memory policy, priorities first: the buffers follow them */
 	if (job_env_apply(w))
 		return fail(w);
-	w->ops = engine_find(s->ioengine);
+	w->ops = job_engine(s);
 	if (!w->ops)
 		return fail(w);
 	if (w->files) {

@@ -228,6 +228,32 @@ static void lookup_errors_name_the_inner_engine(void **state)
 	assert_string_equal(fault_kind_name(FAULT_KINDS), "unknown");
 }
 
+/* issue 26.3: validation resolves the engine once and the job keeps it,
+ * the fault wrapper included; a later change of ioengine is resolved by
+ * the next validation, and a job never validated is still answered. */
+static void validation_keeps_the_resolved_engine(void **state)
+{
+	struct job_spec s;
+
+	(void)state;
+	job_spec_defaults(&s);
+	snprintf(s.name, sizeof(s.name), "j");
+	snprintf(s.filename, sizeof(s.filename), "/dev/null");
+	snprintf(s.ioengine, sizeof(s.ioengine), "fault:psync");
+	assert_null(s.engine);
+	assert_ptr_equal(job_engine(&s), engine_find("fault:psync"));  /* unvalidated: by name */
+	assert_int_equal(job_spec_validate(&s), 0);
+	assert_non_null(s.engine);
+	assert_ptr_equal(fault_engine_inner(s.engine), &engine_psync);
+	assert_ptr_equal(job_engine(&s), s.engine);
+	snprintf(s.ioengine, sizeof(s.ioengine), "null");
+	assert_int_equal(job_spec_validate(&s), 0);
+	assert_ptr_equal(s.engine, &engine_null);
+	snprintf(s.ioengine, sizeof(s.ioengine), "fault:bogus");
+	assert_int_equal(job_spec_validate(&s), -1);
+	assert_non_null(strstr(err_msg(), "'bogus'"));
+}
+
 static void counts_of_other_engines_are_zero(void **state)
 {
 	struct fault_fixture *f = *state;
@@ -833,6 +859,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lookup_wraps_known_engines),
 		cmocka_unit_test(lookup_errors_name_the_inner_engine),
+		cmocka_unit_test(validation_keeps_the_resolved_engine),
 		WITH_FIXTURE(counts_of_other_engines_are_zero),
 		WITH_FIXTURE(inner_init_failure_is_reported),
 		WITH_FIXTURE(no_faults_pass_through),

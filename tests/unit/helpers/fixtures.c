@@ -38,7 +38,7 @@ void set_fails_with(struct job_spec *spec, const char *key, const char *value,
 			 err_msg(), fragment);
 }
 
-void validate_fails_with(const struct job_spec *spec, const char *fragment)
+void validate_fails_with(struct job_spec *spec, const char *fragment)
 {
 	err_clear();
 	assert_int_equal(job_spec_validate(spec), -1);

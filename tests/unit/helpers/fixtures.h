@@ -22,7 +22,7 @@ void set_fails_with(struct job_spec *spec, const char *key, const char *value,
 		    const char *fragment);
 
 /* job_spec_validate refuses spec, with a message containing fragment. */
-void validate_fails_with(const struct job_spec *spec, const char *fragment);
+void validate_fails_with(struct job_spec *spec, const char *fragment);
 
 /* Output captured in memory: fx_capture_open gives a stream to write to,
  * fx_capture_text closes it and returns what was written (NUL-terminated,

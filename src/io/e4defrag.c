@@ -123,6 +123,26 @@ static int open_donor(struct engine *e, const char *path)
 	return fd;
 }
 
+/* Whether the kernel offers EXT4_IOC_MOVE_EXT here at all: a move of no
+ * blocks changes nothing, and a kernel (or a sandbox's filter) that
+ * refuses online defragmentation says so before it checks arguments, with
+ * EPERM, EOPNOTSUPP or ENOTTY. Refused, the job stops with that named
+ * rather than failing every I/O with a bare errno. */
+static int probe_move_ext(const struct engine *e, int donor_fd)
+{
+	struct move_extent me;
+
+	memset(&me, 0, sizeof(me));
+	me.donor_fd = (uint32_t)donor_fd;
+	if (ioctl(e->fd, EXT4_IOC_MOVE_EXT, &me) == 0 ||
+	    (errno != EPERM && errno != EOPNOTSUPP && errno != ENOTTY && errno != ENOSYS))
+		return 0;
+	return err_set("e4defrag: the kernel refuses EXT4_IOC_MOVE_EXT on '%s' (%s): online "
+		       "defragmentation (the ioctl e4defrag moves blocks with) is not available "
+		       "on this kernel or filesystem, or a sandbox blocks it", e->path,
+		       strerror(errno));
+}
+
 static int e4defrag_init(struct engine *e, const struct job_spec *spec)
 {
 	struct e4defrag_state *st;
@@ -137,6 +157,10 @@ static int e4defrag_init(struct engine *e, const struct job_spec *spec)
 	fd = open_donor(e, path);
 	if (fd < 0)
 		return -1;
+	if (probe_move_ext(e, fd)) {
+		close(fd);
+		return -1;
+	}
 	if ((!spec->eng.e4defrag.inplace &&
 	     fallocate(fd, 0, (off_t)e->range_start, (off_t)e->range_len)) ||
 	    fstat(fd, &donor)) {

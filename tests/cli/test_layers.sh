@@ -34,7 +34,7 @@ fi
 
 # the report room's products: a PTS page including the review page's header
 rm -rf "$TMP/src"; mkdir -p "$TMP/src/report/pts" "$TMP/src/report/review" "$TMP/src/report/analysis"
-printf '#include "report/analysis/report.h"\n' >"$TMP/src/report/review/review.html_parts.h"
+printf '#include "report/analysis/report.h"\n' >"$TMP/src/report/review/html_parts.h"
 printf '#include "report/analysis/report.h"\n#include "report/review/html_parts.h"\n' >"$TMP/src/report/pts/pts_html.c"
 out=$(sh scripts/layers.sh "$TMP/src" 2>&1)
 if [ $? -ne 0 ] && echo "$out" | grep -q 'report/pts/pts_html.c:2: report/pts (layer 15) includes report/review/html_parts.h (report/review, layer 15): against the order'; then
@@ -48,7 +48,7 @@ fi
 # compare uses the analysis only: not svg/, and no product includes compare
 rm -rf "$TMP/src"; mkdir -p "$TMP/src/report/compare" "$TMP/src/report/svg" "$TMP/src/report/review"
 printf '#include "report/svg/svg.h"\n' >"$TMP/src/report/compare/compare_print.c"
-printf '#include "report/compare/compare_table.h"\n' >"$TMP/src/report/review/review.html.c"
+printf '#include "report/compare/compare_table.h"\n' >"$TMP/src/report/review/html.c"
 out=$(sh scripts/layers.sh "$TMP/src" 2>&1)
 if [ $? -ne 0 ] && echo "$out" | grep -q 'report/compare/compare_print.c:1: report/compare (layer 14) includes report/svg/svg.h' &&
 	echo "$out" | grep -q 'report/review/html.c:1: report/review includes report/compare/compare_table.h: the review and PTS pages use the analysis and svg/, never compare'; then

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/engine.h"
 #include "io/vssd.h"
 #include "device/snapshot.h"
 #include "util/clock.h"
@@ -97,6 +98,7 @@ int model_target_aim(struct job_spec *spec, const char *path)
 	int n;
 
 	snprintf(spec->ioengine, sizeof(spec->ioengine), "vssd");
+	spec->engine = &engine_vssd;
 	memcpy(spec->eng.vssd.model, file, sizeof(file));
 	memcpy(spec->eng.vssd.scale, scale, sizeof(scale));
 	/* the stored options say what ran (a repeated key's last value wins) */

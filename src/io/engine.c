@@ -111,7 +111,11 @@ const struct engine_ops *engine_find(const char *name)
 
 const struct engine_ops *job_engine(const struct job_spec *spec)
 {
-	return spec->engine ? spec->engine : engine_find(spec->ioengine);
+	/* a job whose ioengine changed after validation (a modelled target
+	 * aims it at vssd) is answered by its name, never the stale engine */
+	if (spec->engine && strcmp(spec->engine->name, spec->ioengine) == 0)
+		return spec->engine;
+	return engine_find(spec->ioengine);
 }
 
 void engine_files_default(struct engine *e)

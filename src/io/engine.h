@@ -154,8 +154,9 @@ struct engine {
 const struct engine_ops *engine_find(const char *name);
 
 /* The job's engine: the one job_spec_validate resolved (spec->engine);
- * for a job built without validation (a unit test's), found by its
- * name; NULL with err_msg when that names none. */
+ * for a job built without validation (a unit test's), or whose ioengine
+ * was changed since, found by its name; NULL with err_msg when that
+ * names none. */
 const struct engine_ops *job_engine(const struct job_spec *spec);
 
 /* The i-th engine of the one table every list of engines reads (lookup,

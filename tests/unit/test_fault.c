@@ -246,7 +246,10 @@ static void validation_keeps_the_resolved_engine(void **state)
 	assert_non_null(s.engine);
 	assert_ptr_equal(fault_engine_inner(s.engine), &engine_psync);
 	assert_ptr_equal(job_engine(&s), s.engine);
+	/* changed after validation (a modelled target aims a job at vssd):
+	 * the job answers with the engine it now names, not the stale one */
 	snprintf(s.ioengine, sizeof(s.ioengine), "null");
+	assert_ptr_equal(job_engine(&s), &engine_null);
 	assert_int_equal(job_spec_validate(&s), 0);
 	assert_ptr_equal(s.engine, &engine_null);
 	snprintf(s.ioengine, sizeof(s.ioengine), "fault:bogus");

@@ -184,7 +184,8 @@ static int histogram(FILE *out, const char *id, const char *title, const struct 
 		pts_figure_close(out, NULL);
 		return 0;
 	}
-	rc = svg_bar_chart(out, title, "% of I/Os", &ptr[first], &share[first], last - first + 1);
+	rc = svg_bar_chart(out, title, "% of I/Os", &ptr[first], &share[first], last - first + 1,
+			   NULL);
 	pts_figure_close(out, "Response-time histogram: the share of the I/Os completing within "
 			 "each bucket (completion latency).");
 	return rc;

@@ -166,7 +166,7 @@ static int gds_panels(FILE *out, const struct report_drive *drives, unsigned nr,
 	for (unsigned b = 0; b < g->nr_bs; b++) {
 		for (unsigned d = 0; d < nr; d++)
 			series[d] = (struct svg_series){ drives[d].label, NULL,
-				gibs + d * cells + (size_t)b * g->nr_threads, g->nr_threads };
+				gibs + d * cells + (size_t)b * g->nr_threads, g->nr_threads, d + 1 };
 		report_bs_name(g->bs[b], bs, sizeof(bs));
 		snprintf(title, sizeof(title), "GDS %s %s: throughput", gname, bs);
 		struct svg_chart c = { title, "threads", "GiB/s (2^30 bytes/s)", x_ptrs,

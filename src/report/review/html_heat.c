@@ -131,8 +131,12 @@ int html_heat_pair(FILE *out, const struct html_heat *h, unsigned a, unsigned b)
 		 h->unit, h->lower_better ? "lower" : "higher");
 	struct svg_heat grid = { title, h->id, h->row_names, h->rows, h->col_names, h->cols,
 				 score, lp, hp, key };
+	/* drawn at its own size (never shrunk under 12 px text), scrolled
+	 * sideways when wider than the page */
+	fputs("<div class=\"heatwrap\">", out);
 	if (svg_heatmap(out, &grid) < 0)
 		goto out;
+	fputs("</div>\n", out);
 	if (h->nr >= 2 && write_data(out, h) < 0)
 		goto out;
 	rc = 0;

@@ -335,6 +335,41 @@ static void test_heat_pair(void **state)
 	free(svg);
 }
 
+/* The default pair: the reviewed drive and the one sharing the most
+ * cells with it; when it shares none, the pair that shares the most; when
+ * no pair shares enough, a note instead of a grid. */
+static void draw_default(FILE *f, void *arg)
+{
+	static const char *const rows[] = { "16K", "128K" };
+	static const char *const cols[] = { "1", "4" };
+	static const char *const drives[] = { "A", "B", "C" };
+	const double *v = arg;
+	struct html_heat h = { "t-2", "what", "GiB/s", 2, false, rows, 2, cols, 2, drives, 3, v };
+	assert_int_equal(html_heat_default(f, &h, 0), 0);
+}
+
+static void test_heat_default_pair(void **state)
+{
+	double both[] = { 1, 2, 3, 4,  NAN, NAN, NAN, 9,  2, 2, 2, 2 };
+	double none[] = { 1, 2, 3, 4,  NAN, NAN, NAN, NAN,  NAN, NAN, NAN, NAN };
+	double others[] = { NAN, NAN, NAN, NAN,  1, 2, 3, 4,  2, 2, NAN, NAN };
+	(void)state;
+
+	char *svg = render(draw_default, both);   /* B shares one cell, C four */
+	assert_non_null(strstr(svg, "<title>A vs C: what</title>"));
+	assert_int_equal(count(svg, "#f4f4f4\""), 0);
+	free(svg);
+	svg = render(draw_default, others);       /* A measured nothing */
+	assert_non_null(strstr(svg, "<title>B vs C: what</title>"));
+	free(svg);
+	svg = render(draw_default, none);
+	assert_null(strstr(svg, "<svg"));
+	assert_non_null(strstr(svg, "No heatmap of what: no two drives"));
+	free(svg);
+	assert_int_equal(html_heat_shared(&(struct html_heat){ "x", "w", "u", 0, false, NULL, 2,
+							NULL, 2, NULL, 3, both }, 0, 1), 1);
+}
+
 static void test_point_order(void **state)
 {
 	(void)state;
@@ -1028,6 +1063,7 @@ int main(void)
 		cmocka_unit_test(test_line_chart_drives),
 		cmocka_unit_test(test_right_axis_round_ticks),
 		cmocka_unit_test(test_bar_chart_drives),
+		cmocka_unit_test(test_heat_default_pair),
 		cmocka_unit_test(test_heat_color),
 		cmocka_unit_test(test_heatmap_cells),
 		cmocka_unit_test(test_heat_pair),

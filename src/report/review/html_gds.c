@@ -292,7 +292,7 @@ static int gds_heatmaps(FILE *out, const struct report_drive *drives, unsigned n
 	for (unsigned m = 0; m < 2; m++) {
 		struct html_heat h = { id[m], what[m], m ? "\u00b5s" : "GiB/s", m ? 1 : 2, m == 1,
 				       rp, g->nr_bs, cp, g->nr_threads, dn, nr, grids[m ? 2 : 0] };
-		if (rc == 0 && html_heat_pair(out, &h, reviewed, reviewed ? 0 : 1) < 0)
+		if (rc == 0 && html_heat_default(out, &h, reviewed) < 0)
 			rc = -1;
 	}
 	free(dn);

@@ -574,7 +574,7 @@ static int heatmap_of(FILE *out, const struct report_drive *drives, const struct
 	snprintf(id, sizeof(id), "sweep-%u", index);
 	struct html_heat heat = { id, what, "MB/s", 0, false, rp, h.rows, cp, h.ncols,
 				  dn, nr, v };
-	rc = html_heat_pair(out, &heat, reviewed, reviewed ? 0 : 1) < 0 ? -1 : 1;
+	rc = html_heat_default(out, &heat, reviewed) < 0 ? -1 : 1;
 out:
 	free(dn);
 	free(v);

@@ -9,7 +9,7 @@
 #include "util/error.h"
 
 #define CHART_W 760
-#define CHART_H 380
+#define CHART_H 350
 #define MARGIN_L 78
 #define MARGIN_R 170
 #define MARGIN_T 36

@@ -175,7 +175,7 @@ static int histogram(FILE *out, const char *id, const char *title, const struct 
 		if (edge[b] >= 1000)
 			snprintf(names[b], sizeof(names[b]), "<= %g ms", edge[b] / 1000);
 		else
-			snprintf(names[b], sizeof(names[b]), "<= %g us", edge[b]);
+			snprintf(names[b], sizeof(names[b]), "<= %g \u00b5s", edge[b]);
 		ptr[b] = names[b];
 	}
 	pts_figure_open(out, id);

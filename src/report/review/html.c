@@ -73,8 +73,9 @@ void html_review_close(FILE *out, unsigned nr)
 }
 
 /* The page's one script, small and optional. A click on a legend entry
- * hides that series (in charts where series i is drive i, that drive in
- * every one of them), a second click shows it again. The drive selector
+ * hides that series (in charts whose marks are drives, data-drives: that
+ * drive's lines, dots and bars in every one of them), a second click
+ * shows it again. The drive selector
  * (shown by the script) moves the summary, the findings and the emphasis
  * to another drive, and redraws every heatmap for the pair picked, from
  * the values beside it (report/review/html_heat.c; the colours as svg_heat_color

@@ -187,12 +187,12 @@ missing = [l for l in links if ("id=\"%s\"" % l) not in dom]
 assert not missing, missing
 ' "$TMP/dom.html"
 check "hover: a point carries its values" grep -qE '<circle [^>]*><title>[^<]+: 1/1 → [0-9]' "$TMP/dom.html"
-# a legend click (as the page's script handles it) hides that drive in
-# every sweep chart, a second click shows it again
-sed 's|</body>|<script>var g=document.querySelector("svg[data-drives]").querySelectorAll(".legend-item")[1];g.dispatchEvent(new MouseEvent("click",{bubbles:true}));var off=document.querySelectorAll("svg[data-drives] path.off").length,all=document.querySelectorAll("svg[data-drives]").length;g.dispatchEvent(new MouseEvent("click",{bubbles:true}));document.body.setAttribute("data-test",off+"/"+all+"/"+document.querySelectorAll(".off").length)</script></body>|' "$H" > "$TMP/click.html"
+# a legend click (as the page's script handles it) hides that drive's
+# line or bars in every chart, a second click shows them again
+sed 's|</body>|<script>var g=document.querySelector("svg[data-drives]").querySelectorAll(".legend-item")[1];g.dispatchEvent(new MouseEvent("click",{bubbles:true}));var k=g.getAttribute("data-legend"),off=document.querySelectorAll("svg[data-drives] path.off,svg[data-drives] g.bar.off").length,all=Array.prototype.filter.call(document.querySelectorAll("svg[data-drives]"),function(s){return s.querySelector("path.line[data-series=\\""+k+"\\"],g.bar[data-series=\\""+k+"\\"]")}).length;g.dispatchEvent(new MouseEvent("click",{bubbles:true}));document.body.setAttribute("data-test",off+"/"+all+"/"+document.querySelectorAll(".off").length)</script></body>|' "$H" > "$TMP/click.html"
 chrome --dump-dom "file://$TMP/click.html" > "$TMP/click.dom" 2>/dev/null
 clicked=$(grep -o 'data-test="[0-9/]*"' "$TMP/click.dom" | tr -dc '0-9/')
-check "a legend click hides the drive in every sweep chart, a second shows it ($clicked)" \
+check "a legend click hides the drive's lines and bars in every chart, a second shows them ($clicked)" \
 	python3 -c 'import sys; off, charts, left = map(int, sys.argv[1].split("/")); assert off == charts > 0 and left == 0' "$clicked"
 # the drive selector: shown by the script; a reviewed drive moves the summary
 # and the emphasis; the heatmaps redrawn for the default pair are as the

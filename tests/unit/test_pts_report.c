@@ -365,6 +365,18 @@ static void test_every_page_block(void **state)
 	assert_non_null(strstr(buf, "<tr><td class=\"l\">TC 32</td><td>32,002.0</td>"));
 	/* a test without stored rounds says so */
 	assert_non_null(strstr(page, "No cbw preconditioning and demand-variation rounds stored"));
+	/* the stimulus as it ran: one-minute points say so, µs as elsewhere */
+	assert_non_null(strstr(page, "1024KiB .. 0.5KiB; each point ran 60 s</td>"));
+	assert_null(strstr(page, "one minute each"));
+	assert_null(strstr(page, " us<"));
+	assert_non_null(strstr(page, "padding:0 24px"));
+	free(page);
+	/* a run at --time-scale 0.01: 0.6 s points, not "one minute" */
+	for (unsigned i = 0; i < b->nr; i++)
+		b->recs[i].runtime_ns = 600000000ull;
+	page = render(b);
+	assert_non_null(strstr(page, "1024KiB .. 0.5KiB; each point ran 0.6 s (the specification: "
+			       "one minute)</td>"));
 	free(page);
 	unbuild(b);
 	free(b);

@@ -125,21 +125,30 @@ static void test_line_chart_axes(void **state)
 	assert_non_null(strstr(svg, "lat &amp; more"));
 	assert_null(strstr(svg, "<A>"));
 	assert_int_equal(count(svg, "<path class=\"line\""), 2);
-	/* the gap in B breaks its line: two moves */
-	const char *pb = strstr(svg, svg_palette(1));
+	/* B did not run 2/1: its points are joined over it (one move) */
+	const char *pb = strstr(svg, "data-series=\"1\"");
 	assert_non_null(pb);
+	const char *pd = strstr(pb, "d=\"M");
+	assert_non_null(pd);
+	unsigned moves = 0;
+	for (const char *q = pd + 3; *q && *q != '"'; q++)
+		moves += *q == 'M';
+	assert_int_equal(moves, 1);
 	assert_int_equal(count(svg, "class=\"legend\""), 2);
 	assert_int_equal(count(svg, "<circle"), 5);
 	/* short names keep their size */
 	assert_null(strstr(svg, "textLength"));
 	free(svg);
 
-	/* a name too long for the legend is squeezed into it, not cut */
+	/* a name too long for the legend wraps onto lines of the chart's
+	 * 12 px, never squeezed or cut */
 	s[1].name = "P5336 at home (model, scale 1/1000)";
 	svg = render(draw_chart, &chart);
-	assert_int_equal(count(svg, "textLength"), 1);
-	assert_non_null(strstr(svg, "lengthAdjust=\"spacingAndGlyphs\">P5336 at home (model, "
-			       "scale 1/1000)</text>"));
+	assert_null(strstr(svg, "textLength"));
+	assert_null(strstr(svg, "font-size=\"10\""));
+	assert_non_null(strstr(svg, ">P5336 at home </tspan><tspan "));
+	assert_non_null(strstr(svg, ">(model, scale 1/</tspan><tspan "));
+	assert_non_null(strstr(svg, ">1000)</tspan></text>"));
 	free(svg);
 
 	struct svg_series none[] = { { "x", NULL, b + 1, 1 } };
@@ -149,6 +158,88 @@ static void test_line_chart_axes(void **state)
 	assert_int_equal(svg_line_chart(f, &empty), -1);
 	assert_non_null(strstr(err_msg(), "no values"));
 	fclose(f);
+}
+
+/* Drive series: coloured and marked by the drive's page index, whatever
+ * their place in the chart; a series without a value has no legend entry;
+ * an empty category (the gap between job groups) lifts the pen. */
+static void test_line_chart_drives(void **state)
+{
+	static const char *const x[] = { "1/1", "2/1", "", "1/4", "2/4" };
+	double a[] = { 1, NAN, NAN, 3, 4 }, none[] = { NAN, NAN, NAN, NAN, NAN };
+	struct svg_series s[] = { { "gone", NULL, none, 5, 1 }, { "C", NULL, a, 5, 3 } };
+	struct svg_chart chart = { "t", "x", "y", x, 5, s, 2 };
+	char want[64];
+	(void)state;
+
+	char *svg = render(draw_chart, &chart);
+	snprintf(want, sizeof(want), "data-drive=\"2\" fill=\"none\" stroke=\"%s\"",
+		 svg_palette(2));
+	assert_non_null(strstr(svg, want));
+	assert_non_null(strstr(svg, "data-drives=\"1\""));
+	assert_int_equal(count(svg, "class=\"legend-item\""), 1);
+	assert_non_null(strstr(svg, "data-legend=\"2\" data-drive=\"2\">"));
+	assert_null(strstr(svg, ">gone<"));
+	assert_int_equal(count(svg, "<circle data-series=\"2\" data-drive=\"2\""), 3);
+	/* 1/1 alone, then 1/4 to 2/4 after the gap: two moves, one line */
+	const char *d = strstr(strstr(svg, "<path class=\"line\""), " d=\"");
+	assert_int_equal(d[4], 'M');
+	const char *m2 = strchr(d + 5, 'M');
+	assert_non_null(m2);
+	assert_true(m2 < strchr(d + 4, '"'));
+	assert_non_null(strchr(m2, 'L'));
+	free(svg);
+}
+
+/* The right axis has its own round ticks, not the left's scaled. */
+static void test_right_axis_round_ticks(void **state)
+{
+	static const char *const x[] = { "1/1", "2/1" };
+	double mbs[] = { 120, 370 };
+	struct svg_series s[] = { { "A", NULL, mbs, 2, 1 } };
+	struct svg_chart chart = { "t", "x", "MB/s", x, 2, s, 1 };
+	(void)state;
+
+	chart.y2_factor = 1e6 / 4096;   /* IOPS of 4K */
+	chart.y2_label = "IOPS";
+	char *svg = render(draw_chart, &chart);
+	assert_null(strstr(svg, ">30.5K<"));
+	assert_null(strstr(svg, ">91.6K<"));
+	/* 0..400 MB/s is 0..97.7K IOPS: ticks 0, 20K ... 80K */
+	assert_non_null(strstr(svg, "text-anchor=\"start\">20K<"));
+	assert_non_null(strstr(svg, "text-anchor=\"start\">80K<"));
+	free(svg);
+}
+
+static void draw_bars(FILE *f, void *arg)
+{
+	static const char *const names[] = { "p5430-review (32/16)", "ps1030-quick (32/1)",
+					     "6600-ion-quick (32/1)", "j5060-quick (32/1)",
+					     "fio-import (16/4)" };
+	static const double v[] = { 100, 200, 300, 400, 500 };
+	static const unsigned drive[] = { 1, 3, 4, 5, 2 };
+	(void)arg;
+	assert_int_equal(svg_bar_chart(f, "bars", "MB/s", names, v, 5, drive), 0);
+}
+
+/* Bars of five drives: coloured by drive, hidden with it by a legend
+ * click (data-series in a data-drives chart), names wrapped under them. */
+static void test_bar_chart_drives(void **state)
+{
+	char want[96];
+	(void)state;
+
+	char *svg = render(draw_bars, NULL);
+	assert_non_null(strstr(svg, "data-drives=\"1\""));
+	snprintf(want, sizeof(want), "<g class=\"bar\" data-series=\"4\" data-drive=\"4\">"
+		 "<rect class=\"bar\" x=");
+	assert_non_null(strstr(svg, want));
+	snprintf(want, sizeof(want), "fill=\"%s\"", svg_palette(4));
+	assert_non_null(strstr(strstr(svg, "data-drive=\"4\">"), want));
+	assert_int_equal(count(svg, "class=\"legend-item\""), 5);
+	assert_non_null(strstr(svg, ">6600-ion-</tspan><tspan "));
+	assert_non_null(strstr(svg, ">quick (32/1)</tspan></text>"));
+	free(svg);
 }
 
 static void test_heat_color(void **state)
@@ -242,6 +333,41 @@ static void test_heat_pair(void **state)
 	assert_non_null(cell);
 	assert_non_null(strstr(cell, red) && strstr(cell, red) < strstr(cell, "</rect>") ? cell : NULL);
 	free(svg);
+}
+
+/* The default pair: the reviewed drive and the one sharing the most
+ * cells with it; when it shares none, the pair that shares the most; when
+ * no pair shares enough, a note instead of a grid. */
+static void draw_default(FILE *f, void *arg)
+{
+	static const char *const rows[] = { "16K", "128K" };
+	static const char *const cols[] = { "1", "4" };
+	static const char *const drives[] = { "A", "B", "C" };
+	const double *v = arg;
+	struct html_heat h = { "t-2", "what", "GiB/s", 2, false, rows, 2, cols, 2, drives, 3, v };
+	assert_int_equal(html_heat_default(f, &h, 0), 0);
+}
+
+static void test_heat_default_pair(void **state)
+{
+	double both[] = { 1, 2, 3, 4,  NAN, NAN, NAN, 9,  2, 2, 2, 2 };
+	double none[] = { 1, 2, 3, 4,  NAN, NAN, NAN, NAN,  NAN, NAN, NAN, NAN };
+	double others[] = { NAN, NAN, NAN, NAN,  1, 2, 3, 4,  2, 2, NAN, NAN };
+	(void)state;
+
+	char *svg = render(draw_default, both);   /* B shares one cell, C four */
+	assert_non_null(strstr(svg, "<title>A vs C: what</title>"));
+	assert_int_equal(count(svg, "#f4f4f4\""), 0);
+	free(svg);
+	svg = render(draw_default, others);       /* A measured nothing */
+	assert_non_null(strstr(svg, "<title>B vs C: what</title>"));
+	free(svg);
+	svg = render(draw_default, none);
+	assert_null(strstr(svg, "<svg"));
+	assert_non_null(strstr(svg, "No heatmap of what: no two drives"));
+	free(svg);
+	assert_int_equal(html_heat_shared(&(struct html_heat){ "x", "w", "u", 0, false, NULL, 2,
+							NULL, 2, NULL, 3, both }, 0, 1), 1);
 }
 
 static void test_point_order(void **state)
@@ -548,7 +674,7 @@ static void test_report_page(void **state)
 	assert_int_equal(count(html, "<script"), 1 + count(html, "<script type=\"application/json\""));
 	assert_null(strstr(html, "<script src"));
 	assert_true(strlen(strstr(html, "<script>")) < 3200);
-	assert_non_null(strstr(html, "<g class=\"legend-item\" data-legend=\"0\">"));
+	assert_non_null(strstr(html, "<g class=\"legend-item\" data-legend=\"0\" data-drive=\"0\">"));
 	assert_non_null(strstr(html, "svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "));
 	assert_non_null(strstr(html, " data-drives=\"1\" data-emph=\"1\">"));
 	assert_null(strstr(html, "http://") && strstr(html, "http://") != strstr(html, "http://www.w3.org"));
@@ -934,6 +1060,10 @@ int main(void)
 		cmocka_unit_test(test_log_scale),
 		cmocka_unit_test(test_tick_format),
 		cmocka_unit_test(test_line_chart_axes),
+		cmocka_unit_test(test_line_chart_drives),
+		cmocka_unit_test(test_right_axis_round_ticks),
+		cmocka_unit_test(test_bar_chart_drives),
+		cmocka_unit_test(test_heat_default_pair),
 		cmocka_unit_test(test_heat_color),
 		cmocka_unit_test(test_heatmap_cells),
 		cmocka_unit_test(test_heat_pair),

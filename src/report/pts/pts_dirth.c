@@ -175,7 +175,7 @@ static int histogram(FILE *out, const char *id, const char *title, const struct 
 		if (edge[b] >= 1000)
 			snprintf(names[b], sizeof(names[b]), "<= %g ms", edge[b] / 1000);
 		else
-			snprintf(names[b], sizeof(names[b]), "<= %g us", edge[b]);
+			snprintf(names[b], sizeof(names[b]), "<= %g \u00b5s", edge[b]);
 		ptr[b] = names[b];
 	}
 	pts_figure_open(out, id);
@@ -184,7 +184,8 @@ static int histogram(FILE *out, const char *id, const char *title, const struct 
 		pts_figure_close(out, NULL);
 		return 0;
 	}
-	rc = svg_bar_chart(out, title, "% of I/Os", &ptr[first], &share[first], last - first + 1);
+	rc = svg_bar_chart(out, title, "% of I/Os", &ptr[first], &share[first], last - first + 1,
+			   NULL);
 	pts_figure_close(out, "Response-time histogram: the share of the I/Os completing within "
 			 "each bucket (completion latency).");
 	return rc;

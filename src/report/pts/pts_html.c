@@ -16,7 +16,8 @@
 #include "util/units.h"
 
 static const char pts_css[] =
-	"body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1600px;color:#222}"
+	"body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1600px;color:#222;"
+	"padding:0 24px;box-sizing:border-box}"
 	"h1{font-size:22px}h2{font-size:18px;border-bottom:2px solid #335;margin-top:36px}"
 	"h3{font-size:15px;margin:20px 0 6px}"
 	"table{border-collapse:collapse;margin:8px 0 14px}"
@@ -176,6 +177,44 @@ static void steady_row(FILE *out, const struct pts_step *st)
 	fputs("</td></tr>\n", out);
 }
 
+/* The stimulus as it ran: "...; each point 0.6 s (the specification: one
+ * minute)" from the median runtime of the test's steady results, so that
+ * a run at --time-scale 0.01 does not read as one of minutes. */
+static void stimulus_row(FILE *out, const struct pts_run *run, const char *test,
+			 const char *stimulus)
+{
+	uint64_t t[512];
+	unsigned n = 0;
+	char text[512], dur[48];
+
+	for (unsigned i = 0; i < run->nr_steps; i++) {
+		const struct pts_step *st = &run->steps[i];
+		if (strcmp(st->test, test) || strcmp(st->kind, "steady"))
+			continue;
+		for (unsigned r = 0; r < st->nr_recs && n < 512; r++)
+			if (st->recs[r]->runtime_ns)
+				t[n++] = st->recs[r]->runtime_ns;
+	}
+	if (!n) {
+		row(out, "test stimulus", stimulus);
+		return;
+	}
+	for (unsigned i = 1; i < n; i++)   /* insertion sort: the median */
+		for (unsigned j = i; j && t[j - 1] > t[j]; j--) {
+			uint64_t x = t[j];
+			t[j] = t[j - 1];
+			t[j - 1] = x;
+		}
+	double s = t[n / 2] / 1e9;
+	if (s >= 120)
+		snprintf(dur, sizeof(dur), "%.1f minutes", s / 60);
+	else
+		snprintf(dur, sizeof(dur), "%.3g s", s);
+	snprintf(text, sizeof(text), "%s; each point ran %s%s", stimulus, dur,
+		 fabs(s - 60) > 3 ? " (the specification: one minute)" : "");
+	row(out, "test stimulus", text);
+}
+
 void pts_test_header(FILE *out, const struct pts_run *run, const char *test,
 		     const char *title, const char *section, const char *stimulus)
 {
@@ -187,7 +226,7 @@ void pts_test_header(FILE *out, const struct pts_run *run, const char *test,
 	fputs("</h2>\n<p class=\"note\">", out);
 	pts_esc(out, section);
 	fprintf(out, "</p>\n<table class=\"setup\" data-pts=\"%s-setup\">\n", test);
-	row(out, "test stimulus", stimulus);
+	stimulus_row(out, run, test, stimulus);
 	row(out, "data pattern", "random");
 	row(out, "active range", "100% of the target");
 	for (unsigned i = 0; i < run->nr_steps; i++) {

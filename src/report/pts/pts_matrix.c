@@ -213,7 +213,7 @@ int pts_iops_page(FILE *out, const struct pts_run *run)
 
 	pts_test_header(out, run, "iops", "IOPS", "PTS-E 1.1 section 7: random I/O, R/W mix x "
 			"block size per round, steady state on 4KiB 100% write IOPS.",
-			"random, R/W 100/0 .. 0/100 x block size 1024KiB .. 0.5KiB, one minute each");
+			"random, R/W 100/0 .. 0/100 x block size 1024KiB .. 0.5KiB");
 	if (!st || !st->nr_recs) {
 		not_stored(out, "IOPS rounds");
 		return 0;
@@ -240,7 +240,7 @@ int pts_tp_page(FILE *out, const struct pts_run *run)
 	pts_test_header(out, run, "tp", "Throughput", "PTS-E 1.1 section 8: sequential 1024KiB "
 			"and 128KiB, each after its own purge and preconditioning, 100% read and "
 			"100% write per round, steady state on the write's MB/s.",
-			"sequential, R/W 100/0 and 0/100, 1024KiB and 128KiB, one minute each");
+			"sequential, R/W 100/0 and 0/100, 1024KiB and 128KiB");
 	if (!pts_step_of(run, "tp", "steady", 0)) {
 		not_stored(out, "throughput rounds");
 		return 0;
@@ -294,8 +294,7 @@ int pts_lat_page(FILE *out, const struct pts_run *run)
 	pts_test_header(out, run, "lat", "Latency", "PTS-E 1.1 section 9: random I/O at TC1/QD1, "
 			"R/W mix x block size per round, steady state on 4KiB 100% write mean "
 			"response time.",
-			"random, TC1/QD1, R/W 100/0, 65/35, 0/100 x block size 8KiB, 4KiB, 0.5KiB, "
-			"one minute each");
+			"random, TC1/QD1, R/W 100/0, 65/35, 0/100 x block size 8KiB, 4KiB, 0.5KiB");
 	if (!st || !st->nr_recs) {
 		not_stored(out, "latency rounds");
 		return 0;

@@ -120,7 +120,7 @@ int pts_wsat_page(FILE *out, const struct pts_run *run)
 
 	pts_test_header(out, run, "wsat", "Write saturation (WSAT)", "PTS-E 1.1 section 10: from "
 			"a purge, 4KiB random writes until 4x the user capacity or 24 hours; IOPS "
-			"per minute.", "random 4KiB writes, one-minute rounds, continuous");
+			"per minute.", "random 4KiB writes, continuous rounds");
 	if (!st || !st->nr_recs) {
 		not_stored(out, "WSAT rounds");
 		return 0;

@@ -25,6 +25,7 @@ static const char page_css[] =
 	"th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}"
 	"th{background:#f0f0f0}td.l,th.l{text-align:left}"
 	"svg.chart{display:inline-block;vertical-align:top;margin:6px 0;width:49.5%;height:auto}"
+	"div.heatwrap{overflow-x:auto;max-width:100%}svg.chart.heat{width:auto;max-width:none}"
 	"details.values summary{cursor:pointer;color:#446;font-size:13px}"
 	"p.say{background:#f7f7fb;padding:6px 10px;border-left:3px solid #88a}"
 	".note{color:#666;font-size:13px}"
@@ -36,7 +37,7 @@ static const char page_css[] =
 	"ul.findings{font-size:14px}ul.findings li{margin:3px 0}"
 	"form.pick{font-size:14px;margin:4px 0 10px}form.pick select{margin-right:10px}"
 	"@media print{nav.toc,form.pick{display:none}svg.chart{page-break-inside:avoid}details.values>*{display:block}}"
-	".legend-item{cursor:pointer}.legend-item.off{opacity:.35}path.off,circle.off{display:none}"
+	".legend-item{cursor:pointer}.legend-item.off{opacity:.35}path.off,circle.off,g.bar.off{display:none}"
 	"span.model{background:#4a148c;color:#fff;font-size:12px;padding:1px 6px;"
 	"border-radius:3px;margin-left:6px;white-space:nowrap}";
 
@@ -72,8 +73,9 @@ void html_review_close(FILE *out, unsigned nr)
 }
 
 /* The page's one script, small and optional. A click on a legend entry
- * hides that series (in charts where series i is drive i, that drive in
- * every one of them), a second click shows it again. The drive selector
+ * hides that series (in charts whose marks are drives, data-drives: that
+ * drive's lines, dots and bars in every one of them), a second click
+ * shows it again. The drive selector
  * (shown by the script) moves the summary, the findings and the emphasis
  * to another drive, and redraws every heatmap for the pair picked, from
  * the values beside it (report/review/html_heat.c; the colours as svg_heat_color

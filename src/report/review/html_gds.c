@@ -166,7 +166,7 @@ static int gds_panels(FILE *out, const struct report_drive *drives, unsigned nr,
 	for (unsigned b = 0; b < g->nr_bs; b++) {
 		for (unsigned d = 0; d < nr; d++)
 			series[d] = (struct svg_series){ drives[d].label, NULL,
-				gibs + d * cells + (size_t)b * g->nr_threads, g->nr_threads };
+				gibs + d * cells + (size_t)b * g->nr_threads, g->nr_threads, d + 1 };
 		report_bs_name(g->bs[b], bs, sizeof(bs));
 		snprintf(title, sizeof(title), "GDS %s %s: throughput", gname, bs);
 		struct svg_chart c = { title, "threads", "GiB/s (2^30 bytes/s)", x_ptrs,
@@ -292,7 +292,7 @@ static int gds_heatmaps(FILE *out, const struct report_drive *drives, unsigned n
 	for (unsigned m = 0; m < 2; m++) {
 		struct html_heat h = { id[m], what[m], m ? "\u00b5s" : "GiB/s", m ? 1 : 2, m == 1,
 				       rp, g->nr_bs, cp, g->nr_threads, dn, nr, grids[m ? 2 : 0] };
-		if (rc == 0 && html_heat_pair(out, &h, reviewed, reviewed ? 0 : 1) < 0)
+		if (rc == 0 && html_heat_default(out, &h, reviewed) < 0)
 			rc = -1;
 	}
 	free(dn);

@@ -131,8 +131,12 @@ int html_heat_pair(FILE *out, const struct html_heat *h, unsigned a, unsigned b)
 		 h->unit, h->lower_better ? "lower" : "higher");
 	struct svg_heat grid = { title, h->id, h->row_names, h->rows, h->col_names, h->cols,
 				 score, lp, hp, key };
+	/* drawn at its own size (never shrunk under 12 px text), scrolled
+	 * sideways when wider than the page */
+	fputs("<div class=\"heatwrap\">", out);
 	if (svg_heatmap(out, &grid) < 0)
 		goto out;
+	fputs("</div>\n", out);
 	if (h->nr >= 2 && write_data(out, h) < 0)
 		goto out;
 	rc = 0;
@@ -143,4 +147,71 @@ out:
 	free(lp);
 	free(hp);
 	return rc;
+}
+
+unsigned html_heat_shared(const struct html_heat *h, unsigned a, unsigned b)
+{
+	size_t cells = (size_t)h->rows * h->cols;
+	unsigned n = 0;
+
+	for (size_t k = 0; k < cells; k++) {
+		double diff, score;
+		n += cell_diff(h, a, b, (unsigned)k, &diff, &score);
+	}
+	return n;
+}
+
+static unsigned measured_cells(const struct html_heat *h, unsigned d)
+{
+	size_t cells = (size_t)h->rows * h->cols;
+	unsigned n = 0;
+
+	for (size_t k = 0; k < cells; k++)
+		n += isfinite(h->values[d * cells + k]);
+	return n;
+}
+
+/* a pair worth a grid: it shares a quarter of the cells of the drive that
+ * measured fewer (and one at least) */
+static bool shares_enough(const struct html_heat *h, unsigned a, unsigned b)
+{
+	unsigned s = html_heat_shared(h, a, b), ca = measured_cells(h, a);
+	unsigned cb = measured_cells(h, b);
+
+	return s >= 1 && s * 4 >= (ca < cb ? ca : cb);
+}
+
+int html_heat_default(FILE *out, const struct html_heat *h, unsigned reviewed)
+{
+	unsigned a = reviewed, b = reviewed ? 0 : 1, best = 0;
+
+	if (h->nr < 2)
+		return html_heat_pair(out, h, a, b);
+	/* the old default first: ties keep it */
+	best = html_heat_shared(h, a, b);
+	for (unsigned d = 0; d < h->nr; d++) {
+		unsigned s = d == reviewed ? 0 : html_heat_shared(h, reviewed, d);
+		if (s > best) {
+			b = d;
+			best = s;
+		}
+	}
+	if (!best || !shares_enough(h, a, b))
+		for (unsigned x = 0; x < h->nr; x++)
+			for (unsigned y = x + 1; y < h->nr; y++) {
+				unsigned s = html_heat_shared(h, x, y);
+				if (s > best && shares_enough(h, x, y)) {
+					best = s;
+					a = x;
+					b = y;
+				}
+			}
+	if (!best || !shares_enough(h, a, b)) {
+		fputs("<p class=\"note\">No heatmap of ", out);
+		svg_escape(out, h->what);
+		fputs(": no two drives measured enough of the same cells (each pair shares "
+		      "under a quarter of them); the values tables list every drive's.</p>\n", out);
+		return 0;
+	}
+	return html_heat_pair(out, h, a, b);
 }

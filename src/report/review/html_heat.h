@@ -28,5 +28,12 @@ void html_heat_title(const struct html_heat *h, unsigned a, unsigned b, char *bu
 /* The heatmap of drive a over drive b (cells a - b), and, with two drives
  * or more, the values for the script. 0, or -1 with err_msg. */
 int html_heat_pair(FILE *out, const struct html_heat *h, unsigned a, unsigned b);
+/* Cells both drives measured. */
+unsigned html_heat_shared(const struct html_heat *h, unsigned a, unsigned b);
+/* The heatmap for the default pair: the reviewed drive and the drive that
+ * shares the most cells with it (or, sharing none, the two drives that
+ * share the most). When no pair shares a quarter of the cells of the
+ * drive that measured fewer, a note says so instead of an empty grid. 0, or -1 with err_msg. */
+int html_heat_default(FILE *out, const struct html_heat *h, unsigned reviewed);
 
 #endif

@@ -45,7 +45,7 @@ int html_steady_section(FILE *out, const struct report_drive *drives, unsigned n
 				name_ptrs[r] = names[r];
 			}
 			snprintf(title, sizeof(title), "%s: %s, per round", drives[d].label, st->step);
-			struct svg_series series = { drives[d].label, NULL, y, st->nr_rounds };
+			struct svg_series series = { drives[d].label, NULL, y, st->nr_rounds, d + 1 };
 			struct svg_chart c = { title, "round",
 					       bw ? "MB/s (10^6 bytes/s)" : lat ? "mean latency (\u00b5s)" : "IOPS",
 					       name_ptrs, st->nr_rounds, &series, 1 };
@@ -211,7 +211,7 @@ static int checkpoint_story(FILE *out, const struct report_drive *drives, unsign
 		const char *name_ptrs[PASSES];
 		snprintf(title, sizeof(title), "%s: seconds per checkpoint, all passes in order",
 			 drives[d].label);
-		struct svg_series s = { drives[d].label, x, y, n };
+		struct svg_series s = { drives[d].label, x, y, n, d + 1 };
 		struct svg_chart c = { .title = title, .x_label = "checkpoint (pass after pass)",
 				       .y_label = "seconds", .series = &s, .nr_series = 1 };
 		int rc = svg_line_chart(out, &c);
@@ -225,7 +225,10 @@ static int checkpoint_story(FILE *out, const struct report_drive *drives, unsign
 		}
 		snprintf(title, sizeof(title), "%s: mean seconds per checkpoint by pass",
 			 drives[d].label);
-		if (svg_bar_chart(out, title, "seconds", name_ptrs, mean, passes) < 0)
+		unsigned of[CHECKPOINT_MAX_PASSES];
+		for (unsigned k = 0; k < passes; k++)
+			of[k] = d + 1;
+		if (svg_bar_chart(out, title, "seconds", name_ptrs, mean, passes, of) < 0)
 			return -1;
 	}
 	return 0;

@@ -59,6 +59,7 @@ static int per_jobs_charts(FILE *out, const struct report_drive *drives, unsigne
 				series[d].x = NULL;
 				series[d].y = &ys[(size_t)d * nx];
 				series[d].n = n;
+				series[d].drive = d + 1;
 			}
 			snprintf(title, sizeof(title), "%s, %u job%s: bandwidth by queue depth",
 				 tname, axis[j].numjobs, axis[j].numjobs == 1 ? "" : "s");
@@ -207,7 +208,7 @@ static int gapped_charts(FILE *out, const struct report_drive *drives, unsigned 
 		unsigned m = metrics[k];
 		for (unsigned d = 0; d < nr; d++)
 			series[d] = (struct svg_series){ drives[d].label, NULL,
-							 &gvalues[(m * nr + d) * cap], ng };
+							 &gvalues[(m * nr + d) * cap], ng, d + 1 };
 		bool both = test->bs && m < 2;
 		snprintf(title, sizeof(title), "%s: %s", tname,
 			 both ? "throughput" : html_metric_title[m]);
@@ -336,6 +337,7 @@ static int series_chart(FILE *out, const struct report_drive *drives,
 		series[used].x = xs[used];
 		series[used].y = ys[used];
 		series[used].n = rec->nr_series;
+		series[used].drive = d + 1;
 		lat_series[used] = series[used];
 		lat_series[used].y = lats[used];
 		used++;
@@ -379,12 +381,13 @@ int html_single_section(FILE *out, const struct report_drive *drives,
 	const char **names = calloc(nr, sizeof(*names));
 	char (*name_buf)[160] = calloc(nr, sizeof(*name_buf));
 	double *values = calloc((size_t)nr * 3, sizeof(*values));
+	unsigned *of = calloc(nr, sizeof(*of));
 	unsigned n = 0;
 	bool same_point = true;
 	char title[200], tname[96];
 	int rc = -1;
 
-	if (!names || !name_buf || !values) {
+	if (!names || !name_buf || !values || !of) {
 		err_set("report: out of memory");
 		goto out;
 	}
@@ -406,7 +409,7 @@ int html_single_section(FILE *out, const struct report_drive *drives,
 		values[n] = p->mbs;
 		values[nr + n] = p->iops;
 		values[2 * nr + n] = p->lat_mean_us;
-		n++;
+		of[n++] = d + 1;
 	}
 	report_test_name(test, tname, sizeof(tname));
 	/* bars compare drives: one drive's single bar says no more than its
@@ -419,7 +422,7 @@ int html_single_section(FILE *out, const struct report_drive *drives,
 				 test->numjobs, html_metric_title[m]);
 		else
 			snprintf(title, sizeof(title), "%s: %s", tname, html_metric_title[m]);
-		if (svg_bar_chart(out, title, html_metric_unit[m], names, &values[m * nr], n) < 0)
+		if (svg_bar_chart(out, title, html_metric_unit[m], names, &values[m * nr], n, of) < 0)
 			goto out;
 	}
 	if (series_chart(out, drives, slices, nr, test) < 0)
@@ -445,6 +448,7 @@ out:
 	free(names);
 	free(name_buf);
 	free(values);
+	free(of);
 	return rc;
 }
 
@@ -570,7 +574,7 @@ static int heatmap_of(FILE *out, const struct report_drive *drives, const struct
 	snprintf(id, sizeof(id), "sweep-%u", index);
 	struct html_heat heat = { id, what, "MB/s", 0, false, rp, h.rows, cp, h.ncols,
 				  dn, nr, v };
-	rc = html_heat_pair(out, &heat, reviewed, reviewed ? 0 : 1) < 0 ? -1 : 1;
+	rc = html_heat_default(out, &heat, reviewed) < 0 ? -1 : 1;
 out:
 	free(dn);
 	free(v);

@@ -9,7 +9,7 @@
 #include "util/error.h"
 
 #define CHART_W 760
-#define CHART_H 380
+#define CHART_H 350
 #define MARGIN_L 78
 #define MARGIN_R 170
 #define MARGIN_T 36
@@ -156,8 +156,9 @@ static void text_at(FILE *out, double x, double y, const char *anchor,
  * series i is drive i; data-emph: one drive drawn heavier) */
 static void open_svg(FILE *out, int w, int h, const char *title, const char *marks)
 {
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "
-		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s\" ",
+		strstr(marks, "heat") ? " heat" : "");
+	fprintf(out, "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
 		"font-family=\"sans-serif\" font-size=\"12\"%s>\n", w, h, w, h, marks);
 	fputs("<title>", out);
 	svg_escape(out, title);
@@ -202,25 +203,98 @@ static size_t utf8_chars(const char *s)
 	return n;
 }
 
-static void legend(FILE *out, const char *const *names, unsigned n, double x)
+/* The palette index and data-series of series s: its drive's page index,
+ * or s for a series that is not a drive. */
+static unsigned series_key(const struct svg_series *ser, unsigned s)
 {
-	double room = CHART_W - (x + 18) - 4;
+	return ser->drive ? ser->drive - 1 : s;
+}
+
+/* data-drive="k" on a drive's mark: one drive, one colour, page-wide */
+static void drive_mark(FILE *out, bool is_drive, unsigned k)
+{
+	if (is_drive)
+		fprintf(out, " data-drive=\"%u\"", k);
+}
+
+/* Splits text into at most max_lines lines of at most width characters,
+ * breaking after a space, '-' or '/' or before '(' where it can (mid-word
+ * where it cannot); the last line takes what is left. Returns the count;
+ * line i is text[start[i], start[i] + len[i]). */
+static unsigned wrap_text(const char *text, unsigned width, unsigned max_lines,
+			  size_t *start, size_t *len)
+{
+	size_t n = strlen(text), at = 0;
+	unsigned lines = 0;
+
+	while (at < n && lines < max_lines) {
+		size_t end = at, brk = 0, chars = 0;
+		while (end < n && (chars < width || lines + 1 == max_lines)) {
+			if (((unsigned char)text[end] & 0xC0) != 0x80)
+				chars++;
+			if (chars > width && lines + 1 == max_lines)
+				break;
+			end++;
+			if (end < n && (text[end - 1] == ' ' || text[end - 1] == '-' ||
+					text[end - 1] == '/' || text[end] == '('))
+				brk = end;
+		}
+		if (end < n && lines + 1 < max_lines && brk > at)
+			end = brk;
+		while (end < n && end > at && ((unsigned char)text[end] & 0xC0) == 0x80)
+			end--;   /* never split a UTF-8 character */
+		if (end == at)
+			end = n;
+		start[lines] = at;
+		len[lines] = end - at;
+		lines++;
+		at = end;
+		while (at < n && text[at] == ' ')
+			at++;
+	}
+	return lines;
+}
+
+/* Text in lines of about width characters (LINE_H apart, the first at y). */
+#define LINE_H 14
+#define CHAR_W 7.0   /* a 12 px sans-serif character, generously */
+static unsigned wrapped_text_at(FILE *out, double x, double y, const char *anchor,
+				const char *text, unsigned width, unsigned max_lines)
+{
+	size_t start[8], len[8];
+	unsigned lines = wrap_text(text ? text : "", width, max_lines < 8 ? max_lines : 8,
+				   start, len);
+
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", x, y, anchor);
+	for (unsigned i = 0; i < lines; i++) {
+		char line[256];
+		size_t l = len[i] < sizeof(line) - 1 ? len[i] : sizeof(line) - 1;
+		memcpy(line, text + start[i], l);
+		line[l] = '\0';
+		fprintf(out, "<tspan x=\"%.1f\" dy=\"%d\">", x, i ? LINE_H : 0);
+		svg_escape(out, line);
+		fputs("</tspan>", out);
+	}
+	fputs("</text>\n", out);
+	return lines ? lines : 1;
+}
+
+/* One legend entry per series with a mark (key[i]: its colour and the
+ * data-legend the page's script hides by); names wrap, never shrink. */
+static void legend(FILE *out, const char *const *names, const unsigned *key,
+		   unsigned n, double x, bool drives)
+{
+	unsigned width = (unsigned)((CHART_W - (x + 18) - 4) / CHAR_W);
+	double y = MARGIN_T + 10;
 
 	for (unsigned i = 0; i < n; i++) {
-		double y = MARGIN_T + 10 + i * 18;
-		char fit[96];
-
 		/* a group per entry: the page's script hides its series on a click */
-		fprintf(out, "<g class=\"legend-item\" data-legend=\"%u\">", i);
+		fprintf(out, "<g class=\"legend-item\" data-legend=\"%u\"", key[i]);
+		drive_mark(out, drives, key[i]);
+		fputc('>', out);
 		fprintf(out, "<rect class=\"legend\" x=\"%.1f\" y=\"%.1f\" width=\"12\" "
-			"height=\"12\" fill=\"%s\"/>\n", x, y - 10, svg_palette(i));
-		/* a name wider than the room (about 7 px a character) is
-		 * squeezed into it, not cut at the edge: its end may be what
-		 * tells a modelled drive from a real one */
-		snprintf(fit, sizeof(fit), "font-size=\"10\" textLength=\"%.0f\" "
-			 "lengthAdjust=\"spacingAndGlyphs\"", room);
-		text_at(out, x + 18, y, "start", utf8_chars(names[i]) * 7.0 > room ? fit : NULL,
-			names[i]);
+			"height=\"12\" fill=\"%s\"/>\n", x, y - 10, svg_palette(key[i]));
+		y += LINE_H * wrapped_text_at(out, x + 18, y, "start", names[i], width, 4) + 6;
 		fputs("</g>\n", out);
 	}
 }
@@ -237,10 +311,11 @@ static void categorical_x_axis(FILE *out, const struct svg_chart *c, double x0,
 		double x = x0 + step * (i + 0.5);
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			"stroke=\"#333\"/>\n", x, y0, x, y0 + 4);
-		if (rotate) {
+		if (rotate && c->x_names[i][0]) {
+			/* upright columns: neighbours never overlap */
 			char tr[80];
-			snprintf(tr, sizeof(tr), "transform=\"rotate(-45 %.1f %.1f)\"", x, y0 + 16);
-			text_at(out, x, y0 + 16, "end", tr, c->x_names[i]);
+			snprintf(tr, sizeof(tr), "transform=\"rotate(-90 %.1f %.1f)\"", x + 4, y0 + 8);
+			text_at(out, x + 4, y0 + 8, "end", tr, c->x_names[i]);
 		} else {
 			text_at(out, x, y0 + 16, "middle", NULL, c->x_names[i]);
 		}
@@ -277,15 +352,24 @@ static void plot_series(FILE *out, const struct svg_chart *c, unsigned s,
 			const struct svg_scale *xs, const struct svg_scale *ys)
 {
 	const struct svg_series *ser = &c->series[s];
+	unsigned k = series_key(ser, s);
 	bool pen_down = false;
-	double width = !c->emphasis ? 2 : s + 1 == c->emphasis ? 3.5 : 1.5;
+	double width = !c->emphasis ? 2 : k + 1 == c->emphasis ? 3.5 : 1.5;
 
-	fprintf(out, "<path class=\"line\" data-series=\"%u\" fill=\"none\" stroke=\"%s\" "
-		"stroke-width=\"%.1f\" d=\"", s, svg_palette(s), width);
+	fprintf(out, "<path class=\"line\" data-series=\"%u\"", k);
+	drive_mark(out, ser->drive, k);
+	fprintf(out, " fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" d=\"",
+		svg_palette(k), width);
 	for (unsigned i = 0; i < ser->n; i++) {
 		double x = ser->x ? ser->x[i] : i;
-		if (!isfinite(ser->y[i])) {
+		/* on a categorical axis a drive's points are joined in its own
+		 * order over the points it did not run; an empty name (the gap
+		 * between job groups) or a numeric axis lifts the pen */
+		if (c->x_names && i < c->nx && !c->x_names[i][0])
 			pen_down = false;
+		if (!isfinite(ser->y[i])) {
+			if (!c->x_names)
+				pen_down = false;
 			continue;
 		}
 		fprintf(out, "%s%.1f %.1f ", pen_down ? "L" : "M",
@@ -306,9 +390,10 @@ static void plot_series(FILE *out, const struct svg_chart *c, unsigned s,
 			else
 				svg_format_tick(x, at, sizeof(at));
 			/* the title is the hover tooltip: the point's values */
-			fprintf(out, "<circle data-series=\"%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
-				"fill=\"%s\"><title>", s, svg_scale_map(xs, x),
-				svg_scale_map(ys, ser->y[i]), svg_palette(s));
+			fprintf(out, "<circle data-series=\"%u\"", k);
+			drive_mark(out, ser->drive, k);
+			fprintf(out, " cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>",
+				svg_scale_map(xs, x), svg_scale_map(ys, ser->y[i]), svg_palette(k));
 			svg_escape(out, ser->name ? ser->name : "");
 			fputs(": ", out);
 			svg_escape(out, at);
@@ -320,15 +405,24 @@ static void plot_series(FILE *out, const struct svg_chart *c, unsigned s,
 static void right_axis(FILE *out, const struct svg_chart *c, const struct svg_scale *ys,
 		       double x1)
 {
-	double ticks[SVG_MAX_TICKS];
-	unsigned n = svg_ticks(ys, ticks, SVG_MAX_TICKS);
+	double f = c->y2_factor, lo = ys->dmin * f, hi = ys->dmax * f;
 	char buf[32];
 
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
 		x1, ys->pmin, x1, ys->pmax);
-	for (unsigned i = 0; i < n; i++) {
-		svg_format_tick(ticks[i] * c->y2_factor, buf, sizeof(buf));
-		text_at(out, x1 + 4, svg_scale_map(ys, ticks[i]) + 4, "start", NULL, buf);
+	/* its own round ticks (the left's times the factor would be 30.5K,
+	 * 61K ...), each placed where its value falls on the left scale */
+	if (ys->log) {
+		for (double v = pow(10.0, ceil(log10(lo) - 1e-9)); v <= hi * 1.0001; v *= 10.0) {
+			svg_format_tick(v, buf, sizeof(buf));
+			text_at(out, x1 + 4, svg_scale_map(ys, v / f) + 4, "start", NULL, buf);
+		}
+	} else {
+		double step = nice_step(hi - lo);
+		for (double v = ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-6; v += step) {
+			svg_format_tick(fabs(v) < step * 1e-9 ? 0.0 : v, buf, sizeof(buf));
+			text_at(out, x1 + 4, svg_scale_map(ys, v / f) + 4, "start", NULL, buf);
+		}
 	}
 	double mid = (ys->pmin + ys->pmax) / 2;
 	char tr[80];
@@ -343,6 +437,8 @@ int svg_line_chart(FILE *out, const struct svg_chart *c)
 	double y0 = CHART_H - MARGIN_B, y1 = MARGIN_T;
 	struct svg_scale ys, xs;
 	const char *names[32];
+	unsigned keys[32], nl = 0;
+	bool drives = false;
 
 	for (unsigned s = 0; s < c->nr_series; s++)
 		for (unsigned i = 0; i < c->series[s].n; i++) {
@@ -359,8 +455,10 @@ int svg_line_chart(FILE *out, const struct svg_chart *c)
 		return err_set("chart '%s': no values", c->title);
 	/* log only for strictly positive data; zero values stay linear */
 	svg_scale_init(&ys, lo, hi, y0, y1, true);
+	for (unsigned s = 0; s < c->nr_series; s++)
+		drives = drives || c->series[s].drive;
 	open_svg(out, CHART_W, CHART_H, c->title,
-		 !c->series_are_drives ? "" : c->emphasis ? " data-drives=\"1\" data-emph=\"1\""
+		 !c->series_are_drives && !drives ? "" : c->emphasis ? " data-drives=\"1\" data-emph=\"1\""
 		 : " data-drives=\"1\"");
 	y_axis(out, &ys, c->y_label, x0, x1);
 	if (c->x_names)
@@ -373,22 +471,33 @@ int svg_line_chart(FILE *out, const struct svg_chart *c)
 	if (c->y2_factor > 0)
 		right_axis(out, c, &ys, x1);
 	for (unsigned s = 0; s < c->nr_series; s++) {
+		const struct svg_series *ser = &c->series[s];
+		bool marked = false;
+		for (unsigned i = 0; i < ser->n && !marked; i++)
+			marked = isfinite(ser->y[i]);
+		if (!marked)
+			continue;   /* no mark, no legend entry */
 		plot_series(out, c, s, &xs, &ys);
-		if (s < 32)
-			names[s] = c->series[s].name;
+		if (nl < 32) {
+			names[nl] = ser->name;
+			keys[nl++] = series_key(ser, s);
+		}
 	}
-	legend(out, names, c->nr_series < 32 ? c->nr_series : 32, x1 + (c->y2_factor > 0 ? 64 : 14));
+	legend(out, names, keys, nl, x1 + (c->y2_factor > 0 ? 64 : 14), drives);
 	fputs("</svg>\n", out);
 	return 0;
 }
 
 int svg_bar_chart(FILE *out, const char *title, const char *y_label,
-		  const char *const *names, const double *values, unsigned n)
+		  const char *const *names, const double *values, unsigned n,
+		  const unsigned *drive)
 {
 	double hi = -INFINITY, lo = INFINITY;
 	double x0 = MARGIN_L, x1 = CHART_W - MARGIN_R;
 	double y0 = CHART_H - MARGIN_B, y1 = MARGIN_T;
 	struct svg_scale ys;
+	const char *lnames[32];
+	unsigned keys[32], nl = 0;
 	char buf[32];
 
 	for (unsigned i = 0; i < n; i++)
@@ -400,25 +509,39 @@ int svg_bar_chart(FILE *out, const char *title, const char *y_label,
 		return err_set("chart '%s': no values", title);
 	/* bars need a zero baseline, so never log */
 	svg_scale_init(&ys, lo, hi, y0, y1, false);
-	open_svg(out, CHART_W, CHART_H, title, "");
+	open_svg(out, CHART_W, CHART_H, title, drive ? " data-drives=\"1\"" : "");
 	y_axis(out, &ys, y_label, x0, x1);
 	double slot = (x1 - x0) / n;
 	double width = fmin(slot * 0.6, 90);
+	/* names wrap to the slot's width, up to three lines under the axis */
+	unsigned chars = slot / CHAR_W > 1 ? (unsigned)(slot / CHAR_W) - 1 : 1;
 	for (unsigned i = 0; i < n; i++) {
 		double cx = x0 + slot * (i + 0.5);
+		unsigned k = drive ? drive[i] - 1 : i;
 		if (isfinite(values[i])) {
 			double y = svg_scale_map(&ys, values[i]);
-			fprintf(out, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			fprintf(out, "<g class=\"bar\" data-series=\"%u\"", k);
+			drive_mark(out, drive != NULL, k);
+			fprintf(out, "><rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 				"height=\"%.1f\" fill=\"%s\"/>\n", cx - width / 2, y, width,
-				y0 - y, svg_palette(i));
+				y0 - y, svg_palette(k));
 			svg_format_tick(values[i], buf, sizeof(buf));
 			text_at(out, cx, y - 4, "middle", NULL, buf);
+			fputs("</g>\n", out);
+			if (nl < 32) {
+				lnames[nl] = names[i];
+				keys[nl++] = k;
+			}
 		}
-		text_at(out, cx, y0 + 16, "middle", NULL, names[i]);
+		wrapped_text_at(out, cx, y0 + 16, "middle", names[i], chars, 3);
 	}
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
 		x0, y0, x1, y0);
-	legend(out, names, n < 32 ? n : 32, x1 + 14);
+	/* bars of one drive (its passes): the title names it, no legend */
+	bool one_drive = drive && nl > 1;
+	for (unsigned i = 1; i < nl && one_drive; i++)
+		one_drive = keys[i] == keys[0];
+	legend(out, lnames, keys, one_drive ? 0 : nl, x1 + 14, drive != NULL);
 	fputs("</svg>\n", out);
 	return 0;
 }
@@ -453,7 +576,7 @@ int svg_heatmap(FILE *out, const struct svg_heat *h)
 		w = (int)strlen(h->title) * 8 + 20;
 	if (h->key && w < (int)utf8_chars(h->key) * 7 + 40)
 		w = (int)utf8_chars(h->key) * 7 + 40;
-	open_svg(out, w, ht, h->title, "");
+	open_svg(out, w, ht, h->title, " data-kind=\"heat\"");
 	if (h->id) {
 		/* the script finds the grid by this mark (open_svg wrote the tag) */
 		fputs("<g class=\"heat\" data-heat=\"", out);

@@ -44,6 +44,9 @@ struct svg_series {
 	const double *x;         /* numeric x; NULL = index on a categorical axis */
 	const double *y;         /* NAN = no value (gap) */
 	unsigned n;
+	/* 1 + the drive's index among all the page's drives: its colour and
+	 * data-drive in every chart; 0: not a drive, coloured by series index */
+	unsigned drive;
 };
 
 struct svg_chart {
@@ -69,9 +72,12 @@ struct svg_chart {
 /* A line chart with axes, ticks, labels and a legend. -1 when there is no
  * value to draw (err_msg). */
 int svg_line_chart(FILE *out, const struct svg_chart *c);
-/* Bars: one per name, coloured by palette index. */
+/* Bars: one per name, coloured by drive[i] - 1 (the drive's page index,
+ * as struct svg_series.drive; drive NULL: by bar index). With drives, a
+ * legend click hides that drive's bars in every chart as it hides lines. */
 int svg_bar_chart(FILE *out, const char *title, const char *y_label,
-		  const char *const *names, const double *values, unsigned n);
+		  const char *const *names, const double *values, unsigned n,
+		  const unsigned *drive);
 /* A grid of cells, row-major. Each cell is coloured by its score (how many
  * % the first drive is ahead: green ahead, red behind, svg_heat_color) and
  * shows its label; NAN score: no shared value (grey, no label). */

@@ -132,6 +132,21 @@ int vssd_drive_format(const char *model, const char *scale)
 	return 0;
 }
 
+int vssd_drive_capacity(const char *model, const char *scale, uint64_t *capacity)
+{
+	struct vssd_drive *d = drive_get(model, scale, false);
+	struct vssd_model m;
+
+	if (d) {
+		*capacity = d->model.capacity;
+		return 0;
+	}
+	if (vssd_model_load(model, scale && scale[0] ? scale : VSSD_DEFAULT_SCALE, &m))
+		return -1;
+	*capacity = m.capacity;
+	return 0;
+}
+
 /* ---- the engine: the null engine's shape, with the model's times ---------- */
 
 /* An I/O submitted but not booked on the drive yet: the runner stamps

@@ -94,6 +94,12 @@ void vdrive_reset_waf(struct vdrive *d)
 	ftl_reset_waf(d->ftl);
 }
 
+unsigned vdrive_state_segments(struct vdrive *d, struct ftl_segment *seg, unsigned max)
+{
+	d->unprogrammed = 0;
+	return ftl_state_segments(d->ftl, seg, max);
+}
+
 static struct ftl_ops op_list(struct vdrive *d)
 {
 	return (struct ftl_ops){ .op = d->op, .cap = VDRIVE_OPS, .n = 0 };

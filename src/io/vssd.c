@@ -30,6 +30,7 @@
 
 struct vssd_drive {
 	char model_path[1024], scale[64];
+	char state[1024];                /* vssd_state=FILE, "" = none */
 	pthread_mutex_t lock;            /* every clone's I/O goes through it */
 	struct vssd_model model;
 	struct vdrive *drive;            /* the model: FTL, clock, background GC */
@@ -57,9 +58,99 @@ static struct vssd_drive *drive_find(const char *key, const char *scale)
 	return NULL;
 }
 
+/* ---- vssd_state=FILE: the FTL's state between processes ------------------ */
+
+#define STATE_MAGIC "drivebench vssd state 1\n"
+
+/* The header names the drive: a file of another model or scale (or a
+ * geometry changed since) is refused. */
+static void state_header(const struct vssd_drive *d, char *buf, size_t len)
+{
+	const struct ftl_geometry *g = &d->model.geometry;
+
+	snprintf(buf, len, "%smodel=%s\nscale=%s\ncapacity=%llu\niu=%u blocks=%u pages=%u dies=%u\n",
+		 STATE_MAGIC, d->model.name, d->scale, (unsigned long long)d->model.capacity,
+		 g->iu_bytes, g->blocks, g->pages_per_block, g->channels * g->dies_per_channel);
+}
+
+/* Saves the drive's FTL to d->state (through FILE.tmp and a rename, so a
+ * failed save leaves the old file). 0, or -1 with err_msg. */
+static int state_save(struct vssd_drive *d)
+{
+	struct ftl_segment seg[FTL_STATE_SEGMENTS];
+	char header[2048], tmp[sizeof(d->state) + 8];
+	unsigned n = vdrive_state_segments(d->drive, seg, FTL_STATE_SEGMENTS);
+	FILE *f;
+	bool ok;
+
+	state_header(d, header, sizeof(header));
+	snprintf(tmp, sizeof(tmp), "%s.tmp", d->state);
+	if (!(f = fopen(tmp, "wb")))
+		return err_set("vssd_state=%s: cannot write %s: %s", d->state, tmp, strerror(errno));
+	ok = fputs(header, f) >= 0;
+	for (unsigned i = 0; ok && i < n; i++)
+		ok = fwrite(seg[i].ptr, 1, seg[i].len, f) == seg[i].len;
+	if (fclose(f) || !ok || rename(tmp, d->state)) {
+		int e = errno;
+
+		remove(tmp);
+		return err_set("vssd_state=%s: cannot save the drive: %s", d->state, strerror(e));
+	}
+	return 0;
+}
+
+/* Loads d->state into the fresh drive d when the file exists (a missing
+ * file: the drive starts fresh and is saved there). 0, or -1 with err_msg. */
+static int state_load(struct vssd_drive *d)
+{
+	struct ftl_segment seg[FTL_STATE_SEGMENTS];
+	char want[2048], got[2048];
+	unsigned n;
+	size_t len;
+	FILE *f = fopen(d->state, "rb");
+
+	if (!f)
+		return errno == ENOENT ? 0 :
+		       err_set("vssd_state=%s: cannot read it: %s", d->state, strerror(errno));
+	state_header(d, want, sizeof(want));
+	len = strlen(want);
+	if (fread(got, 1, len, f) != len || memcmp(got, STATE_MAGIC, strlen(STATE_MAGIC))) {
+		fclose(f);
+		return err_set("vssd_state=%s: not a drivebench vssd state file", d->state);
+	}
+	if (memcmp(got, want, len)) {
+		got[len] = 0;
+		char *line = strstr(got, "model=");
+		char *end = line ? strchr(line, '\n') : NULL;
+
+		if (end && (end = strchr(end + 1, '\n')))
+			*end = 0;
+		fclose(f);
+		return err_set("vssd_state=%s: the file is of another drive (%s), not of %s at "
+			       "scale %s", d->state, line ? line : "?", d->model.name[0] ?
+			       d->model.name : d->model_path, d->scale);
+	}
+	n = vdrive_state_segments(d->drive, seg, FTL_STATE_SEGMENTS);
+	for (unsigned i = 0; i < n; i++)
+		if (fread(seg[i].ptr, 1, seg[i].len, f) != seg[i].len) {
+			fclose(f);
+			vdrive_format(d->drive);   /* half loaded: start from an empty drive */
+			return err_set("vssd_state=%s: the file is truncated", d->state);
+		}
+	if (fgetc(f) != EOF) {
+		fclose(f);
+		vdrive_format(d->drive);
+		return err_set("vssd_state=%s: the file is longer than the drive's state", d->state);
+	}
+	fclose(f);
+	return 0;
+}
+
 /* The drive (model, scale), made fresh if this process has none yet; with
- * create false, NULL when there is none (err_msg not set). */
-static struct vssd_drive *drive_get(const char *model, const char *scale, bool create)
+ * create false, NULL when there is none (err_msg not set). state: a state
+ * file to load it from when it is made (NULL or "": none). */
+static struct vssd_drive *drive_get_state(const char *model, const char *scale, bool create,
+					  const char *state)
 {
 	char key[sizeof(drives->model_path)];
 	struct vssd_drive *d;
@@ -76,7 +167,10 @@ static struct vssd_drive *drive_get(const char *model, const char *scale, bool c
 	}
 	snprintf(d->model_path, sizeof(d->model_path), "%s", key);
 	snprintf(d->scale, sizeof(d->scale), "%s", scale);
-	if (vssd_model_load(model, scale, &d->model) || !(d->drive = vdrive_create(&d->model))) {
+	snprintf(d->state, sizeof(d->state), "%s", state ? state : "");
+	if (vssd_model_load(model, scale, &d->model) || !(d->drive = vdrive_create(&d->model)) ||
+	    (d->state[0] && state_load(d))) {
+		vdrive_destroy(d->drive);
 		free(d);
 		d = NULL;
 		goto out;
@@ -89,9 +183,23 @@ out:
 	return d;
 }
 
+static struct vssd_drive *drive_get(const char *model, const char *scale, bool create)
+{
+	return drive_get_state(model, scale, create, NULL);
+}
+
 static struct vssd_drive *drive_open(const struct job_spec *spec)
 {
-	return drive_get(spec->eng.vssd.model, spec->eng.vssd.scale, true);
+	struct vssd_drive *d = drive_get_state(spec->eng.vssd.model, spec->eng.vssd.scale, true,
+					       spec->eng.vssd.state);
+
+	if (d && strcmp(d->state, spec->eng.vssd.state)) {
+		err_set("vssd_state=%s: this process's drive (%s at scale %s) already has %s%s",
+			spec->eng.vssd.state, d->model_path, d->scale,
+			d->state[0] ? "the state file " : "no state file", d->state);
+		return NULL;
+	}
+	return d;
 }
 
 int vssd_drive_counters(const char *model, const char *scale, struct vssd_counters *c)
@@ -129,6 +237,21 @@ int vssd_drive_format(const char *model, const char *scale)
 	pthread_mutex_lock(&d->lock);
 	vdrive_format(d->drive);
 	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+int vssd_drive_capacity(const char *model, const char *scale, uint64_t *capacity)
+{
+	struct vssd_drive *d = drive_get(model, scale, false);
+	struct vssd_model m;
+
+	if (d) {
+		*capacity = d->model.capacity;
+		return 0;
+	}
+	if (vssd_model_load(model, scale && scale[0] ? scale : VSSD_DEFAULT_SCALE, &m))
+		return -1;
+	*capacity = m.capacity;
 	return 0;
 }
 
@@ -352,6 +475,12 @@ static void vssd_cleanup(struct engine *e)
 	if (!st)
 		return;
 	(void)book_submitted(st);   /* as cancel: the drive saw them */
+	if (st->drive->state[0]) {   /* every job's end saves the drive */
+		pthread_mutex_lock(&st->drive->lock);
+		if (state_save(st->drive))
+			fprintf(stderr, "drivebench: %s\n", err_msg());
+		pthread_mutex_unlock(&st->drive->lock);
+	}
 	free(st->queued);
 	free(st->submitted);
 	free(st->pending);
@@ -364,6 +493,8 @@ static const struct option_def vssd_options[] = {
 	  sizeof(((struct job_spec *)0)->eng.vssd.model) },
 	{ "vssd_scale", NULL, OPT_STRING, offsetof(struct job_spec, eng.vssd.scale),
 	  sizeof(((struct job_spec *)0)->eng.vssd.scale) },
+	{ "vssd_state", NULL, OPT_STRING, offsetof(struct job_spec, eng.vssd.state),
+	  sizeof(((struct job_spec *)0)->eng.vssd.state) },
 	{ NULL },
 };
 

@@ -31,4 +31,9 @@ int vssd_drive_counters(const char *model, const char *scale, struct vssd_counte
  * secure erase does. 0, or -1 with err_msg. */
 int vssd_drive_format(const char *model, const char *scale);
 
+/* The logical capacity of the drive (model, scale) in bytes: what a job
+ * on it without size= covers, and what size=N% is a share of (as fio
+ * sizes a job to its device). 0, or -1 with err_msg. */
+int vssd_drive_capacity(const char *model, const char *scale, uint64_t *capacity);
+
 #endif

@@ -45,6 +45,7 @@ struct e4defrag_opts {
 struct vssd_opts {
 	char model[1024];           /* vssd_model=FILE: a spec file with [model] */
 	char scale[64];             /* vssd_scale=1/1000 (default), 0.001 or 8g */
+	char state[1024];           /* vssd_state=FILE: the FTL saved/loaded there */
 };
 
 /* pvsync2's preadv2/pwritev2 flags (hipri itself is the core option) */

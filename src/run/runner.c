@@ -19,6 +19,7 @@
 #include "run/worker.h"
 #include "device/output_gate.h"
 #include "device/model_target.h"
+#include "io/vssd.h"
 #include "device/safety.h"
 #include "device/write_consent.h"
 #include "device/snapshot.h"
@@ -450,6 +451,11 @@ static int setup_clone(struct worker *w, struct target *t, unsigned groupid,
 		t->exists = true;
 		t->size = s->size ? s->size : SCRATCH_DEFAULT_SIZE;
 		t->logical_block = 512;
+		/* a modelled drive is the job's device: no size= covers it
+		 * and size=N% is a share of it, as fio sizes a job */
+		if (!strcmp(w->ops->name, "vssd") && s->eng.vssd.model[0] &&
+		    vssd_drive_capacity(s->eng.vssd.model, s->eng.vssd.scale, &t->size))
+			return err_prefix("job '%s'", s->name);
 	} else if (target_has_file_set(s, w->ops)) {
 		if (fileset_prepare(w, t, opt->stop)) {
 			*why = *opt->stop ? RUN_FAILED_RUNTIME :

@@ -94,6 +94,12 @@ void vdrive_reset_waf(struct vdrive *d)
 	ftl_reset_waf(d->ftl);
 }
 
+unsigned vdrive_state_segments(struct vdrive *d, struct ftl_segment *seg, unsigned max)
+{
+	d->unprogrammed = 0;
+	return ftl_state_segments(d->ftl, seg, max);
+}
+
 static struct ftl_ops op_list(struct vdrive *d)
 {
 	return (struct ftl_ops){ .op = d->op, .cap = VDRIVE_OPS, .n = 0 };
@@ -196,7 +202,11 @@ static int model_write(struct vdrive *d, uint64_t offset, uint32_t len, uint64_t
 	uint64_t in = timing_write_in(d->timing, len, start), ack, rmw = in;
 	uint64_t programmed = 0;
 
-	/* a write that leaves part of an IU reads the IU first (read-modify-write) */
+	/* a write that leaves part of an IU reads the rest of it before the
+	 * program (read-modify-write), but the host is acknowledged from the
+	 * write buffer, where the partial unit merges: the read delays the
+	 * program, not the command (issue 29.3; it delayed both, 107 us for a
+	 * 4K QD1 write on 8K units) */
 	if (ftl_needs_rmw(iu, offset, len) && model_read(d, first, 1, iu, in, &rmw))
 		return -1;
 	ack = timing_write_ack(d->timing, len, in);
@@ -206,7 +216,7 @@ static int model_write(struct vdrive *d, uint64_t offset, uint32_t len, uint64_t
 
 		if (n <= 0)
 			return n < 0 ? -1 : err_set("vssd: the FTL wrote nothing");
-		time_ops(d, &ops, false, 0, in, &programmed);
+		time_ops(d, &ops, false, 0, rmw, &programmed);
 		first += (uint64_t)n;
 		count -= (uint64_t)n;
 	}
@@ -215,7 +225,7 @@ static int model_write(struct vdrive *d, uint64_t offset, uint32_t len, uint64_t
 		timing_write_drained(d->timing, d->unprogrammed, programmed);
 		d->unprogrammed = 0;
 	}
-	*done = ack > rmw ? ack : rmw;
+	*done = ack;
 	return 0;
 }
 

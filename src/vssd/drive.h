@@ -44,5 +44,8 @@ void vdrive_format(struct vdrive *d);
 void vdrive_stats(const struct vdrive *d, struct ftl_stats *s);
 /* Restarts the FTL's write counters: WAF over a window from here. */
 void vdrive_reset_waf(struct vdrive *d);
+/* The FTL's state as segments (ftl_state_segments): what lasts of a
+ * drive between processes. The clock's does not: a loaded drive is idle. */
+unsigned vdrive_state_segments(struct vdrive *d, struct ftl_segment *seg, unsigned max);
 
 #endif

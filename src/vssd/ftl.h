@@ -140,4 +140,15 @@ uint64_t ftl_slc_cache_ius(const struct ftl *ftl);
  * part has room for on this much unwritten capacity (full blocks). */
 uint64_t ftl_slc_budget_ius(const struct ftl *ftl);
 
+/* The FTL's whole state as memory segments (issue 29, vssd_state=): a
+ * caller saves them in order and, into an FTL made from the same
+ * geometry, loads them back in the same order. Fills up to max, returns
+ * how many there are (FTL_STATE_SEGMENTS). The FTL does no I/O. */
+#define FTL_STATE_SEGMENTS 13
+struct ftl_segment {
+	void *ptr;
+	uint64_t len;
+};
+unsigned ftl_state_segments(struct ftl *ftl, struct ftl_segment *seg, unsigned max);
+
 #endif

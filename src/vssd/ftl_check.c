@@ -1,6 +1,7 @@
 /* ftl_check.c - a full consistency check of the FTL's bookkeeping (map and
  * reverse map agree, valid counts, free lists, GC buckets, the SLC FIFO).
- * O(drive size): for tests and debugging, not for the I/O path. */
+ * O(drive size): for tests and debugging, not for the I/O path. Also the
+ * state's segments, for saving it (vssd_state=). */
 #include "vssd/ftl_internal.h"
 
 #include "util/error.h"
@@ -86,4 +87,28 @@ int ftl_check(const struct ftl *f)
 		if (check_die(f, d) < 0)
 			return -1;
 	return 0;
+}
+
+unsigned ftl_state_segments(struct ftl *f, struct ftl_segment *seg, unsigned max)
+{
+	uint64_t blocks = f->geo.blocks;
+	struct ftl_segment all[FTL_STATE_SEGMENTS] = {
+		{ f->l2p, sizeof(*f->l2p) * f->geo.logical_ius },
+		{ f->p2l, sizeof(*f->p2l) * f->physical_ius },
+		{ f->valid, sizeof(*f->valid) * blocks },
+		{ f->erases, sizeof(*f->erases) * blocks },
+		{ f->next, sizeof(*f->next) * blocks },
+		{ f->prev, sizeof(*f->prev) * blocks },
+		{ f->state, blocks },
+		{ f->mode, blocks },
+		{ f->buckets, sizeof(*f->buckets) * f->dies * ((uint64_t)f->ius_per_block + 1) },
+		{ f->die, sizeof(*f->die) * f->dies },
+		{ &f->host_die, sizeof(f->host_die) },
+		{ &f->gc_die, sizeof(f->gc_die) },
+		{ &f->st, sizeof(f->st) },
+	};
+
+	for (unsigned i = 0; i < max && i < FTL_STATE_SEGMENTS; i++)
+		seg[i] = all[i];
+	return FTL_STATE_SEGMENTS;
 }

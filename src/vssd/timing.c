@@ -31,6 +31,7 @@ struct timing {
 	struct timeline *channel;
 	struct timeline link;
 	uint64_t controller_free;
+	uint64_t write_path_free;       /* the buffer's intake is free from */
 	uint64_t now;                   /* the latest submission: before it, nothing is pending */
 	uint64_t page_xfer_ns;          /* a page over a channel */
 	uint64_t command_gap_ns;        /* between commands the controller takes */
@@ -257,6 +258,11 @@ uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns)
 {
 	uint64_t at = in_ns, room = t->p.write_buffer_bytes;
 
+	/* the buffer takes writes one after another (write_ack_ns each) */
+	if (t->p.write_ack_ns) {
+		at = max_u64(in_ns, t->write_path_free) + t->p.write_ack_ns;
+		t->write_path_free = at;
+	}
 	drain_until(t, in_ns);
 	/* a write larger than the buffer waits for it to empty */
 	if (bytes > room)

@@ -30,6 +30,9 @@ struct timing_params {
 	/* program/erase suspend: a host read on a die busy with other work
 	 * starts this long after it is ready; 0 = no suspend (it queues) */
 	uint64_t suspend_ns;
+	/* the controller takes writes into its buffer one at a time, this
+	 * long each (its DRAM and power-loss path); 0 = no such stage */
+	uint64_t write_ack_ns;
 };
 
 struct timing;

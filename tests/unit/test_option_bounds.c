@@ -205,7 +205,9 @@ static const char *const unbounded[] = {
 	"disable_slat", "disable_bw_measurement", "cpus_allowed_policy", "atomic",
 	"allow_mounted_write", "nowait", "cpumode", "exit_on_io_done", "program",
 	"arguments", "std_redirect", "donorname",
-	"vssd_model", "vssd_scale",   /* checked at validation: test_vssd_model, test_vssd.sh */
+	/* checked at validation or when the drive opens: test_vssd_model,
+	 * test_vssd.sh, test_vssd_state.sh */
+	"vssd_model", "vssd_scale", "vssd_state",
 };
 
 static void every_bound_is_refused_with_its_range(void **state)

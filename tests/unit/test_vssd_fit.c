@@ -127,7 +127,11 @@ static void check_drive(const char *file, const char *scale)
 	r = run(d, SIM_RANDWRITE, rated.rand_write_bs, 256, 0.25, 0);
 	near(file, "rand_write_iops", r.iops, rated.rand_write_iops);
 	printf("  %-28s FOB %.0f IOPS, steady %.0f at WAF %.2f\n", file, fob.iops, r.iops, r.waf);
-	assert_true(fob.iops > 2 * r.iops);
+	/* a fresh drive writes at least twice as fast, unless the buffer's
+	 * intake (write_ack_us, one write at a time) bounds it first */
+	double intake = m.timing.write_ack_ns ? 1e9 / (double)m.timing.write_ack_ns : INFINITY;
+	assert_true(fob.iops > fmin(2 * r.iops, 0.95 * intake));
+	assert_true(fob.iops <= intake * 1.001);
 	assert_true(r.waf > 1.5);
 	vdrive_destroy(d);
 
@@ -177,6 +181,50 @@ static void test_ps1030(void **state)
 	check_drive("solidigm-d7-ps1030-12t.ini", "4g");
 }
 
+/* Issue 29: figures a review measured that the fit did not use, run on
+ * the model in the review's state (a sequential fill), each within 1.5x.
+ * Plausibility checks: the figures live here, never in the model. The
+ * P5430's review (seeds/002, StorageReview's FIO sweeps, jobs/depth):
+ * mean latencies at low depth. */
+struct review_figure {
+	const char *what;
+	enum sim_rw rw;
+	uint32_t bs, depth;
+	double measured_us;
+};
+
+static void test_p5430_review(void **state)
+{
+	static const struct review_figure figs[] = {
+		{ "4K random write latency 1/1", SIM_RANDWRITE, 4096, 1, 11.8 },
+		{ "4K random write latency 1/4", SIM_RANDWRITE, 4096, 4, 29.3 },
+		{ "4K random read latency 1/1", SIM_RANDREAD, 4096, 1, 99.8 },
+		{ "64K random write latency 1/1", SIM_RANDWRITE, 65536, 1, 26.1 },
+		{ "64K random read latency 1/1", SIM_RANDREAD, 65536, 1, 228.2 },
+	};
+	const char *path = "specs/solidigm-d5-p5430-30t.ini";
+	struct vssd_model m;
+	struct vdrive *d;
+	double worst = 1;
+
+	(void)state;
+	if (vssd_model_load(path, "4g", &m))
+		fail_msg("%s", err_msg());
+	assert_non_null(d = vdrive_create(&m));
+	run(d, SIM_WRITE, 128 << 10, 16, 1, 0);                         /* the fill */
+	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+		double lat = run(d, figs[i].rw, figs[i].bs, figs[i].depth, 0, 3000).mean_lat_us;
+		double ratio = lat / figs[i].measured_us, err = ratio >= 1 ? ratio : 1 / ratio;
+
+		printf("  P5430 (seeds/002, filled) %-30s measured %7.1f us model %7.1f us (%.2f)\n",
+		       figs[i].what, figs[i].measured_us, lat, ratio);
+		worst = err > worst ? err : worst;
+		assert_true(err <= 1.5);
+	}
+	printf("  worst error %.2fx\n", worst);
+	vdrive_destroy(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_6600_ion),
 		cmocka_unit_test(test_p5336),
 		cmocka_unit_test(test_p5430),
+		cmocka_unit_test(test_p5430_review),
 		cmocka_unit_test(test_ps1030),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

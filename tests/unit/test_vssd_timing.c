@@ -329,9 +329,32 @@ static void test_timeline_fills_gaps(void **state)
 	timeline_free(&tl);
 }
 
+/* write_ack_us: the buffer takes writes one at a time, so 8 writes that
+ * arrive together are acknowledged write_ack_ns apart (issue 29); 0 (the
+ * default) acknowledges them all on arrival. */
+static void test_write_ack_intake(void **state)
+{
+	struct timing_params p = params();
+	uint64_t ack[8];
+
+	(void)state;
+	for (int on = 0; on < 2; on++) {
+		p.write_ack_ns = on ? 6500 : 0;
+		struct timing *t = timing_create(&p);
+
+		assert_non_null(t);
+		for (int i = 0; i < 8; i++)
+			ack[i] = timing_write_ack(t, 4096, 1000 * US);
+		for (int i = 0; i < 8; i++)
+			assert_int_equal(ack[i], 1000 * US + (on ? (uint64_t)(i + 1) * 6500 : 0));
+		timing_destroy(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_ack_intake),
 		cmocka_unit_test(test_qd1_read_is_the_path),
 		cmocka_unit_test(test_dies_overlap_one_die_queues),
 		cmocka_unit_test(test_iops_scale_then_littles_law),

@@ -208,6 +208,16 @@ int nvme_parse_ocp_smart(const uint8_t buf[NVME_LOG_PAGE_SIZE], struct nvme_ocp_
 	return 0;
 }
 
+bool nvme_status_not_offered(unsigned status)
+{
+	/* Generic command status (SCT 0) Invalid Field in Command (02h) or
+	 * Invalid Log Page (09h); bit 14 (Do Not Retry) and bit 13 (More)
+	 * are ignored. QEMU answers an unknown log page with 0x4002. */
+	unsigned sct = (status >> 8) & 0x7u, sc = status & 0xffu;
+
+	return sct == 0 && (sc == 0x02 || sc == 0x09);
+}
+
 /* Runs one admin command; a positive ioctl result is the NVMe status. */
 static int admin_command(int fd, struct nvme_admin_cmd *cmd, const char *what)
 {
@@ -242,6 +252,7 @@ int nvme_get_log(int fd, uint32_t nsid, uint8_t log_id, uint8_t *buf, uint32_t l
 	struct nvme_admin_cmd cmd;
 	uint32_t dwords = len / 4 - 1; /* NUMD is 0's based */
 	char what[48];
+	int rc;
 
 	if (len < 4 || len % 4)
 		return err_set("log page length %u is not a multiple of 4", len);
@@ -256,7 +267,15 @@ int nvme_get_log(int fd, uint32_t nsid, uint8_t log_id, uint8_t *buf, uint32_t l
 	cmd.cdw11 = dwords >> 16;
 	cmd.timeout_ms = NVME_ADMIN_TIMEOUT_MS;
 	snprintf(what, sizeof(what), "get log page %02Xh", (unsigned)log_id);
-	return admin_command(fd, &cmd, what);
+	rc = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &cmd);
+	if (rc > 0 && nvme_status_not_offered((unsigned)rc))
+		return err_set("log page %02Xh is not offered by this controller",
+			       (unsigned)log_id);
+	if (rc < 0)
+		return err_set("%s: %s", what, strerror(errno));
+	if (rc > 0)
+		return err_set("%s: NVMe status 0x%x", what, (unsigned)rc);
+	return 0;
 }
 
 int nvme_namespace_id(int fd, uint32_t *nsid)

@@ -121,4 +121,8 @@ int nvme_get_log(int fd, uint32_t nsid, uint8_t log_id, uint8_t *buf, uint32_t l
 /* The namespace ID of a namespace block device (NVME_IOCTL_ID). */
 int nvme_namespace_id(int fd, uint32_t *nsid);
 
+/* Whether an NVMe completion status (as NVME_IOCTL_ADMIN_CMD returns it)
+ * says the controller does not offer what was asked: a log page it lacks. */
+bool nvme_status_not_offered(unsigned status);
+
 #endif

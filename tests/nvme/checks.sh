@@ -25,3 +25,63 @@ for n in A:1 A:2 B:1 B:2 B:3; do
 	grep -q "^$n /dev/nvme" $R/map.txt && ok "namespace $n found" \
 		|| not_ok "namespace $n found"
 done
+
+# item 2: Identify Controller / Namespace against the QEMU command line
+pycheck "info: serial, model, LBA formats and sizes as QEMU was told" '
+for name, serial, nsid, lba in (("info_a1", "DBNVME0A", 1, 512),
+                                ("info_a2", "DBNVME0A", 2, 4096),
+                                ("info_b1", "DBNVME0B", 1, 512)):
+    n = j(name)["nvme"]
+    assert n["identify_controller"]["serial"] == serial, (name, n)
+    assert n["identify_controller"]["model"] == "QEMU NVMe Ctrl", (name, n)
+    assert n["namespace_id"] == nsid, (name, n)
+    ns = n["identify_namespace"]
+    assert ns["lba_data_size"] == lba, (name, ns)
+    assert ns["size_blocks"] * lba == 64 << 20, (name, ns)
+    assert j(name)["size_bytes"] == 64 << 20, name
+    assert j(name)["logical_block_size"] == lba, name
+    assert n["health"] is not None, name
+'
+pycheck "info: the zoned namespace (4096-byte blocks) is identified" '
+ns = j("gate_zoned")["nvme"]["identify_namespace"]
+assert ns["lba_data_size"] == 4096 and ns["size_blocks"] == 16384, ns
+'
+grep -q "^serial: *DBNVME0A" $R/info_a1_text.out && grep -q "lba format: *0: 512-byte data" $R/info_a1_text.out \
+	&& ok "info text shows serial and LBA format" || { not_ok "info text shows serial and LBA format"; show info_a1_text; }
+if grep -q "C0h" $R/info_a1.out $R/info_a1_text.out && ! grep -q "0x4002" $R/info_a1.out $R/info_a1_text.out \
+	&& grep -q "log page C0h is not offered by this controller" $R/info_a1_text.out; then
+	ok "a missing OCP log page is 'not offered by this controller', not a raw status"
+else not_ok "a missing OCP log page is 'not offered by this controller'"; grep -h C0h $R/info_a1_text.out; fi
+
+# the drive snapshots a run takes around each job (drive_before, drive_after,
+# drive_delta in its JSON) on A:1: 8 MiB written, then 8 MiB read, in 4 KiB
+# commands. A data unit is 1000 x 512 bytes and the controller rounds its
+# running total up, so a delta is within one unit of the job's bytes.
+pycheck "snapshot deltas around a job agree with its bytes and I/O count" '
+for name, op in (("job_w", "write"), ("job_r", "read")):
+    job = j(name)["jobs"][0]
+    io, d = job[op], job["drivebench"]["drive_delta"]
+    assert io["io_bytes"] == 8 << 20 and io["total_ios"] == 2048, (name, io)
+    assert int(d["host_%s_commands" % op]) == io["total_ios"], (name, d)
+    units = int(d["host_bytes_%s" % ("written" if op == "write" else "read")]) // 512000
+    exact = io["io_bytes"] / 512000
+    assert exact - 1 < units < exact + 1, (name, units, exact)
+    other = "read" if op == "write" else "write"
+    assert int(d["host_%s_commands" % other]) == 0, (name, d)
+'
+
+# item 3: the write gate
+grep -q "carries an ext4 filesystem" $R/gate_ext4.err && [ "$(rc gate_ext4)" = 3 ] \
+	&& ok "a namespace carrying ext4 is refused" || { not_ok "a namespace carrying ext4 is refused"; show gate_ext4; }
+grep -q "partition table" $R/gate_part.err && [ "$(rc gate_part)" = 3 ] \
+	&& ok "a namespace with a partition table is refused" || { not_ok "a namespace with a partition table is refused"; show gate_part; }
+pycheck "a partition the kernel knows is probed (its ext4 found)" '
+s = j("gate_part1")
+assert s["partition"] and s["disk"].endswith("n2"), s
+assert not s["safety"]["write_allowed"], s["safety"]
+assert any("ext4" in x for x in s["safety"]["reasons"]), s["safety"]
+'
+grep -q "does not match the ID of" $R/gate_other.err && [ "$(rc gate_other)" = 3 ] \
+	&& ok "the other controller's serial is another drive's consent" || { not_ok "the other controller's serial is another drive's consent"; show gate_other; }
+[ "$(rc gate_consent)" = 0 ] && ok "consent by the controller's serial writes" \
+	|| { not_ok "consent by the controller's serial writes"; show gate_consent; }

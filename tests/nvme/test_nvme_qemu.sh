@@ -66,6 +66,8 @@ img a1; img a2; img b1; img b2; img b3
 mkfs.ext4 -q -F $TMP/b1.img || fail_all "mkfs.ext4 on the image failed"
 echo 'start=2048, size=32768, type=83' | sfdisk -q $TMP/b2.img >/dev/null \
 	|| fail_all "sfdisk on the image failed"
+mkfs.ext4 -q -F -E offset=1048576 $TMP/b2.img 16M >/dev/null 2>&1 \
+	|| fail_all "mkfs.ext4 in the image's partition failed"
 truncate -s 64M $TMP/result.img
 ns() { # NAME BUS NSID BLOCK [extra]
 	echo "-drive file=$TMP/$1.img,if=none,id=$1,format=raw"

@@ -79,9 +79,17 @@ pycheck "a partition the kernel knows is probed (its ext4 found)" '
 s = j("gate_part1")
 assert s["partition"] and s["disk"].endswith("n2"), s
 assert not s["safety"]["write_allowed"], s["safety"]
+assert s["safety"]["device_id"] == "DBNVME0B:ns2", s["safety"]
 assert any("ext4" in x for x in s["safety"]["reasons"]), s["safety"]
 '
 grep -q "does not match the ID of" $R/gate_other.err && [ "$(rc gate_other)" = 3 ] \
 	&& ok "the other controller's serial is another drive's consent" || { not_ok "the other controller's serial is another drive's consent"; show gate_other; }
-[ "$(rc gate_consent)" = 0 ] && ok "consent by the controller's serial writes" \
-	|| { not_ok "consent by the controller's serial writes"; show gate_consent; }
+grep -q "pass --destroy-data=DBNVME0B:ns1 " $R/gate_ext4.err \
+	&& ok "the consent hint names the controller serial and namespace" || not_ok "the consent hint names the controller serial and namespace"
+for t in sibling bare; do
+	grep -q "does not match the ID of /dev/nvme[0-9]*n1 (DBNVME0B:ns1)" $R/gate_$t.err && [ "$(rc gate_$t)" = 3 ] \
+		&& ok "consent for $t (another namespace or the bare serial) is refused" \
+		|| { not_ok "consent for $t is refused"; show gate_$t; }
+done
+[ "$(rc gate_consent)" = 0 ] && ok "consent by the controller's serial plus namespace id writes" \
+	|| { not_ok "consent by serial plus namespace id writes"; show gate_consent; }

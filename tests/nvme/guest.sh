@@ -54,9 +54,9 @@ run info_b1 drivebench info --json "$B1"
 run info_a1_text drivebench info "$A1"
 # a job of known size on A1: 8 MiB written, then 8 MiB read, 4 KiB direct
 run job_w drivebench run --name=w --filename="$A1" --rw=write --bs=4k \
-	--size=8m --direct=1 --ioengine=psync --output-format=json --destroy-data=DBNVME0A
+	--size=8m --direct=1 --ioengine=psync --output-format=json --destroy-data=DBNVME0A:ns1
 run job_r drivebench run --name=r --filename="$A1" --rw=read --bs=4k \
-	--size=8m --direct=1 --ioengine=psync --output-format=json --destroy-data=DBNVME0A
+	--size=8m --direct=1 --ioengine=psync --output-format=json --destroy-data=DBNVME0A:ns1
 run info_a1_after drivebench info --json "$A1"
 
 # item 3: the write gate
@@ -66,9 +66,13 @@ run gate_part drivebench run --name=g --filename="$B2" --rw=write --bs=4k \
 	--size=1m --direct=1
 run gate_part1 drivebench info --json "${B2}p1"
 run gate_other drivebench run --name=g --filename="$B1" --rw=write --bs=4k \
-	--size=1m --direct=1 --destroy-data=DBNVME0A
-run gate_consent drivebench run --name=g --filename="$B1" --rw=write --bs=4k \
+	--size=1m --direct=1 --destroy-data=DBNVME0A:ns1
+run gate_sibling drivebench run --name=g --filename="$B1" --rw=write --bs=4k \
+	--size=1m --direct=1 --destroy-data=DBNVME0B:ns2
+run gate_bare drivebench run --name=g --filename="$B1" --rw=write --bs=4k \
 	--size=1m --direct=1 --destroy-data=DBNVME0B
+run gate_consent drivebench run --name=g --filename="$B1" --rw=write --bs=4k \
+	--size=1m --direct=1 --destroy-data=DBNVME0B:ns1
 run gate_zoned drivebench info --json "$B3"
 
 # side by side: fio on the same namespace, when it was packed

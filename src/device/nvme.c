@@ -14,7 +14,9 @@
 
 #define NVME_ADMIN_GET_LOG_PAGE 0x02
 #define NVME_ADMIN_IDENTIFY 0x06
+#define NVME_ADMIN_FORMAT_NVM 0x80
 #define NVME_ADMIN_TIMEOUT_MS 5000
+#define NVME_FORMAT_TIMEOUT_MS 600000
 
 const uint8_t nvme_ocp_smart_guid[16] = {
 	0xC5, 0xAF, 0x10, 0x28, 0xEA, 0xBF, 0xF2, 0xA4,
@@ -133,6 +135,7 @@ int nvme_parse_ctrl(const uint8_t buf[NVME_IDENTIFY_SIZE], struct nvme_ctrl_info
 	out->version = le32(buf + 80);
 	out->total_capacity = u128_from_le(buf + 280);
 	out->namespaces = le32(buf + 516);
+	out->oacs = le16(buf + 256);
 	if (!out->serial[0] && !out->model[0] && !out->vendor_id)
 		return err_set("identify controller data is empty");
 	return 0;
@@ -286,4 +289,17 @@ int nvme_namespace_id(int fd, uint32_t *nsid)
 		return err_set("namespace id: %s", strerror(errno));
 	*nsid = (uint32_t)rc;
 	return 0;
+}
+
+int nvme_format_nvm(int fd, uint32_t nsid, unsigned lbaf, unsigned ses)
+{
+	struct nvme_admin_cmd cmd;
+
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.opcode = NVME_ADMIN_FORMAT_NVM;
+	cmd.nsid = nsid;
+	/* CDW10: LBAF bits 3:0 (high bits 13:12), SES bits 11:9; no PI. */
+	cmd.cdw10 = (lbaf & 0x0fu) | ((lbaf >> 4) & 0x3u) << 12 | (ses & 0x7u) << 9;
+	cmd.timeout_ms = NVME_FORMAT_TIMEOUT_MS;
+	return admin_command(fd, &cmd, "format NVM");
 }

@@ -93,3 +93,14 @@ for t in sibling bare; do
 done
 [ "$(rc gate_consent)" = 0 ] && ok "consent by the controller's serial plus namespace id writes" \
 	|| { not_ok "consent by serial plus namespace id writes"; show gate_consent; }
+
+# item 4: Format NVM as the suite's purge
+[ "$(rc format_refused)" = 3 ] && grep -q "refusing to purge" $R/format_refused.err \
+	&& ok "nvme_format purge without consent is refused" || { not_ok "nvme_format purge without consent is refused"; show format_refused; }
+[ "$(rc format_before)" != 0 ] && [ "$(rc format_b1)" = 0 ] && [ "$(rc format_after)" = 0 ] \
+	&& ok "nvme_format purge with consent: the namespace reads back as zeros" \
+	|| { not_ok "nvme_format purge reads back as zeros (before $(rc format_before), suite $(rc format_b1), after $(rc format_after))"; show format_b1; }
+pycheck "after the format the namespace carries no ext4 and is written without consent" '
+s = j("format_info")["safety"]
+assert s["write_allowed"] and not s["reasons"], s
+'

@@ -75,6 +75,18 @@ run gate_consent drivebench run --name=g --filename="$B1" --rw=write --bs=4k \
 	--size=1m --direct=1 --destroy-data=DBNVME0B:ns1
 run gate_zoned drivebench info --json "$B3"
 
+# item 4: the purge step's Format NVM (nvme_format = 1), behind the gate
+printf '[wipe]\nstep = purge\nnvme_format = 1\n' >/work/format.suite
+zero() { # DEV: 0 when the whole namespace reads back as zeros
+	echo 3 >/proc/sys/vm/drop_caches
+	cmp -s -n $(($(cat /sys/class/block/${1#/dev/}/size) * 512)) "$1" /dev/zero
+}
+zero "$B2"; echo $? >$R/format_before.rc
+run format_refused drivebench suite --suite=/work/format.suite "$B2"
+run format_b1 drivebench suite --suite=/work/format.suite --destroy-data=DBNVME0B:ns2 "$B2"
+zero "$B2"; echo $? >$R/format_after.rc
+run format_info drivebench info --json "$B2"
+
 # side by side: fio on the same namespace, when it was packed
 if command -v fio >/dev/null; then
 	run fio_r fio --name=r --filename="$A2" --rw=randread --bs=4k --size=16m \

@@ -74,15 +74,27 @@ ns() { # NAME BUS NSID BLOCK [extra]
 	echo "-device nvme-ns,drive=$1,bus=$2,nsid=$3,logical_block_size=$4,physical_block_size=$4$5"
 }
 # shellcheck disable=SC2046
-timeout 110 qemu-system-x86_64 -machine q35 -accel tcg -m 1024 -smp 2 \
+qemu-system-x86_64 -machine q35 -accel tcg -m 1024 -smp 2 \
 	-nodefaults -display none -no-reboot -serial file:$TMP/console.log \
 	-kernel "$kernel" -initrd $TMP/initrd.cpio \
 	-append "console=ttyS0 loglevel=4 panic=-1 rdinit=/init" \
 	-device nvme,id=ca,serial=DBNVME0A -device nvme,id=cb,serial=DBNVME0B \
 	$(ns a1 ca 1 512) $(ns a2 ca 2 4096) $(ns b1 cb 1 512) $(ns b2 cb 2 512) \
 	$(ns b3 cb 3 4096 ,zoned=on,zoned.zone_size=4M) \
-	-device nvme,id=cr,serial=DBRESULT $(ns result cr 1 512) >$TMP/qemu.log 2>&1
-qrc=$?
+	-device nvme,id=cr,serial=DBRESULT $(ns result cr 1 512) >$TMP/qemu.log 2>&1 &
+qpid=$!
+# wait for QEMU to end (the guest powers off), at most 110 s; once the guest
+# said it finished, 10 s more (a power-off that hangs does not hold the test)
+qrc=124
+for i in $(seq 1100); do
+	if ! kill -0 $qpid 2>/dev/null; then wait $qpid; qrc=$?; break; fi
+	if grep -q guest-finished $TMP/console.log 2>/dev/null; then
+		fin=${fin:-$i}
+		[ $((i - fin)) -ge 100 ] && { echo "# the guest finished but did not power off"; break; }
+	fi
+	sleep 0.1
+done
+kill -0 $qpid 2>/dev/null && { kill $qpid; wait $qpid; }
 secs=$(( $(date +%s) - start ))
 echo "# qemu exit $qrc, whole test ${secs}s"
 grep -q guest-booted $TMP/console.log 2>/dev/null \

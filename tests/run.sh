@@ -98,7 +98,7 @@ report() {
 }
 
 # the tests, in order, one a line in $work/list
-for t in "$build"/tests/test_* tests/cli/test_*.sh; do
+for t in "$build"/tests/test_* tests/cli/test_*.sh tests/nvme/test_*.sh; do
 	[ -e "$t" ] || continue
 	case "$t" in *.d|*.o) continue ;; esac
 	[ -n "$pattern" ] && ! echo "$t" | grep -q "$pattern" && continue

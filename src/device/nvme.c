@@ -14,7 +14,9 @@
 
 #define NVME_ADMIN_GET_LOG_PAGE 0x02
 #define NVME_ADMIN_IDENTIFY 0x06
+#define NVME_ADMIN_FORMAT_NVM 0x80
 #define NVME_ADMIN_TIMEOUT_MS 5000
+#define NVME_FORMAT_TIMEOUT_MS 600000
 
 const uint8_t nvme_ocp_smart_guid[16] = {
 	0xC5, 0xAF, 0x10, 0x28, 0xEA, 0xBF, 0xF2, 0xA4,
@@ -133,6 +135,7 @@ int nvme_parse_ctrl(const uint8_t buf[NVME_IDENTIFY_SIZE], struct nvme_ctrl_info
 	out->version = le32(buf + 80);
 	out->total_capacity = u128_from_le(buf + 280);
 	out->namespaces = le32(buf + 516);
+	out->oacs = le16(buf + 256);
 	if (!out->serial[0] && !out->model[0] && !out->vendor_id)
 		return err_set("identify controller data is empty");
 	return 0;
@@ -208,6 +211,16 @@ int nvme_parse_ocp_smart(const uint8_t buf[NVME_LOG_PAGE_SIZE], struct nvme_ocp_
 	return 0;
 }
 
+bool nvme_status_not_offered(unsigned status)
+{
+	/* Generic command status (SCT 0) Invalid Field in Command (02h) or
+	 * Invalid Log Page (09h); bit 14 (Do Not Retry) and bit 13 (More)
+	 * are ignored. QEMU answers an unknown log page with 0x4002. */
+	unsigned sct = (status >> 8) & 0x7u, sc = status & 0xffu;
+
+	return sct == 0 && (sc == 0x02 || sc == 0x09);
+}
+
 /* Runs one admin command; a positive ioctl result is the NVMe status. */
 static int admin_command(int fd, struct nvme_admin_cmd *cmd, const char *what)
 {
@@ -242,6 +255,7 @@ int nvme_get_log(int fd, uint32_t nsid, uint8_t log_id, uint8_t *buf, uint32_t l
 	struct nvme_admin_cmd cmd;
 	uint32_t dwords = len / 4 - 1; /* NUMD is 0's based */
 	char what[48];
+	int rc;
 
 	if (len < 4 || len % 4)
 		return err_set("log page length %u is not a multiple of 4", len);
@@ -256,7 +270,15 @@ int nvme_get_log(int fd, uint32_t nsid, uint8_t log_id, uint8_t *buf, uint32_t l
 	cmd.cdw11 = dwords >> 16;
 	cmd.timeout_ms = NVME_ADMIN_TIMEOUT_MS;
 	snprintf(what, sizeof(what), "get log page %02Xh", (unsigned)log_id);
-	return admin_command(fd, &cmd, what);
+	rc = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &cmd);
+	if (rc > 0 && nvme_status_not_offered((unsigned)rc))
+		return err_set("log page %02Xh is not offered by this controller",
+			       (unsigned)log_id);
+	if (rc < 0)
+		return err_set("%s: %s", what, strerror(errno));
+	if (rc > 0)
+		return err_set("%s: NVMe status 0x%x", what, (unsigned)rc);
+	return 0;
 }
 
 int nvme_namespace_id(int fd, uint32_t *nsid)
@@ -267,4 +289,17 @@ int nvme_namespace_id(int fd, uint32_t *nsid)
 		return err_set("namespace id: %s", strerror(errno));
 	*nsid = (uint32_t)rc;
 	return 0;
+}
+
+int nvme_format_nvm(int fd, uint32_t nsid, unsigned lbaf, unsigned ses)
+{
+	struct nvme_admin_cmd cmd;
+
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.opcode = NVME_ADMIN_FORMAT_NVM;
+	cmd.nsid = nsid;
+	/* CDW10: LBAF bits 3:0 (high bits 13:12), SES bits 11:9; no PI. */
+	cmd.cdw10 = (lbaf & 0x0fu) | ((lbaf >> 4) & 0x3u) << 12 | (ses & 0x7u) << 9;
+	cmd.timeout_ms = NVME_FORMAT_TIMEOUT_MS;
+	return admin_command(fd, &cmd, "format NVM");
 }

@@ -39,6 +39,7 @@ struct nvme_ctrl_info {
 	uint32_t version;             /* VER, bytes 80-83: major<<16|minor<<8|tertiary */
 	struct u128 total_capacity;   /* TNVMCAP, bytes 280-295, in bytes (0: not reported) */
 	uint32_t namespaces;          /* NN, bytes 516-519 */
+	uint16_t oacs;                /* OACS, bytes 256-257: bit 1 Format NVM */
 };
 
 /* Identify Namespace, the fields drivebench reports. */
@@ -120,5 +121,13 @@ int nvme_identify(int fd, uint32_t nsid, uint8_t cns, uint8_t buf[NVME_IDENTIFY_
 int nvme_get_log(int fd, uint32_t nsid, uint8_t log_id, uint8_t *buf, uint32_t len);
 /* The namespace ID of a namespace block device (NVME_IOCTL_ID). */
 int nvme_namespace_id(int fd, uint32_t *nsid);
+
+/* Whether an NVMe completion status (as NVME_IOCTL_ADMIN_CMD returns it)
+ * says the controller does not offer what was asked: a log page it lacks. */
+bool nvme_status_not_offered(unsigned status);
+
+/* Format NVM (admin 80h) of namespace nsid to LBA format lbaf with Secure
+ * Erase Setting ses (1: user data erase). 0, or -1 with err_msg. */
+int nvme_format_nvm(int fd, uint32_t nsid, unsigned lbaf, unsigned ses);
 
 #endif

@@ -24,4 +24,10 @@ int target_purge(const char *path, const char *const *destroy_ids, unsigned nr_d
 int target_purge_consent(const char *path, const char *const *destroy_ids,
 			 unsigned nr_destroy_ids, int *exit_code);
 
+/* The same with NVMe Format NVM, user data erase (SES 1), in the LBA format
+ * in use, instead of a discard (method "nvme-format"): path must be an NVMe
+ * namespace whose controller offers Format NVM (exit code 2 otherwise). */
+int target_purge_nvme_format(const char *path, const char *const *destroy_ids,
+			     unsigned nr_destroy_ids, struct purge_result *out, int *exit_code);
+
 #endif

@@ -101,8 +101,20 @@ static void disk_id(const char *disk, dev_t rdev, char *id, size_t len)
 	char *udev = NULL;
 
 	snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/device/serial", disk);
-	if (text_read_small_file(path, value, sizeof(value)) == 0)
+	if (text_read_small_file(path, value, sizeof(value)) == 0) {
+		char nsid[32];
+
+		/* An NVMe namespace: the controller's serial names every
+		 * namespace on it, so the ID is SERIAL:nsNSID. */
+		snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/nsid", disk);
+		if (text_read_small_file(path, nsid, sizeof(nsid)) == 0 && nsid[0]) {
+			size_t n = strlen(value);
+
+			snprintf(value + n, sizeof(value) - n, ":ns%s", nsid);
+		}
+		err_clear();
 		goto found;
+	}
 	snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/serial", disk);
 	if (text_read_small_file(path, value, sizeof(value)) == 0)
 		goto found;

@@ -363,6 +363,10 @@ cJSON *drive_snapshot_delta_json(const struct drive_snapshot *before,
 		   after->health.data_units_read, NVME_DATA_UNIT_BYTES, NULL);
 	delta_u128(o, "host_bytes_written", health, before->health.data_units_written,
 		   after->health.data_units_written, NVME_DATA_UNIT_BYTES, &host);
+	delta_u128(o, "host_read_commands", health, before->health.host_read_commands,
+		   after->health.host_read_commands, 1, NULL);
+	delta_u128(o, "host_write_commands", health, before->health.host_write_commands,
+		   after->health.host_write_commands, 1, NULL);
 	delta_u128(o, "media_bytes_read", ocp, before->ocp.media_bytes_read,
 		   after->ocp.media_bytes_read, 1, NULL);
 	delta_u128(o, "media_bytes_written", ocp, before->ocp.media_bytes_written,

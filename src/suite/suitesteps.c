@@ -21,7 +21,9 @@
 #include "suite/steady.h"
 #include "suite/suitectx.h"
 #include "device/model_target.h"
+#include "device/purge.h"
 #include "device/safety.h"
+#include "ranks/ranks.h"
 #include "util/clock.h"
 #include "device/output_gate.h"
 #include "util/error.h"
@@ -56,11 +58,15 @@ static int do_purge(struct suite_ctx *c, int64_t step_id)
 	struct purge_result done;
 	char detail[128];
 
-	if (c->step->nvme_format) {
+	if (c->step->nvme_format && ranks_active()) {
 		c->exit_code = EXIT_BAD_INPUT;
-		return err_set("nvme_format=1 is not supported yet (drop it to discard the whole target instead)");
+		return err_set("nvme_format = 1 under MPI ranks is not supported yet (drop it to discard)");
 	}
-	if (rank_purge(c->o->target, c->o->destroy_ids, c->o->nr_destroy_ids, &done, &c->exit_code))
+	if (c->step->nvme_format) {
+		if (target_purge_nvme_format(c->o->target, c->o->destroy_ids,
+					     c->o->nr_destroy_ids, &done, &c->exit_code))
+			return -1;
+	} else if (rank_purge(c->o->target, c->o->destroy_ids, c->o->nr_destroy_ids, &done, &c->exit_code))
 		return -1;
 	snprintf(detail, sizeof(detail), "{\"method\":\"%s\",\"bytes\":%llu}", done.method,
 		 (unsigned long long)done.bytes);

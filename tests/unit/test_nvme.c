@@ -307,6 +307,20 @@ static void test_admin_errors(void **state)
 	assert_non_null(strstr(err_msg(), "Bad file descriptor"));
 }
 
+/* Statuses that mean "the controller lacks this log page" (QEMU: 0x4002),
+ * and ones that mean something else (a media error, a vendor status). */
+static void test_status_not_offered(void **state)
+{
+	(void)state;
+	assert_true(nvme_status_not_offered(0x4002));
+	assert_true(nvme_status_not_offered(0x0009));
+	assert_true(nvme_status_not_offered(0x4009));
+	assert_false(nvme_status_not_offered(0x0004));
+	assert_false(nvme_status_not_offered(0x0281));
+	assert_false(nvme_status_not_offered(0x0102));
+	assert_false(nvme_status_not_offered(0));
+}
+
 /* A snapshot as an NVMe drive would give it, without the device. */
 static struct drive_snapshot *nvme_snapshot(uint64_t units_written, uint64_t nand_written)
 {
@@ -436,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_parse_ocp_wrong_guid),
 		cmocka_unit_test(test_u128),
 		cmocka_unit_test(test_admin_errors),
+		cmocka_unit_test(test_status_not_offered),
 		cmocka_unit_test(test_snapshot_json),
 		cmocka_unit_test(test_snapshot_delta),
 		cmocka_unit_test(test_snapshot_print),

@@ -640,13 +640,13 @@ static void test_purge_gate(void **state)
 	assert_int_equal(query_int(f, "SELECT status FROM steps WHERE name = 'purge'") != -1, 1);
 	assert_int_equal(query_int(f, "SELECT count(*) FROM steps WHERE status = 'failed'"), 1);
 
-	/* NVMe format is not implemented: an error, nothing discarded */
+	/* NVMe format of a file: an error, nothing discarded */
 	f->opt.target = f->target;
 	f->opt.nr_destroy_ids = 1;
 	f->steps[0].nvme_format = true;
 	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
 	assert_int_equal(code, 2);
-	assert_non_null(strstr(err_msg(), "not supported yet"));
+	assert_non_null(strstr(err_msg(), "is not an NVMe namespace"));
 }
 
 static void test_sprandom_fill(void **state)

@@ -187,7 +187,8 @@ static int set_target(void *args, const char *v)
 
 static const struct cmdopt plan_options[] = {
 	CMDOPT_STRING("--suite", 0, struct plan_args, suite_name, "NAME|FILE",
-		      "suites/NAME.suite or a suite file (default review)"),
+		      "suites/NAME.suite or a suite file (default " SUITE_DEFAULT ",\n"
+		      "as suite's)"),
 	CMDOPT_STRING("--capacity", 0, struct plan_args, capacity_text, "SIZE",
 		      "drive capacity instead of a TARGET; decimal units\n"
 		      "as reviews use them: 245.76TB, 3.84T, 960GB\n"
@@ -212,7 +213,7 @@ static const struct cmdopt_spec plan_spec = {
 	.synopsis = "plan [--suite NAME|FILE] --rated-write MB/s --rated-read MB/s TARGET\n"
 		    "plan [--suite NAME|FILE] --capacity SIZE --rated-write MB/s --rated-read MB/s",
 	.about =
-	"Lists every step of a suite (default: review) with the bytes it writes and\n"
+	"Lists every step of a suite (default: " SUITE_DEFAULT ", as suite's) with the bytes it writes and\n"
 	"reads and its estimated duration on a drive of TARGET's size (or SIZE),\n"
 	"then the totals and, when the suite fills the drive, what sprandom\n"
 	"preconditioning would write instead. Nothing is written or read: only\n"
@@ -366,7 +367,7 @@ static int plan_with(struct plan_args args)
 
 int cmd_plan(int argc, char **argv)
 {
-	struct plan_args args = { .suite_name = "review" };
+	struct plan_args args = { .suite_name = SUITE_DEFAULT };
 	int rc = EXIT_BAD_INPUT;
 
 	if (cmd_parse(&plan_spec, argc, argv, &args, &rc) == 0)

@@ -1,12 +1,12 @@
 #!/bin/bash
-# test_plan.sh - `drivebench plan`: the review suite on a 245.76 TB drive at
+# test_plan.sh - `drivebench plan`: the default suite is suite's; the review suite on a 245.76 TB drive at
 # 3 GB/s (two full fills ~45.5 h and the sprandom line), a TARGET's size,
 # a suite by file, and bad inputs (exit 2). plan never touches the target.
 . "$(dirname "$0")/lib.sh"
 
 expect_exit 0 "plan with --capacity and rated figures" \
-	plan --capacity 245.76TB --rated-write 3000 --rated-read 7000
-expect_output "^suite review .*[0-9]+ steps on 245.76 TB" "the review suite by default"
+	plan --suite review --capacity 245.76TB --rated-write 3000 --rated-read 7000
+expect_output "^suite review .*[0-9]+ steps on 245.76 TB" "the review suite"
 expect_output "seq-fill-128k +precondition +491.52 TB +0 B +45:30:40" "two full fills: 491.52 TB in 45.5 hours"
 expect_output "^total: 1.54 PB written, 274.89 TB read, 154:56:00" "the total"
 expect_output "^sprandom would write [0-9.]+ TB instead of 491.52 TB \(saving [0-9.]+ hours\)" \
@@ -14,7 +14,15 @@ expect_output "^sprandom would write [0-9.]+ TB instead of 491.52 TB \(saving [0
 expect_output "rand-read-64k +sweep .* 24 points x 330 s" "read sweeps have 24 points"
 expect_output "rand-write-64k +sweep .* 18 points x 330 s" "write sweeps have 18 points"
 
+# one default suite for plan and suite: a plan without --suite is of what
+# `suite` without --suite runs
+expect_exit 0 "suite --help" suite --help
+suite_default=$(printf '%s\n' "$OUT" | sed -n 's/.*(default: \([a-z0-9_-]*\);.*/\1/p' | head -1)
+expect_exit 0 "plan without --suite" plan --capacity 1TB --rated-write 1000 --rated-read 2000
+expect_output "^suite $suite_default \(" "plans suite's default suite ($suite_default)"
+check "the default is a suite that exists" test -n "$suite_default"
 expect_exit 0 "plan --help" plan --help
+expect_output "default $suite_default," "plan --help names the same default"
 expect_output "^usage: drivebench plan" "usage text"
 expect_exit 0 "help lists plan" help
 expect_output "^  plan " "plan in the command list"

@@ -288,6 +288,7 @@ else
 	expect_exit 2 "e4defrag off ext4 is refused" run --no-db \
 		"$JOBS/engine-e4defrag.fio" --set directory="$E4"
 	expect_output "is not on ext4" "the refusal says why"
+	skip "e4defrag: /var/tmp is not on ext4 here ($(stat -f -c %T "$E4")), blocks cannot move (hardware skip: the move checks run where it is)"
 fi
 rm -rf "$E4"
 if mkdir -p "$TMP/tmpfs" && mount -t tmpfs -o size=16m tmpfs "$TMP/tmpfs" 2>/dev/null; then

@@ -180,9 +180,9 @@ static int plan_steady(const struct suite_step *st, const struct plan_inputs *in
 	char each[48];
 
 	if (points > 1)
-		snprintf(each, sizeof(each), "%u points x %.0f s", points, seconds);
+		snprintf(each, sizeof(each), "%u points x %.3g s", points, seconds);
 	else
-		snprintf(each, sizeof(each), "%.0f s", seconds);
+		snprintf(each, sizeof(each), "%.3g s", seconds);
 	if (st->write_capacities > 0) {
 		double bytes = st->write_capacities * (double)region_bytes(&st->spec, in->capacity);
 		double needs = bytes / write_rate(&st->spec, in) / (seconds * points);
@@ -215,6 +215,11 @@ static int plan_one(const struct suite_step *st, const struct plan_inputs *in,
 	out->step = st;
 	switch (st->kind) {
 	case STEP_PURGE:
+		if (in->purge_instant && !st->nvme_format) {
+			snprintf(out->basis, sizeof(out->basis), "a file's hole punch or a model's "
+				 "format: no wait");
+			return 0;
+		}
 		out->seconds = st->nvme_format ? PLAN_FORMAT_SECONDS : PLAN_PURGE_SECONDS;
 		snprintf(out->basis, sizeof(out->basis), "%s: fixed estimate",
 			 st->nvme_format ? "NVMe format" : "discard");
@@ -234,12 +239,12 @@ static int plan_one(const struct suite_step *st, const struct plan_inputs *in,
 		put_bytes(read * points, &out->bytes_read);
 		if (st->pause_ns)
 			snprintf(out->basis, sizeof(out->basis),
-				 "%u point%s x (%.0f s + %.0f s pause); bytes at sequential "
+				 "%u point%s x (%.3g s + %.3g s pause); bytes at sequential "
 				 "rate (upper bound)", points, points == 1 ? "" : "s",
 				 seconds, ns_to_s(st->pause_ns));
 		else
 			snprintf(out->basis, sizeof(out->basis),
-				 "%u point%s x %.0f s; bytes at sequential rate (upper bound)",
+				 "%u point%s x %.3g s; bytes at sequential rate (upper bound)",
 				 points, points == 1 ? "" : "s", seconds);
 		return 0;
 	}

@@ -13,6 +13,7 @@ struct plan_inputs {
 	double write_bps;           /* sequential write throughput, bytes/s */
 	double read_bps;            /* sequential read throughput, bytes/s */
 	double random_write_bps;    /* 0 = use write_bps */
+	bool purge_instant;         /* a file or model target: no discard to wait for */
 };
 
 struct plan_step {

@@ -1,7 +1,9 @@
 #!/bin/bash
-# test_plan.sh - `drivebench plan`: the default suite is suite's; the review suite on a 245.76 TB drive at
-# 3 GB/s (two full fills ~45.5 h and the sprandom line), a TARGET's size,
-# a suite by file, and bad inputs (exit 2). plan never touches the target.
+# test_plan.sh - `drivebench plan`: the default suite is suite's, and it
+# takes suite's options (--time-scale ...) and a model file's rated
+# figures; the review suite on a 245.76 TB drive at 3 GB/s (two full
+# fills ~45.5 h and the sprandom line), a TARGET's size, a suite by file,
+# and bad inputs (exit 2). plan never touches the target.
 . "$(dirname "$0")/lib.sh"
 
 expect_exit 0 "plan with --capacity and rated figures" \
@@ -64,3 +66,72 @@ expect_exit 2 "bad suite file" plan --suite "$TMP/bad.suite" --capacity 1TB --ra
 expect_output "bad.suite:1: step \[x\]: a sweep step needs points" "file:line of the bad step"
 expect_exit 2 "missing target file" plan --rated-write 1 --rated-read 1 "$TMP/none.dat"
 expect_exit 2 "two targets" plan --rated-write 1 --rated-read 1 "$TMP/drive.dat" "$TMP/drive.dat"
+
+# --- what suite takes, suite plans (issue 28.11) -----------------------------
+# a suite of timed points: plan at --time-scale F gives each point the
+# times suite runs it with (the same suite_scale_time)
+cat > "$TMP/timed.suite" <<'EOF2'
+[suite]
+name = timed
+
+[global]
+ioengine = psync
+bs = 4k
+time_based = 1
+runtime = 2s
+ramp_time = 1s
+
+[purge]
+step = purge
+
+[sweep]
+step = sweep
+rw = randread
+points = 1/1 2/1 4/1
+
+[rest]
+step = idle
+idle = 4s
+EOF2
+expect_exit 0 "plan takes --time-scale" plan --suite "$TMP/timed.suite" --time-scale 0.1 \
+	--rated-write 1000 --rated-read 2000 "$TMP/drive.dat"
+expect_output "sweep +sweep .* 3 points x 0.3 s" "each point 0.1 x (2 s + 1 s ramp)"
+expect_output "rest +idle .*0:00:00 +pause" "the idle step scaled too"
+expect_output "purge +purge .*0:00:00 +a file's hole punch" "a file's purge is not a device discard"
+expect_exit 0 "unscaled" plan --suite "$TMP/timed.suite" --rated-write 1000 --rated-read 2000 "$TMP/drive.dat"
+expect_output "sweep +sweep .* 3 points x 3 s" "unscaled: 3 s a point"
+expect_output "^total: .* 0:00:13 " "unscaled total: 9 s of points and 4 s idle"
+expect_exit 2 "a --time-scale suite refuses, plan refuses" plan --suite "$TMP/timed.suite" \
+	--time-scale 1000 --rated-write 1 --rated-read 1 "$TMP/drive.dat"
+expect_output "time-scale.*1000" "the refusal names the scale"
+expect_exit 2 "a --time-scale that is not a number" plan --suite "$TMP/timed.suite" \
+	--time-scale soon --rated-write 1 --rated-read 1 "$TMP/drive.dat"
+expect_output "--time-scale: 'soon' is not a number" "the refusal names the value"
+# the suite's whole command line plans as it is (nothing stored, nothing written)
+expect_exit 0 "plan takes suite's --target, --db, --label, --destroy-data, --max-buffer-mem" \
+	plan --suite "$TMP/timed.suite" --time-scale 0.1 --rated-write 1 --rated-read 1 \
+	--db "$TMP/plan.db" --label L --destroy-data "$TMP/drive.dat" --max-buffer-mem 64m \
+	--target "$TMP/drive.dat"
+check "plan stores nothing in --db" test ! -e "$TMP/plan.db"
+check "and leaves the target as it was" test "$(md5sum < "$TMP/drive.dat")" = "$before"
+# the estimate is what the suite takes: the same command line, run
+start=$(date +%s%N)
+expect_exit 0 "the suite planned runs" suite --suite "$TMP/timed.suite" --time-scale 0.1 \
+	--db "$TMP/timed.db" --destroy-data "$TMP/drive.dat" "$TMP/drive.dat"
+took=$(( ($(date +%s%N) - start) / 1000000 ))
+check "it took about the planned 1.3 s, not the unscaled 13 s (took $took ms)" \
+	test "$took" -ge 1200 -a "$took" -lt 6000
+
+# a modelled drive: the rated figures are its model file's
+spec=specs/micron-6600-ion-245t.ini
+w=$(sed -n 's/^seq_write_mbs *= *//p' "$spec")
+r=$(sed -n 's/^seq_read_mbs *= *//p' "$spec")
+expect_exit 0 "plan on a modelled drive needs no --rated-*" plan "vssd:$spec@8g" --time-scale 0.01
+expect_output "^suite quick .* on 8.59 GB, write $w MB/s, read $r MB/s, random write [0-9]+ MB/s" \
+	"the model file's [rated] figures ($w, $r MB/s)"
+expect_exit 0 "a --rated-* option overrides the model file's" plan "vssd:$spec@8g" --rated-write 100
+expect_output "write 100 MB/s, read $r MB/s" "the option's figure, the file's other"
+expect_exit 2 "a model file without [rated] needs the figures" plan vssd:models/generic-qlc.ini@8g
+expect_output "models/generic-qlc.ini: no \[rated\] seq_write_mbs to plan with: give --rated-write" \
+	"the refusal names the file, the key and the option"
+expect_exit 0 "with them given it plans" plan vssd:models/generic-qlc.ini@8g --rated-write 100 --rated-read 200

@@ -103,6 +103,7 @@ static void print_plan(const struct suite *s, const struct plan_inputs *in,
 {
 	char cap[32], w[32], r[32], d[32];
 	uint64_t total_read = 0;
+	double least = 0;
 
 	printf("suite %s (%s): %u steps on %s, write %.0f MB/s, read %.0f MB/s",
 	       s->name, s->path, s->nr_steps,
@@ -128,6 +129,12 @@ static void print_plan(const struct suite *s, const struct plan_inputs *in,
 	       units_format_bytes(total_read, UNITS_SI, 0, r, sizeof(r)),
 	       units_format_clock(total_seconds, d, sizeof(d)), total_seconds / 3600,
 	       total_seconds / 86400);
+	for (unsigned i = 0; i < s->nr_steps; i++)
+		least += steps[i].least_seconds;
+	if (least < total_seconds - 0.5)
+		printf("at least %s (%.1f hours) when every steady step is steady after its "
+		       "first window of rounds\n", units_format_clock(least, d, sizeof(d)),
+		       least / 3600);
 	if (saving->nr_fills) {
 		printf("full fills: %u step%s writing %s in %s (%.1f hours)\n", saving->nr_fills,
 		       saving->nr_fills == 1 ? "" : "s",

@@ -199,6 +199,9 @@ static int plan_steady(const struct suite_step *st, const struct plan_inputs *in
 		}
 	}
 	out->seconds = seconds * points * rounds;
+	if (st->write_capacities <= 0)   /* those rounds go on, steady or not */
+		out->least_seconds = seconds * points *
+			(st->window < st->max_rounds ? st->window : st->max_rounds);
 	put_bytes(written * points * rounds, &out->bytes_written);
 	put_bytes(read * points * rounds, &out->bytes_read);
 	snprintf(out->basis, sizeof(out->basis), "upper bound: %u rounds x %s (at least %u)",
@@ -212,6 +215,7 @@ static int plan_one(const struct suite_step *st, const struct plan_inputs *in,
 	double written = 0, read = 0, seconds;
 
 	memset(out, 0, sizeof(*out));
+	out->least_seconds = -1;   /* unless the step's kind says less: seconds */
 	out->step = st;
 	switch (st->kind) {
 	case STEP_PURGE:
@@ -282,6 +286,8 @@ int suite_plan(const struct suite *s, const struct plan_inputs *in,
 	for (unsigned i = 0; i < s->nr_steps; i++) {
 		if (plan_one(&s->steps[i], in, &out[i]))
 			return -1;
+		if (out[i].least_seconds < 0)
+			out[i].least_seconds = out[i].seconds;
 		written += out[i].bytes_written;
 		seconds += out[i].seconds;
 	}

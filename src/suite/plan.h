@@ -20,6 +20,9 @@ struct plan_step {
 	const struct suite_step *step;
 	uint64_t bytes_written, bytes_read;
 	double seconds;
+	/* the least it takes: a steady step (without write_capacities)
+	 * steady after its first window of rounds; else seconds */
+	double least_seconds;
 	char basis[160];            /* how the figure was reached, for the table */
 };
 

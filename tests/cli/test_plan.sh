@@ -135,3 +135,15 @@ expect_exit 2 "a model file without [rated] needs the figures" plan vssd:models/
 expect_output "models/generic-qlc.ini: no \[rated\] seq_write_mbs to plan with: give --rated-write" \
 	"the refusal names the file, the key and the option"
 expect_exit 0 "with them given it plans" plan vssd:models/generic-qlc.ini@8g --rated-write 100 --rated-read 200
+
+# steady rounds: the upper bound and, when the steps may end sooner, the least
+printf '[global]\nioengine=psync\ntime_based=1\nruntime=1s\n[s]\nstep = steady\nrw = randwrite\nbs = 4k\nwindow = 3\nmax_rounds = 10\n' \
+	> "$TMP/steady.suite"
+expect_exit 0 "plan a steady step" plan --suite "$TMP/steady.suite" --capacity 1TB \
+	--rated-write 1000 --rated-read 2000
+expect_output "^total: .* 0:00:10 " "the upper bound: 10 rounds of 1 s"
+expect_output "^at least 0:00:03 .*steady after its first window" "the least: one window of 3 rounds"
+expect_exit 0 "plan without a steady step" plan --suite "$TMP/timed.suite" --capacity 1TB \
+	--rated-write 1000 --rated-read 2000
+check "no lower bound where there is nothing to bound" \
+	sh -c '! printf "%s\n" "$1" | grep -q "^at least"' _ "$OUT"

@@ -102,6 +102,7 @@ int cmd_default_target(const char **path)
 int store_args_init(struct store_args *a, int argc)
 {
 	a->db_path = store_default_path();
+	a->default_db = a->db_path;
 	a->no_db = false;
 	a->label = "";
 	a->nr_destroy_ids = 0;
@@ -125,10 +126,16 @@ int cmd_parse(const struct cmdopt_spec *spec, int argc, char **argv, void *args,
 	return 1;
 }
 
-void store_args_done(struct store_args *a)
+int store_args_done(struct store_args *a)
 {
+	/* compared as pointers: --db FILE points into argv, even when FILE
+	 * names the default */
+	if (a->no_db && a->db_path && a->db_path != a->default_db)
+		return err_set("--no-db and --db %s conflict: --no-db stores nothing, --db "
+			       "stores in %s; give one", a->db_path, a->db_path);
 	if (a->no_db)
 		a->db_path = NULL;
+	return 0;
 }
 
 void store_args_free(struct store_args *a)
@@ -143,6 +150,8 @@ int store_args_option(struct store_args *a, bool allow_no_db, int argc,
 	const char *v;
 
 	if (allow_no_db && !strcmp(argv[*i], "--no-db")) {
+		if (a->db_path && a->db_path != a->default_db)
+			return err_set("--no-db and --db %s conflict: give one", a->db_path);
 		a->no_db = true;
 		a->db_path = NULL;
 		return 1;
@@ -152,6 +161,8 @@ int store_args_option(struct store_args *a, bool allow_no_db, int argc,
 			return -1;
 		if (!v[0])
 			return err_set("--db needs a file name");
+		if (a->no_db)
+			return err_set("--no-db and --db %s conflict: give one", v);
 		a->db_path = v;
 		return 1;
 	}

@@ -34,6 +34,7 @@ int cmd_default_target(const char **path);
 struct store_args {
 	const char *db_path;          /* NULL after --no-db */
 	bool no_db;                   /* --no-db given (store_args_done clears db_path) */
+	const char *default_db;       /* db_path before parsing: --db changed it when they differ */
 	const char *label;            /* "" = none */
 	const char **destroy_ids;     /* room for every argument */
 	unsigned nr_destroy_ids;
@@ -68,7 +69,8 @@ int store_args_option(struct store_args *a, bool allow_no_db, int argc,
 int cmd_parse(const struct cmdopt_spec *spec, int argc, char **argv, void *args,
 	      int *exit_code);
 
-/* After parsing: --no-db clears the database path. */
-void store_args_done(struct store_args *a);
+/* After parsing: --no-db clears the database path; --no-db with --db FILE
+ * is refused (-1, err_msg naming both). */
+int store_args_done(struct store_args *a);
 
 #endif

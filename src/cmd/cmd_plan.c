@@ -11,9 +11,11 @@
 #include "cmd/args.h"
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
+#include "device/model_target.h"
+#include "device/target.h"
+#include "report/analysis/spec.h"
 #include "suite/plan.h"
 #include "suite/suite.h"
-#include "device/target.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -101,6 +103,7 @@ static void print_plan(const struct suite *s, const struct plan_inputs *in,
 {
 	char cap[32], w[32], r[32], d[32];
 	uint64_t total_read = 0;
+	double least = 0;
 
 	printf("suite %s (%s): %u steps on %s, write %.0f MB/s, read %.0f MB/s",
 	       s->name, s->path, s->nr_steps,
@@ -126,6 +129,12 @@ static void print_plan(const struct suite *s, const struct plan_inputs *in,
 	       units_format_bytes(total_read, UNITS_SI, 0, r, sizeof(r)),
 	       units_format_clock(total_seconds, d, sizeof(d)), total_seconds / 3600,
 	       total_seconds / 86400);
+	for (unsigned i = 0; i < s->nr_steps; i++)
+		least += steps[i].least_seconds;
+	if (least < total_seconds - 0.5)
+		printf("at least %s (%.1f hours) when every steady step is steady after its "
+		       "first window of rounds\n", units_format_clock(least, d, sizeof(d)),
+		       least / 3600);
 	if (saving->nr_fills) {
 		printf("full fills: %u step%s writing %s in %s (%.1f hours)\n", saving->nr_fills,
 		       saving->nr_fills == 1 ? "" : "s",
@@ -141,10 +150,16 @@ static void print_plan(const struct suite *s, const struct plan_inputs *in,
 
 struct plan_args {
 	const char *suite_name, *capacity_text, *target_path;
+	const char *time_scale;               /* --time-scale F, NULL = 1 */
 	struct plan_inputs in;
-	bool have_write, have_read;
+	bool have_write, have_read, have_random_write;
 	const char **only, **skip, **sets;    /* as given, NULL-terminated */
 	unsigned nr_only, nr_skip, nr_sets;
+	/* suite's options that change nothing planned: taken, so that a
+	 * suite command line plans as it is */
+	const char *db_path, **labels, **destroy_ids;
+	unsigned nr_labels, nr_destroy_ids;
+	uint64_t max_buffer_mem;
 };
 
 static int set_rated_write(void *args, const struct cmdopt *o, const char *v)
@@ -171,8 +186,11 @@ static int set_rated_random_write(void *args, const struct cmdopt *o, const char
 {
 	struct plan_args *a = args;
 
-	return units_parse_rate_mbps(o->name, v, RATE_MIN_MBPS, RATE_MAX_MBPS,
-				     &a->in.random_write_bps);
+	if (units_parse_rate_mbps(o->name, v, RATE_MIN_MBPS, RATE_MAX_MBPS,
+				  &a->in.random_write_bps))
+		return -1;
+	a->have_random_write = true;
+	return 0;
 }
 
 static int set_target(void *args, const char *v)
@@ -180,14 +198,21 @@ static int set_target(void *args, const char *v)
 	struct plan_args *a = args;
 
 	if (a->target_path)
-		return err_set("one TARGET only ('%s')", v);
+		return err_set("one TARGET only ('%s'): plan the targets one at a time", v);
 	a->target_path = v;
 	return 0;
 }
 
+static int set_target_option(void *args, const struct cmdopt *o, const char *v)
+{
+	(void)o;
+	return set_target(args, v);
+}
+
 static const struct cmdopt plan_options[] = {
 	CMDOPT_STRING("--suite", 0, struct plan_args, suite_name, "NAME|FILE",
-		      "suites/NAME.suite or a suite file (default review)"),
+		      "suites/NAME.suite or a suite file (default " SUITE_DEFAULT ",\n"
+		      "as suite's)"),
 	CMDOPT_STRING("--capacity", 0, struct plan_args, capacity_text, "SIZE",
 		      "drive capacity instead of a TARGET; decimal units\n"
 		      "as reviews use them: 245.76TB, 3.84T, 960GB\n"
@@ -205,18 +230,35 @@ static const struct cmdopt plan_options[] = {
 		      "leave these steps or tests out (repeatable)"),
 	CMDOPT_APPEND("--set", struct plan_args, sets, nr_sets, "[NAME.]KEY=VALUE",
 		      "as suite --set: an option or step parameter"),
+	CMDOPT_STRING("--time-scale", 0, struct plan_args, time_scale, "F",
+		      "as suite --time-scale: every step's runtime, ramp,\n"
+		      "pause and idle x F (0.01-100)"),
+	CMDOPT_VALUE_FN("--target", 0, set_target_option, "TARGET", "the target, as TARGET"),
+	CMDOPT_STRING("--db", 0, struct plan_args, db_path, "FILE",
+		      "as suite's; nothing is stored (taken so that a suite\n"
+		      "command line plans as it is, as --label, --destroy-data\n"
+		      "and --max-buffer-mem are)"),
+	CMDOPT_APPEND("--label", struct plan_args, labels, nr_labels, "LABEL", "as suite's"),
+	CMDOPT_APPEND("--destroy-data", struct plan_args, destroy_ids, nr_destroy_ids, "ID",
+		      "as suite's; plan writes nothing"),
+	CMDOPT_SIZE("--max-buffer-mem", struct plan_args, max_buffer_mem, "as suite's"),
 };
 
 static const struct cmdopt_spec plan_spec = {
 	.command = "plan",
 	.synopsis = "plan [--suite NAME|FILE] --rated-write MB/s --rated-read MB/s TARGET\n"
+		    "plan [--suite NAME|FILE] vssd:MODEL[@SCALE]\n"
 		    "plan [--suite NAME|FILE] --capacity SIZE --rated-write MB/s --rated-read MB/s",
 	.about =
-	"Lists every step of a suite (default: review) with the bytes it writes and\n"
+	"Lists every step of a suite (default: " SUITE_DEFAULT ", as suite's) with the bytes it writes and\n"
 	"reads and its estimated duration on a drive of TARGET's size (or SIZE),\n"
 	"then the totals and, when the suite fills the drive, what sprandom\n"
 	"preconditioning would write instead. Nothing is written or read: only\n"
-	"TARGET's size is looked up. See docs/suites.md.\n",
+	"TARGET's size is looked up. It takes suite's options (--only, --skip,\n"
+	"--set, --time-scale ...) and plans what suite would run with them. On a\n"
+	"modelled drive (vssd:MODEL) the rated figures are the model file's\n"
+	"[rated] seq_write_mbs, seq_read_mbs and rand_write_iops x rand_write_bs\n"
+	"unless --rated-* say otherwise. See docs/suites.md.\n",
 	.options = plan_options,
 	.nr_options = CMDOPT_COUNT(plan_options),
 	.positional = set_target,
@@ -287,6 +329,45 @@ static void free_args(struct plan_args *a)
 	free(a->only);
 	free(a->skip);
 	free(a->sets);
+	free(a->labels);
+	free(a->destroy_ids);
+}
+
+/* A modelled drive's rated figures from its model file's [rated]
+ * section, each unless an option gave it. */
+static int model_rates(struct plan_args *a)
+{
+	char model[JOB_PATH_MAX], scale[64];
+	struct drive_spec spec;
+
+	if (model_target_parse(a->target_path, model, sizeof(model), scale, sizeof(scale)) ||
+	    spec_load(model, &spec, NULL))
+		return -1;
+	if (!a->have_write && !(spec.seq_write_mbs > 0))
+		return err_set("%s: no [rated] seq_write_mbs to plan with: give --rated-write MB/s",
+			       model);
+	if (!a->have_read && !(spec.seq_read_mbs > 0))
+		return err_set("%s: no [rated] seq_read_mbs to plan with: give --rated-read MB/s",
+			       model);
+	if (!a->have_write)
+		a->in.write_bps = spec.seq_write_mbs * 1e6;
+	if (!a->have_read)
+		a->in.read_bps = spec.seq_read_mbs * 1e6;
+	if (!a->have_random_write && spec.rand_write_iops > 0)
+		a->in.random_write_bps = spec.rand_write_iops *
+			(double)(spec.rand_write_bs ? spec.rand_write_bs : 4096);
+	a->have_write = a->have_read = true;
+	return 0;
+}
+
+/* As suite --time-scale: the same function scales the same steps. */
+static int scale_time(struct suite *s, const char *text)
+{
+	double f;
+
+	if (units_parse_double(text, &f))
+		return err_set("--time-scale: '%s' is not a number", text);
+	return suite_scale_time(s, f);
 }
 
 static int plan_with(struct plan_args args)
@@ -304,14 +385,18 @@ static int plan_with(struct plan_args args)
 	suite_name = args.suite_name;
 	capacity_text = args.capacity_text;
 	target_path = args.target_path;
-	in = args.in;
-	have_write = args.have_write;
-	have_read = args.have_read;
 	if (!!target_path == !!capacity_text) {
 		fprintf(stderr, "drivebench plan: give a TARGET or --capacity SIZE (one of them; see "
 			"'drivebench plan --help')\n");
 		return EXIT_BAD_INPUT;
 	}
+	if (target_path && model_target_is(target_path) && model_rates(&args)) {
+		fprintf(stderr, "drivebench plan: %s\n", err_msg());
+		return EXIT_BAD_INPUT;
+	}
+	in = args.in;
+	have_write = args.have_write;
+	have_read = args.have_read;
 	if (!have_write || !have_read) {
 		fprintf(stderr, "drivebench plan: needs --rated-write and --rated-read (MB/s; see "
 			"'drivebench plan --help')\n");
@@ -335,8 +420,12 @@ static int plan_with(struct plan_args args)
 			return EXIT_BAD_INPUT;
 		}
 		in.capacity = t.size;
+		/* a file's purge punches a hole, a model's formats it: no
+		 * device-wide discard to wait for */
+		in.purge_instant = !t.is_block;
 	}
-	if (suite_load_set(suite_name, args.sets, args.nr_sets, &s) || select_steps(&args, &s)) {
+	if (suite_load_set(suite_name, args.sets, args.nr_sets, &s) || select_steps(&args, &s) ||
+	    (args.time_scale && scale_time(&s, args.time_scale))) {
 		fprintf(stderr, "drivebench plan: %s\n", err_msg());
 		suite_free(&s);
 		return EXIT_BAD_INPUT;
@@ -366,7 +455,7 @@ static int plan_with(struct plan_args args)
 
 int cmd_plan(int argc, char **argv)
 {
-	struct plan_args args = { .suite_name = "review" };
+	struct plan_args args = { .suite_name = SUITE_DEFAULT };
 	int rc = EXIT_BAD_INPUT;
 
 	if (cmd_parse(&plan_spec, argc, argv, &args, &rc) == 0)

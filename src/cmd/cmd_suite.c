@@ -23,7 +23,7 @@
 #include "util/text.h"
 #include "job/options.h"
 
-#define DEFAULT_SUITE "quick"
+#define DEFAULT_SUITE SUITE_DEFAULT
 
 struct suite_args {
 	const char *suite;

@@ -103,8 +103,7 @@ int run_args_done(struct run_args *a)
 	}
 	if (a->nr_sections && !a->jobfile)
 		return err_set("--section %s: needs a job file", a->sections[0]);
-	store_args_done(&a->store);
-	return 0;
+	return store_args_done(&a->store);
 }
 
 void run_args_free(struct run_args *a)

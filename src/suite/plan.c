@@ -180,9 +180,9 @@ static int plan_steady(const struct suite_step *st, const struct plan_inputs *in
 	char each[48];
 
 	if (points > 1)
-		snprintf(each, sizeof(each), "%u points x %.0f s", points, seconds);
+		snprintf(each, sizeof(each), "%u points x %.3g s", points, seconds);
 	else
-		snprintf(each, sizeof(each), "%.0f s", seconds);
+		snprintf(each, sizeof(each), "%.3g s", seconds);
 	if (st->write_capacities > 0) {
 		double bytes = st->write_capacities * (double)region_bytes(&st->spec, in->capacity);
 		double needs = bytes / write_rate(&st->spec, in) / (seconds * points);
@@ -199,6 +199,9 @@ static int plan_steady(const struct suite_step *st, const struct plan_inputs *in
 		}
 	}
 	out->seconds = seconds * points * rounds;
+	if (st->write_capacities <= 0)   /* those rounds go on, steady or not */
+		out->least_seconds = seconds * points *
+			(st->window < st->max_rounds ? st->window : st->max_rounds);
 	put_bytes(written * points * rounds, &out->bytes_written);
 	put_bytes(read * points * rounds, &out->bytes_read);
 	snprintf(out->basis, sizeof(out->basis), "upper bound: %u rounds x %s (at least %u)",
@@ -212,9 +215,15 @@ static int plan_one(const struct suite_step *st, const struct plan_inputs *in,
 	double written = 0, read = 0, seconds;
 
 	memset(out, 0, sizeof(*out));
+	out->least_seconds = -1;   /* unless the step's kind says less: seconds */
 	out->step = st;
 	switch (st->kind) {
 	case STEP_PURGE:
+		if (in->purge_instant && !st->nvme_format) {
+			snprintf(out->basis, sizeof(out->basis), "a file's hole punch or a model's "
+				 "format: no wait");
+			return 0;
+		}
 		out->seconds = st->nvme_format ? PLAN_FORMAT_SECONDS : PLAN_PURGE_SECONDS;
 		snprintf(out->basis, sizeof(out->basis), "%s: fixed estimate",
 			 st->nvme_format ? "NVMe format" : "discard");
@@ -234,12 +243,12 @@ static int plan_one(const struct suite_step *st, const struct plan_inputs *in,
 		put_bytes(read * points, &out->bytes_read);
 		if (st->pause_ns)
 			snprintf(out->basis, sizeof(out->basis),
-				 "%u point%s x (%.0f s + %.0f s pause); bytes at sequential "
+				 "%u point%s x (%.3g s + %.3g s pause); bytes at sequential "
 				 "rate (upper bound)", points, points == 1 ? "" : "s",
 				 seconds, ns_to_s(st->pause_ns));
 		else
 			snprintf(out->basis, sizeof(out->basis),
-				 "%u point%s x %.0f s; bytes at sequential rate (upper bound)",
+				 "%u point%s x %.3g s; bytes at sequential rate (upper bound)",
 				 points, points == 1 ? "" : "s", seconds);
 		return 0;
 	}
@@ -277,6 +286,8 @@ int suite_plan(const struct suite *s, const struct plan_inputs *in,
 	for (unsigned i = 0; i < s->nr_steps; i++) {
 		if (plan_one(&s->steps[i], in, &out[i]))
 			return -1;
+		if (out[i].least_seconds < 0)
+			out[i].least_seconds = out[i].seconds;
 		written += out[i].bytes_written;
 		seconds += out[i].seconds;
 	}

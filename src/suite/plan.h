@@ -13,12 +13,16 @@ struct plan_inputs {
 	double write_bps;           /* sequential write throughput, bytes/s */
 	double read_bps;            /* sequential read throughput, bytes/s */
 	double random_write_bps;    /* 0 = use write_bps */
+	bool purge_instant;         /* a file or model target: no discard to wait for */
 };
 
 struct plan_step {
 	const struct suite_step *step;
 	uint64_t bytes_written, bytes_read;
 	double seconds;
+	/* the least it takes: a steady step (without write_capacities)
+	 * steady after its first window of rounds; else seconds */
+	double least_seconds;
 	char basis[160];            /* how the figure was reached, for the table */
 };
 

@@ -9,6 +9,9 @@
 
 #include "job/job_spec.h"
 
+/* The suite `suite` runs and `plan` costs when no --suite is given: one
+ * default for both, so a plan describes the run it is asked about. */
+#define SUITE_DEFAULT "quick"
 #define SUITE_NAME_MAX 64
 #define SUITE_POINTS_MAX 64
 #define SUITE_MIXES_MAX 16          /* a steady round's mixes (rwmixread values) */

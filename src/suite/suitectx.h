@@ -87,6 +87,23 @@ int suite_idle_for(struct suite_ctx *c, uint64_t ns);
 
 /* --- suitesteady.c: the steady step (SNIA PTS rounds) --- */
 int suite_do_steady(struct suite_ctx *c, int64_t step_id);
+/* "-round3", "-round3-rd70-bs4096-qd4-j1": round's point k's job suffix. */
+void suite_round_suffix(const struct suite_step *st, unsigned round, unsigned k, char *buf,
+			size_t len);
+
+/* --- suitesweep.c --- */
+/* "-qd4-j1", "-7", "-qd4-j1-7": the point (NULL: none), and the
+ * repetition rep when the step repeats. */
+void suite_sweep_suffix(const struct suite_step *st, const struct sweep_point *at,
+			unsigned rep, char *buf, size_t len);
+
+/* --- suitelogs.c: each job's own log files --- */
+/* The logs the step names (write_bw_log=NAME ...) named NAME-JOB after
+ * spec's job name (set): no two of a suite's jobs share a log file. */
+void suite_name_logs(struct job_spec *spec, const struct job_spec *step);
+/* Before the run: a log file two of the selected steps' jobs would share
+ * is an error naming both (and the option). */
+int suite_check_logs(const struct suite *s, const unsigned *selected, unsigned nr);
 
 /* --- suitesweep.c: measure and sweep steps (points, repeats) --- */
 int suite_do_sweep(struct suite_ctx *c, int64_t step_id);

@@ -354,7 +354,8 @@ static int prepare(struct suite_ctx *c)
 	if (!selected || suite_resume_init(&c->resume, s->nr_steps))
 		return err_set("out of memory");
 	if (select_steps(s, o, selected, &c->nr_selected) ||
-	    check_target_fits(s, o, selected, c->nr_selected))
+	    check_target_fits(s, o, selected, c->nr_selected) ||
+	    suite_check_logs(s, selected, c->nr_selected))
 		return -1;
 	suite_target_key(o->target, c->target_key, sizeof(c->target_key));
 	if (target_probe(o->target, &c->target) || store_open(o->db_path, &c->db)) {

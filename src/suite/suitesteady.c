@@ -101,8 +101,8 @@ static int steady_detail(struct suite_ctx *c, int64_t step_id, const struct stea
 
 /* "-round3" for a round of one point; "-round3-rd65-bs4096-qd32-j4" with
  * the values its points vary. */
-static void point_suffix(const struct suite_step *st, unsigned round, unsigned k, char *buf,
-			 size_t len)
+void suite_round_suffix(const struct suite_step *st, unsigned round, unsigned k, char *buf,
+			size_t len)
 {
 	struct round_point p = steady_round_point(st, k);
 	int n = snprintf(buf, len, "-round%u", round + 1);
@@ -143,7 +143,7 @@ static int run_round(struct suite_ctx *c, int64_t step_id, unsigned round, doubl
 				*figure = suite_kept_figure(c, step_id, point);
 			continue;
 		}
-		point_suffix(st, round, k, suffix, sizeof(suffix));
+		suite_round_suffix(st, round, k, suffix, sizeof(suffix));
 		suite_step_spec(c, st, suffix, &spec);
 		spec.group_reporting = true;
 		if (steady_round_apply(st, k, &spec) || job_spec_validate(&spec)) {

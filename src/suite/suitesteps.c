@@ -49,6 +49,7 @@ void suite_step_spec(const struct suite_ctx *c, const struct suite_step *st,
 		job_spec_set_path(spec->filename, sizeof(spec->filename), c->o->target);
 	spec->directory[0] = '\0';
 	snprintf(spec->name, sizeof(spec->name), "%.*s%s", SUITE_NAME_MAX, st->name, suffix);
+	suite_name_logs(spec, &st->spec);
 }
 
 /* The target made as if new (target/purge.h), on every rank of an MPI run
@@ -157,6 +158,7 @@ static int do_sprandom(struct suite_ctx *c, int64_t step_id)
 		spec.size = region->length;
 		snprintf(suffix, sizeof(suffix), "-r%u-fill", r);
 		snprintf(spec.name, sizeof(spec.name), "%.*s%s", SUITE_NAME_MAX, st->name, suffix);
+		suite_name_logs(&spec, &st->spec);
 		rc = job_list_append(&jobs, &spec);
 		if (rc || region->overwrite_bytes < plan.iu)
 			continue;
@@ -172,6 +174,7 @@ static int do_sprandom(struct suite_ctx *c, int64_t step_id)
 		spec.io_size = region->overwrite_bytes / plan.iu * plan.iu;
 		snprintf(suffix, sizeof(suffix), "-r%u-overwrite", r);
 		snprintf(spec.name, sizeof(spec.name), "%.*s%s", SUITE_NAME_MAX, st->name, suffix);
+		suite_name_logs(&spec, &st->spec);
 		rc = job_list_append(&jobs, &spec);
 	}
 	c->step_planned_bytes = plan.total_bytes;

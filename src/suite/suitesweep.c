@@ -84,10 +84,8 @@ static uint64_t kept_bytes(const struct suite_ctx *c, int64_t step_id, unsigned 
 	return bytes;
 }
 
-/* "-qd4-j1", "-7", "-qd4-j1-7": the point, and the repetition when the
- * step repeats. */
-static void run_suffix(const struct suite_step *st, const struct sweep_point *at,
-		       unsigned rep, char *buf, size_t len)
+void suite_sweep_suffix(const struct suite_step *st, const struct sweep_point *at,
+			unsigned rep, char *buf, size_t len)
 {
 	int n = 0;
 
@@ -171,7 +169,7 @@ int suite_do_sweep(struct suite_ctx *c, int64_t step_id)
 			}
 			if (st->operating_point)
 				at = &chosen;
-			run_suffix(st, st->nr_points ? at : NULL, r, suffix, sizeof(suffix));
+			suite_sweep_suffix(st, st->nr_points ? at : NULL, r, suffix, sizeof(suffix));
 			suite_step_spec(c, st, suffix, &spec);
 			if (at) {
 				spec.iodepth = at->iodepth;

@@ -300,11 +300,8 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 	blocks = (uint64_t)((double)physical / (double)block_bytes / (double)dies + 0.5) * dies;
 	if (blocks < dies * BLOCKS_PER_DIE_MIN)
 		return err_set("vssd model: at this scale each of the %llu dies gets %llu blocks, "
-			       "fewer than the %u garbage collection needs: use a scale of at "
-			       "least %llu bytes", (unsigned long long)dies,
-			       (unsigned long long)(blocks / dies), BLOCKS_PER_DIE_MIN,
-			       (unsigned long long)(dies * BLOCKS_PER_DIE_MIN * block_bytes /
-						    (1 + r->op)));
+			       "fewer than the %u garbage collection needs", (unsigned long long)dies,
+			       (unsigned long long)(blocks / dies), BLOCKS_PER_DIE_MIN);
 	/* the blocks GC keeps free and the open blocks of each die hold no
 	 * data: on the real drive a negligible share, at a small scale a
 	 * large one, so they come on top of the OP (else the scaled drive's
@@ -347,6 +344,42 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 	return 0;
 }
 
+/* Whether r builds into a geometry the FTL takes at capacity bytes. */
+static bool works_at(const struct raw_model *r, uint64_t capacity, const struct vssd_model *m)
+{
+	struct vssd_model t = *m;
+	uint64_t bytes;
+
+	return build(r, 0, capacity, &t) == 0 && ftl_memory_bytes(&t.geometry, &bytes) == 0;
+}
+
+/* A scale too small for r's geometry: the message (err_msg) goes on to
+ * name the smallest scale, in MiB, that builds, found by bisection (more
+ * capacity, more blocks per die, more spare); a model whose full capacity
+ * fails too keeps its message. Returns -1. */
+static int name_smallest_scale(const struct raw_model *r, const struct vssd_model *m)
+{
+	char why[512];
+	uint64_t lo = 0, hi = m->rated_capacity >> 20;    /* MiB: lo fails, hi works */
+
+	snprintf(why, sizeof(why), "%s", err_msg());
+	if (!hi || !works_at(r, hi << 20, m))
+		return err_set("%s", why);
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (works_at(r, mid << 20, m))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return err_set("%s; the smallest scale this model works at is %llum (%llu bytes, 1/%.0f "
+		       "of the drive): vssd_scale=%llum or vssd:MODEL@%llum", why,
+		       (unsigned long long)hi, (unsigned long long)(hi << 20),
+		       floor((double)m->rated_capacity / (double)(hi << 20)),
+		       (unsigned long long)hi, (unsigned long long)hi);
+}
+
 int vssd_model_load(const char *path, const char *scale_text, struct vssd_model *m)
 {
 	struct raw_model r;
@@ -357,9 +390,12 @@ int vssd_model_load(const char *path, const char *scale_text, struct vssd_model 
 	raw_defaults(&r);
 	if (scale_text && vssd_scale_parse(scale_text, &fraction, &want))
 		return -1;
-	if (read_file(path, &r, m) || build(&r, fraction, want, m))
+	if (read_file(path, &r, m))
 		return -1;
-	if (ftl_memory_bytes(&m->geometry, &bytes))
+	if (build(&r, fraction, want, m) || ftl_memory_bytes(&m->geometry, &bytes)) {
+		if (m->rated_capacity && m->capacity)
+			name_smallest_scale(&r, m);
 		return err_prefix("vssd model %s", path);
+	}
 	return 0;
 }

@@ -267,8 +267,8 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null 2>&1 && command -v stra
 		expect_output "drivebench: job 'u': cache invalidation of '$LOOP' failed: .*only root may flush a block device" \
 			"... with a warning naming the device"
 	else
-		echo "# skipped: losetup could not attach a loop device"
+		skip "invalidate on a block device: losetup could not attach a loop device"
 	fi
 else
-	echo "# skipped: the block device check needs root, losetup and strace"
+	skip "invalidate on a block device: needs root, losetup and strace"
 fi

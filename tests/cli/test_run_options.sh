@@ -64,3 +64,13 @@ expect_exit 0 "verify --run 1 reads it back with the stored jobs and seed" \
 	verify --db "$TMP/v.db" --run 1
 expect_output "checked 64 of 64 units" "... every unit of the write"
 expect_output "results stored in $TMP/v.db as run 2" "... and stores the verify as a run"
+
+# --no-db with --db FILE: conflicting, refused naming both (either order)
+expect_exit 2 "run --no-db --db FILE is refused" run --no-db --db "$TMP/nodb.db" $job
+expect_output "drivebench run: --no-db and --db $TMP/nodb.db conflict" "... naming both"
+expect_exit 2 "run --db=FILE --no-db is refused too" run --db="$TMP/nodb.db" --no-db $job
+expect_output "--no-db and --db $TMP/nodb.db conflict" "... in that order as well"
+expect_exit 2 "verify --no-db --db FILE is refused" verify --seed 1 --no-db --db "$TMP/nodb.db" $job
+expect_output "drivebench verify: --no-db and --db $TMP/nodb.db conflict" "... under verify's name"
+check "no database was made" test ! -e "$TMP/nodb.db"
+expect_exit 0 "--no-db with \$DRIVEBENCH_DB set runs (only --db conflicts)" run --no-db $job

@@ -33,7 +33,23 @@ expect_exit 2 "vssd_scale=2 is refused" run --no-db --name=x $v --vssd_scale=2 \
 expect_output "option 'vssd_scale': 2 is not a fraction in \(0, 1\]" "... naming the option"
 expect_exit 2 "a scale too small for garbage collection is refused" run --no-db --name=x $v \
 	--vssd_scale=1/10000000 --rw=read --bs=4k --size=1m
-expect_output "fewer than the 8 garbage collection needs" "... naming the smallest"
+expect_output "fewer than the 8 garbage collection needs" "... saying why"
+expect_output "the smallest scale this model works at is [0-9]+m" "... and naming the smallest scale"
+# too little spare (enough blocks per die, too few past what GC holds back):
+# the scale named works, one MiB less does not
+expect_exit 2 "a scale with too little spare for GC is refused" run --no-db --name=x \
+	--ioengine=vssd --vssd_model=models/generic-qlc.ini --vssd_scale=1/20000 \
+	--rw=write --bs=128k --size=1m
+expect_output "too little spare: [0-9]+ blocks per die" "... saying why"
+least=$(printf '%s\n' "$ERR" | sed -n 's/.*the smallest scale this model works at is \([0-9]*\)m .*/\1/p')
+expect_output "vssd_scale=${least}m or vssd:MODEL@${least}m" "... naming the smallest (${least}m) as both options take it"
+expect_exit 0 "the smallest scale named works" run --no-db --name=x \
+	--ioengine=vssd --vssd_model=models/generic-qlc.ini --vssd_scale="${least}m" \
+	--rw=write --bs=128k --size=1m
+expect_exit 2 "... and one MiB less does not" run --no-db --name=x \
+	--ioengine=vssd --vssd_model=models/generic-qlc.ini --vssd_scale="$((least - 1))m" \
+	--rw=write --bs=128k --size=1m
+expect_output "too little spare" "... for the reason given"
 expect_exit 2 "a range past the scaled capacity is refused" run --no-db --name=x $v \
 	--rw=read --bs=4k --size=100g
 expect_output "past the modelled drive's" "... naming both"

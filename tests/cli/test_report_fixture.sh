@@ -1,9 +1,10 @@
 #!/bin/bash
 # test_report_fixture.sh - `drivebench report` and `compare` on stored,
 # realistic data: tests/data/review-fixture.db (made by
-# scripts/make-review-fixture.sh): five drives, a whole review-suite run on
+# scripts/make-review-fixture.sh): six drives, a whole review-suite run on
 # the P5430 model, quick-suite runs on three other models, real fio JSON
-# imported without a spec sheet, and GDS sweeps under two of the labels.
+# imported without a spec sheet, a P5336 model that ran only part of two
+# sweeps, and GDS sweeps under two of the labels.
 # Checks the page's section order, the grouping rules (fills, CDN phases,
 # object tests, steady rounds, GDS and checkpoints out of the tests,
 # imported jobs by their names) and each computed finding where it must
@@ -20,18 +21,18 @@ F="$TMP/fixture.db"
 cp "$FIXTURE" "$F"
 # away from the checkout: every sheet must come from the store
 cd "$TMP"
-ALL="p5430-review fio-import ps1030-quick 6600-ion-quick j5060-quick"
+ALL="p5430-review fio-import ps1030-quick 6600-ion-quick j5060-quick p5336-partial"
 
 expect_exit 0 "report of the whole fixture" report --db "$F" --out "$TMP/all.html"
 check "no warning on standard error" test -z "$ERR"
 expect_exit 0 "report with the imported drive reviewed" report --db "$F" fio-import \
-	p5430-review ps1030-quick 6600-ion-quick j5060-quick --out "$TMP/imp.html"
+	p5430-review ps1030-quick 6600-ion-quick j5060-quick p5336-partial --out "$TMP/imp.html"
 expect_exit 0 "report of the review drive alone" report --db "$F" --label p5430-review \
 	--out "$TMP/one.html"
 expect_exit 0 "report of the imported drive alone" report --db "$F" --label fio-import \
 	--out "$TMP/imp-one.html"
 
-python3 - "$TMP/all.html" "$TMP/imp.html" "$TMP/one.html" "$TMP/imp-one.html" <<'PY'
+python3 - "$TMP/all.html" "$TMP/imp.html" "$TMP/one.html" "$TMP/imp-one.html" "$F" <<'PY'
 import html, re, sys
 
 def ok(cond, what):
@@ -77,16 +78,19 @@ class Page:
 all_, imp, one, imp_one = (Page(p) for p in sys.argv[1:5])
 REVIEW = "p5430-review (model, scale 4g)"
 QUICK = {"ps1030-quick (model, scale 4g)", "6600-ion-quick (model, scale 4g)", "j5060-quick (model, scale 8g)"}
+PARTIAL = "p5336-partial (model, scale 16g)"
 SHOWN = {REVIEW, "fio-import"} | QUICK
+EVERY = SHOWN | {PARTIAL}
 
 # --- the Drives table --------------------------------------------------------
 dt = all_.sec.get("Drives and test bench", "")
 dt = dt[:dt.find("</table>")]
 labels = [text(x) for x in re.findall(r'<tr><td class="l">(.*?)</td>', dt)]
-ok(len(labels) >= 5, "at least five drives in the Drives table (%d)" % len(labels))
+ok(len(labels) >= 6, "at least six drives in the Drives table (%d)" % len(labels))
 ok(labels == ["p5430-reviewmodel, scale 4g", "fio-import", "ps1030-quickmodel, scale 4g",
-             "6600-ion-quickmodel, scale 4g", "j5060-quickmodel, scale 8g"],
-   "the five labels in run order, each modelled one with its mark: %s" % labels)
+             "6600-ion-quickmodel, scale 4g", "j5060-quickmodel, scale 8g",
+             "p5336-partialmodel, scale 16g"],
+   "the six labels in run order, each modelled one with its mark: %s" % labels)
 ok(re.search(r'<tr><td class="l">fio-import</td><td class="l">-</td><td class="l" colspan="\d+">no spec sheet', dt) is not None,
    "the imported drive: measured on unknown, no spec sheet")
 for model in ("Solidigm D5-P5430 30.72TB", "Solidigm D7-PS1030 12.8TB", "Micron 6600 ION 245.76TB",
@@ -177,7 +181,7 @@ ok(obj_cells(FOUR[0], "fio-import") and obj_cells(FOUR[3], "fio-import") and
 ok("fio-import" not in all_.drives_of("16K sequential read") and
    not [q for t in all_.tests for d, q in all_.rows(t) if q.split("/")[1] in ("64", "128")],
    "GDS points (threads up to 128) are not points of the 16K/128K tests")
-ok(all_.drives_of("4K random read") == SHOWN, "a synthetic test is one test for suites and imports")
+ok(all_.drives_of("4K random read") == EVERY, "a synthetic test is one test for suites and imports")
 
 # GDS: two drives, their heatmap
 g = all_.sec.get("GPU Direct Storage (gdsio)", "")
@@ -260,31 +264,119 @@ ok(not [t for t in fi if "rating" in fi[t]], "no rating finding for the drive wi
 ok("-</td><td>-</td>" in imp.s.split('<table class="summary">')[1].split("</table>")[0],
    "the summary's rated column empty for it")
 
-# rank: names the group
-RANK = r"Ranks (\d+) of (\d+): %s (IOPS|MB/s), ([\d.]+)%% behind the leader, (.+) \(%s (IOPS|MB/s)\)\." % (NUM, NUM)
-for page, who, fs in ((all_, REVIEW, fa), (imp, "fio-import", fi)):
-    bad = []
-    for t, body in page.tests.items():
-        group = page.drives_of(t)
+# rank, leader and gap: computed here a second time, from the stored points
+# (sqlite3 on the fixture, not the report's code): each ranked drive's best
+# of the points every ranked drive ran; from all drives that ran a test,
+# drives leave one at a time while that raises drives x shared points (the
+# one that raises it most, of equals the last); the reviewed drive stays,
+# and at least two are ranked while any point is shared.
+import sqlite3
+db = sqlite3.connect(sys.argv[5])
+NAME = re.compile(r"^(rand|seq)-(read|write)-(\d+)k(?:-qd\d+-j\d+)?$")
+def test_of(name, rw, bs):
+    """the report's name of a stored record's test, None when no rank applies"""
+    m = NAME.match(name)
+    if m:
+        return "%sK %s %s" % (m.group(3), "random" if m.group(1) == "rand" else "sequential", m.group(2))
+    if name == "seq-fill-128k":
+        return "128K sequential write fill (seq-fill-128k)"
+    return {"cdn-fill": "CDN fill", "cdn-saturate": "CDN saturation", "cdn-rand-read": "CDN random read",
+            "cdn-rand-write": "CDN random write"}.get(name)
+stored = {}   # test -> label -> (iodepth, numjobs) -> headline
+for rid, label, name, rw, bs, qd, jobs, dr, iops, bw in db.execute(
+        "select x.id, r.label, coalesce(s.name, x.job_name), x.rw, x.bs, x.iodepth, x.numjobs, d.dir, "
+        "d.iops, d.bw_bytes from results x join runs r on r.id = x.run_id left join steps s on "
+        "s.id = x.step_id join result_dirs d on d.result_id = x.id where r.source != 'gds' and "
+        "d.ios > 0 order by x.id"):
+    t = test_of(name, rw, bs)
+    if t is None or (("read" in rw) != (dr == "read")):
+        continue
+    stored.setdefault(t, {}).setdefault(label, {})[(qd, jobs)] = iops if 0 < bs <= 16384 else bw / 1e6
+def shared(rev, group, pts):
+    return [p for p in pts[rev] if all(p in pts[d] for d in group)]
+def standing(pts, rev):
+    group = list(pts)
+    while True:
+        best, out = len(shared(rev, group, pts)) * len(group), None
+        if not (len(group) <= 2 and best):
+            for d in group:
+                if d == rev:
+                    continue
+                rest = [x for x in group if x != d]
+                sc = len(shared(rev, rest, pts)) * len(rest)
+                if sc > 0 and (sc > best or (out is not None and sc == best)):
+                    best, out = sc, d
+        if out is None:
+            break
+        group.remove(out)
+    at = shared(rev, group, pts)
+    vals = {d: max(pts[d][p] for p in at) for d in group} if at else {}
+    return group, at, vals
+def near(shown_as, v):
+    """a figure as printed (1.02M, 67.36K, 7,235.2) is v to its rounding"""
+    x = shown_as.replace(",", "")
+    f = {"K": 1e3, "M": 1e6}.get(x[-1], 1)
+    x = float(x.rstrip("KM")) * f
+    return abs(x - v) <= 0.005 * abs(v) + 0.05 * f
+def shown(label, page):
+    return [d for d in EVERY | {"fio-import"} if d.split(" ")[0] == label][0]
+RANK = r"Ranks (\d+) of (\d+) \(at the (\d+) points? all (\d+) ran, best of each\): (%s) (IOPS|MB/s), " \
+       r"([\d.]+)%% behind the leader, (.+?) \((%s) (IOPS|MB/s)\)\." % (NUM, NUM)
+LEAD = r"Leads the (\d+) drives by ([\d.]+)% over the next \(at the (\d+) points? all (\d+) ran, best of each\)\."
+NOTR = r"Not ranked \(ran a different matrix\): (.+)\.$"
+def summary_cell(page, t):
+    m = re.search(r'<table class="summary">(.*?)</table>', page.s, re.S)
+    for row in re.findall(r"<tr>(.*?)</tr>", m.group(1) if m else ""):
+        cells = [text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        if cells and cells[0] == t:
+            return cells
+    return None
+checked = 0
+for page, rev, fs in ((all_, "p5430-review", fa), (imp, "fio-import", fi)):
+    for t, pts in stored.items():
+        if rev not in pts:
+            continue
+        iops = t.startswith(("4K", "16K"))
+        group, at, vals = standing(pts, rev)
+        left = [shown(d, page) for d in pts if d not in group]
         v = fs.get(t, "")
-        m = re.search(RANK, v)
-        lead = re.search(r"Leads the (\d+) drives by [\d.]+% over the next\.", v)
-        if who not in group or len(group) < 2:
-            if m or lead:
-                bad.append((t, "a rank without a group"))
+        cells = summary_cell(page, t)
+        what = "%s, %s" % (rev, t)
+        if len(group) < 2 or not at:
+            ok(not re.search(r"Ranks \d+ of|Leads the", v), "%s: no rank (no shared point or one drive)" % what)
+            if cells and len(pts) >= 2:
+                ok(cells[-1] == "not ranked: no point run by every drive", "%s: the summary says why no rank" % what)
             continue
-        if not (m or lead):
-            bad.append((t, "no rank"))
-            continue
-        n = int(m.group(2)) if m else int(lead.group(1))
-        if n != len(group):
-            bad.append((t, "of %d, group %d" % (n, len(group))))
-        if m and (m.group(5) not in group or m.group(5) == who or not 2 <= int(m.group(1)) <= n):
-            bad.append((t, m.group(5)))
-    ok(not bad, "%s: each test it shares names its rank of the drives that ran it, and the leader %s"
-       % (who, bad[:3]))
+        rank = 1 + sum(vals[d] > vals[rev] for d in group if d != rev)
+        lead = max((d for d in group if d != rev), key=lambda d: vals[d])
+        m, l = re.search(RANK, v), re.search(LEAD, v)
+        checked += 1
+        if rank == 1:
+            nxt = max(vals[d] for d in group if d != rev)
+            ok(l is not None and int(l.group(1)) == len(group) and int(l.group(3)) == len(at) and
+               abs(float(l.group(2)) - (vals[rev] / nxt - 1) * 100) <= 0.06,
+               "%s: leads the %d by %.1f%% at %d shared points (%s)" % (what, len(group), (vals[rev] / nxt - 1) * 100, len(at), v))
+        else:
+            gap = (1 - vals[rev] / vals[lead]) * 100
+            ok(m is not None and (int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4))) ==
+               (rank, len(group), len(at), len(group)) and m.group(8).split(" ")[0] == lead and
+               near(m.group(5), vals[rev]) and near(m.group(9), vals[lead]) and
+               abs(float(m.group(7)) - gap) <= 0.06,
+               "%s: rank %d of %d at %d shared points, %.1f%% behind %s (%s)" % (what, rank, len(group), len(at), gap, lead, v))
+        n = re.search(NOTR, v)
+        ok(sorted(re.split(r", (?![^()]*\))", n.group(1)) if n else []) == sorted(left),
+           "%s: not ranked %s" % (what, left))
+        ok(cells is not None and cells[-2] == "%d of %d" % (rank, len(group)) and
+           ("at the %d point%s all %d ran" % (len(at), "" if len(at) == 1 else "s", len(group))) in cells[-1] and
+           (rank == 1 or cells[-1].startswith(shown(lead, page))) and
+           (not left or cells[-1].endswith("not ranked (ran a different matrix): " + ", ".join(left))),
+           "%s: the summary row's rank and leader cells (%s)" % (what, cells and cells[-2:]))
+ok(checked >= 20, "ranks checked against the stored points: %d" % checked)
+ok("p5336-partial" in fa.get("4K random read", "").split("Not ranked")[-1] and
+   "p5336-partial" in fa.get("16K sequential read", "").split("Not ranked")[-1],
+   "the drive that ran part of the sweeps is not ranked where it lacks the shared points")
 m = re.search(RANK, fa.get("128K sequential read", ""))
-ok(m is not None and m.group(5) in ("ps1030-quick (model, scale 4g)", "6600-ion-quick (model, scale 4g)"),
+ok(m is not None and m.group(8) in ("ps1030-quick (model, scale 4g)", "6600-ion-quick (model, scale 4g)"),
    "a Gen5 model leads the Gen4 P5430 on 128K sequential read, named as a model")
 ok(not re.search(r"Ranks \d+ of|Leads the", one.s + imp_one.s), "no rank for a drive alone")
 ok("<td>-</td><td class=\"l\">-</td></tr>" in one.s, "the summary's rank column empty for a drive alone")

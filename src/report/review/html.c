@@ -14,6 +14,7 @@
 
 #include "report/review/html_bench.h"
 #include "report/analysis/measured.h"
+#include "report/analysis/standing.h"
 #include "report/svg/svg.h"
 #include "util/error.h"
 #include "job/job_spec.h"
@@ -433,16 +434,24 @@ static int test_section(struct page *pg, unsigned t)
 static void object_table(struct page *pg, unsigned first, unsigned last)
 {
 	char name[128], v[48];
+	bool has[STANDING_MAX_DRIVES] = { false };
 
+	/* a column group only for the drives with an object test */
+	for (unsigned t = first; t < last; t++)
+		for (unsigned d = 0; d < pg->nr && d < STANDING_MAX_DRIVES; d++)
+			has[d] = has[d] || slices_of(pg, t)[d].n;
 	fputs("<table class=\"object\"><tr><th class=\"l\">test</th>", pg->out);
 	for (unsigned d = 0; d < pg->nr; d++) {
+		if (d < STANDING_MAX_DRIVES && !has[d])
+			continue;
 		fputs("<th colspan=\"3\">", pg->out);
 		html_esc(pg->out, pg->drives[d].label);
 		fputs("</th>", pg->out);
 	}
 	fputs("</tr>\n<tr><th></th>", pg->out);
 	for (unsigned d = 0; d < pg->nr; d++)
-		fputs("<th>MB/s</th><th>IOPS</th><th>mean ms</th>", pg->out);
+		if (d >= STANDING_MAX_DRIVES || has[d])
+			fputs("<th>MB/s</th><th>IOPS</th><th>mean ms</th>", pg->out);
 	fputs("</tr>\n", pg->out);
 	for (unsigned t = first; t < last; t++) {
 		const struct slice *slices = slices_of(pg, t);
@@ -454,6 +463,8 @@ static void object_table(struct page *pg, unsigned first, unsigned last)
 		html_esc(pg->out, name);
 		fputs("</td>", pg->out);
 		for (unsigned d = 0; d < pg->nr; d++) {
+			if (d < STANDING_MAX_DRIVES && !has[d])
+				continue;
 			if (!slices[d].n) {
 				fputs("<td>-</td><td>-</td><td>-</td>", pg->out);
 				continue;

@@ -31,6 +31,19 @@ static struct finding_point *finding_points(const struct slice *s, bool iops)
 	return fp;
 }
 
+/* The labels of the drives that ran the test but are not ranked. */
+static void not_ranked_list(const struct report_drive *drives, const struct slice *slices,
+			    unsigned nr, const struct standing *st, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned d = 0; d < nr && d < STANDING_MAX_DRIVES && used + 1 < len; d++)
+		if (slices[d].n && !st->ranked[d])
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 drives[d].label);
+}
+
 /* Appends a sentence to buf (a space between). */
 static void add_sentence(char *buf, size_t len, const char *text)
 {
@@ -93,8 +106,10 @@ int html_test_findings(FILE *out, const struct report_drive *drives, const struc
 		add_sentence(found, sizeof(found), text);
 		count++;
 	}
-	if (finding_rank(st.rank, st.of, st.value, unit, drives[st.leader].label, st.leader_value,
-			 st.runner_up_pct, text, sizeof(text))) {
+	char left_out[512];
+	not_ranked_list(drives, slices, nr, &st, left_out, sizeof(left_out));
+	if (finding_rank(st.rank, st.of, st.shared, st.shared_value, unit, drives[st.leader].label,
+			 st.leader_value, st.runner_up_pct, left_out, text, sizeof(text))) {
 		add_sentence(found, sizeof(found), text);
 		count++;
 	}
@@ -150,6 +165,11 @@ void html_summary_row(FILE *out, const struct report_drive *drives, const struct
 	} else {
 		fputs("<td>-</td><td>-</td>", out);
 	}
+	if (!st.shared && st.ran >= 2) {
+		fputs("<td>-</td><td class=\"l\">not ranked: no point run by every drive</td></tr>\n",
+		      out);
+		return;
+	}
 	if (st.of < 2) {
 		fputs("<td>-</td><td class=\"l\">-</td></tr>\n", out);
 		return;
@@ -162,6 +182,13 @@ void html_summary_row(FILE *out, const struct report_drive *drives, const struct
 		html_esc(out, drives[st.leader].label);
 		fprintf(out, " (%s), %.1f%% behind", v, -st.gap_pct);
 	}
+	fprintf(out, " at the %u point%s all %u ran", st.shared, st.shared == 1 ? "" : "s", st.of);
+	char left_out[512];
+	not_ranked_list(drives, slices, nr, &st, left_out, sizeof(left_out));
+	if (left_out[0]) {
+		fputs("; not ranked (ran a different matrix): ", out);
+		html_esc(out, left_out);
+	}
 	fputs("</td></tr>\n", out);
 }
 
@@ -171,7 +198,8 @@ void html_summary_head(FILE *out, const struct report_drive *drives, unsigned re
 	fputs("<p class=\"note\">The reviewed drive: <b>", out);
 	html_esc(out, drives[reviewed].label);
 	fprintf(out, "</b>; the comparison group: %u drive%s. Headline figure: IOPS up to 16K "
-		"blocks, MB/s above; rank by that figure among the drives that ran the test.</p>\n",
+		"blocks, MB/s above; rank, leader and gap by each drive's best of the points every ranked drive "
+		"ran (a drive that lacks them is not ranked).</p>\n",
 		nr, nr == 1 ? "" : "s");
 	fputs("<table class=\"summary\"><tr><th class=\"l\">test</th><th>headline</th>"
 	      "<th>at QD/jobs</th><th>rated</th><th>vs rated</th><th>rank</th>"

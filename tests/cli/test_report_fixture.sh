@@ -414,6 +414,31 @@ for block in "Points: sweeps and single points" "Checkpoints: DLIO checkpoint pa
 done
 expect_output "^A = p5430-review \(p5430-review\), B = fio-import \(fio-import\), C = ps1030-quick" "compare names A to E"
 check "compare: no warning" test -z "$ERR"
+check "compare of six labels: no line over 120 columns" test "$(printf '%s\n' "$OUT" | awk '{ if (length > m) m = length } END { print m + 0 }')" -le 120
+# two drives of different matrices: the shared points by default, --all
+# the rest; the count line's figures are what --all lists
+run_db compare --db "$F" p5430-review ps1030-quick
+printf '%s\n' "$OUT" > "$TMP/cmp-shared.txt"
+run_db compare --db "$F" --all p5430-review ps1030-quick
+printf '%s\n' "$OUT" > "$TMP/cmp-all.txt"
+check "compare: shared points by default, --all lists the rest, both within 120 columns" python3 - "$TMP/cmp-shared.txt" "$TMP/cmp-all.txt" <<'PY'
+import re, sys
+def block(path):
+    s = open(path).read()
+    assert max(len(l) for l in s.splitlines()) <= 120
+    b = s.split("== Points: sweeps and single points ==")[1].split("\n\n")[0]
+    rows = [l for l in b.splitlines() if re.match(r"^\S.* \d+/\d+ ", l)]
+    count = re.search(r"(\d+) shared point\(s\) \(in both drives\), (\d+) more in only some \(A has (\d+), B has (\d+)", s)
+    return rows, count
+shared, c = block(sys.argv[1])
+every, c2 = block(sys.argv[2])
+assert c and c2 and c.groups() == c2.groups(), (c, c2)
+n, more, a, b = (int(x) for x in c.groups())
+assert len(shared) == n and not [r for r in shared if " - " in r], (len(shared), n)
+assert len(every) == n + more and more == a + b, (len(every), n, more, a, b)
+only_a = [r for r in every if re.search(r" +- +-$", r)]
+assert len(only_a) == a, (len(only_a), a)
+PY
 run_db compare --db "$F" --json p5430-review fio-import ps1030-quick
 printf '%s' "$OUT" > "$TMP/compare.json"
 check "compare --json: points, checkpoints, GDS and steady blocks, GDS shared by two" python3 -c '

@@ -261,6 +261,14 @@ ok(not [t for t in ("16K random read", "64K random read", "64K random write", "1
 ok(not [t for t in fa if t.startswith(("CDN", "Object")) and "rating" in fa[t]],
    "no rating on a workload's phase")
 ok(not [t for t in fi if "rating" in fi[t]], "no rating finding for the drive without a spec sheet")
+# every drive's sentences (the hidden per-drive ones too): a workload phase
+# is never judged against a synthetic rating (issue 27.3)
+raw = open(sys.argv[1], encoding="utf-8").read()
+phase = [text(m.group(1)) for m in re.finditer(r'<section class="test" id="t\d+">\n<h3>((?:CDN|Object)[^<]*)</h3>(.*?)</section>', raw, re.S)
+         if re.search(r"rating|rated", text(m.group(2)))]
+ok(len(re.findall(r'<h3>CDN ', raw)) == 4 and not phase, "no drive's CDN phase quotes a rating: %s" % phase)
+objsec = raw.split('id="object"')[-1].split("<h2")[0] if 'id="object"' in raw else ""
+ok("rating" not in text(objsec), "no object test quotes a rating")
 ok("-</td><td>-</td>" in imp.s.split('<table class="summary">')[1].split("</table>")[0],
    "the summary's rated column empty for it")
 

@@ -422,6 +422,24 @@ static void test_spec_parse(void **state)
 	assert_true(spec_rating_for(&s, "read", 131072, DIR_READ, &iops) == 7000 && !iops);
 	assert_true(spec_rating_for(&s, "write", 16384, DIR_WRITE, &iops) == 0);
 	assert_true(spec_rating_for(NULL, "read", 131072, DIR_READ, &iops) == 0);
+	/* what a test is judged against: a fill step is rated, a workload's
+	 * phase (the CDN fill, 1M writes) never, nor a rating in the other
+	 * unit (issue 27.3) */
+	struct report_point fill = { .rw = "write", .bs = 131072, .dir = DIR_WRITE,
+				     .section = SECTION_FILL };
+	snprintf(fill.group, sizeof(fill.group), "seq-fill-128k");
+	assert_true(report_test_rating(&s, &fill) > 0);
+	struct report_point cdn = { .rw = "write", .bs = 1048576, .dir = DIR_WRITE,
+				    .section = SECTION_CDN };
+	snprintf(cdn.group, sizeof(cdn.group), "cdn-fill");
+	assert_true(spec_rating_for(&s, "write", 1048576, DIR_WRITE, &iops) > 0);
+	assert_true(report_test_rating(&s, &cdn) == 0);
+	struct report_point seq = { .rw = "read", .bs = 131072, .dir = DIR_READ };
+	assert_true(report_test_rating(&s, &seq) == 7000);
+	struct report_point rr16 = { .rw = "randwrite", .bs = 16384, .dir = DIR_WRITE };
+	assert_true(report_test_rating(&s, &rr16) == 120000);
+	struct report_point rr64 = { .rw = "randread", .bs = 65536, .dir = DIR_READ };
+	assert_true(report_test_rating(&s, &rr64) == 0);
 }
 
 static void expect_spec_error(const char *text, const char *message)

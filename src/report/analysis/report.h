@@ -140,6 +140,11 @@ int sweep_sentences(const struct sweep_point *pts, unsigned n, const char *unit,
  * whether the rating is IOPS (else MB/s). */
 double spec_rating_for(const struct drive_spec *spec, const char *rw, uint64_t bs,
 		       int dir, bool *unit_iops);
+/* The rating a test is judged against, in its headline unit: 0 when none
+ * applies, when the sheet rates it in the other unit, or when the test is a
+ * workload's phase (a CDN fill, an object test: never rated; a fill step
+ * is). Every sentence that quotes a rating goes through this. */
+double report_test_rating(const struct drive_spec *spec, const struct report_point *test);
 /* 1234567.8 -> "1.23M", 7124.7 -> "7,124.7" (thousands, one decimal). */
 void report_format_number(double v, bool compact, char *buf, size_t len);
 /* A rated figure: as report_format_number, without a trailing ".0". */

@@ -103,8 +103,6 @@ void standing_of(const struct report_drive *drives, const struct slice *slices,
 		 unsigned nr, unsigned reviewed, const struct report_point *test,
 		 struct standing *st)
 {
-	bool rating_iops;
-
 	memset(st, 0, sizeof(*st));
 	st->iops = report_headline_iops(test);
 	st->peak = standing_best_point(&slices[reviewed], st->iops);
@@ -113,13 +111,7 @@ void standing_of(const struct report_drive *drives, const struct slice *slices,
 	st->has = true;
 	st->value = report_headline(st->peak, st->iops);
 	st->points = slices[reviewed].n;
-	st->rating = spec_rating_for(drives[reviewed].spec, test->rw, test->bs, test->dir,
-				     &rating_iops);
-	/* a rating in the other unit (IOPS for a large block) does not apply,
-	 * nor does one to a workload's phase (a CDN fill is no rated test) */
-	if (st->rating > 0 && (rating_iops != st->iops ||
-			       (test->group[0] && test->section != SECTION_FILL)))
-		st->rating = 0;
+	st->rating = report_test_rating(drives[reviewed].spec, test);
 	for (unsigned i = 0; st->rating > 0 && i < slices[reviewed].n; i++)
 		if (report_headline(&slices[reviewed].pts[i], st->iops) >= st->rating)
 			st->above_rating++;

@@ -114,7 +114,6 @@ static int sweep_sentences_of_drives(FILE *out, const struct report_drive *drive
 	for (unsigned d = 1; d < nr; d++) {
 		struct sweep_point *sp;
 		char text[1024];
-		bool rating_iops;
 		double rating;
 
 		if (!slices[d].n)
@@ -130,10 +129,7 @@ static int sweep_sentences_of_drives(FILE *out, const struct report_drive *drive
 			sp[i].value = report_headline(&slices[d].pts[i], iops);
 			sp[i].lat_mean_us = slices[d].pts[i].lat_mean_us;
 		}
-		rating = spec_rating_for(drives[d].spec, test->rw, test->bs, test->dir,
-					 &rating_iops);
-		if (rating_iops != iops)
-			rating = 0;
+		rating = report_test_rating(drives[d].spec, test);
 		if (sweep_sentences(sp, slices[d].n, iops ? "IOPS" : "MB/s", rating,
 				    text, sizeof(text)) == 0) {
 			fputs("<p class=\"say\"><b>", out);
@@ -425,9 +421,8 @@ int html_single_section(FILE *out, const struct report_drive *drives,
 	if (series_chart(out, drives, slices, nr, test) < 0)
 		goto out;
 	for (unsigned d = 0; d < nr; d++) {
-		bool rating_iops;
-		double rating = spec_rating_for(drives[d].spec, test->rw, test->bs,
-						test->dir, &rating_iops);
+		bool rating_iops = report_headline_iops(test);
+		double rating = report_test_rating(drives[d].spec, test);
 		char v[48], r[48];
 		if (!slices[d].n || rating <= 0)
 			continue;

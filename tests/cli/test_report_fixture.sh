@@ -27,13 +27,15 @@ expect_exit 0 "report of the whole fixture" report --db "$F" --out "$TMP/all.htm
 check "no warning on standard error" test -z "$ERR"
 expect_exit 0 "report with the imported drive reviewed" report --db "$F" fio-import \
 	p5430-review ps1030-quick 6600-ion-quick j5060-quick p5336-partial --out "$TMP/imp.html"
+expect_exit 0 "report with a drive that did not reach steady state reviewed" report --db "$F" \
+	--label 6600-ion-quick --label p5430-review --label ps1030-quick --out "$TMP/ion.html"
 expect_exit 0 "report of the review drive alone" report --db "$F" --label p5430-review \
 	--out "$TMP/one.html"
 expect_exit 0 "report of the imported drive alone" report --db "$F" --label fio-import \
 	--out "$TMP/imp-one.html"
 
 python3 - "$TMP/all.html" "$TMP/imp.html" "$TMP/one.html" "$TMP/imp-one.html" "$F" <<'PY'
-import html, re, sys
+import html, os, re, sys
 
 def ok(cond, what):
     print(("ok - " if cond else "not ok - ") + what)
@@ -380,6 +382,51 @@ for page, rev, fs in ((all_, "p5430-review", fa), (imp, "fio-import", fi)):
            (not left or cells[-1].endswith("not ranked (ran a different matrix): " + ", ".join(left))),
            "%s: the summary row's rank and leader cells (%s)" % (what, cells and cells[-2:]))
 ok(checked >= 20, "ranks checked against the stored points: %d" % checked)
+
+# steady state not reached (issue 27.4): from the store, each step after a
+# steady step whose detail says it did not reach steady state; every test
+# of such a step is flagged wherever its result is quoted, and no other
+import json
+def unsteady_tests(label):
+    out, last = {}, None
+    for rid, name, kind, detail in db.execute(
+            "select s.id, s.name, s.kind, s.detail from steps s join runs r on r.id = s.run_id "
+            "where r.label = ? and r.source = 'suite' order by r.id, s.idx", (label,)):
+        if kind == "steady":
+            last = None if json.loads(detail or "{}").get("reached") else name
+            continue
+        t = test_of(name, "", 0)
+        if t:
+            out[t] = last
+    return out
+ion = Page(os.path.join(os.path.dirname(sys.argv[1]), "ion.html"))
+flags = unsteady_tests("6600-ion-quick")
+ok(sum(1 for v in flags.values() if v) >= 6, "6600-ion-quick: tests after a steady state not reached: %d" % sum(1 for v in flags.values() if v))
+bad = []
+for t, step in flags.items():
+    say = "Steady state not reached: measured after %s, which did not reach steady state." % step
+    cells = summary_cell(ion, t)
+    if step and (say not in ion.findings.get(t, "") or not cells or not cells[1].endswith("(not steady)")):
+        bad.append((t, "not flagged"))
+    if not step and ("Steady state not reached" in ion.findings.get(t, "") or (cells and "not steady" in cells[1])):
+        bad.append((t, "flagged"))
+ok(not bad, "6600-ion-quick reviewed: flagged exactly where measured after a failed steady state %s" % bad[:3])
+ok(not [t for t, v in fa.items() if "Steady state not reached" in v], "p5430-review reached steady state: no flag")
+led = 0
+for t, pts in stored.items():
+    if "p5430-review" not in pts:
+        continue
+    m = re.search(RANK, fa.get(t, ""))
+    if not m:
+        continue
+    lead = m.group(8).split(" ")[0]
+    step = unsteady_tests(lead).get(t) if lead != "fio-import" else None
+    cells = summary_cell(all_, t)
+    said = "The leader, %s, was measured after its %s did not reach steady state." % (m.group(8), step)
+    led += bool(step)
+    ok((said in fa[t]) == bool(step) and ((", not steady)" in cells[-1]) == bool(step)),
+       "%s: the leader %s flagged as not steady: %s" % (t, lead, bool(step)))
+ok(led >= 1, "some leader was measured after a steady state not reached (%d)" % led)
 ok("p5336-partial" in fa.get("4K random read", "").split("Not ranked")[-1] and
    "p5336-partial" in fa.get("16K sequential read", "").split("Not ranked")[-1],
    "the drive that ran part of the sweeps is not ranked where it lacks the shared points")

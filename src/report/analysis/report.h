@@ -31,6 +31,9 @@ struct report_steady {
 struct report_step_name {
 	int64_t id;
 	char name[128];
+	/* the steady step of the same run last before it, when that one did
+	 * not reach steady state ("" when none or it did) */
+	char unsteady[128];
 };
 
 /* A host as the store keeps it (hosts): what `run` read of the machine. */
@@ -89,6 +92,10 @@ struct report_point {
 	double p999999_us;                 /* 99.9999th, NAN when not recorded */
 	const struct result_record *rec;
 };
+
+/* The failed steady step a point was measured after (its step's
+ * unsteady), NULL when none: a result quoted from it is flagged. */
+const char *report_point_unsteady(const struct report_drive *d, const struct report_point *p);
 
 /* Every direction with I/O of every record that is a point of a test (not
  * a steady-state round, checkpoint or GDS point); a later record of the

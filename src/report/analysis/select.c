@@ -114,19 +114,27 @@ static int add_steps(struct store *s, struct report_group *g, int64_t run_id)
 		return err_set("out of memory");
 	}
 	g->steps = names;
-	for (unsigned i = 0; i < nr; i++) {
-		g->steps[g->nr_steps].id = steps[i].id;
-		snprintf(g->steps[g->nr_steps++].name, sizeof(names->name), "%s", steps[i].name);
-	}
+	/* in run order: each step after a steady step that did not reach
+	 * steady state carries that step's name */
+	char unsteady[128] = "";
 	for (unsigned i = 0; rc == 0 && i < nr; i++) {
+		struct report_step_name *n = &g->steps[g->nr_steps++];
 		char *detail = NULL;
 
+		n->id = steps[i].id;
+		snprintf(n->name, sizeof(n->name), "%s", steps[i].name);
+		snprintf(n->unsteady, sizeof(n->unsteady), "%s", unsteady);
 		if (strcmp(steps[i].kind, "steady"))
 			continue;
+		unsigned before = g->nr_steady;
 		rc = store_step_detail_get(s, steps[i].id, &detail);
 		if (rc == 0 && detail)
 			rc = add_steady(g, &steps[i], detail);
 		free(detail);
+		n->unsteady[0] = '\0';
+		if (rc == 0 && g->nr_steady > before)
+			snprintf(unsteady, sizeof(unsteady), "%s",
+				 g->steady[before].reached ? "" : steps[i].name);
 	}
 	free(steps);
 	return rc;

@@ -44,6 +44,19 @@ static void not_ranked_list(const struct report_drive *drives, const struct slic
 						 drives[d].label);
 }
 
+/* The failed steady step drive d's points of a test were measured after
+ * (the first such point's), NULL when none. */
+static const char *slice_unsteady(const struct report_drive *drives, const struct slice *slices,
+				  unsigned d)
+{
+	for (unsigned i = 0; i < slices[d].n; i++) {
+		const char *u = report_point_unsteady(&drives[d], &slices[d].pts[i]);
+		if (u)
+			return u;
+	}
+	return NULL;
+}
+
 /* Appends a sentence to buf (a space between). */
 static void add_sentence(char *buf, size_t len, const char *text)
 {
@@ -113,6 +126,21 @@ int html_test_findings(FILE *out, const struct report_drive *drives, const struc
 		add_sentence(found, sizeof(found), text);
 		count++;
 	}
+	/* a result after a steady state not reached is flagged where quoted */
+	const char *unsteady = slice_unsteady(drives, slices, reviewed);
+	if (unsteady) {
+		snprintf(text, sizeof(text), "Steady state not reached: measured after %s, which "
+			 "did not reach steady state.", unsteady);
+		add_sentence(found, sizeof(found), text);
+		count++;
+	}
+	const char *leader_unsteady = st.of >= 2 && st.leader != reviewed
+					      ? slice_unsteady(drives, slices, st.leader) : NULL;
+	if (leader_unsteady) {
+		snprintf(text, sizeof(text), "The leader, %s, was measured after its %s did not "
+			 "reach steady state.", drives[st.leader].label, leader_unsteady);
+		add_sentence(found, sizeof(found), text);
+	}
 	free(fp);
 	*fired += count;
 	/* the summary's list is short: a test only with what fired for it */
@@ -158,7 +186,8 @@ void html_summary_row(FILE *out, const struct report_drive *drives, const struct
 	}
 	report_format_number(st.value, st.iops, v, sizeof(v));
 	html_point_name(st.peak, where, sizeof(where));
-	fprintf(out, "<td>%s %s</td><td>%s</td>", v, unit_of(st.iops), where);
+	fprintf(out, "<td>%s %s%s</td><td>%s</td>", v, unit_of(st.iops),
+		slice_unsteady(drives, slices, reviewed) ? " (not steady)" : "", where);
 	if (st.rating > 0) {
 		report_format_rating(st.rating, st.iops, r, sizeof(r));
 		fprintf(out, "<td>%s</td><td>%+.1f%%</td>", r, report_pct_diff(st.value, st.rating));
@@ -180,7 +209,8 @@ void html_summary_row(FILE *out, const struct report_drive *drives, const struct
 	} else {
 		report_format_number(st.leader_value, st.iops, v, sizeof(v));
 		html_esc(out, drives[st.leader].label);
-		fprintf(out, " (%s), %.1f%% behind", v, -st.gap_pct);
+		fprintf(out, " (%s%s), %.1f%% behind", v,
+			slice_unsteady(drives, slices, st.leader) ? ", not steady" : "", -st.gap_pct);
 	}
 	fprintf(out, " at the %u point%s all %u ran", st.shared, st.shared == 1 ? "" : "s", st.of);
 	char left_out[512];
@@ -199,7 +229,8 @@ void html_summary_head(FILE *out, const struct report_drive *drives, unsigned re
 	html_esc(out, drives[reviewed].label);
 	fprintf(out, "</b>; the comparison group: %u drive%s. Headline figure: IOPS up to 16K "
 		"blocks, MB/s above; rank, leader and gap by each drive's best of the points every ranked drive "
-		"ran (a drive that lacks them is not ranked).</p>\n",
+		"ran (a drive that lacks them is not ranked). \"not steady\": measured after a "
+		"steady-state step that did not reach steady state.</p>\n",
 		nr, nr == 1 ? "" : "s");
 	fputs("<table class=\"summary\"><tr><th class=\"l\">test</th><th>headline</th>"
 	      "<th>at QD/jobs</th><th>rated</th><th>vs rated</th><th>rank</th>"
@@ -233,7 +264,9 @@ void html_section_summary(FILE *out, const struct report_drive *drives,
 		html_point_name(st.peak, where, sizeof(where));
 		fputs(any ? "; " : "", out);
 		html_esc(out, name);
-		fprintf(out, " peaks at %s %s (%s)", v, unit_of(st.iops), where);
+		fprintf(out, " peaks at %s %s (%s%s)", v, unit_of(st.iops), where,
+			slice_unsteady(drives, &slices_per_test[(size_t)t * nr], reviewed)
+				? ", not steady" : "");
 		if (st.of >= 2)
 			fprintf(out, ", rank %u of %u", st.rank, st.of);
 		any = true;

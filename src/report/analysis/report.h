@@ -91,6 +91,9 @@ struct report_point {
 	double p99_us, p999_us, p9999_us;  /* NAN when not recorded */
 	double p999999_us;                 /* 99.9999th, NAN when not recorded */
 	const struct result_record *rec;
+	/* its size split is part of its name: set where another test of the
+	 * same name has another split (issue 27.2) */
+	bool name_split;
 };
 
 /* The failed steady step a point was measured after (its step's

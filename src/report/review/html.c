@@ -363,16 +363,34 @@ static int collect_tests(struct page *pg, const struct drive_points *dp)
 	for (unsigned d = 0; d < pg->nr; d++)
 		total += dp[d].n;
 	pg->tests = calloc(total ? total : 1, sizeof(*pg->tests));
-	if (!pg->tests)
+	struct report_point **own = calloc(total ? total : 1, sizeof(*own));
+	if (!pg->tests || !own) {
+		free(own);
 		return err_set("report: out of memory");
+	}
 	for (unsigned d = 0; d < pg->nr; d++)
 		for (unsigned i = 0; i < dp[d].n; i++) {
 			unsigned t = 0;
 			while (t < pg->nt && !report_same_test(pg->tests[t], &dp[d].pts[i]))
 				t++;
-			if (t == pg->nt)
+			if (t == pg->nt) {
+				own[pg->nt] = &dp[d].pts[i];
 				pg->tests[pg->nt++] = &dp[d].pts[i];
+			}
 		}
+	/* two tests of one name but different size splits: each named by
+	 * its split */
+	for (unsigned a = 0; a < pg->nt; a++)
+		for (unsigned b = a + 1; b < pg->nt; b++) {
+			char na[128], nb[128];
+			if (!own[a]->mix[0] || !own[b]->mix[0] || !strcmp(own[a]->mix, own[b]->mix))
+				continue;
+			report_test_name(own[a], na, sizeof(na));
+			report_test_name(own[b], nb, sizeof(nb));
+			if (!strcmp(na, nb))
+				own[a]->name_split = own[b]->name_split = true;
+		}
+	free(own);
 	qsort(pg->tests, pg->nt, sizeof(*pg->tests), by_test_order);
 	pg->slices = calloc((size_t)(pg->nt ? pg->nt : 1) * pg->nr, sizeof(*pg->slices));
 	if (!pg->slices)

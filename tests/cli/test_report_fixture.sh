@@ -29,6 +29,10 @@ expect_exit 0 "report with the imported drive reviewed" report --db "$F" fio-imp
 	p5430-review ps1030-quick 6600-ion-quick j5060-quick p5336-partial --out "$TMP/imp.html"
 expect_exit 0 "report with a drive that did not reach steady state reviewed" report --db "$F" \
 	--label 6600-ion-quick --label p5430-review --label ps1030-quick --out "$TMP/ion.html"
+expect_exit 0 "report of two drives that ran the same suite at the same scales" report --db "$F" \
+	--label ps1030-quick --label 6600-ion-quick --out "$TMP/same.html"
+check "no provenance note where the drives ran the same suite, time scale and scale" \
+	bash -c '! grep -q "note provenance" "$0"' "$TMP/same.html"
 expect_exit 0 "report of the review drive alone" report --db "$F" --label p5430-review \
 	--out "$TMP/one.html"
 expect_exit 0 "report of the imported drive alone" report --db "$F" --label fio-import \
@@ -94,8 +98,24 @@ ok(labels == ["p5430-reviewmodel, scale 4g", "fio-import", "ps1030-quickmodel, s
              "6600-ion-quickmodel, scale 4g", "j5060-quickmodel, scale 8g",
              "p5336-partialmodel, scale 16g"],
    "the six labels in run order, each modelled one with its mark: %s" % labels)
-ok(re.search(r'<tr><td class="l">fio-import</td><td class="l">-</td><td class="l" colspan="\d+">no spec sheet', dt) is not None,
-   "the imported drive: measured on unknown, no spec sheet")
+ok(re.search(r'<tr><td class="l">fio-import</td><td class="l">-</td><td class="l">fio JSON imported from fio.json<br>gds on [^<]+</td><td class="l" colspan="\d+">no spec sheet', dt) is not None,
+   "the imported drive: measured on unknown, ran an import and a GDS sweep, no spec sheet")
+# provenance (issue 27.5): each drive's "ran" cell names the suite, time
+# scale and target (model file and scale) its stored runs' commands had
+ran = {text(l): text(c) for l, c in re.findall(r'<tr><td class="l">([^<]*)(?:<span[^>]*>[^<]*</span>)*</td><td class="l">.*?</td><td class="l">(.*?)</td>', dt)}
+bad = []
+for label, source, target, command in db.execute("select label, source, target, command from runs where source = 'suite'"):
+    suite = re.search(r"--suite[ =](\S+)", command).group(1).split("/")[-1]
+    ts = re.search(r"--time-scale[ =](\S+)", command)
+    model, scale = re.match(r"vssd:(?:.*/)?([^/@]+)@(\S+)$", target).groups()
+    want = "suite %s, time scale %s, on model %s at scale %s" % (suite, ts.group(1) if ts else "1", model, scale)
+    if want not in ran.get(label, ""):
+        bad.append((label, want, ran.get(label)))
+ok(len(ran) == 6 and not bad, "every drive row names its suite, time scale and model file and scale %s" % bad[:2])
+note = re.search(r'<p class="note provenance">(.*?)</p>', all_.s, re.S)
+ok(note is not None and all(l in text(note.group(1)) for l in ("review.suite, time scale 0.01", "quick.suite, time scale 0.2", "at scale 8g")),
+   "the summary says, above the table, that the drives ran different suites, time scales and scales")
+ok(note is not None and all_.s.index('class="note provenance"') < all_.s.index('<table class="summary">'), "the note is above the summary table")
 for model in ("Solidigm D5-P5430 30.72TB", "Solidigm D7-PS1030 12.8TB", "Micron 6600 ION 245.76TB",
               "DapuStor J5060 61.44TB"):
     ok(model in dt, "the stored sheet of %s shown" % model)

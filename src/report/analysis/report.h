@@ -62,6 +62,10 @@ struct report_drive {
 	 * modelled drive; report/analysis/measured.h); none for imported runs */
 	const char *const *measured_on;
 	unsigned nr_measured_on;
+	/* what its runs ran: suite, time scale, target (model file and
+	 * scale, or the path), each distinct line once */
+	const char *const *ran;
+	unsigned nr_ran;
 	/* where its spec sheet came from when it is not the label's stored
 	 * one ("the model file F"), and the line saying why it has none when
 	 * that file can no longer be read; NULL = nothing to say */

@@ -189,9 +189,24 @@ static void measured_cell(FILE *out, const struct report_drive *d)
 	fputs("</td>", out);
 }
 
+/* What its runs ran, one line each (suite, time scale, target). */
+static void ran_cell(FILE *out, const struct report_drive *d)
+{
+	fputs("<td class=\"l\">", out);
+	if (!d->nr_ran)
+		fputs("-", out);
+	for (unsigned i = 0; i < d->nr_ran; i++) {
+		if (i)
+			fputs("<br>", out);
+		html_esc(out, d->ran[i]);
+	}
+	fputs("</td>", out);
+}
+
 static void drives_table(FILE *out, const struct report_drive *drives, unsigned nr)
 {
 	fputs("<h2>Drives and test bench</h2>\n<table><tr><th class=\"l\">label</th><th class=\"l\">measured on</th>"
+	      "<th class=\"l\">ran</th>"
 	      "<th class=\"l\">model</th>"
 	      "<th>capacity TB</th><th class=\"l\">interface</th><th>IU KiB</th>"
 	      "<th>seq read MB/s</th><th>seq write MB/s</th><th>rand read IOPS</th>"
@@ -217,6 +232,7 @@ static void drives_table(FILE *out, const struct report_drive *drives, unsigned 
 		}
 		fputs("</td>", out);
 		measured_cell(out, &drives[i]);
+		ran_cell(out, &drives[i]);
 		if (!s) {
 			fprintf(out, "<td class=\"l\" colspan=\"11\">no spec sheet</td><td>%u</td></tr>\n",
 				drives[i].nr);

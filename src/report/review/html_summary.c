@@ -222,9 +222,58 @@ void html_summary_row(FILE *out, const struct report_drive *drives, const struct
 	fputs("</td></tr>\n", out);
 }
 
+/* What a drive ran without its target's path: "suite quick.suite, time
+ * scale 0.2" and the model scale, each line; compared across drives. */
+static void ran_key(const struct report_drive *d, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < d->nr_ran && used + 1 < len; i++) {
+		const char *on = strstr(d->ran[i], " on "), *sc = strstr(d->ran[i], " at scale ");
+		int n = on ? (int)(on - d->ran[i]) : (int)strlen(d->ran[i]);
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s%s", i ? "; " : "", n,
+					 d->ran[i], sc ? sc : "");
+	}
+}
+
+/* Above the table: when the drives did not all run the same suite, time
+ * scale and model scale, each drive's runs. */
+static void provenance_note(FILE *out, const struct report_drive *drives, unsigned nr)
+{
+	char first[2048], key[2048];
+	bool differ = false;
+
+	if (nr < 2)
+		return;
+	ran_key(&drives[0], first, sizeof(first));
+	for (unsigned d = 1; d < nr && !differ; d++) {
+		ran_key(&drives[d], key, sizeof(key));
+		differ = strcmp(first, key) != 0;
+	}
+	if (!differ)
+		return;
+	fputs("<p class=\"note provenance\">The drives did not all run the same suite, time "
+	      "scale and target scale; compare with care. ", out);
+	for (unsigned d = 0; d < nr; d++) {
+		fputs(d ? "; " : "", out);
+		fputs("<b>", out);
+		html_esc(out, drives[d].label);
+		fputs("</b>: ", out);
+		if (!drives[d].nr_ran)
+			fputs("not known", out);
+		for (unsigned i = 0; i < drives[d].nr_ran; i++) {
+			fputs(i ? ", " : "", out);
+			html_esc(out, drives[d].ran[i]);
+		}
+	}
+	fputs(".</p>\n", out);
+}
+
 void html_summary_head(FILE *out, const struct report_drive *drives, unsigned reviewed,
 		       unsigned nr)
 {
+	provenance_note(out, drives, nr);
 	fputs("<p class=\"note\">The reviewed drive: <b>", out);
 	html_esc(out, drives[reviewed].label);
 	fprintf(out, "</b>; the comparison group: %u drive%s. Headline figure: IOPS up to 16K "

@@ -366,7 +366,7 @@ def shown(label, page):
     return [d for d in EVERY | {"fio-import"} if d.split(" ")[0] == label][0]
 RANK = r"Ranks (\d+) of (\d+) \(at the (\d+) points? all (\d+) ran, best of each\): (%s) (IOPS|MB/s), " \
        r"([\d.]+)%% behind the leader, (.+?) \((%s) (IOPS|MB/s)\)\." % (NUM, NUM)
-LEAD = r"Leads the (\d+) drives by ([\d.]+)% over the next \(at the (\d+) points? all (\d+) ran, best of each\)\."
+LEAD = r"Leads the (\d+) drives (?:by ([\d.]+)% over|at ([\d.]+)x) the next \(at the (\d+) points? all (\d+) ran, best of each\)\."
 NOTR = r"Not ranked \(ran a different matrix\): (.+)\.$"
 def summary_cell(page, t):
     m = re.search(r'<table class="summary">(.*?)</table>', page.s, re.S)
@@ -397,8 +397,11 @@ for page, rev, fs in ((all_, "p5430-review", fa), (imp, "fio-import", fi)):
         checked += 1
         if rank == 1:
             nxt = max(vals[d] for d in group if d != rev)
-            ok(l is not None and int(l.group(1)) == len(group) and int(l.group(3)) == len(at) and
-               abs(float(l.group(2)) - (vals[rev] / nxt - 1) * 100) <= 0.06,
+            # past twice the next a ratio ("3.9x"), else a percentage (issue 27.11)
+            ratio = vals[rev] / nxt
+            ok(l is not None and int(l.group(1)) == len(group) and int(l.group(4)) == len(at) and
+               ((ratio > 2 and l.group(3) and abs(float(l.group(3)) - ratio) <= 0.051) or
+                (ratio <= 2 and l.group(2) and abs(float(l.group(2)) - (ratio - 1) * 100) <= 0.06)),
                "%s: leads the %d by %.1f%% at %d shared points (%s)" % (what, len(group), (vals[rev] / nxt - 1) * 100, len(at), v))
         else:
             gap = (1 - vals[rev] / vals[lead]) * 100
@@ -416,6 +419,21 @@ for page, rev, fs in ((all_, "p5430-review", fa), (imp, "fio-import", fi)):
            (not left or cells[-1].endswith("not ranked (ran a different matrix): " + ", ".join(left))),
            "%s: the summary row's rank and leader cells (%s)" % (what, cells and cells[-2:]))
 ok(checked >= 20, "ranks checked against the stored points: %d" % checked)
+ok(re.search(r"Leads the \d drives at \d+\.\dx the next", text(raw)),
+   "a lead past twice the next is written as a ratio (another drive's findings)")
+ok(not re.search(r"by [1-9]\d\d+\.\d% over the next", text(raw) + imp.s) and
+   not re.search(r"leads by [1-9]\d\d+\.\d%", raw + imp.s), "no margin past 2x written as a percentage")
+# one unit per column in the latency tables (issue 27.11): the unit in
+# the column's head, plain numbers in its cells
+bad = []
+for tab in re.findall(r'<table class="pct">(.*?)</table>', all_.s, re.S):
+    heads = [text(h) for h in re.findall(r"<th>(.*?)</th>", tab)][1:]
+    if not all(re.fullmatch(r"\S+ (µs|ms)", h) for h in heads):
+        bad.append(heads)
+    for row in re.findall(r'<tr><td class="l">.*?</tr>', tab):
+        if re.search(r"<td>[^<]*(µs|ms)</td>", row):
+            bad.append(row[:80])
+ok(not bad, "latency tables: one unit per column, in its head %s" % bad[:2])
 
 # steady state not reached (issue 27.4): from the store, each step after a
 # steady step whose detail says it did not reach steady state; every test

@@ -141,6 +141,10 @@ static void test_rank(void **state)
 	expect_text(buf, "Leads the 3 drives by 3.2% over the next (at the 1 point all 3 ran, "
 		    "best of each). Not ranked (ran a different matrix): x, y.");
 	assert_false(finding_rank(1, 1, 3, 7000, "MB/s", "me", 7000, NAN, "", buf, sizeof(buf)));
+	/* past twice the next: a ratio */
+	assert_true(finding_rank(1, 2, 1, 7000, "MB/s", "me", 7000, 1078.7, NULL, buf, sizeof(buf)));
+	expect_text(buf, "Leads the 2 drives at 11.8x the next (at the 1 point all 2 ran, best of "
+		    "each).");
 	/* no point shared: no rank */
 	assert_false(finding_rank(1, 2, 0, 7000, "MB/s", "me", 7000, NAN, "", buf, sizeof(buf)));
 }

@@ -215,7 +215,11 @@ bool finding_rank(unsigned rank, unsigned of, unsigned shared, double value, con
 		return false;
 	snprintf(at, sizeof(at), "at the %u point%s all %u ran, best of each", shared,
 		 shared == 1 ? "" : "s", of);
-	if (rank == 1) {
+	if (rank == 1 && isfinite(runner_up_pct) && runner_up_pct > 100) {
+		/* past twice the next: a ratio reads better than a percentage */
+		used = snprintf(buf, len, "Leads the %u drives at %.1fx the next (%s).", of,
+				1 + runner_up_pct / 100, at);
+	} else if (rank == 1) {
 		used = snprintf(buf, len, "Leads the %u drives by %.1f%% over the next (%s).", of,
 				isfinite(runner_up_pct) ? runner_up_pct : 0, at);
 	} else {

@@ -190,7 +190,11 @@ void html_summary_row(FILE *out, const struct report_drive *drives, const struct
 		slice_unsteady(drives, slices, reviewed) ? " (not steady)" : "", where);
 	if (st.rating > 0) {
 		report_format_rating(st.rating, st.iops, r, sizeof(r));
-		fprintf(out, "<td>%s</td><td>%+.1f%%</td>", r, report_pct_diff(st.value, st.rating));
+		double pct = report_pct_diff(st.value, st.rating);
+		if (pct > 100)
+			fprintf(out, "<td>%s</td><td>%.1fx</td>", r, 1 + pct / 100);
+		else
+			fprintf(out, "<td>%s</td><td>%+.1f%%</td>", r, pct);
 	} else {
 		fputs("<td>-</td><td>-</td>", out);
 	}
@@ -205,7 +209,11 @@ void html_summary_row(FILE *out, const struct report_drive *drives, const struct
 	}
 	fprintf(out, "<td>%u of %u</td><td class=\"l\">", st.rank, st.of);
 	if (st.leader == reviewed) {
-		fprintf(out, "leads by %.1f%%", isfinite(st.runner_up_pct) ? st.runner_up_pct : 0);
+		if (isfinite(st.runner_up_pct) && st.runner_up_pct > 100)
+			fprintf(out, "leads at %.1fx the next", 1 + st.runner_up_pct / 100);
+		else
+			fprintf(out, "leads by %.1f%%",
+				isfinite(st.runner_up_pct) ? st.runner_up_pct : 0);
 	} else {
 		report_format_number(st.leader_value, st.iops, v, sizeof(v));
 		html_esc(out, drives[st.leader].label);
@@ -323,8 +331,8 @@ void html_section_summary(FILE *out, const struct report_drive *drives,
 	fputs(any ? ".</p>\n" : "did not run these tests.</p>\n", out);
 }
 
-/* A latency as a reader expects it: µs, or ms past 10,000 µs. */
-static void latency_cell(FILE *out, double us)
+/* A latency in the column's unit (ms when scale is 1000, else µs). */
+static void latency_cell(FILE *out, double us, double scale)
 {
 	char v[48];
 
@@ -332,8 +340,25 @@ static void latency_cell(FILE *out, double us)
 		fputs("<td>-</td>", out);
 		return;
 	}
-	report_format_number(us >= 10000 ? us / 1000 : us, false, v, sizeof(v));
-	fprintf(out, "<td>%s %s</td>", v, us >= 10000 ? "ms" : "\u00b5s");
+	report_format_number(us / scale, false, v, sizeof(v));
+	fprintf(out, "<td>%s</td>", v);
+}
+
+/* One unit per column: ms when the column's largest latency is 10,000 µs
+ * or more, else µs. */
+static double column_scale(const struct slice *slices, unsigned nr, bool iops, unsigned col)
+{
+	double most = 0;
+
+	for (unsigned d = 0; d < nr; d++) {
+		const struct report_point *p = standing_best_point(&slices[d], iops);
+		if (!p)
+			continue;
+		double v[] = { p->lat_mean_us, p->p99_us, p->p999_us, p->p9999_us, p->p999999_us };
+		if (isfinite(v[col]))
+			most = fmax(most, v[col]);
+	}
+	return most >= 10000 ? 1000 : 1;
 }
 
 void html_peak_percentiles(FILE *out, const struct report_drive *drives,
@@ -346,20 +371,25 @@ void html_peak_percentiles(FILE *out, const struct report_drive *drives,
 		const struct report_point *peak = standing_best_point(&slices[d], iops);
 		if (!peak || !isfinite(peak->p99_us))
 			continue;
-		if (!any)
+		static const char *const heads[] = { "mean", "p99", "p99.9", "p99.99", "p99.9999" };
+		if (!any) {
 			fputs("<table class=\"pct\"><tr><th class=\"l\">latency at the peak</th>"
-			      "<th>QD/jobs</th><th>mean</th><th>p99</th><th>p99.9</th><th>p99.99</th>"
-			      "<th>p99.9999</th></tr>\n", out);
+			      "<th>QD/jobs</th>", out);
+			for (unsigned c = 0; c < 5; c++)
+				fprintf(out, "<th>%s %s</th>", heads[c],
+					column_scale(slices, nr, iops, c) > 1 ? "ms" : "\u00b5s");
+			fputs("</tr>\n", out);
+		}
 		any = true;
 		html_point_name(peak, where, sizeof(where));
 		fputs("<tr><td class=\"l\">", out);
 		html_esc(out, drives[d].label);
 		fprintf(out, "</td><td>%s</td>", where);
-		latency_cell(out, peak->lat_mean_us);
-		latency_cell(out, peak->p99_us);
-		latency_cell(out, peak->p999_us);
-		latency_cell(out, peak->p9999_us);
-		latency_cell(out, peak->p999999_us);
+		latency_cell(out, peak->lat_mean_us, column_scale(slices, nr, iops, 0));
+		latency_cell(out, peak->p99_us, column_scale(slices, nr, iops, 1));
+		latency_cell(out, peak->p999_us, column_scale(slices, nr, iops, 2));
+		latency_cell(out, peak->p9999_us, column_scale(slices, nr, iops, 3));
+		latency_cell(out, peak->p999999_us, column_scale(slices, nr, iops, 4));
 		fputs("</tr>\n", out);
 	}
 	if (any)

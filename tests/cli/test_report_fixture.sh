@@ -434,6 +434,16 @@ for tab in re.findall(r'<table class="pct">(.*?)</table>', all_.s, re.S):
         if re.search(r"<td>[^<]*(µs|ms)</td>", row):
             bad.append(row[:80])
 ok(not bad, "latency tables: one unit per column, in its head %s" % bad[:2])
+# buffer-memory notes (issue 27.12): one folded line per test section and
+# one for the object section, never a paragraph per object test
+secs = re.findall(r'<section class="test" id="t\d+">(.*?)</section>', raw, re.S)
+objpart = raw.split('<h2 id="object">')[1].split("<h2")[0] if '<h2 id="object">' in raw else ""
+ok(all(x.count("buffer memory") + x.count("Buffer memory") <= 1 for x in secs) and
+   len(re.findall(r"<details class=\"note buffers\"><summary>Buffer memory: [\d.]+-[\d.]+ MiB", objpart)) == 1 and
+   "buffer memory:" not in raw and
+   all(re.fullmatch(r"Buffer memory: [\d.]+-[\d.]+ MiB of I/O buffers held at \d+ points? of \d drives? \(large requests are served as chunks\)", text(m))
+       for m in re.findall(r'<details class="note buffers"><summary>(.*?)</summary>', raw)),
+   "buffer memory: one folded line per section")
 
 # steady state not reached (issue 27.4): from the store, each step after a
 # steady step whose detail says it did not reach steady state; every test

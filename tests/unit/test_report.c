@@ -722,11 +722,11 @@ static void test_report_per_jobs_charts_and_buffer_memory(void **state)
 	/* QD labels on the per-jobs axis are plain numbers */
 	assert_non_null(strstr(j4, ">32<"));
 	/* object storage: buffer memory stated per point */
-	assert_non_null(strstr(html, "cdn-drive 40/1: buffer memory: 320.0 MiB"));
-	assert_non_null(strstr(html, "cdn-drive 10/4: buffer memory: 320.0 MiB"));
+	assert_non_null(strstr(html, "cdn-drive 40/1: 320.0 MiB"));
+	assert_non_null(strstr(html, "cdn-drive 10/4: 320.0 MiB"));
 	/* the 4K sweep is not chunked: its memory is not stated */
-	assert_null(strstr(html, "8/4: buffer memory: 0.1 MiB"));
-	assert_non_null(strstr(html, "8/4: buffer memory: 4.0 MiB"));   /* the mixed CDN point */
+	assert_null(strstr(html, "8/4: 0.1 MiB"));
+	assert_non_null(strstr(html, "8/4: 4.0 MiB"));   /* the mixed CDN point */
 	free(html);
 }
 

@@ -458,7 +458,7 @@ static int test_section(struct page *pg, unsigned t)
 	if (sweep)
 		html_peak_percentiles(pg->out, pg->drives, slices, pg->nr, test);
 	results_table(pg->out, pg->drives, slices, pg->nr);
-	html_buffer_note(pg->out, pg->drives, slices, pg->nr);
+	html_buffer_note(pg->out, pg->drives, slices, 1, pg->nr);
 	fputs("</section>\n", pg->out);
 	return 0;
 }
@@ -512,8 +512,7 @@ static void object_table(struct page *pg, unsigned first, unsigned last)
 		fputs("</tr>\n", pg->out);
 	}
 	fputs("</table>\n", pg->out);
-	for (unsigned t = first; t < last; t++)
-		html_buffer_note(pg->out, pg->drives, slices_of(pg, t), pg->nr);
+	html_buffer_note(pg->out, pg->drives, slices_of(pg, first), last - first, pg->nr);
 }
 
 /* One of the reviews' sections: its heading, its two-line summary and its

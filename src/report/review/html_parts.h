@@ -29,8 +29,10 @@ int html_sweep_section(FILE *out, const struct report_drive *drives,
 		       const struct report_point *test);
 int html_single_section(FILE *out, const struct report_drive *drives,
 			const struct slice *slices, unsigned nr, const struct report_point *test);
+/* The buffer-memory note of nt tests (slices [t * nr + d]): one line,
+ * the points folded under it; nothing when no point's buffers were capped. */
 void html_buffer_note(FILE *out, const struct report_drive *drives,
-		      const struct slice *slices, unsigned nr);
+		      const struct slice *slices, unsigned nt, unsigned nr);
 int html_heatmaps(FILE *out, const struct report_drive *drives, const struct drive_points *dp,
 		  unsigned nr, unsigned reviewed);
 int html_steady_section(FILE *out, const struct report_drive *drives, unsigned nr);

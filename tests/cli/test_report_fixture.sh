@@ -513,6 +513,35 @@ for m in filter(None, cks):
        (not ends or min(ends) - 0.06 <= p <= max(ends) + 0.06),
        "%s: the drift's own arithmetic, pass 1's mean in its range" % m.group(1))
 ok(not [c for c in all_.ckpt if c.startswith("fio-import")], "no checkpoint finding for the imported drive")
+# the checkpoints across drives (issue 27.15), recomputed from the store:
+# per drive and write pass the mean seconds per checkpoint; ranked by GB/s
+# over all passes as the checkpoint sizes differ (else by mean seconds)
+ck = {}
+for label, p, secs, b in db.execute(
+        "select r.label, x.pass, x.runtime_ns / 1e9, d.bytes from results x join runs r on r.id = x.run_id "
+        "join steps s on s.id = x.step_id join result_dirs d on d.result_id = x.id and d.dir = 'write' "
+        "where s.kind like 'checkpoint%' and x.pass > 0 and x.partial = 0"):
+    ck.setdefault(label, []).append((p, secs, b))
+sizes = {b for v in ck.values() for _, _, b in v}
+gbs = {l: sum(b for _, _, b in v) / 1e9 / sum(x for _, x, _ in v) for l, v in ck.items()}
+means = {l: sum(x for _, x, _ in v) / len(v) for l, v in ck.items()}
+order = sorted(ck, key=lambda l: means[l] if len(sizes) == 1 else -gbs[l])
+tab = re.search(r'<table class="ckpt-rank">(.*?)</table>', all_.sec.get("DLIO checkpoints", ""), re.S)
+rows = [[text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", r)] for r in re.findall(r"<tr><td>.*?</tr>", tab.group(1) if tab else "")]
+ok(tab is not None and [r[1].split(" ")[0] for r in rows] == order and [r[0] for r in rows] == [str(i + 1) for i in range(len(order))],
+   "checkpoints across drives: every drive with checkpoints, ranked %s" % order)
+good = True
+for r in rows:
+    l = r[1].split(" ")[0]
+    per = {}
+    for p, x, _ in ck[l]:
+        per.setdefault(p, []).append(x)
+    passes = [sum(v) / len(v) for _, v in sorted(per.items())]
+    good = good and all(abs(float(c) - m) <= 0.0006 for c, m in zip(r[3:3 + len(passes)], passes)) and \
+        abs(float(r[-2]) - gbs[l]) <= 0.006
+ok(rows and good, "checkpoints across drives: each pass's mean seconds and GB/s as the store has them")
+ok(tab is not None and ("ranked by GB/s" in all_.sec["DLIO checkpoints"]) == (len(sizes) > 1),
+   "the ranking says what it ranks by (checkpoint sizes differ: GB/s)")
 ok("DLIO checkpoints" not in imp_one.h2 and "GPU Direct Storage (gdsio)" in imp_one.h2,
    "the imported drive alone: GDS, no checkpoints section")
 

@@ -37,6 +37,9 @@ int html_heatmaps(FILE *out, const struct report_drive *drives, const struct dri
 		  unsigned nr, unsigned reviewed);
 int html_steady_section(FILE *out, const struct report_drive *drives, unsigned nr);
 int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsigned nr);
+/* The checkpoints across drives, ranked (html_ckpt_rank.c); nothing with
+ * fewer than two drives with checkpoints. */
+int html_checkpoint_ranking(FILE *out, const struct report_drive *drives, unsigned nr);
 int html_gds_section(FILE *out, const struct report_drive *drives, unsigned nr,
 		     unsigned reviewed);
 /* drive d's GDS findings (each block size's peak, drops past it), a

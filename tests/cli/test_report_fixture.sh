@@ -489,6 +489,32 @@ for t, pts in stored.items():
     ok((said in fa[t]) == bool(step) and ((", not steady)" in cells[-1]) == bool(step)),
        "%s: the leader %s flagged as not steady: %s" % (t, lead, bool(step)))
 ok(led >= 1, "some leader was measured after a steady state not reached (%d)" % led)
+
+# the conclusion (issue 27.14): drawn from the findings, with their figures
+def conclusion(page):
+    m = re.search(r'<ul class="conclusion">(.*?)</ul>', page.s, re.S)
+    return {text(k): text(v) for k, v in re.findall(r"<li><b>(.*?):</b> (.*?)</li>", m.group(1))} if m else None
+bad = []
+for page, fs in ((all_, fa), (imp, fi), (ion, ion.findings)):
+    c = conclusion(page)
+    if c is None:
+        bad.append("no conclusion")
+        continue
+    for part in re.split(r"; (?=last of)", c.get("Weaknesses", "")) if c.get("Weaknesses") else []:
+        m = re.match(r"last of (\d+) in (.+?) \(([\d,.KM]+) (IOPS|MB/s), ([\d.]+)% behind", part)
+        r = m and re.search(RANK, fs.get(m.group(2), ""))
+        if not (m and r and r.group(1) == r.group(2) == m.group(1) and r.group(5) == m.group(3) and r.group(7) == m.group(5)):
+            bad.append(("weak", part[:60]))
+    for part in re.split(r"; (?=\S)", c.get("Strengths", "")[len("leads "):]) if c.get("Strengths") else []:
+        m = re.match(r"(.+?) \(([\d,.KM]+) (IOPS|MB/s), ", part)
+        if not (m and "Leads the" in fs.get(m.group(1), "")):
+            bad.append(("strong", part[:60]))
+    for part in re.split(r"; (?=\S)", c.get("Below its rating", "")) if c.get("Below its rating") else []:
+        m = re.match(r"(.+?) \(best ", part)
+        if not (m and re.search(r"Below its [\d,.KM]+ (IOPS|MB/s) rating", fs.get(m.group(1), ""))):
+            bad.append(("rating", part[:60]))
+ok(not bad, "each conclusion line stands on its drive's findings %s" % bad[:3])
+ok(conclusion(one) is None, "no conclusion for a drive alone")
 ok("p5336-partial" in fa.get("4K random read", "").split("Not ranked")[-1] and
    "p5336-partial" in fa.get("16K sequential read", "").split("Not ranked")[-1],
    "the drive that ran part of the sweeps is not ranked where it lacks the shared points")

@@ -699,6 +699,7 @@ static int draw_summary_of(FILE *out, const struct page *pg, unsigned k)
 	if (html_gds_findings(out, pg->drives, pg->nr, k, true) < 0)
 		return -1;
 	fputs("</ul>\n", out);
+	html_conclusion(out, pg->drives, pg->slices, pg->tests, pg->nt, pg->nr, k);
 	return 0;
 }
 

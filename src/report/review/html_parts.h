@@ -39,6 +39,11 @@ int html_steady_section(FILE *out, const struct report_drive *drives, unsigned n
 int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsigned nr);
 /* The checkpoints across drives, ranked (html_ckpt_rank.c); nothing with
  * fewer than two drives with checkpoints. */
+/* The reviewed drive's conclusion (html_conclusion.c): strengths,
+ * weaknesses, ratings missed, what it suits; nothing for a drive alone. */
+void html_conclusion(FILE *out, const struct report_drive *drives,
+		     const struct slice *slices_per_test, const struct report_point *const *tests,
+		     unsigned nt, unsigned nr, unsigned reviewed);
 int html_checkpoint_ranking(FILE *out, const struct report_drive *drives, unsigned nr);
 int html_gds_section(FILE *out, const struct report_drive *drives, unsigned nr,
 		     unsigned reviewed);

@@ -38,6 +38,15 @@
 #   6600-ion-quick  the same on vssd:specs/micron-6600-ion-245t.ini@4g
 #   j5060-quick     the same on vssd:specs/dapustor-j5060-61t.ini@8g (4g
 #                   leaves the model too few blocks per die)
+#   p5336-partial   part of two of quick.suite's sweeps (4K random read at
+#                   1/1 4/1 32/1, 16K sequential read at 1/1 4/1) at
+#                   --time-scale 0.2 on vssd:specs/solidigm-d5-p5336-122t.ini@16g
+#                   (smaller leaves too little spare): the drive a rank must
+#                   leave out as "ran a different matrix" (issue 27.1)
+#
+# The last drive can be added to an existing fixture alone (about 2 s):
+#
+#     bash scripts/make-review-fixture.sh --add-partial [DB.db]
 #
 # plus the gdsio-style sweep (`drivebench gds`, METHODOLOGY's read and write
 # x 16K,128K,1M x threads 1..128, -T 0.5 s a point) CPU_ONLY on a file
@@ -55,6 +64,11 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${DRIVEBENCH_BIN:-$ROOT/build/drivebench}
+ADD_PARTIAL=0
+if [ "${1:-}" = --add-partial ]; then
+	ADD_PARTIAL=1
+	shift
+fi
 OUT=${1:-$ROOT/tests/data/review-fixture.db}
 REVIEW_TIME_SCALE=${REVIEW_TIME_SCALE:-0.01}
 QUICK_TIME_SCALE=${QUICK_TIME_SCALE:-0.2}
@@ -76,6 +90,55 @@ export DRIVEBENCH_CUDA_LIB="$WORK/none/libcuda.so.1"
 cd "$ROOT"
 
 say() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+# the drive that ran only part of two sweeps, into database $1
+add_partial() {
+	cat > "$WORK/partial.suite" <<'SUITE'
+[suite]
+name = partial
+description = part of quick.suite's 4K random read and 16K sequential read sweeps
+
+[global]
+ioengine = io_uring
+direct = 1
+time_based = 1
+runtime = 1s
+ramp_time = 200ms
+percentile_list = 50:99:99.9:99.99
+
+[purge]
+step = purge
+
+[rand-read-4k]
+step = sweep
+rw = randread
+bs = 4k
+points = 1/1 4/1 32/1
+
+[seq-read-16k]
+step = sweep
+rw = read
+bs = 16k
+points = 1/1 4/1
+SUITE
+	say "part of two sweeps on the P5336 model, label p5336-partial"
+	"$BIN" suite --suite "$WORK/partial.suite" --db "$1" --label p5336-partial \
+		--time-scale "$QUICK_TIME_SCALE" vssd:specs/solidigm-d5-p5336-122t.ini@16g \
+		> "$WORK/partial.log" 2>&1 || { tail -20 "$WORK/partial.log" >&2; exit 1; }
+	sqlite3 "$1" "UPDATE drives SET spec_ini = readfile('specs/solidigm-d5-p5336-122t.ini') WHERE label = 'p5336-partial'"
+}
+if [ "$ADD_PARTIAL" = 1 ]; then
+	[ -f "$OUT" ] || { echo "make-review-fixture: no $OUT to add to" >&2; exit 1; }
+	! sqlite3 "$OUT" "select 1 from runs where label = 'p5336-partial'" | grep -q 1 ||
+		{ echo "make-review-fixture: $OUT has p5336-partial already" >&2; exit 1; }
+	cp "$OUT" "$DBF"
+	add_partial "$DBF"
+	sqlite3 "$DBF" "DELETE FROM bins"
+	sqlite3 "$DBF" "VACUUM"
+	cp "$DBF" "$OUT"
+	say "added p5336-partial to $OUT"
+	exit 0
+fi
 
 # --- 1. fio JSON (imported as run 2, after the review suite) ----------------
 FIOT="$WORK/fio-target.dat"
@@ -181,6 +244,8 @@ for m in ps1030-quick:solidigm-d7-ps1030-12t@4g 6600-ion-quick:micron-6600-ion-2
 		--time-scale "$QUICK_TIME_SCALE" "vssd:specs/${model%@*}.ini@${model#*@}" \
 		> "$WORK/$label.log" 2>&1 || { tail -20 "$WORK/$label.log" >&2; exit 1; }
 done
+
+add_partial "$DBF"
 
 # --- 5. GDS points for two drives -------------------------------------------
 for label in p5430-review fio-import; do

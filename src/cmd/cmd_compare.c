@@ -1,4 +1,4 @@
-/* cmd_compare.c - `drivebench compare [--db FILE] [--json] A B [C ...]`: 2 to
+/* cmd_compare.c - `drivebench compare [--db FILE] [--json] [--all] A B [C ...]`: 2 to
  * 16 run ids or drive labels; prints, per result kind that any of them has
  * (points, checkpoint passes, GDS points, steady-state steps), every row
  * with each drive's figures and its % difference against A
@@ -21,6 +21,7 @@
 struct compare_args {
 	const char *db_path;
 	bool json;
+	bool all;
 	const char *names[COMPARE_MAX_DRIVES];
 	unsigned nr_names;
 };
@@ -41,11 +42,13 @@ static const struct cmdopt compare_options[] = {
 		      "the database (default " STORE_PATH_HELP ")"),
 	CMDOPT_FLAG("--json", 0, struct compare_args, json,
 		    "print the same content as one JSON object (one object per block)"),
+	CMDOPT_FLAG("--all", 0, struct compare_args, all,
+		    "also list the rows not every drive has (text; JSON always has them)"),
 };
 
 static const struct cmdopt_spec compare_spec = {
 	.command = "compare",
-	.synopsis = "compare [--db FILE] [--json] A B [C ...]",
+	.synopsis = "compare [--db FILE] [--json] [--all] A B [C ...]",
 	.about =
 	"A, B, ... (2 to 16) are run ids or drive labels (a label takes all its\n"
 	"runs; a later result of the same point replaces an earlier one). One block\n"
@@ -55,7 +58,10 @@ static const struct cmdopt_spec compare_spec = {
 	"GB/s), GDS points (per block size, threads and direction: GiB/s, IOPS, mean\n"
 	"latency), steady-state steps (rounds run, reached or not, mean of the last\n"
 	"window). Each drive has a column group, and each after A its difference\n"
-	"against A in % ((drive - A) / A); a row a drive does not have shows '-'.\n"
+	"against A in % ((drive - A) / A). Only the rows every drive has are shown;\n"
+	"each block's count line says how many each drive has that not every drive\n"
+	"has, and --all lists them too ('-' where a drive has none). A block wider\n"
+	"than 120 columns is shown as panels, one per figure, each with A.\n"
 	"A run that is not whole (it never finished, or was stopped early) is\n"
 	"compared as stored, with a warning naming it.\n",
 	.options = compare_options,
@@ -188,7 +194,7 @@ static int print_table(const struct compare_args *args, const struct side *sides
 	rc = compare_table_build(drives, nr, &t);
 	if (rc == 0)
 		rc = args->json ? compare_print_json(stdout, &t, who)
-				: compare_print_text(stdout, &t, who);
+				: compare_print_text(stdout, &t, who, args->all);
 	compare_table_free(&t);
 	return rc;
 }

@@ -224,6 +224,8 @@ static int fill_drives(struct report_input *in)
 		d->nr_steady = group->nr_steady;
 		d->measured_on = (const char *const *)group->measured_on;
 		d->nr_measured_on = group->nr_measured_on;
+		d->ran = (const char *const *)group->ran;
+		d->nr_ran = group->nr_ran;
 		d->steps = group->steps;
 		d->nr_steps = group->nr_steps;
 		if (group->has_host) {

@@ -62,24 +62,36 @@ expect_output "^A = A \(A\), B = B \(B\), C = C \(C\); vs A = \(drive - A\) / A$
 check "the blocks in order: points, checkpoints, GDS, steady state" test \
 	"$(printf '%s\n' "$OUT" | grep '^== ' | tr '\n' '|')" = \
 	"== Points: sweeps and single points ==|== Checkpoints: DLIO checkpoint passes ==|== GDS points: gdsio-style sweeps ==|== Steady state: SNIA PTS steady-state steps ==|"
-expect_output "^test +QD/jobs +A MB/s +A IOPS +A mean +A p99 +B MB/s +vs A +B IOPS +vs A .* C p99 +vs A$" \
-	"a column group per drive, with the % against A after A"
-expect_output "^4K random read +1/1( +[0-9.]+){4}( +[0-9.]+ +[-+][0-9.]+%){4}( +-){8}$" \
-	"a point C does not have: '-' for C"
-expect_output "^4K random read +2/1( +[0-9.]+){4}( +[0-9.]+ +[-+][0-9.]+%){4}( +[0-9.]+ +[-+][0-9.]+%){4}$" \
+# three drives' points are wider than 120 columns: a panel per figure
+check "no line over 120 columns" test "$(printf '%s\n' "$OUT" | awk '{ if (length > m) m = length } END { print m + 0 }')" -le 120
+for fig in "MB/s" IOPS mean p99; do
+	expect_output "^test +QD/jobs +A $fig +B $fig +vs A +C $fig +vs A$" "a panel of $fig: A, then each drive with its % against A"
+done
+expect_output "^4K random read +2/1 +[0-9.]+ +[0-9.]+ +([-+][0-9.]+%|[0-9.]+x) +[0-9.]+ +([-+][0-9.]+%|[0-9.]+x)$" \
 	"the point all three have"
-expect_output "^1 shared point\(s\) \(in all 3 drives\), 1 more in only some \(- where a drive has none\)" \
-	"the points count line says how many every drive has"
+check "by default only the point every drive has" bash -c "! printf '%s\n' \"\$0\" | grep -q '^4K random read *1/1'" "$OUT"
+expect_output "^1 shared point\(s\) \(in all 3 drives\), 1 more in only some \(A has 1, B has 1, C has 0; --all lists them\)" \
+	"the points count line says how many every drive has and how many each has beyond them"
 check "the steady rounds are not a point" bash -c "! printf '%s\n' \"\$0\" | grep -q '^4K random write'" "$OUT"
-expect_output "^pass 1 +2 +[0-9.]+ +[0-9.]+ +2 +[0-9.]+ +[-+][0-9.]+% +[0-9.]+ +[-+][0-9.]+%( +-){5}$" \
-	"checkpoint pass 1: count, seconds and GB/s of A and B, none for C"
-expect_output "^pass 2 " "checkpoint pass 2"
-expect_output "^0 shared pass\(es\) \(in all 3 drives\), 2 more in only some" "the passes count line"
-expect_output "^16K read \(CPUONLY\) +1 +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[-+][0-9.]+%" "a GDS point per block size and threads"
-expect_output "^16K read \(CPUONLY\) +2 " "the GDS point at 2 threads"
+check "no pass is shared by all three: none listed" bash -c "! printf '%s\n' \"\$0\" | grep -q '^pass 1'" "$OUT"
+expect_output "^0 shared pass\(es\) \(in all 3 drives\), 2 more in only some \(A has 2, B has 2, C has 0; --all" "the passes count line"
 expect_output "^0 shared GDS point\(s\) \(in all 3 drives\), 2 more" "the GDS count line"
-expect_output "^steady-4k +IOPS +[23] +(yes|no) +[0-9.]+ +[23] +(yes|no) +[0-9.]+ +[-+][0-9.]+%( +-){4}$" \
-	"the steady step: rounds, reached, the window mean"
+
+expect_exit 0 "compare three drives, --all" compare --db "$db" --all A B C
+check "--all: no line over 120 columns" test "$(printf '%s\n' "$OUT" | awk '{ if (length > m) m = length } END { print m + 0 }')" -le 120
+expect_output "^4K random read +1/1 +[0-9.]+ +[0-9.]+ +([-+][0-9.]+%|[0-9.]+x) +- +-$" \
+	"--all: a point C does not have, '-' for C"
+expect_output "^1 shared point\(s\) \(in all 3 drives\), 1 more in only some \(A has 1, B has 1, C has 0; - where a drive has none\)" \
+	"--all: the count line"
+expect_output "^pass +A s/ckpt +B s/ckpt +vs A +C s/ckpt +vs A$" "--all: the passes' seconds as a panel"
+expect_output "^pass 1 +2 +2 +-$" "--all: checkpoint pass 1's count for A and B, none for C"
+expect_output "^pass 1 +[0-9.]+ +[0-9.]+ +([-+][0-9.]+%|[0-9.]+x) +- +-$" \
+	"--all: checkpoint pass 1's seconds and GB/s for A and B against A, none for C"
+expect_output "^pass 2 " "--all: checkpoint pass 2"
+expect_output "^16K read \(CPUONLY\) +1 +[0-9.]+ +[0-9.]+ +([-+][0-9.]+%|[0-9.]+x)" "--all: a GDS point per block size and threads"
+expect_output "^16K read \(CPUONLY\) +2 " "--all: the GDS point at 2 threads"
+expect_output "^steady-4k +IOPS +[23] +[23] +-$" "--all: the steady step's rounds"
+expect_output "^steady-4k +IOPS +(yes|no) +(yes|no) +-$" "--all: whether it reached steady state"
 
 # --- two drives with only points: one block ----------------------------------------
 expect_exit 0 "compare two drives with only points" compare --db "$db" C E
@@ -129,7 +141,8 @@ assert d["state"] == "incomplete" and "is incomplete" in d["warnings"][0], d
 
 # --- how many drives --------------------------------------------------------------------
 expect_exit 0 "16 drives" compare --db "$db" A B C A B C A B C A B C A B C A
-expect_output "^A = A \(A\), .*, P = A \(A\); " "drives A to P"
+expect_output "^  .*, P = A \(A\); vs A" "drives A to P, the header wrapped at 120 columns"
+check "16 drives: no line over 120 columns" test "$(printf '%s\n' "$OUT" | awk '{ if (length > m) m = length } END { print m + 0 }')" -le 120
 expect_exit 2 "17 drives" compare --db "$db" A B C A B C A B C A B C A B C A B
 expect_output "takes at most 16 runs or labels \(a 17th: 'B'\)" "says at most 16"
 expect_exit 2 "one drive" compare --db "$db" A

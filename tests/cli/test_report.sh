@@ -151,8 +151,10 @@ check "still marked, without ratings" bash -c "grep -q 'qlc (model, scale 1/1000
 # compare
 expect_exit 0 "compare two labels" compare --db "$DBFILE" P5430 J5060
 expect_output "^7 shared point\(s\) \(in both drives\)" "every shared point"
-expect_output "^4K random read +1/1 +245\.8 +60000 +16\.7 +[0-9.]+ +184\.3 +-25\.0% +45000 +-25\.0% +22\.2 +\+33\.3%" \
-	"values and % difference against A"
+# (wider than 120 columns: a panel per figure, A then B with its % against A)
+expect_output "^4K random read +1/1 +245\.8 +184\.3 +-25\.0%$" "MB/s and % difference against A"
+expect_output "^4K random read +1/1 +60000 +45000 +-25\.0%$" "IOPS and % difference against A"
+expect_output "^4K random read +1/1 +16\.7 +22\.2 +\+33\.3%$" "mean latency and % difference against A"
 expect_exit 0 "compare run ids" compare --db "$DBFILE" 1 3
 expect_exit 2 "compare unknown" compare --db "$DBFILE" P5430 nosuch
 expect_exit 2 "compare needs two" compare --db "$DBFILE" P5430

@@ -82,4 +82,4 @@ check "one chart per jobs count for the CDN read sweep" \
 	grep -q "CDN random read, 4 jobs: bandwidth by queue depth" "$TMP/w.html"
 check "no test named by its split file" bash -c "! grep -q 'mixed (cdn-read.bssplit)' '$TMP/w.html'"
 check "the report states the object tests' buffer memory" \
-	grep -q "10/4: buffer memory: 40.0 MiB" "$TMP/w.html"
+	grep -q "10/4: 40.0 MiB" "$TMP/w.html"

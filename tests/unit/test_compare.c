@@ -91,7 +91,7 @@ static char *text_of(const struct compare_table *t, const struct compare_who *wh
 	struct fx_capture c;
 	FILE *f = fx_capture_open(&c);
 
-	assert_int_equal(json ? compare_print_json(f, t, who) : compare_print_text(f, t, who), 0);
+	assert_int_equal(json ? compare_print_json(f, t, who) : compare_print_text(f, t, who, true), 0);
 	return fx_capture_text(&c);
 }
 

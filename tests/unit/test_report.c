@@ -548,6 +548,24 @@ static void test_spec_parse(void **state)
 	assert_true(spec_rating_for(&s, "read", 131072, DIR_READ, &iops) == 7000 && !iops);
 	assert_true(spec_rating_for(&s, "write", 16384, DIR_WRITE, &iops) == 0);
 	assert_true(spec_rating_for(NULL, "read", 131072, DIR_READ, &iops) == 0);
+	/* what a test is judged against: a fill step is rated, a workload's
+	 * phase (the CDN fill, 1M writes) never, nor a rating in the other
+	 * unit (issue 27.3) */
+	struct report_point fill = { .rw = "write", .bs = 131072, .dir = DIR_WRITE,
+				     .section = SECTION_FILL };
+	snprintf(fill.group, sizeof(fill.group), "seq-fill-128k");
+	assert_true(report_test_rating(&s, &fill) > 0);
+	struct report_point cdn = { .rw = "write", .bs = 1048576, .dir = DIR_WRITE,
+				    .section = SECTION_CDN };
+	snprintf(cdn.group, sizeof(cdn.group), "cdn-fill");
+	assert_true(spec_rating_for(&s, "write", 1048576, DIR_WRITE, &iops) > 0);
+	assert_true(report_test_rating(&s, &cdn) == 0);
+	struct report_point seq = { .rw = "read", .bs = 131072, .dir = DIR_READ };
+	assert_true(report_test_rating(&s, &seq) == 7000);
+	struct report_point rr16 = { .rw = "randwrite", .bs = 16384, .dir = DIR_WRITE };
+	assert_true(report_test_rating(&s, &rr16) == 120000);
+	struct report_point rr64 = { .rw = "randread", .bs = 65536, .dir = DIR_READ };
+	assert_true(report_test_rating(&s, &rr64) == 0);
 }
 
 static void expect_spec_error(const char *text, const char *message)
@@ -830,11 +848,11 @@ static void test_report_per_jobs_charts_and_buffer_memory(void **state)
 	/* QD labels on the per-jobs axis are plain numbers */
 	assert_non_null(strstr(j4, ">32<"));
 	/* object storage: buffer memory stated per point */
-	assert_non_null(strstr(html, "cdn-drive 40/1: buffer memory: 320.0 MiB"));
-	assert_non_null(strstr(html, "cdn-drive 10/4: buffer memory: 320.0 MiB"));
+	assert_non_null(strstr(html, "cdn-drive 40/1: 320.0 MiB"));
+	assert_non_null(strstr(html, "cdn-drive 10/4: 320.0 MiB"));
 	/* the 4K sweep is not chunked: its memory is not stated */
-	assert_null(strstr(html, "8/4: buffer memory: 0.1 MiB"));
-	assert_non_null(strstr(html, "8/4: buffer memory: 4.0 MiB"));   /* the mixed CDN point */
+	assert_null(strstr(html, "8/4: 0.1 MiB"));
+	assert_non_null(strstr(html, "8/4: 4.0 MiB"));   /* the mixed CDN point */
 	free(html);
 }
 

@@ -133,11 +133,20 @@ static void test_rank(void **state)
 	char buf[512];
 	(void)state;
 
-	assert_true(finding_rank(2, 5, 1.02e6, "IOPS", "leader", 1.11e6, NAN, buf, sizeof(buf)));
-	expect_text(buf, "Ranks 2 of 5: 1.02M IOPS, 8.1% behind the leader, leader (1.11M IOPS).");
-	assert_true(finding_rank(1, 3, 7000, "MB/s", "me", 7000, 3.2, buf, sizeof(buf)));
-	expect_text(buf, "Leads the 3 drives by 3.2% over the next.");
-	assert_false(finding_rank(1, 1, 7000, "MB/s", "me", 7000, NAN, buf, sizeof(buf)));
+	assert_true(finding_rank(2, 5, 4, 1.02e6, "IOPS", "leader", 1.11e6, NAN, NULL, buf,
+				 sizeof(buf)));
+	expect_text(buf, "Ranks 2 of 5 (at the 4 points all 5 ran, best of each): 1.02M IOPS, "
+		    "8.1% behind the leader, leader (1.11M IOPS).");
+	assert_true(finding_rank(1, 3, 1, 7000, "MB/s", "me", 7000, 3.2, "x, y", buf, sizeof(buf)));
+	expect_text(buf, "Leads the 3 drives by 3.2% over the next (at the 1 point all 3 ran, "
+		    "best of each). Not ranked (ran a different matrix): x, y.");
+	assert_false(finding_rank(1, 1, 3, 7000, "MB/s", "me", 7000, NAN, "", buf, sizeof(buf)));
+	/* past twice the next: a ratio */
+	assert_true(finding_rank(1, 2, 1, 7000, "MB/s", "me", 7000, 1078.7, NULL, buf, sizeof(buf)));
+	expect_text(buf, "Leads the 2 drives at 11.8x the next (at the 1 point all 2 ran, best of "
+		    "each).");
+	/* no point shared: no rank */
+	assert_false(finding_rank(1, 2, 0, 7000, "MB/s", "me", 7000, NAN, "", buf, sizeof(buf)));
 }
 
 static void test_checkpoint(void **state)

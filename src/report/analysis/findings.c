@@ -202,25 +202,36 @@ bool finding_rating(const struct finding_point *pts, unsigned n, const char *uni
 	return true;
 }
 
-bool finding_rank(unsigned rank, unsigned of, double value, const char *unit,
+bool finding_rank(unsigned rank, unsigned of, unsigned shared, double value, const char *unit,
 		  const char *leader, double leader_value, double runner_up_pct,
-		  char *buf, size_t len)
+		  const char *not_ranked, char *buf, size_t len)
 {
 	bool iops = !strcmp(unit, "IOPS");
-	char v[48], l[48];
+	char v[48], l[48], at[96];
+	int used;
 
 	clear(buf, len);
-	if (of < 2 || rank < 1)
+	if (of < 2 || rank < 1 || !shared)
 		return false;
-	if (rank == 1) {
-		snprintf(buf, len, "Leads the %u drives by %.1f%% over the next.", of,
-			 isfinite(runner_up_pct) ? runner_up_pct : 0);
-		return true;
+	snprintf(at, sizeof(at), "at the %u point%s all %u ran, best of each", shared,
+		 shared == 1 ? "" : "s", of);
+	if (rank == 1 && isfinite(runner_up_pct) && runner_up_pct > 100) {
+		/* past twice the next: a ratio reads better than a percentage */
+		used = snprintf(buf, len, "Leads the %u drives at %.1fx the next (%s).", of,
+				1 + runner_up_pct / 100, at);
+	} else if (rank == 1) {
+		used = snprintf(buf, len, "Leads the %u drives by %.1f%% over the next (%s).", of,
+				isfinite(runner_up_pct) ? runner_up_pct : 0, at);
+	} else {
+		num(value, iops, v, sizeof(v));
+		num(leader_value, iops, l, sizeof(l));
+		used = snprintf(buf, len, "Ranks %u of %u (%s): %s %s, %.1f%% behind the leader, "
+				"%s (%s %s).", rank, of, at, v, unit,
+				-report_pct_diff(value, leader_value), leader, l, unit);
 	}
-	num(value, iops, v, sizeof(v));
-	num(leader_value, iops, l, sizeof(l));
-	snprintf(buf, len, "Ranks %u of %u: %s %s, %.1f%% behind the leader, %s (%s %s).", rank,
-		 of, v, unit, -report_pct_diff(value, leader_value), leader, l, unit);
+	if (not_ranked && not_ranked[0] && used > 0 && (size_t)used < len)
+		snprintf(buf + used, len - (size_t)used, " Not ranked (ran a different matrix): %s.",
+			 not_ranked);
 	return true;
 }
 

@@ -51,11 +51,15 @@ bool finding_drop(const struct finding_point *pts, unsigned n, const char *unit,
  * 93% of it)." false when no rating applies. */
 bool finding_rating(const struct finding_point *pts, unsigned n, const char *unit,
 		    double rating, char *buf, size_t len);
-/* "Ranks 2 of 5: 1.02M IOPS, 8.1% behind the leader, X (1.11M IOPS)." or
- * "Leads the 5 drives by 3.2% over the next." false with fewer than 2. */
-bool finding_rank(unsigned rank, unsigned of, double value, const char *unit,
+/* "Ranks 2 of 5 (at the 4 points all 5 ran, best of each): 1.02M IOPS,
+ * 8.1% behind the leader, X (1.11M IOPS)." or "Leads the 5 drives by 3.2%
+ * over the next (at the ...)." value and the leader's: each drive's best
+ * of the shared points. not_ranked (may be NULL or ""): the drives left
+ * out, appended as " Not ranked (ran a different matrix): A, B." false
+ * with fewer than 2 ranked or no shared point. */
+bool finding_rank(unsigned rank, unsigned of, unsigned shared, double value, const char *unit,
 		  const char *leader, double leader_value, double runner_up_pct,
-		  char *buf, size_t len);
+		  const char *not_ranked, char *buf, size_t len);
 /* Checkpoint passes: pass means (seconds per checkpoint) and each pass's
  * range: "Pass 2 is 2.3% slower than pass 1 (0.080 s vs 0.078 s per
  * checkpoint); pass 1 ranges 0.075-0.081 s." plus, with a sequential

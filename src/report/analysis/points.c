@@ -124,6 +124,10 @@ void report_test_name(const struct report_point *p, char *buf, size_t len)
 		snprintf(buf, len, "%s", phase);
 		if (p->section == SECTION_CDN && !strcmp(p->rw, "randrw"))
 			snprintf(buf, len, "%s (%s)", phase, p->dir == DIR_READ ? "read" : "write");
+		if (p->name_split && p->mix[0]) {
+			size_t n = strlen(buf);
+			snprintf(buf + n, len - n, " (split %s)", p->mix);
+		}
 		return;
 	}
 	const char *pattern = "";

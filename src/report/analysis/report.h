@@ -31,6 +31,9 @@ struct report_steady {
 struct report_step_name {
 	int64_t id;
 	char name[128];
+	/* the steady step of the same run last before it, when that one did
+	 * not reach steady state ("" when none or it did) */
+	char unsteady[128];
 };
 
 /* A host as the store keeps it (hosts): what `run` read of the machine. */
@@ -59,6 +62,10 @@ struct report_drive {
 	 * modelled drive; report/analysis/measured.h); none for imported runs */
 	const char *const *measured_on;
 	unsigned nr_measured_on;
+	/* what its runs ran: suite, time scale, target (model file and
+	 * scale, or the path), each distinct line once */
+	const char *const *ran;
+	unsigned nr_ran;
 	/* where its spec sheet came from when it is not the label's stored
 	 * one ("the model file F"), and the line saying why it has none when
 	 * that file can no longer be read; NULL = nothing to say */
@@ -88,7 +95,14 @@ struct report_point {
 	double p99_us, p999_us, p9999_us;  /* NAN when not recorded */
 	double p999999_us;                 /* 99.9999th, NAN when not recorded */
 	const struct result_record *rec;
+	/* its size split is part of its name: set where another test of the
+	 * same name has another split (issue 27.2) */
+	bool name_split;
 };
+
+/* The failed steady step a point was measured after (its step's
+ * unsteady), NULL when none: a result quoted from it is flagged. */
+const char *report_point_unsteady(const struct report_drive *d, const struct report_point *p);
 
 /* Every direction with I/O of every record that is a point of a test (not
  * a steady-state round, checkpoint or GDS point); a later record of the
@@ -140,6 +154,11 @@ int sweep_sentences(const struct sweep_point *pts, unsigned n, const char *unit,
  * whether the rating is IOPS (else MB/s). */
 double spec_rating_for(const struct drive_spec *spec, const char *rw, uint64_t bs,
 		       int dir, bool *unit_iops);
+/* The rating a test is judged against, in its headline unit: 0 when none
+ * applies, when the sheet rates it in the other unit, or when the test is a
+ * workload's phase (a CDN fill, an object test: never rated; a fill step
+ * is). Every sentence that quotes a rating goes through this. */
+double report_test_rating(const struct drive_spec *spec, const struct report_point *test);
 /* 1234567.8 -> "1.23M", 7124.7 -> "7,124.7" (thousands, one decimal). */
 void report_format_number(double v, bool compact, char *buf, size_t len);
 /* A rated figure: as report_format_number, without a trailing ".0". */

@@ -114,19 +114,27 @@ static int add_steps(struct store *s, struct report_group *g, int64_t run_id)
 		return err_set("out of memory");
 	}
 	g->steps = names;
-	for (unsigned i = 0; i < nr; i++) {
-		g->steps[g->nr_steps].id = steps[i].id;
-		snprintf(g->steps[g->nr_steps++].name, sizeof(names->name), "%s", steps[i].name);
-	}
+	/* in run order: each step after a steady step that did not reach
+	 * steady state carries that step's name */
+	char unsteady[128] = "";
 	for (unsigned i = 0; rc == 0 && i < nr; i++) {
+		struct report_step_name *n = &g->steps[g->nr_steps++];
 		char *detail = NULL;
 
+		n->id = steps[i].id;
+		snprintf(n->name, sizeof(n->name), "%s", steps[i].name);
+		snprintf(n->unsteady, sizeof(n->unsteady), "%s", unsteady);
 		if (strcmp(steps[i].kind, "steady"))
 			continue;
+		unsigned before = g->nr_steady;
 		rc = store_step_detail_get(s, steps[i].id, &detail);
 		if (rc == 0 && detail)
 			rc = add_steady(g, &steps[i], detail);
 		free(detail);
+		n->unsteady[0] = '\0';
+		if (rc == 0 && g->nr_steady > before)
+			snprintf(unsteady, sizeof(unsteady), "%s",
+				 g->steady[before].reached ? "" : steps[i].name);
 	}
 	free(steps);
 	return rc;
@@ -156,21 +164,114 @@ bool report_run_warning(const struct stored_run *run, char *buf, size_t len)
 	return true;
 }
 
-/* The drive the run was measured on, once per group. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* "--time-scale X" or "--time-scale=X" in a stored command line */
+static void time_scale_of(const char *command, char *buf, size_t len)
+{
+	const char *p = strstr(command, "--time-scale");
+
+	snprintf(buf, len, "1");
+	if (!p)
+		return;
+	p += strlen("--time-scale");
+	while (*p == '=' || *p == ' ')
+		p++;
+	size_t n = strcspn(p, " ");
+	if (n)
+		snprintf(buf, len, "%.*s", (int)n, p);
+}
+
+/* a target as a reader names it: a model file and its scale, or the path */
+static void target_name(const char *target, char *buf, size_t len)
+{
+	char file[1024];
+	const char *at;
+
+	if (strncmp(target, "vssd:", 5)) {
+		snprintf(buf, len, "%s", target);
+		return;
+	}
+	snprintf(file, sizeof(file), "%s", target + 5);
+	at = strrchr(target, '@');
+	if (strrchr(file, '@'))
+		*strrchr(file, '@') = '\0';
+	if (at)
+		snprintf(buf, len, "model %s at scale %s", base_name(file), at + 1);
+	else
+		snprintf(buf, len, "model %s", base_name(file));
+}
+
+void report_provenance(const struct stored_run *run, char *buf, size_t len)
+{
+	char target[1100], scale[32];
+
+	target_name(run->target, target, sizeof(target));
+	if (!strcmp(run->source, "import")) {
+		snprintf(buf, len, "fio JSON imported from %s", base_name(run->command));
+		return;
+	}
+	time_scale_of(run->command, scale, sizeof(scale));
+	if (!strcmp(run->source, "suite")) {
+		char suite[256] = "";
+		const char *p = strstr(run->command, "--suite");
+		if (p) {
+			p += strlen("--suite");
+			while (*p == '=' || *p == ' ')
+				p++;
+			snprintf(suite, sizeof(suite), "%.*s", (int)strcspn(p, " "), p);
+		}
+		snprintf(buf, len, "suite %s, time scale %s, on %s",
+			 suite[0] ? base_name(suite) : "?", scale, target);
+		return;
+	}
+	snprintf(buf, len, "%s on %s", run->source, target);
+}
+
+static int add_ran(struct report_group *g, const struct stored_run *run)
+{
+	char line[1400], **grown;
+
+	report_provenance(run, line, sizeof(line));
+	for (unsigned i = 0; i < g->nr_ran; i++)
+		if (!strcmp(g->ran[i], line))
+			return 0;
+	grown = realloc(g->ran, (g->nr_ran + 1) * sizeof(*grown));
+	if (!grown)
+		return err_set("out of memory");
+	g->ran = grown;
+	if (!(g->ran[g->nr_ran] = strdup(line)))
+		return err_set("out of memory");
+	g->nr_ran++;
+	return 0;
+}
+
+/* The drive the run was measured on, once per group: its stored model, or
+ * for a suite or run on a target with none stored (a loop device, a file)
+ * the target's path. */
 static int add_measured_on(struct report_group *g, const struct stored_run *run)
 {
 	char **grown;
+	/* (a GDS sweep's file is named in what it ran, not here: it says
+	 * nothing of the drive) */
+	bool target_only = !strcmp(run->source, "import") || !strcmp(run->source, "gds");
+	const char *what = run->drive_model[0] ? run->drive_model : target_only ? "" : run->target;
 
-	if (!run->drive_model[0])
+	if (!what[0])
 		return 0;   /* imported: not known */
 	for (unsigned i = 0; i < g->nr_measured_on; i++)
-		if (!strcmp(g->measured_on[i], run->drive_model))
+		if (!strcmp(g->measured_on[i], what))
 			return 0;
 	grown = realloc(g->measured_on, (g->nr_measured_on + 1) * sizeof(*grown));
 	if (!grown)
 		return err_set("out of memory");
 	g->measured_on = grown;
-	if (!(g->measured_on[g->nr_measured_on] = strdup(run->drive_model)))
+	if (!(g->measured_on[g->nr_measured_on] = strdup(what)))
 		return err_set("out of memory");
 	g->nr_measured_on++;
 	return 0;
@@ -249,7 +350,7 @@ static int add_run(struct store *s, struct report_selection *sel, int64_t id)
 		g->host_run = run;
 		g->has_host = true;
 	}
-	if (add_measured_on(g, &run) < 0)
+	if (add_measured_on(g, &run) < 0 || add_ran(g, &run) < 0)
 		return -1;
 	return add_steps(s, g, id);
 }
@@ -312,6 +413,9 @@ void report_selection_free(struct report_selection *sel)
 		free(sel->groups[i].not_whole);
 		for (unsigned k = 0; k < sel->groups[i].nr_measured_on; k++)
 			free(sel->groups[i].measured_on[k]);
+		for (unsigned k = 0; k < sel->groups[i].nr_ran; k++)
+			free(sel->groups[i].ran[k]);
+		free(sel->groups[i].ran);
 		free(sel->groups[i].measured_on);
 		free(sel->groups[i].steps);
 	}

@@ -27,6 +27,9 @@ struct report_group {
 	bool model_sheet_tried;
 	char **measured_on;           /* its runs' distinct drive models */
 	unsigned nr_measured_on;
+	char **ran;                   /* what its runs ran, each distinct once
+				       * (report_provenance) */
+	unsigned nr_ran;
 	struct report_step_name *steps; /* its runs' steps */
 	unsigned nr_steps;
 	struct report_steady *steady; /* suites' steady-state steps */
@@ -36,6 +39,11 @@ struct report_group {
 	struct stored_run host_run;   /* its first run with a stored host */
 	bool has_host;
 };
+
+/* What a run ran, in a line: "suite quick.suite, time scale 0.2, on
+ * model micron-6600-ion-245t.ini at scale 4g", "fio JSON imported from
+ * fio.json", "gds on /dev/nvme1n1". */
+void report_provenance(const struct stored_run *run, char *buf, size_t len);
 
 struct report_selection {
 	struct report_group *groups;

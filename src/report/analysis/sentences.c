@@ -3,6 +3,7 @@
  * throughput flattens and how the drive measures against its rating. Also
  * the number formatting the report and compare share. */
 #include "report/analysis/report.h"
+#include "report/analysis/slices.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -172,4 +173,16 @@ double spec_rating_for(const struct drive_spec *spec, const char *rw, uint64_t b
 	if (bs >= 65536 && !strcmp(rw, "write") && dir == DIR_WRITE)
 		return spec->seq_write_mbs;
 	return 0;
+}
+
+double report_test_rating(const struct drive_spec *spec, const struct report_point *test)
+{
+	bool rating_iops;
+	double rating = spec_rating_for(spec, test->rw, test->bs, test->dir, &rating_iops);
+
+	if (rating <= 0 || rating_iops != report_headline_iops(test))
+		return 0;
+	if (test->group[0] && test->section != SECTION_FILL)
+		return 0;
+	return rating;
 }

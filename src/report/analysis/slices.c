@@ -23,3 +23,13 @@ double report_headline(const struct report_point *p, bool iops)
 {
 	return iops ? p->iops : p->mbs;
 }
+
+const char *report_point_unsteady(const struct report_drive *d, const struct report_point *p)
+{
+	if (!d || !p || !p->rec || !p->rec->step_id)
+		return NULL;
+	for (unsigned i = 0; i < d->nr_steps; i++)
+		if (d->steps[i].id == p->rec->step_id)
+			return d->steps[i].unsteady[0] ? d->steps[i].unsteady : NULL;
+	return NULL;
+}

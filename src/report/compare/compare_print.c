@@ -91,10 +91,13 @@ static void format_value(const struct compare_metric *m, const struct compare_ce
 		snprintf(buf, len, m->fmt, v);
 }
 
+/* +38.3%, or past twice A's figure the ratio: 11.8x */
 static void format_diff(double pct, char *buf, size_t len)
 {
 	if (isnan(pct))
 		snprintf(buf, len, "-");
+	else if (pct > 100)
+		snprintf(buf, len, "%.1fx", 1 + pct / 100);
 	else
 		snprintf(buf, len, "%+.1f%%", pct);
 }
@@ -119,16 +122,41 @@ static struct widths key_widths(const struct compare_block *b)
 	return w;
 }
 
-static void print_block_head(FILE *out, const struct compare_table *t,
-			     const struct compare_block *b, struct widths w)
+/* A row every drive has. */
+static bool row_shared(const struct compare_table *t, const struct compare_row *r)
+{
+	for (unsigned d = 0; d < t->nr_drives; d++)
+		if (!r->cells[d].present)
+			return false;
+	return true;
+}
+
+/* The columns of a panel: drives [d0, d1) (and A, always first) of
+ * metrics [m0, m1); the width of one drive's group of them. */
+struct panel {
+	unsigned m0, m1;
+	unsigned d0, d1;
+};
+
+static int group_width(const struct compare_block *b, unsigned d, unsigned m0, unsigned m1)
+{
+	int w = 0;
+
+	for (unsigned m = m0; m < m1; m++)
+		w += 1 + b->metrics[m].width + (d > 0 && b->metrics[m].diff ? 1 + DIFF_WIDTH : 0);
+	return w;
+}
+
+static void print_panel_head(FILE *out, const struct compare_table *t,
+			     const struct compare_block *b, struct widths w, struct panel p)
 {
 	const struct kind_text *kt = &kind_texts[b->kind];
 
-	fprintf(out, "\n== %s ==\n%-*s", compare_kind_title(b->kind), w.col1, kt->col1);
+	fprintf(out, "%-*s", w.col1, kt->col1);
 	if (kt->col2)
 		fprintf(out, " %-*s", w.col2, kt->col2);
-	for (unsigned d = 0; d < t->nr_drives; d++)
-		for (unsigned m = 0; m < b->nr_metrics; m++) {
+	for (unsigned d = 0; d < p.d1; d = d ? d + 1 : (p.d0 ? p.d0 : 1))
+		for (unsigned m = p.m0; m < p.m1; m++) {
 			char head[64];
 
 			snprintf(head, sizeof(head), "%s %s", t->names[d], b->metrics[m].head);
@@ -139,8 +167,8 @@ static void print_block_head(FILE *out, const struct compare_table *t,
 	fputc('\n', out);
 }
 
-static void print_row(FILE *out, const struct compare_table *t, const struct compare_block *b,
-		      const struct compare_row *r, struct widths w)
+static void print_row(FILE *out, const struct compare_block *b, const struct compare_row *r,
+		      struct widths w, struct panel p)
 {
 	char name[256], where[64], value[64];
 
@@ -148,8 +176,8 @@ static void print_row(FILE *out, const struct compare_table *t, const struct com
 	fprintf(out, "%-*s", w.col1, name);
 	if (kind_texts[b->kind].col2)
 		fprintf(out, " %-*s", w.col2, where);
-	for (unsigned d = 0; d < t->nr_drives; d++)
-		for (unsigned m = 0; m < b->nr_metrics; m++) {
+	for (unsigned d = 0; d < p.d1; d = d ? d + 1 : (p.d0 ? p.d0 : 1))
+		for (unsigned m = p.m0; m < p.m1; m++) {
 			format_value(&b->metrics[m], &r->cells[d], m, value, sizeof(value));
 			fprintf(out, " %*s", b->metrics[m].width, value);
 			if (d > 0 && b->metrics[m].diff) {
@@ -160,22 +188,104 @@ static void print_row(FILE *out, const struct compare_table *t, const struct com
 	fputc('\n', out);
 }
 
-static void print_block(FILE *out, const struct compare_table *t, const struct compare_block *b)
+static void print_panel(FILE *out, const struct compare_table *t, const struct compare_block *b,
+			struct widths w, struct panel p, bool all)
+{
+	print_panel_head(out, t, b, w, p);
+	for (unsigned i = 0; i < b->nr_rows; i++)
+		if (all || row_shared(t, &b->rows[i]))
+			print_row(out, b, &b->rows[i], w, p);
+}
+
+/* Prints text (one line) wrapped at spaces to COMPARE_TEXT_WIDTH columns,
+ * later lines indented by two. */
+static void print_wrapped(FILE *out, const char *text)
+{
+	int col = 0;
+
+	while (*text) {
+		const char *sp = strchr(text, ' ');
+		int word = sp ? (int)(sp - text) : (int)strlen(text);
+		if (col && col + 1 + word > COMPARE_TEXT_WIDTH) {
+			fputs("\n  ", out);
+			col = 2;
+		} else if (col) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", word, text);
+		col += word;
+		text += word;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', out);
+}
+
+/* The count line: shared rows, and how many each drive has that not every
+ * drive has (listed with --all). */
+static void print_count(FILE *out, const struct compare_table *t, const struct compare_block *b,
+			bool all)
+{
+	const struct kind_text *kt = &kind_texts[b->kind];
+	char line[1024];
+	size_t used;
+
+	if (t->nr_drives == 2)
+		used = (size_t)snprintf(line, sizeof(line), "%u %s (in both drives)", b->shared,
+					kt->noun);
+	else
+		used = (size_t)snprintf(line, sizeof(line), "%u %s (in all %u drives)", b->shared,
+					kt->noun, t->nr_drives);
+	if (b->shared < b->nr_rows && used < sizeof(line)) {
+		used += (size_t)snprintf(line + used, sizeof(line) - used, ", %u more in only some (",
+					 b->nr_rows - b->shared);
+		for (unsigned d = 0; d < t->nr_drives && used < sizeof(line); d++) {
+			unsigned n = 0;
+			for (unsigned i = 0; i < b->nr_rows; i++)
+				n += b->rows[i].cells[d].present && !row_shared(t, &b->rows[i]);
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s has %u",
+						 d ? ", " : "", t->names[d], n);
+		}
+		if (used < sizeof(line))
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s",
+						 all ? "; - where a drive has none)"
+						     : "; --all lists them)");
+	}
+	if (used < sizeof(line))
+		snprintf(line + used, sizeof(line) - used, "; %s", kt->units);
+	print_wrapped(out, line);
+}
+
+static void print_block(FILE *out, const struct compare_table *t, const struct compare_block *b,
+			bool all)
 {
 	struct widths w = key_widths(b);
+	int key = w.col1 + (kind_texts[b->kind].col2 ? 1 + w.col2 : 0), whole = key;
 
-	print_block_head(out, t, b, w);
-	for (unsigned i = 0; i < b->nr_rows; i++)
-		print_row(out, t, b, &b->rows[i], w);
-	if (t->nr_drives == 2)
-		fprintf(out, "%u %s (in both drives)", b->shared, kind_texts[b->kind].noun);
-	else
-		fprintf(out, "%u %s (in all %u drives)", b->shared, kind_texts[b->kind].noun,
-			t->nr_drives);
-	if (b->shared < b->nr_rows)
-		fprintf(out, ", %u more in only some (- where a drive has none)",
-			b->nr_rows - b->shared);
-	fprintf(out, "; %s\n", kind_texts[b->kind].units);
+	fprintf(out, "\n== %s ==\n", compare_kind_title(b->kind));
+	for (unsigned d = 0; d < t->nr_drives; d++)
+		whole += group_width(b, d, 0, b->nr_metrics);
+	if (whole <= COMPARE_TEXT_WIDTH) {
+		print_panel(out, t, b, w, (struct panel){ 0, b->nr_metrics, 1, t->nr_drives }, all);
+	} else {
+		/* too wide: a panel per figure, each with A and as many other
+		 * drives as fit (at least one) */
+		for (unsigned m = 0; m < b->nr_metrics; m++)
+			for (unsigned d0 = 1; d0 < t->nr_drives;) {
+				int used = key + group_width(b, 0, m, m + 1);
+				unsigned d1 = d0;
+				while (d1 < t->nr_drives &&
+				       (d1 == d0 || used + group_width(b, d1, m, m + 1) <=
+							    COMPARE_TEXT_WIDTH))
+					used += group_width(b, d1++, m, m + 1);
+				if (m || d0 > 1)
+					fputc('\n', out);
+				print_panel(out, t, b, w, (struct panel){ m, m + 1, d0, d1 }, all);
+				d0 = d1;
+			}
+	}
+	print_count(out, t, b, all);
 }
 
 static void upper(const char *s, char *buf, size_t len)
@@ -189,15 +299,22 @@ static void upper(const char *s, char *buf, size_t len)
 
 static void print_header(FILE *out, const struct compare_table *t, const struct compare_who *who)
 {
-	for (unsigned d = 0; d < t->nr_drives; d++) {
+	char line[4096];
+	size_t used = 0;
+
+	line[0] = '\0';
+	for (unsigned d = 0; d < t->nr_drives && used < sizeof(line); d++) {
 		char mark[32] = "";
 
 		if (who[d].state)
 			upper(who[d].state, mark, sizeof(mark));
-		fprintf(out, "%s%s = %s (%s%s%s)", d ? ", " : "", t->names[d], who[d].selector,
-			who[d].label, mark[0] ? ", " : "", mark);
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s = %s (%s%s%s)",
+					 d ? ", " : "", t->names[d], who[d].selector, who[d].label,
+					 mark[0] ? ", " : "", mark);
 	}
-	fprintf(out, "; vs A = (drive - A) / A\n");
+	if (used < sizeof(line))
+		snprintf(line + used, sizeof(line) - used, "; vs A = (drive - A) / A");
+	print_wrapped(out, line);
 }
 
 /* "warning: B holds a run that is not whole ..." naming every such drive. */
@@ -229,11 +346,12 @@ static int write_done(FILE *out)
 	return 0;
 }
 
-int compare_print_text(FILE *out, const struct compare_table *t, const struct compare_who *who)
+int compare_print_text(FILE *out, const struct compare_table *t, const struct compare_who *who,
+		       bool all)
 {
 	print_header(out, t, who);
 	for (unsigned i = 0; i < t->nr_blocks; i++)
-		print_block(out, t, &t->blocks[i]);
+		print_block(out, t, &t->blocks[i], all);
 	if (!t->nr_blocks)
 		fputs("no results to compare: no drive has points, checkpoints, GDS points or "
 		      "steady-state steps\n", out);

@@ -130,10 +130,15 @@ struct compare_who {
 };
 
 /* The table as text: a header naming the drives, each block with its
- * title, columns and count line, and a warning line at the end when a
- * drive is not whole. -1 with err_msg on a write error. */
+ * title, columns and count line (how many rows every drive has, and how
+ * many each has that not every drive has), and a warning line at the end
+ * when a drive is not whole. Only the rows every drive has, unless all.
+ * A block wider than COMPARE_TEXT_WIDTH columns is split into panels, one
+ * per figure, each with A and as many other drives as fit. -1 with
+ * err_msg on a write error. */
+#define COMPARE_TEXT_WIDTH 120
 int compare_print_text(FILE *out, const struct compare_table *t,
-		       const struct compare_who *who);
+		       const struct compare_who *who, bool all);
 /* The same as one JSON object: the drives, and one object per block. */
 int compare_print_json(FILE *out, const struct compare_table *t,
 		       const struct compare_who *who);

@@ -14,6 +14,7 @@
 
 #include "report/review/html_bench.h"
 #include "report/analysis/measured.h"
+#include "report/analysis/standing.h"
 #include "report/svg/svg.h"
 #include "util/error.h"
 #include "job/job_spec.h"
@@ -190,9 +191,24 @@ static void measured_cell(FILE *out, const struct report_drive *d)
 	fputs("</td>", out);
 }
 
+/* What its runs ran, one line each (suite, time scale, target). */
+static void ran_cell(FILE *out, const struct report_drive *d)
+{
+	fputs("<td class=\"l\">", out);
+	if (!d->nr_ran)
+		fputs("-", out);
+	for (unsigned i = 0; i < d->nr_ran; i++) {
+		if (i)
+			fputs("<br>", out);
+		html_esc(out, d->ran[i]);
+	}
+	fputs("</td>", out);
+}
+
 static void drives_table(FILE *out, const struct report_drive *drives, unsigned nr)
 {
 	fputs("<h2>Drives and test bench</h2>\n<table><tr><th class=\"l\">label</th><th class=\"l\">measured on</th>"
+	      "<th class=\"l\">ran</th>"
 	      "<th class=\"l\">model</th>"
 	      "<th>capacity TB</th><th class=\"l\">interface</th><th>IU KiB</th>"
 	      "<th>seq read MB/s</th><th>seq write MB/s</th><th>rand read IOPS</th>"
@@ -218,6 +234,7 @@ static void drives_table(FILE *out, const struct report_drive *drives, unsigned 
 		}
 		fputs("</td>", out);
 		measured_cell(out, &drives[i]);
+		ran_cell(out, &drives[i]);
 		if (!s) {
 			fprintf(out, "<td class=\"l\" colspan=\"11\">no spec sheet</td><td>%u</td></tr>\n",
 				drives[i].nr);
@@ -364,16 +381,34 @@ static int collect_tests(struct page *pg, const struct drive_points *dp)
 	for (unsigned d = 0; d < pg->nr; d++)
 		total += dp[d].n;
 	pg->tests = calloc(total ? total : 1, sizeof(*pg->tests));
-	if (!pg->tests)
+	struct report_point **own = calloc(total ? total : 1, sizeof(*own));
+	if (!pg->tests || !own) {
+		free(own);
 		return err_set("report: out of memory");
+	}
 	for (unsigned d = 0; d < pg->nr; d++)
 		for (unsigned i = 0; i < dp[d].n; i++) {
 			unsigned t = 0;
 			while (t < pg->nt && !report_same_test(pg->tests[t], &dp[d].pts[i]))
 				t++;
-			if (t == pg->nt)
+			if (t == pg->nt) {
+				own[pg->nt] = &dp[d].pts[i];
 				pg->tests[pg->nt++] = &dp[d].pts[i];
+			}
 		}
+	/* two tests of one name but different size splits: each named by
+	 * its split */
+	for (unsigned a = 0; a < pg->nt; a++)
+		for (unsigned b = a + 1; b < pg->nt; b++) {
+			char na[128], nb[128];
+			if (!own[a]->mix[0] || !own[b]->mix[0] || !strcmp(own[a]->mix, own[b]->mix))
+				continue;
+			report_test_name(own[a], na, sizeof(na));
+			report_test_name(own[b], nb, sizeof(nb));
+			if (!strcmp(na, nb))
+				own[a]->name_split = own[b]->name_split = true;
+		}
+	free(own);
 	qsort(pg->tests, pg->nt, sizeof(*pg->tests), by_test_order);
 	pg->slices = calloc((size_t)(pg->nt ? pg->nt : 1) * pg->nr, sizeof(*pg->slices));
 	if (!pg->slices)
@@ -425,7 +460,7 @@ static int test_section(struct page *pg, unsigned t)
 	if (sweep)
 		html_peak_percentiles(pg->out, pg->drives, slices, pg->nr, test);
 	results_table(pg->out, pg->drives, slices, pg->nr);
-	html_buffer_note(pg->out, pg->drives, slices, pg->nr);
+	html_buffer_note(pg->out, pg->drives, slices, 1, pg->nr);
 	fputs("</section>\n", pg->out);
 	return 0;
 }
@@ -435,16 +470,24 @@ static int test_section(struct page *pg, unsigned t)
 static void object_table(struct page *pg, unsigned first, unsigned last)
 {
 	char name[128], v[48];
+	bool has[STANDING_MAX_DRIVES] = { false };
 
+	/* a column group only for the drives with an object test */
+	for (unsigned t = first; t < last; t++)
+		for (unsigned d = 0; d < pg->nr && d < STANDING_MAX_DRIVES; d++)
+			has[d] = has[d] || slices_of(pg, t)[d].n;
 	fputs("<table class=\"object\"><tr><th class=\"l\">test</th>", pg->out);
 	for (unsigned d = 0; d < pg->nr; d++) {
+		if (d < STANDING_MAX_DRIVES && !has[d])
+			continue;
 		fputs("<th colspan=\"3\">", pg->out);
 		html_esc(pg->out, pg->drives[d].label);
 		fputs("</th>", pg->out);
 	}
 	fputs("</tr>\n<tr><th></th>", pg->out);
 	for (unsigned d = 0; d < pg->nr; d++)
-		fputs("<th>MB/s</th><th>IOPS</th><th>mean ms</th>", pg->out);
+		if (d >= STANDING_MAX_DRIVES || has[d])
+			fputs("<th>MB/s</th><th>IOPS</th><th>mean ms</th>", pg->out);
 	fputs("</tr>\n", pg->out);
 	for (unsigned t = first; t < last; t++) {
 		const struct slice *slices = slices_of(pg, t);
@@ -456,6 +499,8 @@ static void object_table(struct page *pg, unsigned first, unsigned last)
 		html_esc(pg->out, name);
 		fputs("</td>", pg->out);
 		for (unsigned d = 0; d < pg->nr; d++) {
+			if (d < STANDING_MAX_DRIVES && !has[d])
+				continue;
 			if (!slices[d].n) {
 				fputs("<td>-</td><td>-</td><td>-</td>", pg->out);
 				continue;
@@ -469,8 +514,7 @@ static void object_table(struct page *pg, unsigned first, unsigned last)
 		fputs("</tr>\n", pg->out);
 	}
 	fputs("</table>\n", pg->out);
-	for (unsigned t = first; t < last; t++)
-		html_buffer_note(pg->out, pg->drives, slices_of(pg, t), pg->nr);
+	html_buffer_note(pg->out, pg->drives, slices_of(pg, first), last - first, pg->nr);
 }
 
 /* One of the reviews' sections: its heading, its two-line summary and its
@@ -657,6 +701,7 @@ static int draw_summary_of(FILE *out, const struct page *pg, unsigned k)
 	if (html_gds_findings(out, pg->drives, pg->nr, k, true) < 0)
 		return -1;
 	fputs("</ul>\n", out);
+	html_conclusion(out, pg->drives, pg->slices, pg->tests, pg->nt, pg->nr, k);
 	return 0;
 }
 

@@ -29,12 +29,22 @@ int html_sweep_section(FILE *out, const struct report_drive *drives,
 		       const struct report_point *test);
 int html_single_section(FILE *out, const struct report_drive *drives,
 			const struct slice *slices, unsigned nr, const struct report_point *test);
+/* The buffer-memory note of nt tests (slices [t * nr + d]): one line,
+ * the points folded under it; nothing when no point's buffers were capped. */
 void html_buffer_note(FILE *out, const struct report_drive *drives,
-		      const struct slice *slices, unsigned nr);
+		      const struct slice *slices, unsigned nt, unsigned nr);
 int html_heatmaps(FILE *out, const struct report_drive *drives, const struct drive_points *dp,
 		  unsigned nr, unsigned reviewed);
 int html_steady_section(FILE *out, const struct report_drive *drives, unsigned nr);
 int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsigned nr);
+/* The checkpoints across drives, ranked (html_ckpt_rank.c); nothing with
+ * fewer than two drives with checkpoints. */
+/* The reviewed drive's conclusion (html_conclusion.c): strengths,
+ * weaknesses, ratings missed, what it suits; nothing for a drive alone. */
+void html_conclusion(FILE *out, const struct report_drive *drives,
+		     const struct slice *slices_per_test, const struct report_point *const *tests,
+		     unsigned nt, unsigned nr, unsigned reviewed);
+int html_checkpoint_ranking(FILE *out, const struct report_drive *drives, unsigned nr);
 int html_gds_section(FILE *out, const struct report_drive *drives, unsigned nr,
 		     unsigned reviewed);
 /* drive d's GDS findings (each block size's peak, drops past it), a

@@ -248,6 +248,8 @@ int html_checkpoint_section(FILE *out, const struct report_drive *drives, unsign
 	      "write one checkpoint, from the barrier before the first write to the last "
 	      "rank's last fsync (lower is better); pass 1 starts on an empty drive, later "
 	      "passes write over the previous pass's checkpoints. GB = 10^9 bytes.</p>\n", out);
+	if (html_checkpoint_ranking(out, drives, nr) < 0)
+		return -1;
 	/* the trace over all passes and the pass means (the read-back's are
 	 * in the table below) */
 	if (checkpoint_story(out, drives, nr) < 0)

@@ -31,6 +31,32 @@ static struct finding_point *finding_points(const struct slice *s, bool iops)
 	return fp;
 }
 
+/* The labels of the drives that ran the test but are not ranked. */
+static void not_ranked_list(const struct report_drive *drives, const struct slice *slices,
+			    unsigned nr, const struct standing *st, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned d = 0; d < nr && d < STANDING_MAX_DRIVES && used + 1 < len; d++)
+		if (slices[d].n && !st->ranked[d])
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 drives[d].label);
+}
+
+/* The failed steady step drive d's points of a test were measured after
+ * (the first such point's), NULL when none. */
+static const char *slice_unsteady(const struct report_drive *drives, const struct slice *slices,
+				  unsigned d)
+{
+	for (unsigned i = 0; i < slices[d].n; i++) {
+		const char *u = report_point_unsteady(&drives[d], &slices[d].pts[i]);
+		if (u)
+			return u;
+	}
+	return NULL;
+}
+
 /* Appends a sentence to buf (a space between). */
 static void add_sentence(char *buf, size_t len, const char *text)
 {
@@ -93,10 +119,27 @@ int html_test_findings(FILE *out, const struct report_drive *drives, const struc
 		add_sentence(found, sizeof(found), text);
 		count++;
 	}
-	if (finding_rank(st.rank, st.of, st.value, unit, drives[st.leader].label, st.leader_value,
-			 st.runner_up_pct, text, sizeof(text))) {
+	char left_out[512];
+	not_ranked_list(drives, slices, nr, &st, left_out, sizeof(left_out));
+	if (finding_rank(st.rank, st.of, st.shared, st.shared_value, unit, drives[st.leader].label,
+			 st.leader_value, st.runner_up_pct, left_out, text, sizeof(text))) {
 		add_sentence(found, sizeof(found), text);
 		count++;
+	}
+	/* a result after a steady state not reached is flagged where quoted */
+	const char *unsteady = slice_unsteady(drives, slices, reviewed);
+	if (unsteady) {
+		snprintf(text, sizeof(text), "Steady state not reached: measured after %s, which "
+			 "did not reach steady state.", unsteady);
+		add_sentence(found, sizeof(found), text);
+		count++;
+	}
+	const char *leader_unsteady = st.of >= 2 && st.leader != reviewed
+					      ? slice_unsteady(drives, slices, st.leader) : NULL;
+	if (leader_unsteady) {
+		snprintf(text, sizeof(text), "The leader, %s, was measured after its %s did not "
+			 "reach steady state.", drives[st.leader].label, leader_unsteady);
+		add_sentence(found, sizeof(found), text);
 	}
 	free(fp);
 	*fired += count;
@@ -143,12 +186,22 @@ void html_summary_row(FILE *out, const struct report_drive *drives, const struct
 	}
 	report_format_number(st.value, st.iops, v, sizeof(v));
 	html_point_name(st.peak, where, sizeof(where));
-	fprintf(out, "<td>%s %s</td><td>%s</td>", v, unit_of(st.iops), where);
+	fprintf(out, "<td>%s %s%s</td><td>%s</td>", v, unit_of(st.iops),
+		slice_unsteady(drives, slices, reviewed) ? " (not steady)" : "", where);
 	if (st.rating > 0) {
 		report_format_rating(st.rating, st.iops, r, sizeof(r));
-		fprintf(out, "<td>%s</td><td>%+.1f%%</td>", r, report_pct_diff(st.value, st.rating));
+		double pct = report_pct_diff(st.value, st.rating);
+		if (pct > 100)
+			fprintf(out, "<td>%s</td><td>%.1fx</td>", r, 1 + pct / 100);
+		else
+			fprintf(out, "<td>%s</td><td>%+.1f%%</td>", r, pct);
 	} else {
 		fputs("<td>-</td><td>-</td>", out);
+	}
+	if (!st.shared && st.ran >= 2) {
+		fputs("<td>-</td><td class=\"l\">not ranked: no point run by every drive</td></tr>\n",
+		      out);
+		return;
 	}
 	if (st.of < 2) {
 		fputs("<td>-</td><td class=\"l\">-</td></tr>\n", out);
@@ -156,22 +209,85 @@ void html_summary_row(FILE *out, const struct report_drive *drives, const struct
 	}
 	fprintf(out, "<td>%u of %u</td><td class=\"l\">", st.rank, st.of);
 	if (st.leader == reviewed) {
-		fprintf(out, "leads by %.1f%%", isfinite(st.runner_up_pct) ? st.runner_up_pct : 0);
+		if (isfinite(st.runner_up_pct) && st.runner_up_pct > 100)
+			fprintf(out, "leads at %.1fx the next", 1 + st.runner_up_pct / 100);
+		else
+			fprintf(out, "leads by %.1f%%",
+				isfinite(st.runner_up_pct) ? st.runner_up_pct : 0);
 	} else {
 		report_format_number(st.leader_value, st.iops, v, sizeof(v));
 		html_esc(out, drives[st.leader].label);
-		fprintf(out, " (%s), %.1f%% behind", v, -st.gap_pct);
+		fprintf(out, " (%s%s), %.1f%% behind", v,
+			slice_unsteady(drives, slices, st.leader) ? ", not steady" : "", -st.gap_pct);
+	}
+	fprintf(out, " at the %u point%s all %u ran", st.shared, st.shared == 1 ? "" : "s", st.of);
+	char left_out[512];
+	not_ranked_list(drives, slices, nr, &st, left_out, sizeof(left_out));
+	if (left_out[0]) {
+		fputs("; not ranked (ran a different matrix): ", out);
+		html_esc(out, left_out);
 	}
 	fputs("</td></tr>\n", out);
+}
+
+/* What a drive ran without its target's path: "suite quick.suite, time
+ * scale 0.2" and the model scale, each line; compared across drives. */
+static void ran_key(const struct report_drive *d, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < d->nr_ran && used + 1 < len; i++) {
+		const char *on = strstr(d->ran[i], " on "), *sc = strstr(d->ran[i], " at scale ");
+		int n = on ? (int)(on - d->ran[i]) : (int)strlen(d->ran[i]);
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s%s", i ? "; " : "", n,
+					 d->ran[i], sc ? sc : "");
+	}
+}
+
+/* Above the table: when the drives did not all run the same suite, time
+ * scale and model scale, each drive's runs. */
+static void provenance_note(FILE *out, const struct report_drive *drives, unsigned nr)
+{
+	char first[2048], key[2048];
+	bool differ = false;
+
+	if (nr < 2)
+		return;
+	ran_key(&drives[0], first, sizeof(first));
+	for (unsigned d = 1; d < nr && !differ; d++) {
+		ran_key(&drives[d], key, sizeof(key));
+		differ = strcmp(first, key) != 0;
+	}
+	if (!differ)
+		return;
+	fputs("<p class=\"note provenance\">The drives did not all run the same suite, time "
+	      "scale and target scale; compare with care. ", out);
+	for (unsigned d = 0; d < nr; d++) {
+		fputs(d ? "; " : "", out);
+		fputs("<b>", out);
+		html_esc(out, drives[d].label);
+		fputs("</b>: ", out);
+		if (!drives[d].nr_ran)
+			fputs("not known", out);
+		for (unsigned i = 0; i < drives[d].nr_ran; i++) {
+			fputs(i ? ", " : "", out);
+			html_esc(out, drives[d].ran[i]);
+		}
+	}
+	fputs(".</p>\n", out);
 }
 
 void html_summary_head(FILE *out, const struct report_drive *drives, unsigned reviewed,
 		       unsigned nr)
 {
+	provenance_note(out, drives, nr);
 	fputs("<p class=\"note\">The reviewed drive: <b>", out);
 	html_esc(out, drives[reviewed].label);
 	fprintf(out, "</b>; the comparison group: %u drive%s. Headline figure: IOPS up to 16K "
-		"blocks, MB/s above; rank by that figure among the drives that ran the test.</p>\n",
+		"blocks, MB/s above; rank, leader and gap by each drive's best of the points every ranked drive "
+		"ran (a drive that lacks them is not ranked). \"not steady\": measured after a "
+		"steady-state step that did not reach steady state.</p>\n",
 		nr, nr == 1 ? "" : "s");
 	fputs("<table class=\"summary\"><tr><th class=\"l\">test</th><th>headline</th>"
 	      "<th>at QD/jobs</th><th>rated</th><th>vs rated</th><th>rank</th>"
@@ -205,7 +321,9 @@ void html_section_summary(FILE *out, const struct report_drive *drives,
 		html_point_name(st.peak, where, sizeof(where));
 		fputs(any ? "; " : "", out);
 		html_esc(out, name);
-		fprintf(out, " peaks at %s %s (%s)", v, unit_of(st.iops), where);
+		fprintf(out, " peaks at %s %s (%s%s)", v, unit_of(st.iops), where,
+			slice_unsteady(drives, &slices_per_test[(size_t)t * nr], reviewed)
+				? ", not steady" : "");
 		if (st.of >= 2)
 			fprintf(out, ", rank %u of %u", st.rank, st.of);
 		any = true;
@@ -213,8 +331,8 @@ void html_section_summary(FILE *out, const struct report_drive *drives,
 	fputs(any ? ".</p>\n" : "did not run these tests.</p>\n", out);
 }
 
-/* A latency as a reader expects it: µs, or ms past 10,000 µs. */
-static void latency_cell(FILE *out, double us)
+/* A latency in the column's unit (ms when scale is 1000, else µs). */
+static void latency_cell(FILE *out, double us, double scale)
 {
 	char v[48];
 
@@ -222,8 +340,25 @@ static void latency_cell(FILE *out, double us)
 		fputs("<td>-</td>", out);
 		return;
 	}
-	report_format_number(us >= 10000 ? us / 1000 : us, false, v, sizeof(v));
-	fprintf(out, "<td>%s %s</td>", v, us >= 10000 ? "ms" : "\u00b5s");
+	report_format_number(us / scale, false, v, sizeof(v));
+	fprintf(out, "<td>%s</td>", v);
+}
+
+/* One unit per column: ms when the column's largest latency is 10,000 µs
+ * or more, else µs. */
+static double column_scale(const struct slice *slices, unsigned nr, bool iops, unsigned col)
+{
+	double most = 0;
+
+	for (unsigned d = 0; d < nr; d++) {
+		const struct report_point *p = standing_best_point(&slices[d], iops);
+		if (!p)
+			continue;
+		double v[] = { p->lat_mean_us, p->p99_us, p->p999_us, p->p9999_us, p->p999999_us };
+		if (isfinite(v[col]))
+			most = fmax(most, v[col]);
+	}
+	return most >= 10000 ? 1000 : 1;
 }
 
 void html_peak_percentiles(FILE *out, const struct report_drive *drives,
@@ -236,20 +371,25 @@ void html_peak_percentiles(FILE *out, const struct report_drive *drives,
 		const struct report_point *peak = standing_best_point(&slices[d], iops);
 		if (!peak || !isfinite(peak->p99_us))
 			continue;
-		if (!any)
+		static const char *const heads[] = { "mean", "p99", "p99.9", "p99.99", "p99.9999" };
+		if (!any) {
 			fputs("<table class=\"pct\"><tr><th class=\"l\">latency at the peak</th>"
-			      "<th>QD/jobs</th><th>mean</th><th>p99</th><th>p99.9</th><th>p99.99</th>"
-			      "<th>p99.9999</th></tr>\n", out);
+			      "<th>QD/jobs</th>", out);
+			for (unsigned c = 0; c < 5; c++)
+				fprintf(out, "<th>%s %s</th>", heads[c],
+					column_scale(slices, nr, iops, c) > 1 ? "ms" : "\u00b5s");
+			fputs("</tr>\n", out);
+		}
 		any = true;
 		html_point_name(peak, where, sizeof(where));
 		fputs("<tr><td class=\"l\">", out);
 		html_esc(out, drives[d].label);
 		fprintf(out, "</td><td>%s</td>", where);
-		latency_cell(out, peak->lat_mean_us);
-		latency_cell(out, peak->p99_us);
-		latency_cell(out, peak->p999_us);
-		latency_cell(out, peak->p9999_us);
-		latency_cell(out, peak->p999999_us);
+		latency_cell(out, peak->lat_mean_us, column_scale(slices, nr, iops, 0));
+		latency_cell(out, peak->p99_us, column_scale(slices, nr, iops, 1));
+		latency_cell(out, peak->p999_us, column_scale(slices, nr, iops, 2));
+		latency_cell(out, peak->p9999_us, column_scale(slices, nr, iops, 3));
+		latency_cell(out, peak->p999999_us, column_scale(slices, nr, iops, 4));
 		fputs("</tr>\n", out);
 	}
 	if (any)

@@ -81,29 +81,58 @@ out:
 
 /* Buffer memory of chunked or mixed-size tests (object storage): what the
  * job held for its I/O buffers, so the page states the memory used. */
-void html_buffer_note(FILE *out, const struct report_drive *drives,
-			const struct slice *slices, unsigned nr)
+/* a point whose buffers were capped: large requests served as chunks */
+static bool buffer_chunked(const struct report_point *p)
 {
+	uint64_t slots = (uint64_t)p->iodepth * (p->numjobs ? p->numjobs : 1);
+
+	return p->rec->max_buffer_bytes &&
+	       !(p->bs && slots && p->bs <= p->rec->max_buffer_bytes / slots);
+}
+
+void html_buffer_note(FILE *out, const struct report_drive *drives,
+		      const struct slice *slices, unsigned nt, unsigned nr)
+{
+	unsigned n = 0, nd = 0;
+	double lo = INFINITY, hi = 0;
+
+	/* one line for the section; the points folded under it */
+	for (unsigned d = 0; d < nr; d++) {
+		unsigned before = n;
+		for (unsigned t = 0; t < nt; t++)
+			for (unsigned i = 0; i < slices[t * nr + d].n; i++) {
+				const struct report_point *p = &slices[t * nr + d].pts[i];
+				if (!buffer_chunked(p))
+					continue;
+				double mib = (double)p->rec->max_buffer_bytes / (1024.0 * 1024.0);
+				lo = fmin(lo, mib);
+				hi = fmax(hi, mib);
+				n++;
+			}
+		nd += n > before;
+	}
+	if (!n)
+		return;
+	fprintf(out, "<details class=\"note buffers\"><summary>Buffer memory: %.1f-%.1f MiB of "
+		"I/O buffers held at %u point%s of %u drive%s (large requests are served as "
+		"chunks)</summary>\n<p class=\"note\">", lo, hi, n, n == 1 ? "" : "s", nd,
+		nd == 1 ? "" : "s");
 	bool any = false;
-
 	for (unsigned d = 0; d < nr; d++)
-		for (unsigned i = 0; i < slices[d].n; i++) {
-			const struct report_point *p = &slices[d].pts[i];
-			uint64_t slots = (uint64_t)p->iodepth * (p->numjobs ? p->numjobs : 1);
-			char name[POINT_NAME_MAX];
-
-			if (!p->rec->max_buffer_bytes ||
-			    (p->bs && slots && p->bs <= p->rec->max_buffer_bytes / slots))
-				continue;   /* fixed size, not chunked: nothing to state */
-			html_point_name(p, name, sizeof(name));
-			fputs(any ? "; " : "<p class=\"note\">", out);
-			html_esc(out, drives[d].label);
-			fprintf(out, " %s: buffer memory: %.1f MiB", name,
-				(double)p->rec->max_buffer_bytes / (1024.0 * 1024.0));
-			any = true;
-		}
-	if (any)
-		fputs(" (I/O buffers held; large requests are served as chunks)</p>\n", out);
+		for (unsigned t = 0; t < nt; t++)
+			for (unsigned i = 0; i < slices[t * nr + d].n; i++) {
+				const struct report_point *p = &slices[t * nr + d].pts[i];
+				char name[POINT_NAME_MAX];
+				if (!buffer_chunked(p))
+					continue;
+				html_point_name(p, name, sizeof(name));
+				fputs(any ? "; " : "", out);
+				html_esc(out, drives[d].label);
+				fprintf(out, " %s: %.1f MiB", name,
+					(double)p->rec->max_buffer_bytes / (1024.0 * 1024.0));
+				any = true;
+			}
+	fputs("</p></details>\n", out);
 }
 
 /* The reviewer's sentences of each drive's sweep (sentences.c). */
@@ -115,7 +144,6 @@ static int sweep_sentences_of_drives(FILE *out, const struct report_drive *drive
 	for (unsigned d = 1; d < nr; d++) {
 		struct sweep_point *sp;
 		char text[1024];
-		bool rating_iops;
 		double rating;
 
 		if (!slices[d].n)
@@ -131,10 +159,7 @@ static int sweep_sentences_of_drives(FILE *out, const struct report_drive *drive
 			sp[i].value = report_headline(&slices[d].pts[i], iops);
 			sp[i].lat_mean_us = slices[d].pts[i].lat_mean_us;
 		}
-		rating = spec_rating_for(drives[d].spec, test->rw, test->bs, test->dir,
-					 &rating_iops);
-		if (rating_iops != iops)
-			rating = 0;
+		rating = report_test_rating(drives[d].spec, test);
 		if (sweep_sentences(sp, slices[d].n, iops ? "IOPS" : "MB/s", rating,
 				    text, sizeof(text)) == 0) {
 			fputs("<p class=\"say\"><b>", out);
@@ -428,9 +453,8 @@ int html_single_section(FILE *out, const struct report_drive *drives,
 	if (series_chart(out, drives, slices, nr, test) < 0)
 		goto out;
 	for (unsigned d = 0; d < nr; d++) {
-		bool rating_iops;
-		double rating = spec_rating_for(drives[d].spec, test->rw, test->bs,
-						test->dir, &rating_iops);
+		bool rating_iops = report_headline_iops(test);
+		double rating = report_test_rating(drives[d].spec, test);
 		char v[48], r[48];
 		if (!slices[d].n || rating <= 0)
 			continue;

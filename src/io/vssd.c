@@ -191,6 +191,7 @@ static enum vdrive_dir io_dir(uint8_t dir)
 
 static int vssd_check(const struct job_spec *spec)
 {
+	struct vssd_model model;
 	double fraction;
 	uint64_t capacity;
 
@@ -199,7 +200,10 @@ static int vssd_check(const struct job_spec *spec)
 			       "section, e.g. models/generic-qlc.ini)");
 	if (spec->eng.vssd.scale[0] && vssd_scale_parse(spec->eng.vssd.scale, &fraction, &capacity))
 		return -1;
-	return 0;
+	/* the model is read now, before any worker starts (a file that is not
+	 * regular, or not a model, fails the job here, never in a worker) */
+	return vssd_model_load(spec->eng.vssd.model, spec->eng.vssd.scale[0] ?
+			       spec->eng.vssd.scale : VSSD_DEFAULT_SCALE, &model);
 }
 
 static int vssd_init(struct engine *e, const struct job_spec *spec)

@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/error.h"
+#include "util/text.h"
 #include "util/units.h"
 
 static const char *const dir_key[DIR_COUNT] = { "read", "write" };
@@ -686,10 +687,10 @@ int fio_import_file(const char *path, struct fio_import *out)
 	memset(out, 0, sizeof(*out));
 	if (!text)
 		return err_set("%s: out of memory", path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = text_open_input(path, NULL);
 	if (fd < 0) {
 		free(text);
-		return err_set("%s: %s", path, strerror(errno));
+		return -1;
 	}
 	for (;;) {
 		ssize_t n;

@@ -26,3 +26,44 @@ for sib in wal shm journal; do
 	rm "$d/xt.db-$sib"
 done
 expect_exit 0 "with the siblings gone the database is written" run --db "$TMP/sib-wal/xt.db" $NULLJOB
+
+# 2. a file a job names for reading is read before any worker starts, and
+# only when it is a regular file: a FIFO never holds the program
+mkfifo "$TMP/fifo"
+fifo_refused() {   # WHAT ARGS...: exits 2 at once, naming the FIFO
+	what=$1; shift
+	start=$(date +%s%N)
+	run_db "$@"
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	if [ "$RC" -eq 2 ] && [ "$ms" -lt 1000 ]; then ok "$what is refused at once (${ms} ms)"; else
+		not_ok "$what (exit $RC after ${ms} ms, wanted 2 within 1 s)"; echo "$ERR" | head -5; fi
+	expect_output "fifo.*is a FIFO, not a regular file" "$what: the message names the FIFO"
+}
+fifo_refused "vssd_model= naming a FIFO" run --ioengine=vssd --vssd_model="$TMP/fifo" \
+	--rw=randread --bs=4k --size=64k --name=j --no-db
+printf "[j]\nioengine=null\nrw=read\nsize=64k\nbuffer_pattern='%s'\n" "$TMP/fifo" >"$TMP/pat.fio"
+fifo_refused "a pattern file that is a FIFO" run --no-db "$TMP/pat.fio"
+printf '[j]\nioengine=null\nsize=64k\ninclude %s\n' "$TMP/fifo" >"$TMP/inc.fio"
+fifo_refused "an include that is a FIFO" run --no-db "$TMP/inc.fio"
+fifo_refused "a job file that is a FIFO" run --no-db "$TMP/fifo"
+fifo_refused "fio JSON to import that is a FIFO" import --label x --db "$TMP/imp.db" "$TMP/fifo"
+printf '{"fio version": "fio-3.36", "jobs": []}\n' >"$TMP/empty.json"
+fifo_refused "a spec sheet that is a FIFO" import --label x --db "$TMP/imp.db" \
+	--spec "$TMP/fifo" "$TMP/empty.json"
+
+# 3. job sections, clones and includes are bounded as they are read
+awk 'BEGIN { print "[global]\nioengine=null\nsize=64k"; for (i = 0; i < 100000; i++) print "[j]" }' \
+	>"$TMP/many.fio"
+start=$(date +%s%N)
+expect_exit 2 "100,000 job sections are refused" run --no-db "$TMP/many.fio"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+expect_output "many.fio:4100: more than 4096 jobs" "the error names the line of the section too many"
+if [ "$ms" -lt 5000 ]; then ok "refused while reading (${ms} ms)"; else not_ok "refusal took ${ms} ms"; fi
+printf '[global]\nioengine=null\nsize=64k\n[a]\nnumjobs=4000\n[b]\nnumjobs=100\n' >"$TMP/clones.fio"
+expect_exit 2 "4100 clones are refused" run --no-db "$TMP/clones.fio"
+expect_output "clones.fio:6: job 'b': numjobs=100 brings the clones to 4100" "the error names the job and the count"
+: >"$TMP/empty.fio"
+awk -v f="$TMP/empty.fio" 'BEGIN { print "[j]\nioengine=null\nsize=64k"; for (i = 0; i < 2000; i++) print "include " f }' \
+	>"$TMP/incs.fio"
+expect_exit 2 "2000 includes are refused" run --no-db "$TMP/incs.fio"
+expect_output "incs.fio:1028: more than 1024 includes" "the error names the include too many"

@@ -333,7 +333,7 @@ int spec_parse(const char *text, const char *name, struct drive_spec *spec)
 
 int spec_load(const char *path, struct drive_spec *spec, char **text)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = text_open_input_stream(path, "spec file");
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	int rc;
@@ -341,7 +341,7 @@ int spec_load(const char *path, struct drive_spec *spec, char **text)
 	if (text)
 		*text = NULL;
 	if (!f)
-		return err_set("%s: %s", path, strerror(errno));
+		return -1;
 	for (;;) {
 		if (cap - len < 4096) {
 			char *grown;

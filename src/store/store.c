@@ -74,6 +74,31 @@ fail:
 	return -1;
 }
 
+/* A database opened to be written takes a write now, before any run: a
+ * file SQLite opened read-only (permissions), a -wal it cannot write, a
+ * read-only mount are found here, not after a day of I/O. The write (the
+ * schema version, unchanged) is committed, so the WAL takes it too. */
+static int check_writable(struct store *s)
+{
+	unsigned version;
+	char sql[64];
+
+	if (sqlite3_db_readonly(s->db, "main") == 1)
+		return err_set("%s: cannot write the results database (SQLite opened it "
+			       "read-only: check its permissions and its directory's); "
+			       "nothing was run", s->path);
+	if (user_version(s, &version))
+		return -1;
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %u", version);
+	if (db_exec(s, "BEGIN IMMEDIATE", "cannot take a write; nothing was run") ||
+	    db_exec(s, sql, "cannot take a write; nothing was run") ||
+	    db_exec(s, "COMMIT", "cannot take a write; nothing was run")) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
 const char *store_default_path(void)
 {
 	const char *env = getenv(STORE_PATH_ENV);
@@ -125,7 +150,7 @@ int store_open(const char *path, struct store **out)
 	if (db_exec(s, "PRAGMA journal_mode = WAL", "not a usable database") ||
 	    db_exec(s, "PRAGMA synchronous = NORMAL", "setting synchronous") ||
 	    db_exec(s, "PRAGMA foreign_keys = ON", "enabling foreign keys") ||
-	    migrate(s)) {
+	    migrate(s) || check_writable(s)) {
 		store_close(s);
 		return -1;
 	}

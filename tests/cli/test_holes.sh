@@ -67,3 +67,23 @@ awk -v f="$TMP/empty.fio" 'BEGIN { print "[j]\nioengine=null\nsize=64k"; for (i 
 	>"$TMP/incs.fio"
 expect_exit 2 "2000 includes are refused" run --no-db "$TMP/incs.fio"
 expect_output "incs.fio:1028: more than 1024 includes" "the error names the include too many"
+
+# 4. a database that cannot take a write is found before the first I/O
+mkdir -p "$TMP/ro" && chmod 777 "$TMP/ro"
+"$DB" run --db "$TMP/ro/x.db" $NULLJOB >/dev/null 2>&1
+rm -f "$TMP/ro/x.db-wal" "$TMP/ro/x.db-shm"
+if [ "$(id -u)" -eq 0 ]; then
+	chmod 755 "$TMP"
+	as_other() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+else
+	chmod 444 "$TMP/ro/x.db"
+	as_other() { "$@"; }
+fi
+start=$(date +%s%N)
+OUT=$(as_other timeout 60 "$DB" run --db "$TMP/ro/x.db" --ioengine=null --rw=read --bs=4k \
+	--size=64k --name=j --time_based --runtime=3 2>"$TMP/stderr"); RC=$?; ERR=$(cat "$TMP/stderr")
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+if [ "$RC" -eq 2 ] && [ "$ms" -lt 2000 ]; then ok "a read-only database is refused before the run (${ms} ms)"; else
+	not_ok "a read-only database (exit $RC after ${ms} ms, wanted 2 before the 3 s run)"; echo "$ERR" | head -3; fi
+expect_output "x.db: cannot write the results database" "the refusal names the database"
+if echo "$OUT" | grep -q "READ:"; then not_ok "the workload ran"; else ok "no workload ran"; fi

@@ -49,11 +49,19 @@ static void drive_key(const char *model, char *key, size_t len)
 	free(real);
 }
 
+/* One drive per model file and scale value: 2g and 2048m are one. */
 static struct vssd_drive *drive_find(const char *key, const char *scale)
 {
-	for (struct vssd_drive *d = drives; d; d = d->next)
-		if (!strcmp(d->model_path, key) && !strcmp(d->scale, scale))
+	char want[64], have[64];
+
+	vssd_scale_key(scale, want, sizeof(want));
+	for (struct vssd_drive *d = drives; d; d = d->next) {
+		if (strcmp(d->model_path, key))
+			continue;
+		vssd_scale_key(d->scale, have, sizeof(have));
+		if (!strcmp(have, want))
 			return d;
+	}
 	return NULL;
 }
 

@@ -262,6 +262,21 @@ int vssd_scale_parse(const char *text, double *fraction, uint64_t *capacity)
 	return 0;
 }
 
+void vssd_scale_key(const char *text, char *key, size_t len)
+{
+	double fraction;
+	uint64_t capacity;
+
+	if (vssd_scale_parse(text, &fraction, &capacity)) {
+		err_clear();
+		snprintf(key, len, "%s", text);
+	} else if (capacity) {
+		snprintf(key, len, "c%llu", (unsigned long long)capacity);
+	} else {
+		snprintf(key, len, "f%.17g", fraction);
+	}
+}
+
 /* Blocks that hold bytes of host data in SLC mode at scale, whole per die. */
 static uint64_t slc_cache_blocks(uint64_t bytes, double scale, unsigned bits,
 				 uint64_t block_bytes, uint64_t dies)

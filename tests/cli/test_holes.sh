@@ -116,3 +116,15 @@ expect_output 'the key "iops" is given twice in jobs\[0\]\.read' "the error name
 expect_exit 2 "a duplicate top-level key is refused" import --label x --db "$TMP/json.db" "$TMP/duptop.json"
 expect_output 'the key "jobs" is given twice in the top-level object' "the top-level duplicate is named"
 expect_exit 0 "the same file without the duplicate imports" import --label x --db "$TMP/json.db" "$TMP/one.json"
+
+# 7. capacity_tb out of range is said so, in a model and in a spec sheet
+for v in 1e300 -2 0; do
+	sed "s/^capacity_tb.*/capacity_tb = $v/" models/generic-qlc.ini >"$TMP/cap.ini"
+	expect_exit 2 "a model with capacity_tb = $v is refused" run --no-db --ioengine=vssd \
+		--vssd_model="$TMP/cap.ini" --rw=read --bs=4k --size=64k --name=j
+	expect_output "cap.ini:[0-9]+: key 'capacity_tb': '$v' is out of range" "capacity_tb = $v: out of range, with file and line"
+done
+printf '[drive]\nmodel = a\ncapacity_tb = 1e300\n' >"$TMP/capspec.ini"
+expect_exit 2 "a spec sheet with capacity_tb = 1e300 is refused" import --label x --db "$TMP/cap.db" \
+	--spec "$TMP/capspec.ini" "$TMP/one.json"
+expect_output "capspec.ini:3:capacity_tb: '1e300' is out of range" "the sheet's value is named out of range"

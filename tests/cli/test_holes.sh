@@ -128,3 +128,48 @@ printf '[drive]\nmodel = a\ncapacity_tb = 1e300\n' >"$TMP/capspec.ini"
 expect_exit 2 "a spec sheet with capacity_tb = 1e300 is refused" import --label x --db "$TMP/cap.db" \
 	--spec "$TMP/capspec.ini" "$TMP/one.json"
 expect_output "capspec.ini:3:capacity_tb: '1e300' is out of range" "the sheet's value is named out of range"
+
+# 8. report, compare and export read an older schema as it is or refuse,
+# naming the command that migrates; none of them writes the database.
+# A real older database (tests/data/review-fixture.db, schema 9) is read:
+FIX="$TMP/fixture9.db"; cp "$(dirname "$0")/../data/review-fixture.db" "$FIX"
+before=$(sha256sum "$FIX" | cut -d' ' -f1)
+expect_exit 0 "export reads a schema-9 database as it is" export --db "$FIX" --format csv
+expect_exit 0 "report reads it" report --db "$FIX" --out "$TMP/fix.html"
+after=$(sha256sum "$FIX" | cut -d' ' -f1)
+if [ "$before" = "$after" ]; then ok "the schema-9 database is unchanged"; else not_ok "reading changed the schema-9 database"; fi
+python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('pragma user_version').fetchone()[0])" "$FIX" | grep -qx 9 \
+	&& ok "it is still schema 9" || not_ok "its schema version changed"
+# a database that claims an older version than its tables are: refused
+"$DB" run --db "$TMP/old.db" $NULLJOB --label a >/dev/null 2>&1
+python3 - "$TMP/old.db" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+v = c.execute("pragma user_version").fetchone()[0]
+c.execute("pragma journal_mode = delete")
+c.execute("pragma user_version = %d" % (v - 1)); c.commit(); c.close()
+PY
+before=$(sha256sum "$TMP/old.db" | cut -d' ' -f1)
+for cmd in "report --db $TMP/old.db --out $TMP/old.html" "compare --db $TMP/old.db 1 1" \
+	"export --db $TMP/old.db --format json"; do
+	set -- $cmd
+	expect_exit 2 "$1 on an older schema is refused" "$@"
+	expect_output "schema version [0-9]+ is older.*could not be read as it is; .drivebench $1. never changes a database: .drivebench migrate --db" \
+		"$1: the refusal names the command that migrates"
+done
+after=$(sha256sum "$TMP/old.db" | cut -d' ' -f1)
+if [ "$before" = "$after" ]; then ok "the older database is unchanged"; else not_ok "a read-only command changed the database"; fi
+test ! -e "$TMP/old.db-wal" && ok "no -wal was made beside it" || not_ok "a -wal was made"
+"$DB" run --db "$TMP/cur.db" $NULLJOB --label b >/dev/null 2>&1
+rm -f "$TMP/cur.db-wal" "$TMP/cur.db-shm"
+chmod 444 "$TMP/cur.db"
+before=$(sha256sum "$TMP/cur.db" | cut -d' ' -f1)
+expect_exit 0 "export reads a current database" export --db "$TMP/cur.db" --format json
+expect_exit 0 "report reads it" report --db "$TMP/cur.db" --out "$TMP/cur.html"
+after=$(sha256sum "$TMP/cur.db" | cut -d' ' -f1)
+if [ "$before" = "$after" ]; then ok "reading left the database unchanged"; else not_ok "reading changed the database"; fi
+chmod 644 "$TMP/cur.db"
+expect_exit 0 "migrate on a current database" migrate --db "$TMP/cur.db"
+expect_output "cur.db: schema version [0-9]+" "migrate says the version"
+expect_exit 2 "migrate never creates a database" migrate --db "$TMP/none.db"
+test ! -e "$TMP/none.db" && ok "no database was created" || not_ok "migrate created a database"

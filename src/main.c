@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "export", cmd_export, "write stored runs as JSON or CSV" },
 	{ "report", cmd_report, "write the HTML review report (charts, tables, heatmaps)" },
 	{ "compare", cmd_compare, "compare two runs or drive labels point by point" },
+	{ "migrate", cmd_migrate, "upgrade a results database to this build's schema" },
 	{ "plan", cmd_plan, "estimate a suite's bytes written and duration on a drive (no I/O)" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "list the commands" },

@@ -205,7 +205,7 @@ static int open_db(const char *db_path, struct store **db)
 		fprintf(stderr, "drivebench compare: %s: %s\n", db_path, strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
-	if (store_open(db_path, db) < 0) {
+	if (store_open_read(db_path, "compare", db) < 0) {
 		fprintf(stderr, "drivebench compare: %s\n", err_msg());
 		return err_exit_code(EXIT_BAD_INPUT);
 	}

@@ -383,7 +383,7 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "drivebench export: %s: %s\n", db_path, strerror(errno));
 		goto out;
 	}
-	if (store_open(db_path, &s)) {
+	if (store_open_read(db_path, "export", &s)) {
 		fprintf(stderr, "drivebench export: %s\n", err_msg());
 		rc = err_exit_code(rc);
 		goto out;

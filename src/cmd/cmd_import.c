@@ -15,6 +15,7 @@
 #include "report/analysis/spec.h"
 #include "store/store.h"
 #include "util/error.h"
+#include "util/text.h"
 #include "util/clock.h"
 
 struct import_args {
@@ -70,13 +71,13 @@ static int check_args(const struct import_args *a)
 /* The whole of a small text file, NUL-terminated; caller frees. */
 static int read_text_file(const char *path, char **out)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = text_open_input_stream(path, NULL);
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 
 	*out = NULL;
 	if (!f)
-		return err_set("%s: %s", path, strerror(errno));
+		return -1;
 	for (;;) {
 		size_t n;
 

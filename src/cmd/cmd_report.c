@@ -158,7 +158,7 @@ static int select_runs(const struct report_args *a, struct store **db,
 		fprintf(stderr, "drivebench report: %s: %s\n", a->db_path, strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
-	if (store_open(a->db_path, db) < 0)
+	if (store_open_read(a->db_path, "report", db) < 0)
 		goto failed;
 	/* before the work: a report that cannot be written is refused now */
 	if (output_gate_check("--out", a->out_path, OUTPUT_FILE))

@@ -11,6 +11,7 @@ struct command {
 
 int cmd_run(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_migrate(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);

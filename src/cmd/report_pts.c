@@ -147,7 +147,7 @@ int cmd_report_pts(const char *db_path, const char *out_path, const char *title,
 		fprintf(stderr, "drivebench report: %s: %s\n", db_path, strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
-	if (store_open(db_path, &db) < 0 || output_gate_check("--out", out_path, OUTPUT_FILE)) {
+	if (store_open_read(db_path, "report", &db) < 0 || output_gate_check("--out", out_path, OUTPUT_FILE)) {
 		fprintf(stderr, "drivebench report: %s\n", err_msg());
 		rc = err_exit_code(EXIT_BAD_INPUT);
 		goto out;

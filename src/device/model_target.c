@@ -88,6 +88,22 @@ void model_target_key(const char *path, char *key, size_t len)
 	free(real);
 }
 
+void model_target_identity(const char *path, char *key, size_t len)
+{
+	char file[JOB_PATH_MAX], scale[64], scale_key[64], *real;
+
+	if (model_target_parse(path, file, sizeof(file), scale, sizeof(scale))) {
+		err_clear();
+		snprintf(key, len, "%s", path);
+		return;
+	}
+	real = realpath(file, NULL);
+	/* equal scales spelled differently (2g, 2G, 2048m) are one drive */
+	vssd_scale_key(scale[0] ? scale : VSSD_DEFAULT_SCALE, scale_key, sizeof(scale_key));
+	snprintf(key, len, "%s%s@%s", MODEL_TARGET_PREFIX, real ? real : file, scale_key);
+	free(real);
+}
+
 int model_target_aim(struct job_spec *spec, const char *path)
 {
 	char file[sizeof(spec->eng.vssd.model)], scale[sizeof(spec->eng.vssd.scale)];
@@ -177,10 +193,10 @@ int model_target_check_job(const struct job_spec *spec, const char *path)
 	if (strcmp(spec->ioengine, "vssd"))
 		return err_set("target '%s' is a modelled drive: it takes ioengine=vssd, not "
 			       "ioengine=%s", path, spec->ioengine);
-	model_target_key(path, want, sizeof(want));
+	model_target_identity(path, want, sizeof(want));
 	if (!model_target_of_job(spec, named, sizeof(named)))
 		named[0] = '\0';   /* no vssd_model: no drive of its own (vssd_check refuses it) */
-	model_target_key(named, have, sizeof(have));
+	model_target_identity(named, have, sizeof(have));
 	if (strcmp(want, have))
 		return err_set("target '%s' and vssd_model=%s vssd_scale=%s name different "
 			       "drives", path, spec->eng.vssd.model,

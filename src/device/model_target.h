@@ -33,6 +33,9 @@ int model_target_probe(const char *path, struct target *t);
 
 /* The same drive whatever the path's spelling: "vssd:REALPATH@SCALE". */
 void model_target_key(const char *path, char *key, size_t len);
+/* The drive's identity for comparing targets: as model_target_key with the
+ * scale as its value (vssd_scale_key), so @2g, @2G and @2048m are one. */
+void model_target_identity(const char *path, char *key, size_t len);
 
 /* Aims spec at the modelled drive: ioengine=vssd with its vssd_model and
  * vssd_scale, filename the target. An engine other than vssd that the

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -135,8 +136,36 @@ static int check_file_output(const char *what, const char *path, const struct st
 	return 0;
 }
 
+/* Whether a non-empty sibling starts as SQLite writes it: a WAL header
+ * (magic 0x377f0682 or 0x377f0683, big-endian), a WAL index (version
+ * 3007000 in native order), a rollback journal's magic; a journal or index
+ * SQLite zeroed (first 28 bytes zero) counts as its own. */
+static bool is_sqlite_sibling(const char *path, size_t kind)
+{
+	static const unsigned char journal_magic[8] = {
+		0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7 };
+	unsigned char head[28], zero[28] = { 0 };
+	uint32_t version;
+
+	if (file_head(path, (char *)head, sizeof(head)) < sizeof(head))
+		return false;
+	switch (kind) {
+	case 0:   /* -wal */
+		return head[0] == 0x37 && head[1] == 0x7f && head[2] == 0x06 &&
+		       (head[3] == 0x82 || head[3] == 0x83);
+	case 1:   /* -shm */
+		memcpy(&version, head, sizeof(version));
+		return version == 3007000 || !memcmp(head, zero, sizeof(head));
+	default:  /* -journal */
+		return !memcmp(head, journal_magic, sizeof(journal_magic)) ||
+		       !memcmp(head, zero, sizeof(head));
+	}
+}
+
 /* SQLite writes PATH-wal, PATH-shm and PATH-journal beside the database:
- * each must be absent or a plain regular file, never a link to elsewhere. */
+ * each must be absent or a plain regular file, never a link to elsewhere,
+ * never a name of a file with other names (a hard link: its data would be
+ * overwritten under every name), and when not empty, SQLite's own. */
 static int check_siblings(const char *what, const char *path)
 {
 	for (size_t i = 0; i < sizeof(sqlite_siblings) / sizeof(sqlite_siblings[0]); i++) {
@@ -157,6 +186,15 @@ static int check_siblings(const char *what, const char *path)
 					  "'%s', which is not a regular file", what, path, sibling);
 		if (check_regular(what, sibling, &st))
 			return -1;
+		if (st.st_nlink > 1)
+			return err_refuse("%s: refusing to open '%s': SQLite would write "
+					  "'%s', which has %ju links (a hard link to "
+					  "another file)", what, path, sibling,
+					  (uintmax_t)st.st_nlink);
+		if (st.st_size > 0 && !is_sqlite_sibling(sibling, i))
+			return err_refuse("%s: refusing to open '%s': SQLite would "
+					  "overwrite '%s', which is not SQLite's", what,
+					  path, sibling);
 	}
 	return 0;
 }

@@ -85,7 +85,7 @@ static int key_of(const char *path, struct drive_key *k)
 	memset(k, 0, sizeof(*k));
 	if (model_target_is(path)) {
 		k->kind = KEY_MODEL;
-		model_target_key(path, k->name, sizeof(k->name));
+		model_target_identity(path, k->name, sizeof(k->name));
 		return 0;
 	}
 	if (stat(path, &st)) {

@@ -50,11 +50,19 @@ static void drive_key(const char *model, char *key, size_t len)
 	free(real);
 }
 
+/* One drive per model file and scale value: 2g and 2048m are one. */
 static struct vssd_drive *drive_find(const char *key, const char *scale)
 {
-	for (struct vssd_drive *d = drives; d; d = d->next)
-		if (!strcmp(d->model_path, key) && !strcmp(d->scale, scale))
+	char want[64], have[64];
+
+	vssd_scale_key(scale, want, sizeof(want));
+	for (struct vssd_drive *d = drives; d; d = d->next) {
+		if (strcmp(d->model_path, key))
+			continue;
+		vssd_scale_key(d->scale, have, sizeof(have));
+		if (!strcmp(have, want))
 			return d;
+	}
 	return NULL;
 }
 
@@ -314,6 +322,7 @@ static enum vdrive_dir io_dir(uint8_t dir)
 
 static int vssd_check(const struct job_spec *spec)
 {
+	struct vssd_model model;
 	double fraction;
 	uint64_t capacity;
 
@@ -322,7 +331,10 @@ static int vssd_check(const struct job_spec *spec)
 			       "section, e.g. models/generic-qlc.ini)");
 	if (spec->eng.vssd.scale[0] && vssd_scale_parse(spec->eng.vssd.scale, &fraction, &capacity))
 		return -1;
-	return 0;
+	/* the model is read now, before any worker starts (a file that is not
+	 * regular, or not a model, fails the job here, never in a worker) */
+	return vssd_model_load(spec->eng.vssd.model, spec->eng.vssd.scale[0] ?
+			       spec->eng.vssd.scale : VSSD_DEFAULT_SCALE, &model);
 }
 
 static int vssd_init(struct engine *e, const struct job_spec *spec)

@@ -9,11 +9,23 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "job/values.h"
 #include "job/file_options.h"
 #include "job/options.h"
 
 int job_list_append(struct job_list *list, const struct job_spec *spec)
 {
+	uint64_t clones = spec->numjobs;
+
+	if (list->nr >= JOB_SECTIONS_LIMIT)
+		return err_set("more than %u jobs (fio's limit), job '%s' is one too many",
+			       JOB_SECTIONS_LIMIT, spec->name);
+	for (unsigned j = 0; j < list->nr; j++)
+		clones += list->jobs[j].numjobs;
+	if (clones > JOB_CLONES_LIMIT)
+		return err_set("job '%s': numjobs=%u brings the clones to %llu, more than "
+			       "%u (fio's limit)", spec->name, spec->numjobs,
+			       (unsigned long long)clones, JOB_CLONES_LIMIT);
 	if (list->nr == list->cap) {
 		unsigned cap = list->cap ? list->cap * 2 : 4;
 		struct job_spec *jobs;

@@ -13,6 +13,7 @@
 
 #include "util/env_expand.h"
 #include "util/error.h"
+#include "job/values.h"
 #include "util/text.h"
 #include "job/options.h"
 
@@ -39,6 +40,7 @@ struct parser {
 	unsigned nr_pending, cap_pending;
 	/* bytes of job file text read, includes too (TEXT_FILE_MAX in all) */
 	uint64_t bytes_read;
+	unsigned includes;          /* include lines followed (JOB_INCLUDES_LIMIT) */
 	/* --section: only these job sections (and [global]) are read; a
 	 * skipped section's lines are not looked at, as in fio */
 	const char *const *sections;
@@ -118,8 +120,8 @@ static int close_section(struct parser *p)
 		snprintf(p->job.source, sizeof(p->job.source), "%s", p->section_file);
 		p->job.source_line = p->section_line;
 		rc = apply_pending(p, &p->job);
-		if (!rc)
-			rc = job_list_append(&p->jobs, &p->job);
+		if (!rc && job_list_append(&p->jobs, &p->job))
+			rc = err_prefix("%s:%u", p->section_file, p->section_line);
 	}
 	clear_pending(p);
 	p->in_section = false;
@@ -175,6 +177,9 @@ static int handle_include(struct parser *p, const char *file, unsigned line,
 
 	if (!*target)
 		return err_set("%s:%u: include needs a file name", file, line);
+	if (++p->includes > JOB_INCLUDES_LIMIT)
+		return err_set("%s:%u: more than %u includes in the job file and its "
+			       "includes", file, line, JOB_INCLUDES_LIMIT);
 	if (depth + 1 > INCLUDE_DEPTH_MAX)
 		return err_set("%s:%u: includes nested deeper than %d (a cycle?)", file,
 			       line, INCLUDE_DEPTH_MAX);
@@ -245,9 +250,14 @@ static int parse_file(struct parser *p, const char *path, int depth,
 	int got;
 
 	if (text_reader_open(&r, path, "job file")) {
-		if (from_file)
+		if (from_file) {
+			const char *reason = strstr(err_msg(), "': ");
+			char why[256];
+
+			snprintf(why, sizeof(why), "%s", reason ? reason + 3 : strerror(errno));
 			return err_set("%s:%u: cannot read included file '%s': %s",
-				       from_file, from_line, path, strerror(errno));
+				       from_file, from_line, path, why);
+		}
 		return -1;
 	}
 	/* one budget for the file and everything it includes, so that

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/text.h"
 
 struct pattern_out {
 	unsigned char *buf;
@@ -136,11 +137,9 @@ static const char *parse_file(const char *p, struct pattern_out *o)
 	}
 	memcpy(path, p + 1, len);
 	path[len] = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err_set("cannot open pattern file '%s': %s", path, strerror(errno));
+	fd = text_open_input(path, "pattern file");
+	if (fd < 0)
 		return NULL;
-	}
 	do {
 		n = read(fd, o->buf + o->len, o->cap - o->len);
 		if (n > 0)

@@ -29,6 +29,11 @@
 #define SERIES_INTERVAL_LIMIT NS_PER_DAY
 #define IODEPTH_LIMIT 65536u
 #define NUMJOBS_LIMIT 4096u              /* fio's FIO_MAX_JOBS */
+/* a job list: sections and clones (numjobs summed) as fio's FIO_MAX_JOBS,
+ * checked as each section is read; include lines in all the files */
+#define JOB_SECTIONS_LIMIT 4096u
+#define JOB_CLONES_LIMIT 4096u
+#define JOB_INCLUDES_LIMIT 1024u
 #define VERIFY_UNIT_MIN 64ull
 #define VERIFY_BACKLOG_LIMIT (1u << 24)
 #define ZIPF_THETA_LIMIT 1000.0

@@ -106,12 +106,12 @@ static int map_line_matches(const char *key, bool *match, const char *path, unsi
 
 int ranks_read_rank_map(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = text_open_input_stream(path, "--rank-map");
 	char buf[4200];
 	unsigned line = 0;
 
 	if (!f)
-		return err_set("--rank-map %s: cannot open it", path);
+		return -1;
 	while (fgets(buf, sizeof(buf), f)) {
 		char *hash = strchr(buf, '#'), *text, *key, *target;
 		bool match = false;

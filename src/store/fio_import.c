@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/error.h"
+#include "util/text.h"
 #include "util/units.h"
 
 static const char *const dir_key[DIR_COUNT] = { "read", "write" };
@@ -611,9 +612,66 @@ static int parse_root(const char *file, const cJSON *root, struct fio_import *ou
 	return 0;
 }
 
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A key given twice in one object: cJSON keeps both and a lookup finds
+ * the first, where Python and jq keep the last, so one file would be two
+ * results. Refused, naming the key by its path ("jobs[0].read.iops"). */
+static int check_duplicate_keys(const char *file_name, const cJSON *node, char *path,
+				size_t used, size_t cap)
+{
+	const char **names = NULL;
+	unsigned n = 0, i = 0;
+	int rc = 0;
+
+	for (const cJSON *c = node->child; c; c = c->next)
+		n++;
+	if (cJSON_IsObject(node) && n > 1) {
+		names = malloc(n * sizeof(*names));
+		if (!names)
+			return err_set("%s: out of memory", file_name);
+		for (const cJSON *c = node->child; c; c = c->next)
+			names[i++] = c->string ? c->string : "";
+		qsort(names, n, sizeof(*names), compare_names);
+		for (i = 1; i < n; i++)
+			if (!strcmp(names[i - 1], names[i])) {
+				rc = err_set("%s: the key \"%s\" is given twice in %s%s; a "
+					     "duplicate key is ambiguous (readers keep the "
+					     "first or the last), not fio JSON", file_name,
+					     names[i], used ? "" : "the top-level object",
+					     used ? path : "");
+				break;
+			}
+		free(names);
+		if (rc)
+			return rc;
+	}
+	i = 0;
+	for (const cJSON *c = node->child; c && !rc; c = c->next, i++) {
+		int w;
+
+		if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
+			continue;
+		if (cJSON_IsObject(node))
+			w = snprintf(path + used, cap - used, "%s%s", used ? "." : "",
+				     c->string ? c->string : "");
+		else
+			w = snprintf(path + used, cap - used, "[%u]", i);
+		rc = check_duplicate_keys(file_name, c, path,
+					  w > 0 && used + (size_t)w < cap ? used + (size_t)w : used,
+					  cap);
+		path[used] = '\0';
+	}
+	return rc;
+}
+
 int fio_import_parse(const char *text, size_t len, const char *file_name,
 		     struct fio_import *out)
 {
+	char key_path[512] = "";
 	const char *parse_end = NULL, *error_at;
 	unsigned line, column;
 	size_t start, offset;
@@ -670,7 +728,9 @@ int fio_import_parse(const char *text, size_t len, const char *file_name,
 		return err_set("%s: unexpected text after the JSON at line %u, column %u",
 			       file_name, line, column);
 	}
-	rc = parse_root(file_name, root, out);
+	rc = check_duplicate_keys(file_name, root, key_path, 0, sizeof(key_path));
+	if (rc == 0)
+		rc = parse_root(file_name, root, out);
 	cJSON_Delete(root);
 	if (rc < 0)
 		fio_import_free(out);
@@ -686,10 +746,10 @@ int fio_import_file(const char *path, struct fio_import *out)
 	memset(out, 0, sizeof(*out));
 	if (!text)
 		return err_set("%s: out of memory", path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = text_open_input(path, NULL);
 	if (fd < 0) {
 		free(text);
-		return err_set("%s: %s", path, strerror(errno));
+		return -1;
 	}
 	for (;;) {
 		ssize_t n;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,6 +75,31 @@ fail:
 	return -1;
 }
 
+/* A database opened to be written takes a write now, before any run: a
+ * file SQLite opened read-only (permissions), a -wal it cannot write, a
+ * read-only mount are found here, not after a day of I/O. The write (the
+ * schema version, unchanged) is committed, so the WAL takes it too. */
+static int check_writable(struct store *s)
+{
+	unsigned version;
+	char sql[64];
+
+	if (sqlite3_db_readonly(s->db, "main") == 1)
+		return err_set("%s: cannot write the results database (SQLite opened it "
+			       "read-only: check its permissions and its directory's); "
+			       "nothing was run", s->path);
+	if (user_version(s, &version))
+		return -1;
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %u", version);
+	if (db_exec(s, "BEGIN IMMEDIATE", "cannot take a write; nothing was run") ||
+	    db_exec(s, sql, "cannot take a write; nothing was run") ||
+	    db_exec(s, "COMMIT", "cannot take a write; nothing was run")) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
 const char *store_default_path(void)
 {
 	const char *env = getenv(STORE_PATH_ENV);
@@ -125,7 +151,85 @@ int store_open(const char *path, struct store **out)
 	if (db_exec(s, "PRAGMA journal_mode = WAL", "not a usable database") ||
 	    db_exec(s, "PRAGMA synchronous = NORMAL", "setting synchronous") ||
 	    db_exec(s, "PRAGMA foreign_keys = ON", "enabling foreign keys") ||
-	    migrate(s)) {
+	    migrate(s) || check_writable(s)) {
+		store_close(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+/* An older schema read as it is: the file is copied into memory and the
+ * copy migrated, so the reader sees this build's schema and the file (and
+ * any older drivebench using it) is untouched. */
+static int read_older(struct store *s)
+{
+	sqlite3 *mem = NULL;
+	sqlite3_backup *b;
+	int rc;
+
+	if (sqlite3_open(":memory:", &mem) != SQLITE_OK) {
+		sqlite3_close(mem);
+		return err_set("out of memory");
+	}
+	b = sqlite3_backup_init(mem, "main", s->db, "main");
+	rc = b ? sqlite3_backup_step(b, -1) : SQLITE_ERROR;
+	if (b)
+		sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		db_error(s, "copying it to read");
+		sqlite3_close(mem);
+		return -1;
+	}
+	sqlite3_close(s->db);
+	s->db = mem;
+	return migrate(s);
+}
+
+int store_open_read(const char *path, const char *command, struct store **out)
+{
+	struct store *s;
+	unsigned version;
+	struct stat st;
+
+	*out = NULL;
+	if (stat(path, &st) != 0)
+		return err_set("%s: %s", path, strerror(errno));
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return err_set("out of memory");
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	/* SQLite may write the -shm beside it even when reading: the gate */
+	if (output_gate_check("--db", path, OUTPUT_DATABASE)) {
+		free(s);
+		return -1;
+	}
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		if (s->db)
+			db_error(s, "cannot open");
+		else
+			err_set("%s: cannot open: out of memory", path);
+		store_close(s);
+		return -1;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	if (user_version(s, &version)) {
+		store_close(s);
+		return -1;
+	}
+	if (version > schema_version)
+		err_set("%s: schema version %u is newer than this build knows (%u); "
+			"use a newer drivebench", s->path, version, schema_version);
+	else if (version < schema_version && read_older(s))
+		err_prefix("%s: schema version %u is older than this build's (%u) and "
+			   "could not be read as it is; `drivebench %s` never changes a "
+			   "database: `drivebench migrate --db %s` upgrades it (an older "
+			   "drivebench can then no longer open it)", s->path, version,
+			   schema_version, command, s->path);
+	else
+		version = schema_version;
+	if (version != schema_version) {
 		store_close(s);
 		return -1;
 	}

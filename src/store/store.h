@@ -53,6 +53,12 @@ struct stored_run {
 /* Opens (creating or migrating) the database. -1 with err_msg naming the
  * file on failure (not a database, newer schema than this build, ...). */
 int store_open(const char *path, struct store **out);
+/* Opens an existing database only to read it (report, compare, export):
+ * SQLite read-only, no pragma that changes the file, no migration of the
+ * file: an older schema is read as it is (a copy in memory, migrated
+ * there); if that fails the error names the reader (command) and
+ * `drivebench migrate`, which upgrades the file. -1 with err_msg. */
+int store_open_read(const char *path, const char *command, struct store **out);
 void store_close(struct store *s);
 
 /* Everything stored from begin to commit is one transaction: a crash or a

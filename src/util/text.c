@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/error.h"
@@ -132,15 +133,80 @@ char *text_format_bytes(uint64_t bytes, char *out, size_t len)
 	return units_format_bytes(bytes, UNITS_IEC, 0, out, len);
 }
 
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a plain file";
+}
+
+/* "cannot read WHAT 'PATH': why", or "PATH: why" without a what. */
+static int input_failed(const char *path, const char *what, const char *why)
+{
+	if (!what)
+		return err_set("%s: %s", path, why);
+	return err_set("cannot read %s '%s': %s", what, path, why);
+}
+
+int text_open_input(const char *path, const char *what)
+{
+	struct stat st;
+	char why[64];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return input_failed(path, what, strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		int saved = errno;
+
+		close(fd);
+		return input_failed(path, what, strerror(saved));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			return input_failed(path, what, strerror(EISDIR));
+		}
+		errno = EINVAL;
+		snprintf(why, sizeof(why), "it is %s, not a regular file", file_kind(st.st_mode));
+		return input_failed(path, what, why);
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+FILE *text_open_input_stream(const char *path, const char *what)
+{
+	int fd = text_open_input(path, what);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (!(f = fdopen(fd, "r"))) {
+		input_failed(path, what, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 int text_reader_open(struct text_reader *r, const char *path, const char *what)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = path;
 	r->what = what;
 	r->limit = TEXT_FILE_MAX;
-	r->f = fopen(path, "re");
+	r->f = text_open_input_stream(path, what);
 	if (!r->f)
-		return err_set("cannot read %s '%s': %s", what, path, strerror(errno));
+		return -1;
 	r->buf = malloc(TEXT_LINE_MAX + 1);
 	if (!r->buf) {
 		fclose(r->f);

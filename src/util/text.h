@@ -30,6 +30,15 @@ int text_read_small_file(const char *path, char *out, size_t len);
  * mistake). Returns 0, or -1 with err_msg (also on out of memory). */
 int text_read_file(const char *path, size_t max_bytes, char **text);
 
+/* Opens a file drivebench reads (a job, suite, model, spec, bssplit,
+ * pattern or rank-map file, fio JSON) only when it is a regular file: the
+ * open never waits (O_NONBLOCK, cleared once checked), so a FIFO or a
+ * device cannot hold the program. Returns the descriptor, or -1 with
+ * err_msg "cannot read WHAT 'PATH': reason" ("... it is a FIFO, not a
+ * regular file"; "PATH: reason" when what is NULL). text_open_input_stream: the same as a stdio stream. */
+int text_open_input(const char *path, const char *what);
+FILE *text_open_input_stream(const char *path, const char *what);
+
 /* Lines of a text file (job, suite, bssplit files), bounded: no line
  * longer than TEXT_LINE_MAX, no more than limit bytes in all, no NUL byte,
  * and a failure to read (or to allocate) is an error, never the end of the

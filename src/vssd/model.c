@@ -176,13 +176,20 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 	return err_set("unknown key (see docs/vssd.md)");
 }
 
+#define CAPACITY_TB_MAX 1e6
+
 static int drive_key(struct raw_model *r, struct vssd_model *m, const char *k, const char *v)
 {
 	if (!strcmp(k, "model"))
 		snprintf(m->name, sizeof(m->name), "%s", v);
-	else if (!strcmp(k, "capacity_tb") &&
-		 (units_parse_double(v, &r->capacity_tb) || !(r->capacity_tb > 0)))
-		return err_set("'%s' is not a capacity in TB", v);
+	else if (!strcmp(k, "capacity_tb")) {
+		if (units_parse_double(v, &r->capacity_tb))
+			return err_set("'%s' is not a capacity in TB", v);
+		/* an exabyte: far past any drive, and its bytes fit 64 bits */
+		if (!(r->capacity_tb > 0 && r->capacity_tb <= CAPACITY_TB_MAX))
+			return err_set("'%s' is out of range: a capacity in TB above "
+				       "0 and at most %.0f", v, CAPACITY_TB_MAX);
+	}
 	return 0;
 }
 
@@ -262,6 +269,21 @@ int vssd_scale_parse(const char *text, double *fraction, uint64_t *capacity)
 		return err_set("option 'vssd_scale': bad scale '%s' (a fraction such as 1/1000, "
 			       "or a capacity such as 8g)", text);
 	return 0;
+}
+
+void vssd_scale_key(const char *text, char *key, size_t len)
+{
+	double fraction;
+	uint64_t capacity;
+
+	if (vssd_scale_parse(text, &fraction, &capacity)) {
+		err_clear();
+		snprintf(key, len, "%s", text);
+	} else if (capacity) {
+		snprintf(key, len, "c%llu", (unsigned long long)capacity);
+	} else {
+		snprintf(key, len, "f%.17g", fraction);
+	}
 }
 
 /* Blocks that hold bytes of host data in SLC mode at scale, whole per die. */

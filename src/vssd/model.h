@@ -7,6 +7,7 @@
 #ifndef DRIVEBENCH_VSSD_MODEL_H
 #define DRIVEBENCH_VSSD_MODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vssd/ftl.h"
@@ -33,5 +34,10 @@ int vssd_model_load(const char *path, const char *scale_text, struct vssd_model 
  * capacity ("8g"); *fraction for the first two, *capacity for the last
  * (the other 0). -1 with err_msg. */
 int vssd_scale_parse(const char *text, double *fraction, uint64_t *capacity);
+
+/* The scale as its parsed value, one spelling per drive: "f0.001" for
+ * 1/1000, 0.001 and 2/2000; "c2147483648" for 2g, 2G and 2048m. A scale
+ * that does not parse is kept as written (its error comes elsewhere). */
+void vssd_scale_key(const char *text, char *key, size_t len);
 
 #endif

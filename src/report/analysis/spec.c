@@ -93,6 +93,9 @@ static int parse_value(const struct spec_key *k, const char *value,
 	}
 	if (*end)
 		return err_set("'%s' is not a number", value);
+	/* an exabyte: far past any drive (1e300 is a typo, not a drive) */
+	if (k->offset == offsetof(struct drive_spec, capacity_tb) && d > 1e6)
+		return err_set("'%s' is out of range: a capacity in TB from 0 to 1000000", value);
 	if (k->kind == KEY_RATE && d >= 1)
 		return err_set("'%s' is not an error rate per bit read (a number below 1: "
 			       "1e-17 is 1 sector per 10^17 bits read)", value);
@@ -333,7 +336,7 @@ int spec_parse(const char *text, const char *name, struct drive_spec *spec)
 
 int spec_load(const char *path, struct drive_spec *spec, char **text)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = text_open_input_stream(path, "spec file");
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	int rc;
@@ -341,7 +344,7 @@ int spec_load(const char *path, struct drive_spec *spec, char **text)
 	if (text)
 		*text = NULL;
 	if (!f)
-		return err_set("%s: %s", path, strerror(errno));
+		return -1;
 	for (;;) {
 		if (cap - len < 4096) {
 			char *grown;

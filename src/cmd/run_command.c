@@ -106,6 +106,8 @@ int run_args_done(struct run_args *a)
 		return err_set("--section %s: needs a job file", a->sections[0]);
 	if (run_live_parse(a->status_interval, a->eta, &a->status_ns, &a->eta_mode))
 		return -1;
+	if (a->metrics_file && metrics_check_path(a->metrics_file))
+		return -1;
 	store_args_done(&a->store);
 	return 0;
 }

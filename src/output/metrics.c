@@ -172,22 +172,44 @@ static void jobs(FILE *f, const struct job_result *res, unsigned nr,
 		}
 }
 
+static void temp_name(const char *path, char *tmp, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	/* in the same folder, so the rename is atomic; node_exporter reads
+	 * only *.prom, so a leading dot and another ending hide it */
+	if (slash)
+		snprintf(tmp, len, "%.*s/.%s.%ld.tmp", (int)(slash - path), path,
+			 slash + 1, (long)getpid());
+	else
+		snprintf(tmp, len, ".%s.%ld.tmp", path, (long)getpid());
+}
+
+int metrics_check_path(const char *path)
+{
+	char tmp[4200];
+	FILE *f;
+
+	if (!path[0] || path[strlen(path) - 1] == '/')
+		return err_set("--metrics-file '%s': not a file name", path);
+	temp_name(path, tmp, sizeof(tmp));
+	f = fopen(tmp, "w");
+	if (!f)
+		return err_set("--metrics-file %s: cannot write beside it: %s", path, strerror(errno));
+	fclose(f);
+	unlink(tmp);
+	return 0;
+}
+
 int metrics_write(const char *path, const struct job_result *res, unsigned nr,
 		  const struct metrics_context *ctx, struct metrics_state *st,
 		  uint64_t now_ns)
 {
 	char tmp[4200];
-	const char *slash = strrchr(path, '/');
 	FILE *f;
 	int rc;
 
-	/* in the same folder, so the rename is atomic; node_exporter reads
-	 * only *.prom, so a leading dot and another ending hide it */
-	if (slash)
-		snprintf(tmp, sizeof(tmp), "%.*s/.%s.%ld.tmp", (int)(slash - path), path,
-			 slash + 1, (long)getpid());
-	else
-		snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", path, (long)getpid());
+	temp_name(path, tmp, sizeof(tmp));
 	f = fopen(tmp, "w");
 	if (!f)
 		return err_set("--metrics-file %s: %s", path, strerror(errno));

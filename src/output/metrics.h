@@ -37,4 +37,8 @@ int metrics_write(const char *path, const struct job_result *res, unsigned nr,
 
 void metrics_state_free(struct metrics_state *st);
 
+/* Before the run: whether path's folder takes the temporary file (a
+ * long run must not find out at its first write). 0 or -1 with err_msg. */
+int metrics_check_path(const char *path);
+
 #endif

@@ -36,6 +36,9 @@ int metrics_write(const char *path, const struct job_result *res, unsigned nr,
 		  uint64_t now_ns);
 
 void metrics_state_free(struct metrics_state *st);
+/* A new run (a suite's point, a checkpoint) starts its counts again: the
+ * next write's rates are its averages so far. */
+static inline void metrics_state_restart(struct metrics_state *st) { st->at_ns = 0; }
 
 /* Before the run: whether path's folder takes the temporary file (a
  * long run must not find out at its first write). 0 or -1 with err_msg. */

@@ -99,6 +99,23 @@ ios = c.execute(\"select d.ios from result_dirs d join results r on r.id = d.res
 assert ios == int(float('$ios')) and ios > 0, (ios, '$ios')"
 check "suite: promtool check metrics accepts the file" "$PROMTOOL" check metrics < "$TMP/textfile/drivebench.prom"
 
+# checkpoint: the file after the last checkpoint names its pass and index
+mkdir -p "$TMP/ckpt"
+expect_exit 0 "checkpoint --metrics-file" checkpoint --checkpoint-size 8MB --ranks 2 --count 2 \
+	--passes 1 --db "$TMP/ckpt.db" --metrics-file "$TMP/ckpt.prom" "$TMP/ckpt"
+check "checkpoint: pass and checkpoint in the file" sh -c \
+	'grep -q "^drivebench_info{command=\"checkpoint\",step=\"pass 1\"} 1" "$1" && grep -q "^drivebench_point 2$" "$1"' \
+	sh "$TMP/ckpt.prom"
+bytes=$(metric "$TMP/ckpt.prom" drivebench_bytes_total 'direction="write"')
+check "checkpoint: the bytes are the stored last checkpoint's ($bytes)" sql "$TMP/ckpt.db" "
+b = c.execute(\"select d.bytes from result_dirs d join results r on r.id = d.result_id where d.dir='write' order by r.id desc limit 1\").fetchone()[0]
+assert b == int(float('$bytes')) and b > 0, (b, '$bytes')"
+check "checkpoint: promtool check metrics accepts the file" "$PROMTOOL" check metrics < "$TMP/ckpt.prom"
+expect_exit 2 "checkpoint: --metrics-file in a missing folder is refused" checkpoint \
+	--checkpoint-size 8MB --ranks 2 --count 1 --passes 1 --db "$TMP/ckpt.db" \
+	--metrics-file "$TMP/none/m.prom" "$TMP/ckpt"
+expect_output "--metrics-file $TMP/none/m.prom: cannot write beside it" "checkpoint: the error names the file"
+
 expect_exit 2 "--metrics-file in a missing folder is refused before the run" \
 	run --no-db --metrics-file="$TMP/none/m.prom" --name=a --ioengine=null --size=1m
 expect_output "--metrics-file $TMP/none/m.prom: cannot write beside it" "the error names the file"

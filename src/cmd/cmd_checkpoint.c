@@ -186,7 +186,8 @@ static const struct cmdopt checkpoint_options[] = {
 	CMDOPT_STRING("--metrics-file", 0, struct checkpoint_args, metrics_file, "PATH",
 		      "write live metrics for Prometheus (OpenMetrics text,\n"
 		      "atomically) to PATH every --status-interval and\n"
-		      "after each checkpoint, for node_exporter's textfile collector"),
+		      "after each checkpoint (node_exporter's textfile\n"
+		      "collector)"),
 	CMDOPT_STRING("--status-interval", 0, struct checkpoint_args, status_interval, "TIME",
 		      "how often --metrics-file is written (default 5s)"),
 	STORE_OPTION_DB(struct checkpoint_args, store),

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cmd/run_command.h"
+#include "ranks/ranks.h"
 #include "util/clock.h"
 #include "util/error.h"
 #include "util/units.h"
@@ -163,9 +164,14 @@ void run_live_start(struct run_live *live, struct run_options *opt)
 {
 	const struct run_args *a = live->a;
 
-	live->status_ns = a->status_ns;
+	/* under mpirun rank 0 shows its own rank's status: the ranks'
+	 * aggregate is known only at the end */
+	bool shows = !ranks_active() || ranks_rank() == 0;
+
+	live->status_ns = shows ? a->status_ns : 0;
 	live->next_status_ns = a->status_ns;
-	live->eta = a->eta_mode == RUN_ETA_ALWAYS || (a->eta_mode == RUN_ETA_AUTO && isatty(2));
+	live->eta = shows && (a->eta_mode == RUN_ETA_ALWAYS ||
+			      (a->eta_mode == RUN_ETA_AUTO && isatty(2)));
 	live->metrics_path = a->metrics_file;
 	live->metrics_ns = a->status_ns ? a->status_ns : RUN_METRICS_DEFAULT_NS;
 	live->next_metrics_ns = live->metrics_ns;

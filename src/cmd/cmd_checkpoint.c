@@ -24,6 +24,9 @@
 #include "record/rank_merge.h"
 #include "record/rank_run.h"
 #include "record/record_run.h"
+#include "cmd/run_live.h"
+#include "output/metrics.h"
+#include "util/clock.h"
 #include "util/units.h"
 #include "workload/checkpoint.h"
 #include "workload/checkpoint_fs.h"
@@ -41,6 +44,9 @@ struct checkpoint_args {
 	const char *dir;
 	const char *fs_type;          /* --checkpoint-fs: made on the DEVICE */
 	struct store_args store;      /* --db, --label, --destroy-data */
+	const char *metrics_file;     /* --metrics-file (output/metrics.h) */
+	const char *status_interval;  /* how often it is written */
+	uint64_t metrics_ns;
 };
 
 
@@ -177,6 +183,13 @@ static const struct cmdopt checkpoint_options[] = {
 			"make TYPE (xfs, ext4) on the DEVICE, mount it for\n"
 			"the run and write the checkpoints as files in it;\n"
 			"unmounted and its signature wiped after"),
+	CMDOPT_STRING("--metrics-file", 0, struct checkpoint_args, metrics_file, "PATH",
+		      "write live metrics for Prometheus (OpenMetrics text,\n"
+		      "atomically) to PATH every --status-interval and\n"
+		      "after each checkpoint (node_exporter's textfile\n"
+		      "collector)"),
+	CMDOPT_STRING("--status-interval", 0, struct checkpoint_args, status_interval, "TIME",
+		      "how often --metrics-file is written (default 5s)"),
 	STORE_OPTION_DB(struct checkpoint_args, store),
 	STORE_OPTION_LABEL(struct checkpoint_args, store),
 	CMDOPT_APPEND("--destroy-data", struct checkpoint_args, store.destroy_ids, store.nr_destroy_ids, "PATH",
@@ -332,7 +345,43 @@ struct session {
 	struct pass_stats *stats;   /* [passes + 1]: [0] = read-back */
 	bool stopped;
 	int exit_code;
+	/* --metrics-file: the checkpoint running and the last rates */
+	unsigned pass, index;
+	struct metrics_state metrics;
 };
+
+/* --metrics-file: the checkpoint's figures so far (or at its end). */
+static void checkpoint_metrics(struct session *ss, const struct job_result *entries,
+			       unsigned nr, double progress)
+{
+	char step[32];
+	struct metrics_context ctx = {
+		.command = "checkpoint", .step = step,
+		.step_index = ss->pass ? ss->pass : ss->a->passes + 1,   /* the read-back is last */
+		.nr_steps = ss->a->passes + (ss->a->readback ? 1 : 0),
+		.point = ss->index, .nr_points = ss->count, .progress = progress, .eta_s = -1,
+	};
+
+	if (ss->pass)
+		snprintf(step, sizeof(step), "pass %u", ss->pass);
+	else
+		snprintf(step, sizeof(step), "read-back");
+	if (metrics_write(ss->a->metrics_file, entries, nr, &ctx, &ss->metrics, clock_now_ns()))
+		fprintf(stderr, "drivebench: %s\n", err_msg());
+}
+
+static void checkpoint_on_status(void *arg, const struct run_status *st)
+{
+	struct job_result *entries = NULL;
+	unsigned nr = 0;
+
+	if (run_output_for_report(st->live, &entries, &nr))
+		return;
+	checkpoint_metrics(arg, entries, nr, st->fraction);
+	for (unsigned i = 0; i < nr; i++)
+		job_result_free(&entries[i]);
+	free(entries);
+}
 
 /* One checkpoint: prepare its files (pass 1 creates them), run, store,
  * print progress. */
@@ -361,6 +410,14 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 	int rc = -1;
 
 	w.read = pass == 0;
+	ss->pass = pass;
+	ss->index = index;
+	metrics_state_restart(&ss->metrics);
+	if (a->metrics_file) {
+		opt.status_tick_ns = a->metrics_ns;
+		opt.status = checkpoint_on_status;
+		opt.status_arg = ss;
+	}
 	if (checkpoint_one_prepare(ss->plan, &w, pass, index, &opt, &one, &why)) {
 		ss->exit_code = run_failure_exit_code(why);
 		goto done;
@@ -377,6 +434,8 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 		goto done;
 	}
 	merged = &rec.entries[0];
+	if (a->metrics_file)
+		checkpoint_metrics(ss, rec.entries, rec.nr, 1.0);
 	bytes = merged->dir[DIR_READ].bytes + merged->dir[DIR_WRITE].bytes;
 	seconds = (double)merged->runtime_ns / 1e9;
 	rc = 0;
@@ -619,6 +678,7 @@ static int write_placed(const struct checkpoint_args *a, const struct dlio_plan 
 done:
 	store_close(ss.db);
 	free(ss.stats);
+	metrics_state_free(&ss.metrics);
 	return ss.exit_code;
 }
 
@@ -663,6 +723,14 @@ int cmd_checkpoint(int argc, char **argv)
 	if (parse_args(argc, argv, &a, &rc)) {
 		store_args_free(&a.store);
 		return rc;
+	}
+	a.metrics_ns = RUN_METRICS_DEFAULT_NS;
+	if (a.metrics_file && ((a.status_interval &&
+				run_live_parse(a.status_interval, NULL, &a.metrics_ns, &rc)) ||
+			       metrics_check_path(a.metrics_file))) {
+		fprintf(stderr, "drivebench checkpoint: %s\n", err_msg());
+		store_args_free(&a.store);
+		return EXIT_BAD_INPUT;
 	}
 	if (dlio_plan(&a.cfg, &plan)) {
 		fprintf(stderr, "drivebench checkpoint: %s\n", err_msg());

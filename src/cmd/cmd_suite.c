@@ -11,6 +11,7 @@
 
 #include "cmd/args.h"
 #include "cmd/commands.h"
+#include "cmd/run_live.h"
 #include "cmd/parse_options.h"
 #include "cmd/suite_targets.h"
 #include "ranks/ranks.h"
@@ -30,6 +31,8 @@ struct suite_args {
 	const char **targets;          /* TARGET and --target, in order (room for argc) */
 	unsigned nr_targets;
 	const char **labels;           /* --label, one per target (CMDOPT_APPEND's) */
+	const char *metrics_file;      /* --metrics-file */
+	const char *status_interval;   /* --status-interval: how often */
 	unsigned nr_labels;
 	struct store_args store;      /* --db, --destroy-data */
 	bool resume;
@@ -120,6 +123,12 @@ static const struct cmdopt suite_options[] = {
 	CMDOPT_STRING("--time-scale", 0, struct suite_args, time_scale, "F",
 		      "every step's runtime, ramp, pause and idle x F\n"
 		      "(0.01-100; fills and checkpoints keep their bytes)"),
+	CMDOPT_STRING("--metrics-file", 0, struct suite_args, metrics_file, "PATH",
+		      "write live metrics for Prometheus (OpenMetrics text,\n"
+		      "atomically) to PATH every --status-interval and\n"
+		      "after each point (node_exporter's textfile collector)"),
+	CMDOPT_STRING("--status-interval", 0, struct suite_args, status_interval, "TIME",
+		      "how often --metrics-file is written (default 5s)"),
 	CMDOPT_SIZE("--max-buffer-mem", struct suite_args, max_buffer_mem,
 		    "refuse jobs needing more memory for I/O buffers,\n"
 		    "verify maps, series and histograms (each target's;\n"
@@ -232,7 +241,7 @@ int cmd_suite(int argc, char **argv)
 	char recorded[JOB_PATH_MAX], command[8192], own_target[JOB_PATH_MAX];
 	const char *target = NULL;
 	bool loaded = false;
-	int rc = EXIT_BAD_INPUT;
+	int rc = EXIT_BAD_INPUT, eta_mode;
 
 	if (parse_args(argc, argv, &a, &rc))
 		goto done;
@@ -275,6 +284,16 @@ int cmd_suite(int argc, char **argv)
 	opt.stop = &cmd_stop_requested;
 	opt.progress_tty = isatty(STDERR_FILENO) == 1;
 	opt.command = command;
+	if (a.metrics_file && a.nr_targets > 1) {
+		err_set("--metrics-file: one target at a time (a suite per target, each its own file)");
+		goto fail;
+	}
+	if (a.metrics_file && metrics_check_path(a.metrics_file))
+		goto fail;
+	opt.metrics_file = a.metrics_file;
+	opt.metrics_ns = RUN_METRICS_DEFAULT_NS;
+	if (a.status_interval && run_live_parse(a.status_interval, NULL, &opt.metrics_ns, &eta_mode))
+		goto fail;
 	if (a.nr_targets > 1) {
 		struct suite_targets t = {
 			.targets = a.targets,

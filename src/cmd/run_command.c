@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cmd/commands.h"
+#include "cmd/run_live.h"
 #include "io/engine.h"
 #include "job/options.h"
 #include "output/output.h"
@@ -103,6 +104,10 @@ int run_args_done(struct run_args *a)
 	}
 	if (a->nr_sections && !a->jobfile)
 		return err_set("--section %s: needs a job file", a->sections[0]);
+	if (run_live_parse(a->status_interval, a->eta, &a->status_ns, &a->eta_mode))
+		return -1;
+	if (a->metrics_file && metrics_check_path(a->metrics_file))
+		return -1;
 	return store_args_done(&a->store);
 }
 
@@ -202,9 +207,9 @@ static int use_default_target(struct job_list *jobs, char *note, size_t len)
 
 /* entries: what run_output_for_report made of out, for print and store.
  * Several formats print in fio's order: terse, json, normal. */
-static int print_results(FILE *f, const struct run_args *a, const struct run_output *out,
-			 const struct job_result *entries, unsigned nr,
-			 const char *note, time_t started, const struct disk_util *du)
+int run_command_print(FILE *f, const struct run_args *a, const struct run_output *out,
+		      const struct job_result *entries, unsigned nr,
+		      const char *note, time_t started, const struct disk_util *du)
 {
 	struct run_info info = {
 		.target_note = note[0] ? note : NULL,
@@ -253,6 +258,7 @@ struct printing {
 	const char *note;
 	time_t started;
 	struct disk_util *du;
+	struct run_live *live;        /* its ETA line ends before the output */
 };
 
 static int print_then_store(void *arg, const struct recorded *r)
@@ -260,9 +266,13 @@ static int print_then_store(void *arg, const struct recorded *r)
 	struct printing *p = arg;
 	FILE *printed = *p->output;
 
+	if (p->live) {
+		run_live_finish(p->live);
+		run_live_final_metrics(p->live, r->entries, r->nr);
+	}
 	if (p->du)
 		disk_util_finish(p->du);
-	if (print_results(printed, p->a, &r->out, r->entries, r->nr, p->note, p->started, p->du))
+	if (run_command_print(printed, p->a, &r->out, r->entries, r->nr, p->note, p->started, p->du))
 		return -1;
 	*p->output = stdout;
 	if (p->a->output && output_gate_close(printed, "--output", p->a->output))
@@ -298,6 +308,7 @@ int run_command_execute(const char *command, const struct run_args *a,
 	};
 	struct printing printing = { .a = a, .output = &output, .note = note,
 				     .started = started };
+	struct run_live live = { .a = a, .output = &output, .note = note, .started = started };
 	struct record_place place = {
 		.run_id = &run_id, .meta = &meta, .end_run = true,
 		.step_per_group = true, .store_partial = true,
@@ -328,6 +339,8 @@ int run_command_execute(const char *command, const struct run_args *a,
 	opt.destroy_ids = a->store.destroy_ids;
 	opt.nr_destroy_ids = a->store.nr_destroy_ids;
 	cmd_join_command(a->argc, a->argv, command_line, sizeof(command_line));
+	run_live_start(&live, &opt);
+	printing.live = &live;
 	if (record_run(jobs, &opt, &place, &rec)) {
 		rc = rec.ran ? EXIT_RUN_FAILED : run_failure_exit_code(rec.why);
 		goto fail;

@@ -32,6 +32,11 @@ struct run_args {
 	unsigned nr_sections;
 	const char *output;
 	uint64_t max_buffer_mem;
+	const char *status_interval;  /* --status-interval (cmd/run_live.h) */
+	const char *eta;              /* --eta */
+	const char *metrics_file;     /* --metrics-file */
+	uint64_t status_ns;           /* from status_interval; 0 = none */
+	int eta_mode;                 /* RUN_ETA_*, from eta */
 	struct store_args store;      /* --db, --no-db, --label, --destroy-data */
 	int argc;                     /* the command line, stored with the run */
 	char **argv;
@@ -56,6 +61,17 @@ int run_opt_minimal(void *args, const struct cmdopt *o, const char *value);
 		       "the same as --output-format=terse"),                     \
 	CMDOPT_STRING("--output", 0, st, f.output, "FILE",                        \
 		      "write the results to FILE instead of stdout"),             \
+	CMDOPT_STRING("--status-interval", 0, st, f.status_interval, "TIME",      \
+		      "print the full results so far every TIME (seconds\n"     \
+		      "unless a unit is given) in the output formats, as\n"    \
+		      "fio does: JSON documents one after another"),            \
+	CMDOPT_STRING("--eta", 0, st, f.eta, "WHEN",                              \
+		      "fio's ETA line on stderr: always, never or auto\n"       \
+		      "(default: when stderr is a terminal)"),                  \
+	CMDOPT_STRING("--metrics-file", 0, st, f.metrics_file, "PATH",            \
+		      "write live metrics for Prometheus (OpenMetrics text,\n"  \
+		      "atomically) to PATH every --status-interval\n"           \
+		      "(default 5s), for node_exporter's textfile collector"),  \
 	CMDOPT_SIZE("--max-buffer-mem", st, f.max_buffer_mem,                     \
 		    "refuse jobs needing more memory for I/O buffers,\n"        \
 		    "verify maps, series and histograms (default: a\n"          \

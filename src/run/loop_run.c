@@ -72,6 +72,7 @@ void loop_run(struct worker *w)
 	l.bytes_target = w->files ? w->files->bytes_target :
 		shape_bytes_target(w, checks_bytes_target(w, s->io_size ? s->io_size :
 							   w->range_len));
+	__atomic_store_n(&w->live_bytes_target, l.bytes_target, __ATOMIC_RELAXED);
 	l.issuing = true;
 	loop_sync_start(&l);
 	l.measure_start = now;

@@ -40,6 +40,8 @@ void loop_restart_measurement(struct loop *l, uint64_t now)
 	l->measuring = true;
 	w->engine.measuring = true;
 	l->measure_start = now;
+	/* the live status's clock (run/live_status.c); set again at the end */
+	__atomic_store_n(&w->result.measure_start_ns, now, __ATOMIC_RELEASE);
 	l->next_tick = now + l->interval;
 	set_deadline(w, w->spec->runtime_ns ? now + w->spec->runtime_ns : UINT64_MAX);
 	/* fio's bandwidth and IOPS samples start with the measured part, as

@@ -15,6 +15,7 @@
 #include "run/memory_check.h"
 #include "run/checks_run.h"
 #include "run/jobctl.h"
+#include "run/live_status.h"
 #include "run/files.h"
 #include "run/worker.h"
 #include "device/output_gate.h"
@@ -247,6 +248,13 @@ struct phase {
 	uint64_t prev_bound;          /* the previous phase's time bound */
 	uint64_t start_ns, start_wall_ns;
 	bool failed_together;         /* a rank's setup failed: every rank's did */
+	/* for the live status: every worker, the ones before this phase's,
+	 * when the run began, and the later phases' time (UINT64_MAX: one
+	 * has no time bound) */
+	struct worker *all;
+	unsigned nr_before;
+	uint64_t run_start_ns, later_ns;
+	uint64_t *next_status;        /* when the next status is due */
 };
 
 static void *phase_thread(void *arg)
@@ -271,21 +279,61 @@ static uint64_t phase_bytes(const struct phase *p)
 	return total;
 }
 
-/* Joins a worker thread, reporting progress every second while it runs. */
-static void join_reporting(struct phase *p, pthread_t thread)
+/* The live status: the results so far and the time left. */
+static void report_status(const struct phase *p)
 {
+	uint64_t now = clock_now_ns(), phase_start = 0;
+	struct run_output live;
+	struct run_status st = { .live = &live };
+
+	if (live_status_copy(p->all, p->nr_before + p->nr, now, &live))
+		return;   /* out of memory: the status waits for the next tick */
+	for (unsigned i = 0; i < p->nr; i++) {
+		st.running += !__atomic_load_n(&p->workers[i].live_done, __ATOMIC_ACQUIRE);
+		if (p->workers[i].result.phase_start_ns)
+			phase_start = p->workers[i].result.phase_start_ns;
+	}
+	st.elapsed_ns = now > p->run_start_ns ? now - p->run_start_ns : 0;
+	st.eta_ns = live_status_eta(p->workers, p->nr, now, phase_start, &st.fraction);
+	if (st.eta_ns != UINT64_MAX)
+		st.eta_ns = p->later_ns == UINT64_MAX ? UINT64_MAX : st.eta_ns + p->later_ns;
+	p->opt->status(p->opt->status_arg, &st);
+	run_output_free(&live);
+}
+
+/* Joins a worker thread, reporting progress every second and the status
+ * every status_tick_ns while it runs. */
+static void join_reporting(struct phase *p, pthread_t thread, uint64_t *next_status)
+{
+	const struct run_options *o = p->opt;
+	bool status = o && o->status && o->status_tick_ns;
 	struct timespec deadline;
 
-	if (!p->opt || !p->opt->progress) {
+	if (!o || (!o->progress && !status)) {
 		pthread_join(thread, NULL);
 		return;
 	}
 	for (;;) {
+		uint64_t now = clock_now_ns(), wait = 1000000000ull;
+
+		if (status && *next_status > now && *next_status - now < wait)
+			wait = *next_status - now;
+		if (status && *next_status <= now)
+			wait = 0;
 		clock_gettime(CLOCK_REALTIME, &deadline);
-		deadline.tv_sec += 1;
+		deadline.tv_nsec += (long)(wait % 1000000000ull);
+		deadline.tv_sec += (time_t)(wait / 1000000000ull + (uint64_t)deadline.tv_nsec / 1000000000ull);
+		deadline.tv_nsec %= 1000000000l;
 		if (pthread_timedjoin_np(thread, NULL, &deadline) != ETIMEDOUT)
 			return;
-		p->opt->progress(p->opt->progress_arg, phase_bytes(p));
+		now = clock_now_ns();
+		if (status && now >= *next_status) {
+			report_status(p);
+			while (*next_status <= now)
+				*next_status += o->status_tick_ns;
+		}
+		if (o->progress)
+			o->progress(o->progress_arg, phase_bytes(p));
 	}
 }
 
@@ -385,7 +433,7 @@ static int run_phase(struct phase *p, enum run_failure *why)
 	if (p->together)
 		rc = start_together(p, why);
 	for (unsigned i = 0; i < started; i++)
-		join_reporting(p, threads[i]);
+		join_reporting(p, threads[i], p->next_status);
 	if (ss_monitor_finish(ss) && rc == 0) {
 		rc = -1;
 		*why = RUN_FAILED_RUNTIME;
@@ -530,6 +578,27 @@ static uint64_t phase_bound_ns(const struct job_list *jobs, unsigned first, unsi
 	return bound;
 }
 
+/* The time the phases from job first on take; UINT64_MAX when one of
+ * them has no time bound. */
+static uint64_t later_phases_ns(const struct job_list *jobs, unsigned first)
+{
+	uint64_t total = 0;
+
+	while (first < jobs->nr) {
+		unsigned last = first + 1;
+		uint64_t bound;
+
+		while (last < jobs->nr && !jobs->jobs[last].stonewall)
+			last++;
+		bound = phase_bound_ns(jobs, first, last);
+		if (!bound)
+			return UINT64_MAX;
+		total += bound;
+		first = last;
+	}
+	return total;
+}
+
 static unsigned count_phases(const struct job_list *jobs)
 {
 	unsigned n = 0;
@@ -571,6 +640,7 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 {
 	unsigned k = 0, j = 0;
 	uint64_t phases = count_phases(jobs), bound = 0, start_ns, wall_ns;
+	uint64_t run_start = clock_now_ns(), next_status = run_start + opt->status_tick_ns;
 
 	if (dist_max_u64(phases, &phases))
 		return -1;
@@ -606,6 +676,11 @@ static int run_phases(const struct job_list *jobs, const struct run_options *opt
 			break;
 		}
 		p.workers = &workers[first_worker];
+		p.all = workers;
+		p.nr_before = first_worker;
+		p.run_start_ns = run_start;
+		p.next_status = &next_status;
+		p.later_ns = later_phases_ns(jobs, last);
 		p.opt = opt;
 		p.nr = k - first_worker;
 		p.together = ranks_active();

@@ -13,6 +13,15 @@
 #include "util/error.h"
 #include "job/job_list.h"
 
+/* What the status callback sees (run/live_status.h). */
+struct run_status {
+	const struct run_output *live;   /* every clone started so far */
+	unsigned running;                /* of those, the ones still running */
+	uint64_t elapsed_ns;             /* since the run began */
+	uint64_t eta_ns;                 /* time left; UINT64_MAX = unknown */
+	double fraction;                 /* the part done of the current phase */
+};
+
 struct run_options {
 	uint64_t max_buffer_mem;              /* 0 = a quarter of RAM */
 	const volatile sig_atomic_t *stop;    /* set asynchronously to stop */
@@ -27,6 +36,12 @@ struct run_options {
 	 * each new phase); NULL = none */
 	void (*progress)(void *arg, uint64_t bytes);
 	void *progress_arg;
+	/* optional: called every status_tick_ns from the runner's thread
+	 * while a phase's workers run, with the results so far (copies; the
+	 * workers never wait for it); NULL or 0 = none */
+	uint64_t status_tick_ns;
+	void (*status)(void *arg, const struct run_status *st);
+	void *status_arg;
 	/* the run's verify seed for jobs that name none (MPI: rank 0's, so
 	 * every rank's blocks carry the one seed that is stored); false: drawn
 	 * at random */

@@ -267,6 +267,7 @@ void *worker_main(void *arg)
 	if (w->ctl)
 		jobctl_start(w);
 	loop_run(w);
+	__atomic_store_n(&w->live_done, true, __ATOMIC_RELEASE);
 	if (w->ctl)
 		jobctl_finish(w);
 	engine_results_finish(w);

@@ -106,6 +106,11 @@ struct worker {
 	struct verify_ctx verify;
 
 	struct job_result result;
+	/* for the live status (run/live_status.c): the measured bytes the
+	 * loop means to issue (0 = unknown) and whether the loop is over;
+	 * written by the worker, read by the runner's thread (atomic) */
+	uint64_t live_bytes_target;
+	bool live_done;
 	struct loop_log *log;         /* fio log files (loop_log.h); NULL = none */
 	bool setup_failed;            /* before the loop: bad input or target */
 	bool setup_refused;           /* ... refused by a write gate */

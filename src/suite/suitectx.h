@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "output/metrics.h"
+
 #include "run/runner.h"
 #include "store/store.h"
 #include "suite/suite.h"
@@ -39,6 +41,11 @@ struct suite_ctx {
 	uint64_t phase_bytes, sample_bytes, sample_ns, last_draw_ns;
 	double rate_bps;               /* current bytes/s */
 	double work_bytes, work_seconds;  /* finished size-based work, for ETAs */
+	/* --metrics-file: the point running (from 1), the last rates, and
+	 * the latest drive snapshot stored (owned) */
+	unsigned point;
+	struct metrics_state metrics;
+	char *drive, *drive_delta;
 };
 
 /* --- suiteprogress.c --- */
@@ -49,6 +56,11 @@ void suite_step_estimate(const struct suite_ctx *c, const struct suite_step *st,
 /* A log line of the current step ("[12:00:01] step 3/14 NAME KIND: ..."). */
 void suite_log(const struct suite_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The time left of the current step and of the suite; < 0 = unknown. */
+void suite_eta(const struct suite_ctx *c, uint64_t now, double *step_left, double *suite_left);
+/* Writes --metrics-file from the entries of the point running (or
+ * finished); nothing without the option. */
+void suite_write_metrics(struct suite_ctx *c, const struct job_result *entries, unsigned nr);
 /* Redraws the terminal status line (nothing when not a terminal). */
 void suite_draw_status(struct suite_ctx *c, uint64_t now);
 /* The runner's progress hook: bytes the running phase has measured. */

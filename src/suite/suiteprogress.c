@@ -101,33 +101,60 @@ void suite_log(const struct suite_ctx *c, const char *fmt, ...)
 		c->nr_selected, c->step->name, step_kind_name(c->step->kind), text);
 }
 
-/* Redraws the terminal status line: step, elapsed, ETAs, current rate. */
-void suite_draw_status(struct suite_ctx *c, uint64_t now)
+void suite_eta(const struct suite_ctx *c, uint64_t now, double *step_left, double *suite_left)
 {
 	double elapsed = (double)(now - c->step_start_ns) / 1e9;
-	double step_left = -1, suite_left;
-	char took[32], eta_step[32] = "?", eta_suite[32] = "?", rate[32] = "-";
 	double seconds;
 	uint64_t bytes;
 
-	if (!c->o->progress_tty)
-		return;
-	c->last_draw_ns = now;
+	*step_left = -1;
 	suite_step_estimate(c, c->step, &seconds, &bytes);
 	if (c->step_planned_bytes && c->rate_bps > 0) {
 		uint64_t done = c->step_bytes + c->phase_bytes;
 
-		step_left = done < c->step_planned_bytes ?
+		*step_left = done < c->step_planned_bytes ?
 			(double)(c->step_planned_bytes - done) / c->rate_bps : 0;
 	} else if (!bytes) {
-		step_left = seconds > elapsed ? seconds - elapsed : 0;
+		*step_left = seconds > elapsed ? seconds - elapsed : 0;
 	}
-	suite_left = step_left;
-	for (unsigned i = c->position + 1; i < c->nr_selected && suite_left >= 0; i++) {
+	*suite_left = *step_left;
+	for (unsigned i = c->position + 1; i < c->nr_selected && *suite_left >= 0; i++) {
 		double more = step_seconds(c, &c->s->steps[c->selected[i]]);
 
-		suite_left = more < 0 ? -1 : suite_left + more;
+		*suite_left = more < 0 ? -1 : *suite_left + more;
 	}
+}
+
+void suite_write_metrics(struct suite_ctx *c, const struct job_result *entries, unsigned nr)
+{
+	uint64_t now = clock_now_ns();
+	double step_left, suite_left, elapsed = (double)(now - c->step_start_ns) / 1e9;
+	struct metrics_context ctx = {
+		.command = c->o->command_name ? c->o->command_name : "suite",
+		.step = c->step->name, .step_index = c->position + 1, .nr_steps = c->nr_selected,
+		.point = c->point, .drive = c->drive, .drive_delta = c->drive_delta,
+	};
+
+	if (!c->o->metrics_file)
+		return;
+	suite_eta(c, now, &step_left, &suite_left);
+	ctx.eta_s = suite_left;
+	ctx.progress = step_left < 0 ? 0 : step_left + elapsed > 0 ? elapsed / (step_left + elapsed) : 1;
+	if (metrics_write(c->o->metrics_file, entries, nr, &ctx, &c->metrics, now))
+		fprintf(stderr, "%sdrivebench: %s\n", c->o->progress_tty ? "\r\033[K" : "", err_msg());
+}
+
+/* Redraws the terminal status line: step, elapsed, ETAs, current rate. */
+void suite_draw_status(struct suite_ctx *c, uint64_t now)
+{
+	double elapsed = (double)(now - c->step_start_ns) / 1e9;
+	double step_left, suite_left;
+	char took[32], eta_step[32] = "?", eta_suite[32] = "?", rate[32] = "-";
+
+	if (!c->o->progress_tty)
+		return;
+	c->last_draw_ns = now;
+	suite_eta(c, now, &step_left, &suite_left);
 	units_format_clock(elapsed, took, sizeof(took));
 	if (step_left >= 0)
 		units_format_clock(step_left, eta_step, sizeof(eta_step));

@@ -86,6 +86,21 @@ bool suite_point_kept(const struct suite_ctx *c, int64_t step_id, unsigned point
 	return suite_resume_kept(&c->resume, step_id, point);
 }
 
+/* The runner's status: the point's results so far into --metrics-file. */
+static void suite_on_status(void *arg, const struct run_status *st)
+{
+	struct suite_ctx *c = arg;
+	struct job_result *entries = NULL;
+	unsigned nr = 0;
+
+	if (run_output_for_report(st->live, &entries, &nr))
+		return;
+	suite_write_metrics(c, entries, nr);
+	for (unsigned i = 0; i < nr; i++)
+		job_result_free(&entries[i]);
+	free(entries);
+}
+
 /* How a step runs its jobs: the suite's limits, consent and stop flag,
  * progress into the status line. */
 struct run_options suite_run_options(struct suite_ctx *c)
@@ -97,6 +112,9 @@ struct run_options suite_run_options(struct suite_ctx *c)
 		.nr_destroy_ids = c->o->nr_destroy_ids,
 		.progress = suite_on_progress,
 		.progress_arg = c,
+		.status_tick_ns = c->o->metrics_file ? c->o->metrics_ns : 0,
+		.status = c->o->metrics_file ? suite_on_status : NULL,
+		.status_arg = c,
 	};
 }
 
@@ -118,6 +136,8 @@ int suite_run_and_store(struct suite_ctx *c, const struct job_list *jobs,
 	int rc = 0;
 
 	/* the first sample's rate counts from here */
+	c->point = point + 1;
+	metrics_state_restart(&c->metrics);
 	c->phase_bytes = c->sample_bytes = 0;
 	c->sample_ns = clock_now_ns();
 	if (record_run(jobs, &opt, &place, &rec)) {
@@ -132,6 +152,14 @@ int suite_run_and_store(struct suite_ctx *c, const struct job_list *jobs,
 		c->exit_code = EXIT_RUN_FAILED;
 		return err_set("interrupted");
 	}
+	for (unsigned i = 0; i < rec.nr; i++)
+		if (rec.entries[i].drive_after) {   /* the latest snapshot, for the metrics */
+			free(c->drive);
+			free(c->drive_delta);
+			c->drive = strdup(rec.entries[i].drive_after);
+			c->drive_delta = rec.entries[i].drive_delta ? strdup(rec.entries[i].drive_delta) : NULL;
+		}
+	suite_write_metrics(c, rec.entries, rec.nr);
 	for (unsigned i = 0; i < rec.nr; i++) {
 		for (int d = 0; d < DIR_COUNT; d++)
 			c->step_bytes += rec.entries[i].dir[d].bytes;
@@ -371,6 +399,9 @@ static void release(struct suite_ctx *c)
 		store_close(c->db);
 	free((unsigned *)c->selected);
 	suite_resume_free(&c->resume);
+	metrics_state_free(&c->metrics);
+	free(c->drive);
+	free(c->drive_delta);
 }
 
 int suite_check(const struct suite *s, const struct suite_options *o, int *exit_code)

@@ -27,6 +27,11 @@ struct suite_options {
 	bool progress_tty;                  /* redraw a status line, else log lines */
 	const char *command;                /* the command line, for the store (or NULL) */
 	int64_t *run_id;                    /* NULL, or gets the run's id once known */
+	/* --metrics-file (output/metrics.h): written every metrics_ns while
+	 * a point runs and after each point; NULL = none */
+	const char *metrics_file;
+	uint64_t metrics_ns;
+	const char *command_name;           /* the metrics' command label; NULL: "suite" */
 };
 
 /* Returns 0 when every selected step completed, -1 with err_msg otherwise;

@@ -1,0 +1,254 @@
+/* metrics.c - live metrics in the OpenMetrics text format (see the header).
+ * Families are named as their samples (counters end in _total) and every
+ * type is one Prometheus's text format knows too: node_exporter's
+ * textfile collector parses that format, where # UNIT and # EOF are
+ * comments. */
+#include "output/metrics.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/error.h"
+
+static const char *const dir_names[DIR_ALL] = { "read", "write", "trim" };
+
+/* A label value as OpenMetrics escapes it: backslash, quote, newline. */
+static void label(FILE *f, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == '\\' || *text == '"')
+			fputc('\\', f);
+		if (*text == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*text, f);
+	}
+}
+
+static void family(FILE *f, const char *name, const char *type, const char *unit,
+		   const char *help)
+{
+	fprintf(f, "# TYPE %s %s\n", name, type);
+	if (unit)
+		fprintf(f, "# UNIT %s %s\n", name, unit);
+	fprintf(f, "# HELP %s %s\n", name, help);
+}
+
+static void sample(FILE *f, const char *name, const struct job_result *r, int d,
+		   const char *extra, double value)
+{
+	fprintf(f, "%s{job=\"", name);
+	label(f, r->name);
+	fprintf(f, "\",clone=\"%u\"", r->clone);
+	if (d >= 0)
+		fprintf(f, ",direction=\"%s\"", dir_names[d]);
+	if (extra)
+		fprintf(f, ",%s", extra);
+	fprintf(f, "} %.15g\n", value);
+}
+
+/* The first number named key anywhere in o (the snapshot nests them). */
+static bool find_number(const cJSON *o, const char *key, double *out)
+{
+	const cJSON *c;
+
+	if (!o)
+		return false;
+	cJSON_ArrayForEach(c, o) {
+		if (c->string && !strcmp(c->string, key)) {
+			if (cJSON_IsNumber(c))
+				return *out = c->valuedouble, true;
+			if (cJSON_IsString(c))   /* 128-bit counters are strings */
+				return *out = strtod(c->valuestring, NULL), true;
+		}
+		if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && find_number(c, key, out))
+			return true;
+	}
+	return false;
+}
+
+static void drive(FILE *f, const struct metrics_context *ctx)
+{
+	static const struct { const char *key, *name, *unit, *help; bool delta; } facts[] = {
+		{ "temperature_celsius", "drivebench_drive_temperature_celsius", "celsius",
+		  "the drive's composite temperature at its last snapshot", false },
+		{ "media_errors", "drivebench_drive_media_errors", NULL,
+		  "the drive's media and data integrity errors at its last snapshot", false },
+		{ "write_amplification", "drivebench_drive_waf", NULL,
+		  "NAND bytes written per host byte written between the last snapshots", true },
+	};
+	cJSON *snap = ctx->drive ? cJSON_Parse(ctx->drive) : NULL;
+	cJSON *delta = ctx->drive_delta ? cJSON_Parse(ctx->drive_delta) : NULL;
+	double v;
+
+	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
+		if (find_number(facts[i].delta ? delta : snap, facts[i].key, &v)) {
+			family(f, facts[i].name, "gauge", facts[i].unit, facts[i].help);
+			fprintf(f, "%s %.17g\n", facts[i].name, v);
+		}
+	cJSON_Delete(snap);
+	cJSON_Delete(delta);
+}
+
+static int remember(struct metrics_state *st, const struct job_result *res, unsigned nr,
+		    uint64_t now_ns)
+{
+	if (st->nr != nr) {
+		free(st->ios);
+		free(st->bytes);
+		st->ios = calloc(nr ? nr : 1, sizeof(*st->ios));
+		st->bytes = calloc(nr ? nr : 1, sizeof(*st->bytes));
+		st->nr = nr;
+		st->at_ns = 0;   /* new entries: no interval to rate over yet */
+		if (!st->ios || !st->bytes)
+			return st->nr = 0, err_set("out of memory");
+	}
+	for (unsigned i = 0; i < nr; i++)
+		for (int d = 0; d < DIR_ALL; d++) {
+			st->ios[i][d] = res[i].dir[d].ios;
+			st->bytes[i][d] = res[i].dir[d].bytes;
+		}
+	st->at_ns = now_ns;
+	return 0;
+}
+
+static void jobs(FILE *f, const struct job_result *res, unsigned nr,
+		 const struct metrics_state *st, uint64_t now_ns)
+{
+	static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
+	static const char *const quantiles[] = { "50", "90", "99", "99.9", "99.99" };
+	bool have_prev = st->nr == nr && st->at_ns && now_ns > st->at_ns;
+	double secs = have_prev ? (double)(now_ns - st->at_ns) / 1e9 : 0;
+	char extra[64];
+
+	family(f, "drivebench_iops", "gauge", NULL,
+	       "I/Os completed per second over the last interval");
+	for (unsigned i = 0; i < nr; i++)
+		for (int d = 0; d < DIR_ALL; d++) {
+			/* no interval yet (the first write): the average so far */
+			double v = have_prev && res[i].dir[d].ios >= st->ios[i][d] ?
+				   (double)(res[i].dir[d].ios - st->ios[i][d]) / secs :
+				   result_iops(&res[i], (enum io_dir)d);
+			sample(f, "drivebench_iops", &res[i], d, NULL, v);
+		}
+	family(f, "drivebench_bandwidth_bytes_per_second", "gauge", "bytes_per_second",
+	       "bytes moved per second over the last interval");
+	for (unsigned i = 0; i < nr; i++)
+		for (int d = 0; d < DIR_ALL; d++) {
+			double v = have_prev && res[i].dir[d].bytes >= st->bytes[i][d] ?
+				   (double)(res[i].dir[d].bytes - st->bytes[i][d]) / secs :
+				   result_bw_bytes(&res[i], (enum io_dir)d);
+			sample(f, "drivebench_bandwidth_bytes_per_second", &res[i], d, NULL, v);
+		}
+	family(f, "drivebench_ios_total", "counter", NULL, "I/Os completed since the measurement began");
+	for (unsigned i = 0; i < nr; i++)
+		for (int d = 0; d < DIR_ALL; d++)
+			sample(f, "drivebench_ios_total", &res[i], d, NULL, (double)res[i].dir[d].ios);
+	family(f, "drivebench_bytes_total", "counter", NULL, "bytes moved since the measurement began");
+	for (unsigned i = 0; i < nr; i++)
+		for (int d = 0; d < DIR_ALL; d++)
+			sample(f, "drivebench_bytes_total", &res[i], d, NULL, (double)res[i].dir[d].bytes);
+	family(f, "drivebench_errors_total", "counter", NULL, "failed I/Os since the measurement began");
+	for (unsigned i = 0; i < nr; i++)
+		for (int d = 0; d < DIR_ALL; d++)
+			sample(f, "drivebench_errors_total", &res[i], d, NULL, (double)res[i].dir[d].errors);
+	family(f, "drivebench_clat_seconds", "gauge", "seconds",
+	       "completion latency percentiles since the measurement began (fio's clat)");
+	for (unsigned i = 0; i < nr; i++)
+		for (int d = 0; d < DIR_ALL; d++) {
+			uint64_t v[5];
+
+			if (!res[i].dir[d].clat.n)
+				continue;
+			hist_percentiles(&res[i].dir[d].clat.hist, pcts, 5, v);
+			for (int q = 0; q < 5; q++) {
+				snprintf(extra, sizeof(extra), "percentile=\"%s\"", quantiles[q]);
+				sample(f, "drivebench_clat_seconds", &res[i], d, extra, (double)v[q] / 1e9);
+			}
+		}
+}
+
+static void temp_name(const char *path, char *tmp, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	/* in the same folder, so the rename is atomic; node_exporter reads
+	 * only *.prom, so a leading dot and another ending hide it */
+	if (slash)
+		snprintf(tmp, len, "%.*s/.%s.%ld.tmp", (int)(slash - path), path,
+			 slash + 1, (long)getpid());
+	else
+		snprintf(tmp, len, ".%s.%ld.tmp", path, (long)getpid());
+}
+
+int metrics_check_path(const char *path)
+{
+	char tmp[4200];
+	FILE *f;
+
+	if (!path[0] || path[strlen(path) - 1] == '/')
+		return err_set("--metrics-file '%s': not a file name", path);
+	temp_name(path, tmp, sizeof(tmp));
+	f = fopen(tmp, "w");
+	if (!f)
+		return err_set("--metrics-file %s: cannot write beside it: %s", path, strerror(errno));
+	fclose(f);
+	unlink(tmp);
+	return 0;
+}
+
+int metrics_write(const char *path, const struct job_result *res, unsigned nr,
+		  const struct metrics_context *ctx, struct metrics_state *st,
+		  uint64_t now_ns)
+{
+	char tmp[4200];
+	FILE *f;
+	int rc;
+
+	temp_name(path, tmp, sizeof(tmp));
+	f = fopen(tmp, "w");
+	if (!f)
+		return err_set("--metrics-file %s: %s", path, strerror(errno));
+	family(f, "drivebench_info", "gauge", NULL, "what drivebench is running");
+	fprintf(f, "drivebench_info{command=\"%s\",step=\"", ctx->command);
+	label(f, ctx->step ? ctx->step : "");
+	fprintf(f, "\"} 1\n");
+	if (ctx->nr_steps) {
+		family(f, "drivebench_step", "gauge", NULL, "the step running, from 1");
+		fprintf(f, "drivebench_step %u\n", ctx->step_index);
+		family(f, "drivebench_steps", "gauge", NULL, "the steps of the suite");
+		fprintf(f, "drivebench_steps %u\n", ctx->nr_steps);
+	}
+	if (ctx->point) {
+		family(f, "drivebench_point", "gauge", NULL, "the point of the step running, from 1");
+		fprintf(f, "drivebench_point %u\n", ctx->point);
+	}
+	family(f, "drivebench_progress_ratio", "gauge", "ratio",
+	       "the part done of the running step (of the run outside a suite)");
+	fprintf(f, "drivebench_progress_ratio %.6f\n", ctx->progress);
+	if (ctx->eta_s >= 0) {
+		family(f, "drivebench_eta_seconds", "gauge", "seconds", "the time left");
+		fprintf(f, "drivebench_eta_seconds %.3f\n", ctx->eta_s);
+	}
+	jobs(f, res, nr, st, now_ns);
+	drive(f, ctx);
+	fprintf(f, "# EOF\n");
+	rc = ferror(f);
+	if (fclose(f) || rc || rename(tmp, path)) {
+		rc = errno;
+		unlink(tmp);
+		return err_set("--metrics-file %s: %s", path, strerror(rc ? rc : EIO));
+	}
+	return remember(st, res, nr, now_ns);
+}
+
+void metrics_state_free(struct metrics_state *st)
+{
+	free(st->ios);
+	free(st->bytes);
+	memset(st, 0, sizeof(*st));
+}

@@ -1,0 +1,47 @@
+/* metrics.h - live metrics for Prometheus: the OpenMetrics text format,
+ * written atomically (a temporary name in the same folder, then rename)
+ * for node_exporter's textfile collector. docs/output.md lists the series. */
+#ifndef DRIVEBENCH_METRICS_H
+#define DRIVEBENCH_METRICS_H
+
+#include <stdint.h>
+
+#include "measure/stats.h"
+
+/* What a metrics file says beside the jobs' figures. */
+struct metrics_context {
+	const char *command;          /* "run", "suite", "checkpoint" */
+	const char *step;             /* the step's name; NULL outside a suite */
+	unsigned step_index, nr_steps;  /* 1-based; 0 = none */
+	unsigned point, nr_points;    /* 1-based; 0 = none */
+	double progress;              /* 0 to 1: the part done of the step or run */
+	double eta_s;                 /* < 0: unknown */
+	/* the drive snapshot's JSON (device/snapshot.h) and the delta, as
+	 * stored; NULL: none known */
+	const char *drive, *drive_delta;
+};
+
+/* The previous write's counts, per entry and direction: the rates are
+ * over the last interval. */
+struct metrics_state {
+	uint64_t at_ns;
+	unsigned nr;
+	uint64_t (*ios)[DIR_ALL], (*bytes)[DIR_ALL];
+};
+
+/* Writes res[0, nr) (the entries to report) to path at now_ns. 0 or -1
+ * with err_msg naming path. */
+int metrics_write(const char *path, const struct job_result *res, unsigned nr,
+		  const struct metrics_context *ctx, struct metrics_state *st,
+		  uint64_t now_ns);
+
+void metrics_state_free(struct metrics_state *st);
+/* A new run (a suite's point, a checkpoint) starts its counts again: the
+ * next write's rates are its averages so far. */
+static inline void metrics_state_restart(struct metrics_state *st) { st->at_ns = 0; }
+
+/* Before the run: whether path's folder takes the temporary file (a
+ * long run must not find out at its first write). 0 or -1 with err_msg. */
+int metrics_check_path(const char *path);
+
+#endif

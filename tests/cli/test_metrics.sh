@@ -1,0 +1,126 @@
+#!/bin/bash
+# test_metrics.sh - --metrics-file: live metrics for Prometheus, written
+# atomically for node_exporter's textfile collector. A run's file passes
+# `promtool check metrics` and its figures agree with the stored results;
+# node_exporter (127.0.0.1 only) scraped during a short suite shows
+# drivebench's series, the last scrape agreeing with the stored point.
+. "$(dirname "$0")/lib.sh"
+
+EXPORTER=$(command -v prometheus-node-exporter || command -v node_exporter)
+PROMTOOL=$(command -v promtool)
+[ -n "$EXPORTER" ] && [ -n "$PROMTOOL" ] ||
+	skip_all "prometheus-node-exporter and promtool (Debian's prometheus) not installed (make deps)"
+
+# metric FILE NAME LABELS: the value of the sample NAME{...LABELS...}
+metric() {
+	grep -E "^$2\{[^}]*$3[^}]*\} " "$1" | head -1 | awk '{print $2}'
+}
+
+# a run: the file mid-run and at the end
+"$DB" run --metrics-file="$TMP/run.prom" --status-interval=500ms --name=a --ioengine=null \
+	--size=1g --rw=randread --bs=4k --rate_iops=2000 --runtime=2 --time_based \
+	>/dev/null 2>"$TMP/run.err" &
+pid=$!
+sleep 1.3
+cp "$TMP/run.prom" "$TMP/mid.prom" 2>/dev/null
+wait $pid
+check "run: exit 0" test $? -eq 0
+check "run: a metrics file while the run goes on" test -s "$TMP/mid.prom"
+check "run: promtool check metrics accepts it (mid-run)" "$PROMTOOL" check metrics < "$TMP/mid.prom"
+check "run: promtool check metrics accepts it (final)" "$PROMTOOL" check metrics < "$TMP/run.prom"
+iops=$(metric "$TMP/mid.prom" drivebench_iops 'direction="read"')
+check "run: IOPS over the last interval is the rate asked for ($iops)" \
+	python3 -c "import sys; assert abs(float(sys.argv[1]) - 2000) < 300" "$iops"
+eta=$(grep '^drivebench_eta_seconds ' "$TMP/mid.prom" | awk '{print $2}')
+check "run: the ETA mid-run is the time left ($eta s)" \
+	python3 -c "import sys; assert 0.2 < float(sys.argv[1]) < 1.2" "$eta"
+ios=$(metric "$TMP/run.prom" drivebench_ios_total 'direction="read"')
+bytes=$(metric "$TMP/run.prom" drivebench_bytes_total 'direction="read"')
+p99=$(metric "$TMP/run.prom" drivebench_clat_seconds 'direction="read",percentile="99"')
+check "run: the final counts and p99 are the stored result's ($ios I/Os)" sql "$DRIVEBENCH_DB" "
+ios, b = c.execute(\"select ios, bytes from result_dirs where dir='read'\").fetchone()
+p99 = c.execute(\"select value_ns from percentiles where dir='read' and kind='clat' and pct=99\").fetchone()[0]
+assert ios == int(float('$ios')) and b == int(float('$bytes')), (ios, b)
+assert abs(p99 / 1e9 - float('$p99')) <= 1e-12 + p99 * 1e-9, (p99, '$p99')"
+check "run: no temporary file left beside it" test -z "$(ls -A "$TMP" | grep '\.tmp$')"
+
+# a short suite under node_exporter's textfile collector
+target="$TMP/target.dat"
+dd if=/dev/zero of="$target" bs=1M count=32 status=none
+cat > "$TMP/short.suite" <<'EOS'
+[suite]
+name = short
+
+[global]
+ioengine = psync
+bs = 4k
+time_based = 1
+runtime = 1500ms
+rate_iops = 1000
+
+[sweep-read]
+step = sweep
+rw = randread
+points = 1/1 2/1
+
+[measure-write]
+step = measure
+rw = randwrite
+EOS
+mkdir -p "$TMP/textfile"
+port=$((20000 + $$ % 20000))
+"$EXPORTER" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
+	--collector.textfile --collector.textfile.directory="$TMP/textfile" \
+	>"$TMP/exporter.log" 2>&1 &
+exporter=$!
+trap 'kill $exporter 2>/dev/null; rm -rf "$TMP"' EXIT
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/metrics" >/dev/null && break; sleep 0.1; done
+"$DB" suite --suite "$TMP/short.suite" --db "$TMP/suite.db" --destroy-data "$target" \
+	--metrics-file "$TMP/textfile/drivebench.prom" --status-interval=300ms "$target" \
+	>/dev/null 2>"$TMP/suite.err" &
+suite=$!
+n=0
+while kill -0 $suite 2>/dev/null; do
+	curl -sf "http://127.0.0.1:$port/metrics" > "$TMP/scrape.$n" && n=$((n + 1))
+	sleep 0.4
+done
+wait $suite
+check "suite: exit 0" test $? -eq 0
+curl -sf "http://127.0.0.1:$port/metrics" > "$TMP/scrape.last"
+check "suite: node_exporter reads the file without error" \
+	grep -q '^node_textfile_scrape_error 0$' "$TMP/scrape.last"
+seen=$(cat "$TMP"/scrape.* | grep -E '^drivebench_step ' | awk '{print $2}' | sort -u | tr '\n' ' ')
+check "suite: scrapes during the suite saw both steps ($seen)" test "$seen" = "1 2 "
+check "suite: and the sweep's points" sh -c 'cat "$1"/scrape.* | grep -q "^drivebench_point 2"' sh "$TMP"
+check "suite: the step's name is a label" grep -q 'drivebench_info{command="suite",step="measure-write"} 1' "$TMP/scrape.last"
+ios=$(metric "$TMP/scrape.last" drivebench_ios_total 'direction="write"')
+check "suite: the last scrape's writes are the stored last point's ($ios)" sql "$TMP/suite.db" "
+ios = c.execute(\"select d.ios from result_dirs d join results r on r.id = d.result_id where d.dir='write' order by r.id desc limit 1\").fetchone()[0]
+assert ios == int(float('$ios')) and ios > 0, (ios, '$ios')"
+check "suite: promtool check metrics accepts the file" "$PROMTOOL" check metrics < "$TMP/textfile/drivebench.prom"
+
+# checkpoint: the file after the last checkpoint names its pass and index
+mkdir -p "$TMP/ckpt"
+expect_exit 0 "checkpoint --metrics-file" checkpoint --checkpoint-size 8MB --ranks 2 --count 2 \
+	--passes 1 --db "$TMP/ckpt.db" --metrics-file "$TMP/ckpt.prom" "$TMP/ckpt"
+check "checkpoint: pass and checkpoint in the file" sh -c \
+	'grep -q "^drivebench_info{command=\"checkpoint\",step=\"pass 1\"} 1" "$1" && grep -q "^drivebench_point 2$" "$1"' \
+	sh "$TMP/ckpt.prom"
+bytes=$(metric "$TMP/ckpt.prom" drivebench_bytes_total 'direction="write"')
+check "checkpoint: the bytes are the stored last checkpoint's ($bytes)" sql "$TMP/ckpt.db" "
+b = c.execute(\"select d.bytes from result_dirs d join results r on r.id = d.result_id where d.dir='write' order by r.id desc limit 1\").fetchone()[0]
+assert b == int(float('$bytes')) and b > 0, (b, '$bytes')"
+check "checkpoint: promtool check metrics accepts the file" "$PROMTOOL" check metrics < "$TMP/ckpt.prom"
+expect_exit 2 "checkpoint: --metrics-file in a missing folder is refused" checkpoint \
+	--checkpoint-size 8MB --ranks 2 --count 1 --passes 1 --db "$TMP/ckpt.db" \
+	--metrics-file "$TMP/none/m.prom" "$TMP/ckpt"
+expect_output "--metrics-file $TMP/none/m.prom: cannot write beside it" "checkpoint: the error names the file"
+
+expect_exit 2 "--metrics-file in a missing folder is refused before the run" \
+	run --no-db --metrics-file="$TMP/none/m.prom" --name=a --ioengine=null --size=1m
+expect_output "--metrics-file $TMP/none/m.prom: cannot write beside it" "the error names the file"
+expect_exit 2 "suite: --metrics-file in a missing folder is refused" \
+	suite --suite "$TMP/short.suite" --db "$TMP/e.db" --metrics-file "$TMP/none/m.prom" "$target"
+expect_exit 2 "suite: --metrics-file with several targets is refused" \
+	suite --suite "$TMP/short.suite" --db "$TMP/e.db" --metrics-file "$TMP/m.prom" "$target" "$target"
+expect_output "--metrics-file: one target at a time" "the error says why"

@@ -13,6 +13,8 @@
 
 #include "run/loop_log.h"
 #include "run/memory_check.h"
+#include "run/phase_plan.h"
+#include "run/phase_snapshot.h"
 #include "run/checks_run.h"
 #include "run/jobctl.h"
 #include "run/live_status.h"
@@ -148,65 +150,6 @@ static int check_side_files(const struct worker *w, unsigned clone,
 			return -1;
 	}
 	return n < 0 ? -1 : 0;
-}
-
-static char *json_text(cJSON *j)
-{
-	char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-
-	cJSON_Delete(j);
-	return text;
-}
-
-/* Drive snapshots (identity + health) around a phase, kept with the first
- * clone's result of each job, so host and NAND writes, wear and the
- * temperature trend can be read per step. A target that cannot be
- * snapshotted (null engine) just has none. */
-/* What the snapshot is of: the modelled drive of a vssd job (its counters
- * are the drive's SMART), else the target when the engine opens one. */
-static bool snapshot_path(const struct worker *w, char *path, size_t len)
-{
-	if (model_target_of_job(w->spec, path, len))
-		return true;
-	snprintf(path, len, "%s", w->target->path);
-	return engine_needs_fd(w->ops);
-}
-
-static struct drive_snapshot *snapshot_before(const struct worker *w)
-{
-	struct drive_snapshot *snap;
-	char path[JOB_PATH_MAX];
-
-	if (w->clone != 0 || !snapshot_path(w, path, sizeof(path)))
-		return NULL;
-	snap = calloc(1, sizeof(*snap));
-	if (snap && drive_snapshot_take(path, snap)) {
-		free(snap);
-		snap = NULL;
-	}
-	err_clear();
-	return snap;
-}
-
-static void snapshot_after(struct worker *w, struct drive_snapshot *before)
-{
-	struct drive_snapshot *after;
-	char saved[1024], path[JOB_PATH_MAX];
-
-	if (!before)
-		return;
-	/* keep the phase's error message: a snapshot failure is not news */
-	snprintf(saved, sizeof(saved), "%s", err_msg());
-	after = calloc(1, sizeof(*after));
-	w->result.drive_before = json_text(drive_snapshot_json(before));
-	snapshot_path(w, path, sizeof(path));
-	if (after && drive_snapshot_take(path, after) == 0) {
-		w->result.drive_after = json_text(drive_snapshot_json(after));
-		w->result.drive_delta = json_text(drive_snapshot_delta_json(before, after));
-	}
-	err_set("%s", saved);
-	free(after);
-	free(before);
 }
 
 /* dedupe_global: every participating clone's data key, so each builds
@@ -454,15 +397,6 @@ static int run_phase(struct phase *p, enum run_failure *why)
 	return rc;
 }
 
-static unsigned count_clones(const struct job_list *jobs)
-{
-	unsigned n = 0;
-
-	for (unsigned j = 0; j < jobs->nr; j++)
-		n += jobs->jobs[j].numjobs;
-	return n;
-}
-
 /* Clone w->clone of job w->spec on worker w and its target t: the engine,
  * the gates of the files beside the target and of the target itself, the
  * target (or the set of files) probed and prepared, verify, the result.
@@ -557,55 +491,6 @@ static int setup_clones(const struct job_list *jobs, const struct run_options *o
 		}
 	}
 	return 0;
-}
-
-/* The longest a phase of jobs [first, last) runs when every job has a
- * runtime: startdelay + ramp + runtime; 0 = not bounded (a size alone). */
-static uint64_t phase_bound_ns(const struct job_list *jobs, unsigned first, unsigned last)
-{
-	uint64_t bound = 0;
-
-	for (unsigned q = first; q < last; q++) {
-		const struct job_spec *s = &jobs->jobs[q];
-		uint64_t delay = s->pacing.startdelay_max_ns > s->pacing.startdelay_ns ?
-				 s->pacing.startdelay_max_ns : s->pacing.startdelay_ns;
-
-		if (!s->runtime_ns)
-			return 0;
-		if (delay + s->ramp_ns + s->runtime_ns > bound)
-			bound = delay + s->ramp_ns + s->runtime_ns;
-	}
-	return bound;
-}
-
-/* The time the phases from job first on take; UINT64_MAX when one of
- * them has no time bound. */
-static uint64_t later_phases_ns(const struct job_list *jobs, unsigned first)
-{
-	uint64_t total = 0;
-
-	while (first < jobs->nr) {
-		unsigned last = first + 1;
-		uint64_t bound;
-
-		while (last < jobs->nr && !jobs->jobs[last].stonewall)
-			last++;
-		bound = phase_bound_ns(jobs, first, last);
-		if (!bound)
-			return UINT64_MAX;
-		total += bound;
-		first = last;
-	}
-	return total;
-}
-
-static unsigned count_phases(const struct job_list *jobs)
-{
-	unsigned n = 0;
-
-	for (unsigned j = 0; j < jobs->nr; j++)
-		n += j == 0 || jobs->jobs[j].stonewall;
-	return n;
 }
 
 /* Every rank of an MPI run starts a phase together: the phase starts when

@@ -131,8 +131,9 @@ expect_output "capspec.ini:3:capacity_tb: '1e300' is out of range" "the sheet's 
 
 # 8. report, compare and export read an older schema as it is or refuse,
 # naming the command that migrates; none of them writes the database.
-# A real older database (tests/data/review-fixture.db, schema 9) is read:
-FIX="$TMP/fixture9.db"; cp "$(dirname "$0")/../data/review-fixture.db" "$FIX"
+# A real older database (tests/data/schema9.db: one drive of the review
+# fixture as a schema-9 build stored it) is read:
+FIX="$TMP/fixture9.db"; cp "$(dirname "$0")/../data/schema9.db" "$FIX"
 before=$(sha256sum "$FIX" | cut -d' ' -f1)
 expect_exit 0 "export reads a schema-9 database as it is" export --db "$FIX" --format csv
 expect_exit 0 "report reads it" report --db "$FIX" --out "$TMP/fix.html"

@@ -337,7 +337,7 @@ static void patterns_parse_as_fio(void **state)
 	parse_fails("0x", "'0x' without hex digits");
 	parse_fails("\"ab", "without its closing");
 	parse_fails("'ab", "without its closing");
-	parse_fails("'/nonexistent/drivebench-pattern'", "cannot open pattern file");
+	parse_fails("'/nonexistent/drivebench-pattern'", "cannot read pattern file '/nonexistent/drivebench-pattern': No such file");
 	parse_fails("%o", "formats such as %o are not supported");
 	parse_fails("abc", "unexpected 'a'");
 	parse_fails("-", "unexpected '-'");

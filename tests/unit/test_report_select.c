@@ -101,7 +101,7 @@ static void test_model_sheet_load(void **state)
 	assert_string_equal(note, "");
 	assert_non_null(strstr(warning, "no spec sheet: the model file of run 4 can no longer "
 			       "be read ("));
-	assert_non_null(strstr(warning, "gone.ini: No such file or directory)"));
+	assert_non_null(strstr(warning, "gone.ini': No such file or directory)"));
 	assert_string_equal(err_msg(), "");
 
 	/* a file that is no longer a sheet: the same, with the parser's error */
@@ -198,7 +198,7 @@ static void test_select_modelled_drives(void **state)
 	snprintf(label, sizeof(label), "run %lld", (long long)gone_id);
 	g = group(&sel, label);
 	assert_null(g->spec_text);
-	assert_non_null(strstr(g->spec_warning, "deleted.ini: No such file or directory"));
+	assert_non_null(strstr(g->spec_warning, "deleted.ini': No such file or directory"));
 	/* a real drive: its model, no sheet, nothing to say */
 	g = group(&sel, "real");
 	assert_null(g->spec_text);

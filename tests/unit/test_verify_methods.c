@@ -301,7 +301,7 @@ static void test_fio_pattern_syntax(void **state)
 	assert_non_null(strstr(err_msg(), "unexpected 'a'"));
 	assert_int_equal(pattern_parse_fmt("4294967296", out, sizeof(out), fmt, 8, &nr), -1);
 	assert_int_equal(pattern_parse_fmt("'file'", out, sizeof(out), fmt, 8, &nr), -1);
-	assert_non_null(strstr(err_msg(), "cannot open pattern file 'file'"));   /* fio reads the file's bytes */
+	assert_non_null(strstr(err_msg(), "cannot read pattern file 'file'"));   /* fio reads the file's bytes */
 	assert_int_equal(pattern_parse_fmt("0x", out, sizeof(out), fmt, 8, &nr), -1);
 	assert_int_equal(pattern_parse_fmt("0x0102030405", out, 4, fmt, 8, &nr), -1);
 	assert_non_null(strstr(err_msg(), "longer than 4 bytes"));

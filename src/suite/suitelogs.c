@@ -24,14 +24,16 @@ static int name_logs(struct job_spec *spec, const struct job_spec *step)
 
 	for (int k = 0; k < JOB_LOG_KINDS; k++) {
 		const char *base = step->output.log_name[k];
-		char *out = spec->output.log_name[k];
+		char named[JOB_LOG_NAME_MAX];
 		int n;
 
 		if (!spec->output.log[k] || !base[0])
 			continue;
-		n = snprintf(out, JOB_LOG_NAME_MAX, "%s-%s", base, spec->name);
-		if (n < 0 || n >= JOB_LOG_NAME_MAX)
+		/* through a copy: step may be spec itself */
+		n = snprintf(named, sizeof(named), "%s-%s", base, spec->name);
+		if (n < 0 || n >= (int)sizeof(named))
 			rc = -1;
+		memcpy(spec->output.log_name[k], named, sizeof(named));
 	}
 	return rc;
 }

@@ -107,6 +107,24 @@ const char *store_default_path(void)
 	return env && env[0] ? env : STORE_DEFAULT_PATH;
 }
 
+/* The connection of s to path with flags, extended result codes on and
+ * the busy timeout set; on failure s is closed (freed) and -1 returned
+ * with err_msg. */
+static int open_connection(struct store *s, const char *path, int flags)
+{
+	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+		if (s->db)
+			db_error(s, "cannot open");
+		else
+			err_set("%s: cannot open: out of memory", path);
+		store_close(s);
+		return -1;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	return 0;
+}
+
 int store_open(const char *path, struct store **out)
 {
 	struct store *s;
@@ -123,17 +141,8 @@ int store_open(const char *path, struct store **out)
 		free(s);
 		return -1;
 	}
-	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-			    NULL) != SQLITE_OK) {
-		if (s->db)
-			db_error(s, "cannot open");
-		else
-			err_set("%s: cannot open: out of memory", path);
-		store_close(s);
+	if (open_connection(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
 		return -1;
-	}
-	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
 	/* WAL + synchronous=NORMAL: a commit is durable once the WAL is synced
 	 * at checkpoint; a power loss may lose the last transactions but never
 	 * leaves a half-written one */
@@ -204,16 +213,8 @@ int store_open_read(const char *path, const char *command, struct store **out)
 		free(s);
 		return -1;
 	}
-	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		if (s->db)
-			db_error(s, "cannot open");
-		else
-			err_set("%s: cannot open: out of memory", path);
-		store_close(s);
+	if (open_connection(s, path, SQLITE_OPEN_READONLY))
 		return -1;
-	}
-	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
 	if (user_version(s, &version)) {
 		store_close(s);
 		return -1;

@@ -107,11 +107,21 @@ const char *store_default_path(void)
 	return env && env[0] ? env : STORE_DEFAULT_PATH;
 }
 
-/* The connection of s to path with flags, extended result codes on and
- * the busy timeout set; on failure s is closed (freed) and -1 returned
- * with err_msg. */
-static int open_connection(struct store *s, const char *path, int flags)
+/* A new store on path: the output gate passed (the database and the
+ * journals beside it), connected with flags, extended result codes on
+ * and the busy timeout set. -1 with err_msg, nothing left open. */
+static int open_connection(struct store **out, const char *path, int flags)
 {
+	struct store *s = calloc(1, sizeof(*s));
+
+	*out = NULL;
+	if (!s)
+		return err_set("out of memory");
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	if (output_gate_check("--db", path, OUTPUT_DATABASE)) {
+		free(s);
+		return -1;
+	}
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
 		if (s->db)
 			db_error(s, "cannot open");
@@ -122,6 +132,7 @@ static int open_connection(struct store *s, const char *path, int flags)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	*out = s;
 	return 0;
 }
 
@@ -131,17 +142,9 @@ int store_open(const char *path, struct store **out)
 	unsigned version;
 
 	*out = NULL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return err_set("out of memory");
-	snprintf(s->path, sizeof(s->path), "%s", path);
 	/* the database is opened for writing: never a device, a kernel
 	 * setting or another file, and SQLite's journals beside it likewise */
-	if (output_gate_check("--db", path, OUTPUT_DATABASE)) {
-		free(s);
-		return -1;
-	}
-	if (open_connection(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+	if (open_connection(&s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
 		return -1;
 	/* WAL + synchronous=NORMAL: a commit is durable once the WAL is synced
 	 * at checkpoint; a power loss may lose the last transactions but never
@@ -204,16 +207,8 @@ int store_open_read(const char *path, const char *command, struct store **out)
 	*out = NULL;
 	if (stat(path, &st) != 0)
 		return err_set("%s: %s", path, strerror(errno));
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return err_set("out of memory");
-	snprintf(s->path, sizeof(s->path), "%s", path);
-	/* SQLite may write the -shm beside it even when reading: the gate */
-	if (output_gate_check("--db", path, OUTPUT_DATABASE)) {
-		free(s);
-		return -1;
-	}
-	if (open_connection(s, path, SQLITE_OPEN_READONLY))
+	/* SQLite may write the -shm beside it even when reading: the gate too */
+	if (open_connection(&s, path, SQLITE_OPEN_READONLY))
 		return -1;
 	if (user_version(s, &version)) {
 		store_close(s);

@@ -19,22 +19,11 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/text.h"
 
 #define LAYOUT_CHUNK (1u << 20)
 #define FILE_LOGICAL_BLOCK 512u
-
-static const char *file_kind(mode_t mode)
-{
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	return "not a regular file or block device";
-}
+#define NOT_A_TARGET "not a regular file or block device"
 
 /* Copies the directory part of path into dir ("." when there is none). */
 static void parent_dir(const char *path, char *dir, size_t dir_size)
@@ -169,7 +158,7 @@ int target_probe(const char *path, struct target *t)
 		return 0;
 	}
 	return err_set("target '%s' is %s; drivebench needs a regular file or "
-		       "a block device", path, file_kind(st.st_mode));
+		       "a block device", path, text_file_kind(st.st_mode, NOT_A_TARGET));
 }
 
 const char *target_scratch_path(void)
@@ -305,7 +294,7 @@ int target_layout_file(const char *path, uint64_t size, const volatile sig_atomi
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return err_set("cannot lay out '%s': it is %s, not a regular "
 			       "file", path, S_ISBLK(st.st_mode) ?
-			       "a block device" : file_kind(st.st_mode));
+			       "a block device" : text_file_kind(st.st_mode, NOT_A_TARGET));
 	fd = target_open_for_layout(path);
 	if (fd < 0)
 		return -1;

@@ -133,7 +133,7 @@ char *text_format_bytes(uint64_t bytes, char *out, size_t len)
 	return units_format_bytes(bytes, UNITS_IEC, 0, out, len);
 }
 
-static const char *file_kind(mode_t mode)
+const char *text_file_kind(mode_t mode, const char *otherwise)
 {
 	if (S_ISFIFO(mode))
 		return "a FIFO";
@@ -145,7 +145,7 @@ static const char *file_kind(mode_t mode)
 		return "a directory";
 	if (S_ISSOCK(mode))
 		return "a socket";
-	return "not a plain file";
+	return otherwise;
 }
 
 /* "cannot read WHAT 'PATH': why", or "PATH: why" without a what. */
@@ -177,7 +177,7 @@ int text_open_input(const char *path, const char *what)
 			return input_failed(path, what, strerror(EISDIR));
 		}
 		errno = EINVAL;
-		snprintf(why, sizeof(why), "it is %s, not a regular file", file_kind(st.st_mode));
+		snprintf(why, sizeof(why), "it is %s, not a regular file", text_file_kind(st.st_mode, "not a plain file"));
 		return input_failed(path, what, why);
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);

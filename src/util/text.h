@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Strips leading and trailing white space in place; returns the start. */
 char *text_trim(char *s);
@@ -37,6 +38,9 @@ int text_read_file(const char *path, size_t max_bytes, char **text);
  * err_msg "cannot read WHAT 'PATH': reason" ("... it is a FIFO, not a
  * regular file"; "PATH: reason" when what is NULL). text_open_input_stream: the same as a stdio stream. */
 int text_open_input(const char *path, const char *what);
+/* What a file of mode is, for messages: "a FIFO", "a character device",
+ * "a block device", "a directory", "a socket"; otherwise for the rest. */
+const char *text_file_kind(mode_t mode, const char *otherwise);
 FILE *text_open_input_stream(const char *path, const char *what);
 
 /* Lines of a text file (job, suite, bssplit files), bounded: no line

@@ -52,12 +52,14 @@ alone() {
 # then its exit status in $work/N.rc; $work/N.running while it runs
 start() {
 	: >"$work/$1.running"
+	date +%s >"$work/$1.start"
 	(
 		case "$2" in
 		*.sh) timeout 600 bash "$2" >"$work/$1.log" 2>&1 </dev/null; rc=$? ;;
 		*) timeout 600 "$2" >"$work/$1.log" 2>&1 </dev/null; rc=$? ;;
 		esac
-		echo "$rc" >"$work/$1.rc.tmp" && mv "$work/$1.rc.tmp" "$work/$1.rc"
+		secs=$(( $(date +%s) - $(cat "$work/$1.start") ))
+		echo "$rc $secs" >"$work/$1.rc.tmp" && mv "$work/$1.rc.tmp" "$work/$1.rc"
 		rm -f "$work/$1.running"
 	) &
 }
@@ -68,9 +70,10 @@ running() {
 	[ -e "$1" ] && echo $# || echo 0
 }
 
-# report TEST LOG RC: counts TEST's checks in LOG and prints its line
+# report TEST LOG RC SECONDS: counts TEST's checks in LOG and prints its
+# line, with how long it ran (to keep the whole run within CI's budget)
 report() {
-	t=$1 log=$2 rc=$3
+	t=$1 log=$2 rc=$3 secs=$4
 	p=$(grep -c -E '^\[       OK \]|^ok - ' "$log")
 	f=$(( $(grep -E '^\[  FAILED  \] [a-z_]' "$log" | sort -u | wc -l) +
 	      $(grep -c -E '^not ok - ' "$log") ))
@@ -88,12 +91,12 @@ report() {
 	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 	if [ "$f" -ne 0 ]; then
 		failures="$failures $t"
-		echo "--- FAIL: $t (exit $rc)"
+		echo "--- FAIL: $t (exit $rc, ${secs}s)"
 		tail -n 40 "$log"
 	elif [ "$s" -ne 0 ]; then
-		echo "--- ok: $t ($p, $s skipped)"
+		echo "--- ok: $t ($p, $s skipped, ${secs}s)"
 	else
-		echo "--- ok: $t ($p)"
+		echo "--- ok: $t ($p, ${secs}s)"
 	fi
 }
 
@@ -123,7 +126,7 @@ while [ "$done_n" -le "$total" ]; do
 		next=$((next + 1))
 	done
 	if [ -e "$work/$done_n.rc" ]; then
-		report "$(sed -n "${done_n}p" "$work/list")" "$work/$done_n.log" "$(cat "$work/$done_n.rc")"
+		report "$(sed -n "${done_n}p" "$work/list")" "$work/$done_n.log" $(cat "$work/$done_n.rc")
 		rm -f "$work/$done_n.log"
 		done_n=$((done_n + 1))
 		continue

@@ -377,16 +377,26 @@ static bool works_at(const struct raw_model *r, uint64_t capacity, const struct 
 
 /* A scale too small for r's geometry: the message (err_msg) goes on to
  * name the smallest scale, in MiB, that builds, found by bisection (more
- * capacity, more blocks per die, more spare); a model whose full capacity
- * fails too keeps its message. Returns -1. */
+ * capacity, more blocks per die, more spare). The first scale that builds
+ * is found by doubling from the one that failed: a large drive at its full
+ * capacity fails the memory check, so the full capacity is no bound. A
+ * model that builds at no scale keeps its message. Returns -1. */
 static int name_smallest_scale(const struct raw_model *r, const struct vssd_model *m)
 {
 	char why[512];
-	uint64_t lo = 0, hi = m->rated_capacity >> 20;    /* MiB: lo fails, hi works */
+	uint64_t full = m->rated_capacity >> 20;
+	uint64_t lo = m->capacity >> 20, hi;    /* MiB: lo fails, hi works */
 
 	snprintf(why, sizeof(why), "%s", err_msg());
-	if (!hi || !works_at(r, hi << 20, m))
+	if (!full)
 		return err_set("%s", why);
+	for (hi = lo ? lo * 2 : 1; hi < full && !works_at(r, hi << 20, m); hi *= 2)
+		lo = hi;
+	if (hi >= full) {
+		hi = full;
+		if (!works_at(r, hi << 20, m))
+			return err_set("%s", why);
+	}
 	while (hi - lo > 1) {
 		uint64_t mid = lo + (hi - lo) / 2;
 

@@ -158,3 +158,16 @@ check "no database created" test ! -e "$TMP/none.db"
 expect_exit 2 "an unknown option" compare --db "$db" --bogus A B
 expect_exit 0 "--help" compare --help
 expect_output "--json" "--help lists --json"
+
+# --- object tests of two size splits are two tests, each named by its split (issue 27.2) ----
+fixture="$(dirname "$0")/../data/review-fixture.db"
+expect_exit 0 "compare --all on the fixture's two object splits" compare --db "$fixture" --all \
+	p5430-review ps1030-quick
+objs=$(printf '%s\n' "$OUT" | grep '^Object storage')
+if printf '%s\n' "$objs" | grep -q '(split 64k/65:1m/15:8m/15:64m/5)' &&
+   printf '%s\n' "$objs" | grep -q '(split 64k/65:8m/15:64m/15:1g/5)'; then
+	ok "each object row names its split"
+else not_ok "object rows without their split: $(printf '%s\n' "$objs" | head -4)"; fi
+# within one panel (between two "test" heads) no name and QD/jobs twice
+dups=$(printf '%s\n' "$OUT" | awk '/^test /{panel++} /^Object storage/{ sub(/  +[-0-9.x%+ ]*$/, ""); print panel "|" $0 }' | sort | uniq -d)
+if [ -z "$dups" ]; then ok "no object row name twice in a panel"; else not_ok "twice: $dups"; fi

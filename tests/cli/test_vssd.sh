@@ -50,6 +50,16 @@ expect_exit 2 "... and one MiB less does not" run --no-db --name=x \
 	--ioengine=vssd --vssd_model=models/generic-qlc.ini --vssd_scale="$((least - 1))m" \
 	--rw=write --bs=128k --size=1m
 expect_output "too little spare" "... for the reason given"
+# a large drive (its full capacity fails the memory check, so the search
+# cannot start from it): the smallest scale is still named, and works
+expect_exit 2 "a 30 TB model at too small a scale is refused" run --no-db --name=x \
+	--ioengine=vssd --vssd_model=specs/solidigm-d5-p5430-30t.ini --vssd_scale=1g \
+	--rw=read --bs=4k --size=1m
+least=$(printf '%s\n' "$ERR" | sed -n 's/.*the smallest scale this model works at is \([0-9]*\)m .*/\1/p')
+if [ -n "$least" ]; then ok "... naming the smallest scale (${least}m)"; else not_ok "no smallest scale named: $ERR"; fi
+expect_exit 0 "... which works" run --no-db --name=x \
+	--ioengine=vssd --vssd_model=specs/solidigm-d5-p5430-30t.ini --vssd_scale="${least:-0}m" \
+	--rw=read --bs=4k --size=1m
 expect_exit 2 "a range past the scaled capacity is refused" run --no-db --name=x $v \
 	--rw=read --bs=4k --size=100g
 expect_output "past the modelled drive's" "... naming both"

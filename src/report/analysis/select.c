@@ -2,6 +2,7 @@
  * results from the store and groups them by drive label, in the order the
  * names were given. */
 #include "report/analysis/select.h"
+#include "report/analysis/target_detail.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -207,11 +208,16 @@ static void target_name(const char *target, char *buf, size_t len)
 		snprintf(buf, len, "model %s", base_name(file));
 }
 
-void report_provenance(const struct stored_run *run, char *buf, size_t len)
+void report_provenance(const struct stored_run *run, const char *detail, char *buf,
+			size_t len)
 {
-	char target[1100], scale[32];
+	char target[1400], scale[32];
 
 	target_name(run->target, target, sizeof(target));
+	if (detail && detail[0]) {
+		size_t n = strlen(target);
+		snprintf(target + n, sizeof(target) - n, " (%s)", detail);
+	}
 	if (!strcmp(run->source, "import")) {
 		snprintf(buf, len, "fio JSON imported from %s", base_name(run->command));
 		return;
@@ -233,11 +239,11 @@ void report_provenance(const struct stored_run *run, char *buf, size_t len)
 	snprintf(buf, len, "%s on %s", run->source, target);
 }
 
-static int add_ran(struct report_group *g, const struct stored_run *run)
+static int add_ran(struct report_group *g, const struct stored_run *run, const char *detail)
 {
-	char line[1400], **grown;
+	char line[1800], **grown;
 
-	report_provenance(run, line, sizeof(line));
+	report_provenance(run, detail, line, sizeof(line));
 	for (unsigned i = 0; i < g->nr_ran; i++)
 		if (!strcmp(g->ran[i], line))
 			return 0;
@@ -254,9 +260,10 @@ static int add_ran(struct report_group *g, const struct stored_run *run)
 /* The drive the run was measured on, once per group: its stored model, or
  * for a suite or run on a target with none stored (a loop device, a file)
  * the target's path. */
-static int add_measured_on(struct report_group *g, const struct stored_run *run)
+static int add_measured_on(struct report_group *g, const struct stored_run *run,
+			   const char *detail)
 {
-	char **grown;
+	char **grown, with_detail[2300];
 	/* (a GDS sweep's file is named in what it ran, not here: it says
 	 * nothing of the drive) */
 	bool target_only = !strcmp(run->source, "import") || !strcmp(run->source, "gds");
@@ -264,6 +271,10 @@ static int add_measured_on(struct report_group *g, const struct stored_run *run)
 
 	if (!what[0])
 		return 0;   /* imported: not known */
+	if (what == run->target && detail[0]) {
+		snprintf(with_detail, sizeof(with_detail), "%s (%s)", run->target, detail);
+		what = with_detail;
+	}
 	for (unsigned i = 0; i < g->nr_measured_on; i++)
 		if (!strcmp(g->measured_on[i], what))
 			return 0;
@@ -350,7 +361,14 @@ static int add_run(struct store *s, struct report_selection *sel, int64_t id)
 		g->host_run = run;
 		g->has_host = true;
 	}
-	if (add_measured_on(g, &run) < 0 || add_ran(g, &run) < 0)
+	char *drive_json = NULL, detail[1200];
+	if (store_run_drive_json(s, id, &drive_json) < 0)
+		return -1;
+	report_target_detail(drive_json, detail, sizeof(detail));
+	if (!run.target[0])   /* a job on the vssd engine: the model it ran on */
+		report_target_path(drive_json, run.target, sizeof(run.target));
+	free(drive_json);
+	if (add_measured_on(g, &run, detail) < 0 || add_ran(g, &run, detail) < 0)
 		return -1;
 	return add_steps(s, g, id);
 }

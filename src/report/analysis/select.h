@@ -42,8 +42,10 @@ struct report_group {
 
 /* What a run ran, in a line: "suite quick.suite, time scale 0.2, on
  * model micron-6600-ion-245t.ini at scale 4g", "fio JSON imported from
- * fio.json", "gds on /dev/nvme1n1". */
-void report_provenance(const struct stored_run *run, char *buf, size_t len);
+ * fio.json", "run on /dev/loop0 (loop device over /tmp/d.img, 64.0 MiB)".
+ * detail: the target in words (target_detail.h), "" or NULL for none. */
+void report_provenance(const struct stored_run *run, const char *detail, char *buf,
+			size_t len);
 
 struct report_selection {
 	struct report_group *groups;

@@ -41,6 +41,30 @@ static bool plain_rw(const char *rw)
 	       !strcmp(rw, "randwrite");
 }
 
+/* a point of the block with r's name but another size split (object
+ * tests of two splits are two tests: each is then named by its split) */
+static bool split_shares_name(const struct compare_block *b, const struct compare_row *r,
+			      const char *name)
+{
+	char other[256];
+
+	for (unsigned i = 0; i < b->nr_rows; i++) {
+		const struct compare_key *k = &b->rows[i].key;
+		struct report_point p = { .rw = k->rw, .bs = k->bs, .dir = k->dir,
+					  .section = k->section, .iodepth = k->iodepth,
+					  .numjobs = k->numjobs };
+
+		if (!k->mix[0] || !r->key.mix[0] || !strcmp(k->mix, r->key.mix))
+			continue;
+		snprintf(p.mix, sizeof(p.mix), "%s", k->mix);
+		snprintf(p.group, sizeof(p.group), "%s", k->group);
+		report_test_name(&p, other, sizeof(other));
+		if (!strcmp(other, name))
+			return true;
+	}
+	return false;
+}
+
 void compare_row_name(const struct compare_block *b, const struct compare_row *r,
 		      char *name, size_t name_len, char *where, size_t where_len)
 {
@@ -57,6 +81,10 @@ void compare_row_name(const struct compare_block *b, const struct compare_row *r
 		snprintf(p.mix, sizeof(p.mix), "%s", k->mix);
 		snprintf(p.group, sizeof(p.group), "%s", k->group);
 		report_test_name(&p, name, name_len);
+		if (split_shares_name(b, r, name)) {
+			p.name_split = true;
+			report_test_name(&p, name, name_len);
+		}
 		snprintf(where, where_len, "%u/%u", k->iodepth, k->numjobs);
 	} else if (b->kind == COMPARE_CHECKPOINTS) {
 		if (k->pass)

@@ -231,7 +231,8 @@ void html_summary_row(FILE *out, const struct report_drive *drives, const struct
 }
 
 /* What a drive ran without its target's path: "suite quick.suite, time
- * scale 0.2" and the model scale, each line; compared across drives. */
+ * scale 0.2", whether on a model (and its scale) or a device, each line;
+ * compared across drives. */
 static void ran_key(const struct report_drive *d, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -240,8 +241,10 @@ static void ran_key(const struct report_drive *d, char *buf, size_t len)
 	for (unsigned i = 0; i < d->nr_ran && used + 1 < len; i++) {
 		const char *on = strstr(d->ran[i], " on "), *sc = strstr(d->ran[i], " at scale ");
 		int n = on ? (int)(on - d->ran[i]) : (int)strlen(d->ran[i]);
-		used += (size_t)snprintf(buf + used, len - used, "%s%.*s%s", i ? "; " : "", n,
-					 d->ran[i], sc ? sc : "");
+		const char *where = !on ? "" : !strncmp(on, " on model ", 10) ? " on a model"
+									  : " on a device";
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s%s%s", i ? "; " : "", n,
+					 d->ran[i], where, sc ? sc : "");
 	}
 }
 
@@ -262,7 +265,7 @@ static void provenance_note(FILE *out, const struct report_drive *drives, unsign
 	if (!differ)
 		return;
 	fputs("<p class=\"note provenance\">The drives did not all run the same suite, time "
-	      "scale and target scale; compare with care. ", out);
+	      "scale and kind of target (model and its scale, or device); compare with care. ", out);
 	for (unsigned d = 0; d < nr; d++) {
 		fputs(d ? "; " : "", out);
 		fputs("<b>", out);

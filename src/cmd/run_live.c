@@ -151,7 +151,7 @@ static void on_status(void *arg, const struct run_status *st)
 	if (status) {
 		run_live_finish(live);
 		if (run_command_print(*live->output, live->a, st->live, entries, nr, live->note,
-				      live->started, NULL))
+				      live->started, NULL, NULL, 0))
 			fprintf(stderr, "drivebench: status: %s\n", err_msg());
 		fflush(*live->output);
 	}

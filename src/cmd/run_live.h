@@ -15,11 +15,14 @@
 
 struct run_args;
 struct disk_util;
+struct run_client;
 
-/* Prints the results in a's formats (fio's order: terse, json, normal). */
+/* Prints the results in a's formats (fio's order: terse, json, normal);
+ * clients[nr_clients]: an MPI run's ranks (output/output.h), or none. */
 int run_command_print(FILE *f, const struct run_args *a, const struct run_output *out,
 		      const struct job_result *entries, unsigned nr,
-		      const char *note, time_t started, const struct disk_util *du);
+		      const char *note, time_t started, const struct disk_util *du,
+		      const struct run_client *clients, unsigned nr_clients);
 
 struct run_live {
 	const struct run_args *a;

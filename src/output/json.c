@@ -243,9 +243,9 @@ static void add_drivebench_extras(struct json_builder *b, cJSON *job,
 		attach(b, extra, "drive_delta", cJSON_Parse(r->drive_delta));
 }
 
-static void add_job_json(struct json_builder *b, cJSON *jobs,
-			 const struct job_result *res, unsigned nr, unsigned index,
-			 bool json_plus)
+static cJSON *add_job_json(struct json_builder *b, cJSON *jobs,
+			   const struct job_result *res, unsigned nr, unsigned index,
+			   bool json_plus)
 {
 	const struct job_result *r = &res[index];
 	const struct job_spec *spec = r->spec;
@@ -307,6 +307,58 @@ static void add_job_json(struct json_builder *b, cJSON *jobs,
 	if (r->checks && r->checks->steady)
 		attach(b, job, "steadystate", output_steadystate_json(r, &b->failed));
 	add_drivebench_extras(b, job, r);
+	return job;
+}
+
+/* fio's client fields of an entry of client_stats: its host and port (an
+ * MPI rank has none: 0, as fio writes a client on a local socket) at the
+ * end of the job object, and which rank it is in the "drivebench" one. */
+static void add_client_info(struct json_builder *b, cJSON *job, const char *hostname)
+{
+	if (!job)
+		return;
+	add_string(b, job, "hostname", hostname ? hostname : "");
+	add_u64(b, job, "port", 0);
+}
+
+/* fio's "client_stats" (client.c, fio --client): every client's job
+ * objects, each with its hostname and port, then the "All clients" sum.
+ * Here every rank's entries in rank order, then one "All clients" entry
+ * per aggregate entry: the aggregate's job object (jobs[i]) renamed, as
+ * fio names its sum, with rank 0's host (fio takes the last client's). */
+static void add_client_stats(struct json_builder *b, cJSON *root,
+			     const struct job_result *res, unsigned nr,
+			     const struct run_info *info)
+{
+	cJSON *clients = add_array(b, root, "client_stats");
+
+	for (unsigned k = 0; k < info->nr_clients && clients; k++) {
+		const struct run_client *c = &info->clients[k];
+
+		for (unsigned i = 0; i < c->nr; i++) {
+			cJSON *job = add_job_json(b, clients, c->res, c->nr, i, info->json_plus);
+			cJSON *extra = job ? cJSON_GetObjectItemCaseSensitive(job, "drivebench") : NULL;
+
+			add_client_info(b, job, c->hostname);
+			add_u64(b, extra, "rank", c->rank);
+			add_u64(b, extra, "local_rank", c->local_rank);
+		}
+	}
+	for (unsigned i = 0; i < nr && clients; i++) {
+		cJSON *job = add_job_json(b, clients, res, nr, i, info->json_plus);
+		cJSON *extra = job ? cJSON_GetObjectItemCaseSensitive(job, "drivebench") : NULL;
+		cJSON *name = cJSON_CreateString("All clients");
+
+		if (!job || !name ||
+		    !cJSON_ReplaceItemInObjectCaseSensitive(job, "jobname", name)) {
+			cJSON_Delete(name);
+			b->failed = true;
+			return;
+		}
+		add_client_info(b, job, info->clients[0].hostname);
+		add_string(b, extra, "jobname", res[i].name);
+		add_u64(b, extra, "ranks", info->nr_clients);
+	}
 }
 
 int output_json(FILE *f, const struct job_result *res, unsigned nr,
@@ -345,6 +397,8 @@ int output_json(FILE *f, const struct job_result *res, unsigned nr,
 	jobs = add_array(&b, root, "jobs");
 	for (unsigned i = 0; i < nr && jobs; i++)
 		add_job_json(&b, jobs, res, nr, i, info->json_plus);
+	if (info->nr_clients)
+		add_client_stats(&b, root, res, nr, info);
 	/* as fio: only when a block device was under the targets */
 	if (info->disk_util && info->disk_util->nr)
 		attach(&b, root, "disk_util", json_fio_disk_util(info->disk_util));

@@ -13,6 +13,16 @@
 
 struct disk_util;
 
+/* One rank of an MPI run, shown as fio's client/server output shows a
+ * client (fio --client): its host and its own entries, per clone or group
+ * as the aggregate's are. */
+struct run_client {
+	const char *hostname;
+	unsigned rank, local_rank;
+	const struct job_result *res;
+	unsigned nr;
+};
+
 struct run_info {
 	const char *target_note;   /* e.g. "default target ./drivebench-scratch.dat" */
 	bool partial;              /* interrupted: results so far */
@@ -22,6 +32,11 @@ struct run_info {
 	/* the block devices under the targets and what they counted during
 	 * the run (fio's disk_util); NULL or empty: none */
 	const struct disk_util *disk_util;
+	/* MPI: every rank's own entries (the JSON's "client_stats", the
+	 * summary's per-rank blocks) beside the aggregate in res; none for
+	 * one process */
+	const struct run_client *clients;
+	unsigned nr_clients;
 };
 
 

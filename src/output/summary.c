@@ -388,27 +388,15 @@ static void print_group(FILE *f, const struct job_result *res, unsigned nr,
 	}
 }
 
-int output_summary(FILE *f, const struct job_result *res, unsigned nr,
-		   const struct run_info *info)
+/* The entries, then the per-group totals ("Run status group N"), in
+ * ascending groupid order as fio prints them. */
+static void print_block(FILE *f, const struct job_result *res, unsigned nr)
 {
-	static const struct run_info no_info;
 	bool have_group = false;
 	unsigned group = 0;
 
-	if (!f || (nr && !res))
-		return err_set("output_summary: no %s", f ? "results" : "output stream");
-	if (!info)
-		info = &no_info;
-
-	errno = 0;
-	if (info->partial)
-		fprintf(f, "%s\n", PARTIAL_BANNER);
-	if (info->target_note && info->target_note[0])
-		fprintf(f, "%s\n", info->target_note);
 	for (unsigned i = 0; i < nr; i++)
 		print_entry(f, &res[i]);
-
-	/* Groups in ascending groupid order, as fio prints them. */
 	for (;;) {
 		bool found = false;
 		unsigned next = 0;
@@ -428,6 +416,36 @@ int output_summary(FILE *f, const struct job_result *res, unsigned nr,
 		group = next;
 		have_group = true;
 	}
+}
+
+int output_summary(FILE *f, const struct job_result *res, unsigned nr,
+		   const struct run_info *info)
+{
+	static const struct run_info no_info;
+
+	if (!f || (nr && !res))
+		return err_set("output_summary: no %s", f ? "results" : "output stream");
+	if (!info)
+		info = &no_info;
+
+	errno = 0;
+	if (info->partial)
+		fprintf(f, "%s\n", PARTIAL_BANNER);
+	if (info->target_note && info->target_note[0])
+		fprintf(f, "%s\n", info->target_note);
+	/* MPI: each rank's block as fio --client prints each client's, under
+	 * a "<host>" line as fio prefixes a client's lines, then the
+	 * aggregate as "All clients" */
+	for (unsigned k = 0; k < info->nr_clients; k++) {
+		const struct run_client *c = &info->clients[k];
+
+		fprintf(f, "%s<%s> rank %u (local %u):\n", k ? "\n" : "",
+			c->hostname ? c->hostname : "", c->rank, c->local_rank);
+		print_block(f, c->res, c->nr);
+	}
+	if (info->nr_clients)
+		fprintf(f, "\nAll clients (%u ranks):\n", info->nr_clients);
+	print_block(f, res, nr);
 	if (info->partial)
 		fprintf(f, "\n%s\n", PARTIAL_BANNER);
 	if (fflush(f) == EOF || ferror(f))

@@ -60,7 +60,9 @@ mpi 4 run --name=agg --ioengine=null --rw=randread --bs=4k --size=1g --runtime=1
 if [ "$RC" -eq 0 ]; then ok "null run on 4 ranks"; else not_ok "null run on 4 ranks (exit $RC)"; echo "$ERR" | head; fi
 expect_output '^drivebench: 4 ranks: rank 0 on [^ ]+ \(local 0, clock \+0\.0 us\); rank 1 on ' \
 	"the ranks, their hosts and clock offsets printed once"
-check "one summary from rank 0 only" [ "$(echo "$OUT" | grep -c '^Run status group')" -eq 1 ]
+# rank 0's summary only: each rank's block (as fio's clients) and the aggregate
+check "one summary from rank 0 only" [ "$(echo "$OUT" | grep -c '^Run status group')" -eq 5 ]
+check "one aggregate, after the ranks' blocks" [ "$(echo "$OUT" | grep -c '^All clients (4 ranks):$')" -eq 1 ]
 expect_output '^  ranks: 4; last done: .* first done: ' "the aggregate names its ranks, last and first done"
 check "one stored run with the aggregate and four rank parts" sql "$db1" '
 assert c.execute("select count(*) from runs").fetchone()[0] == 1

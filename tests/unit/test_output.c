@@ -1,7 +1,7 @@
 /* test_output.c - fio-schema JSON (parsed back with cJSON: keys, units,
  * percentile key format, json+ bins, partial flag, exact 64-bit counters)
- * and the human summary (figures, group lines, banners), plus the error
- * paths of both. */
+ * and the human summary (figures, group lines, banners), an MPI run's
+ * ranks as fio's clients, plus the error paths of both. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -471,6 +471,59 @@ static void test_summary_partial_banner(void **state)
 	free(text);
 }
 
+/* An MPI run's ranks as fio's clients: client_stats holds each rank's job
+ * objects with hostname and port, then "All clients": the aggregate's
+ * object renamed; the summary prints each rank's block under its <host>
+ * line before the aggregate. Without clients neither appears. */
+static void test_clients(void **state)
+{
+	struct fixture *fx = *state;
+	const struct run_client clients[2] = {
+		{ .hostname = "h0", .rank = 0, .local_rank = 0, .res = &fx->res[0], .nr = 1 },
+		{ .hostname = "h1", .rank = 1, .local_rank = 0, .res = &fx->res[0], .nr = 1 },
+	};
+	struct run_info info = { .clients = clients, .nr_clients = 2 };
+	cJSON *root = json_of(fx->res, 1, &info, NULL);
+	cJSON *cs = item(root, "client_stats");
+	cJSON *job = cJSON_GetArrayItem(item(root, "jobs"), 0);
+	const char *want[3] = { "seqread", "seqread", "All clients" };
+	const char *host[3] = { "h0", "h1", "h0" };
+	char *text, *r0, *r1, *all;
+
+	assert_int_equal(cJSON_GetArraySize(cs), 3);
+	for (int i = 0; i < 3; i++) {
+		cJSON *c = cJSON_GetArrayItem(cs, i);
+
+		assert_string_equal(item(c, "jobname")->valuestring, want[i]);
+		assert_string_equal(item(c, "hostname")->valuestring, host[i]);
+		assert_int_equal((int)number(c, "port"), 0);
+		assert_true(cJSON_Compare(item(c, "read"), item(job, "read"), true));
+	}
+	assert_int_equal((int)number(item(cJSON_GetArrayItem(cs, 1), "drivebench"), "rank"), 1);
+	assert_string_equal(item(item(cJSON_GetArrayItem(cs, 2), "drivebench"), "jobname")->valuestring,
+			    "seqread");
+	cJSON_Delete(root);
+
+	text = capture(output_summary, fx->res, 1, &info);
+	r0 = strstr(text, "<h0> rank 0 (local 0):\nseqread: (groupid=0");
+	r1 = strstr(text, "\n\n<h1> rank 1 (local 0):\nseqread: (groupid=0");
+	all = strstr(text, "\n\nAll clients (2 ranks):\nseqread: (groupid=0");
+	assert_true(r0 == text && r1 && all && r1 < all);
+	assert_non_null(strstr(r0, "Run status group 0"));
+	assert_true(strstr(r0, "Run status group 0") < r1);
+	assert_true(strstr(r1, "Run status group 0") < all);
+	assert_non_null(strstr(all, "Run status group 0"));
+	free(text);
+
+	root = json_of(fx->res, 1, NULL, NULL);
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "client_stats"));
+	cJSON_Delete(root);
+	text = capture(output_summary, fx->res, 1, NULL);
+	assert_null(strstr(text, "All clients"));
+	assert_null(strchr(text, '<'));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +535,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_summary_figures, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_groups_merge_and_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_partial_banner, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clients, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,9 +52,9 @@ static uint64_t latency_behind_programs(uint64_t suspend_ns, enum vdrive_dir dir
 	sim(d, SIM_WRITE, 128 << 10, 16, vdrive_model(d)->capacity / (128 << 10));
 	now = vdrive_last_done(d) + 1000000000ull;   /* idle: background GC is done */
 	for (uint64_t i = 0; i < 256; i++)
-		assert_int_equal(vdrive_io(d, VDRIVE_WRITE, i << 17, 128 << 10, now, &done), 0);
+		assert_int_equal(vdrive_io(d, 0, VDRIVE_WRITE, i << 17, 128 << 10, now, &done), 0);
 	now += 5000000;
-	assert_int_equal(vdrive_io(d, dir, 1ull << 30, len, now, &done), 0);
+	assert_int_equal(vdrive_io(d, 0, dir, 1ull << 30, len, now, &done), 0);
 	lat = done - now;
 	vdrive_destroy(d);
 	return lat;

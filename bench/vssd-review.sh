@@ -16,22 +16,22 @@ scale=${SCALE:-4g}
 spec=${SPEC:-$(pwd)/specs/solidigm-d5-p5430-30t.ini}
 job=$(mktemp)
 trap 'rm -f "$job"' EXIT
-# name rw bs iodepth measured_us review
-cases="rw4k_1_1 randwrite 4k 1 11.8 seeds/002:4K-random-write-latency-1/1
-rw4k_1_4 randwrite 4k 4 29.3 seeds/002:4K-random-write-latency-1/4
-rr4k_1_1 randread 4k 1 99.8 seeds/002:4K-random-read-latency-1/1
-rw64k_1_1 randwrite 64k 1 26.1 seeds/002:64K-random-write-latency-1/1
-rr64k_1_1 randread 64k 1 228.2 seeds/002:64K-random-read-latency-1/1"
+# name rw bs iodepth numjobs measured_us review (depth/jobs, as the review writes it)
+cases="rw4k_1_1 randwrite 4k 1 1 11.8 seeds/002:4K-random-write-latency-1/1
+rw4k_1_4 randwrite 4k 1 4 29.3 seeds/002:4K-random-write-latency-1/4
+rr4k_1_1 randread 4k 1 1 99.8 seeds/002:4K-random-read-latency-1/1
+rw64k_1_1 randwrite 64k 1 1 26.1 seeds/002:64K-random-write-latency-1/1
+rr64k_1_1 randread 64k 1 1 228.2 seeds/002:64K-random-read-latency-1/1"
 {
 	printf '[global]\nioengine=vssd\nvssd_model=%s\nvssd_scale=%s\nsize=%s\n' "$spec" "$scale" "$scale"
 	printf '[fill]\nrw=write\nbs=128k\niodepth=16\n'
-	echo "$cases" | while read -r name rw bs qd meas rev; do
-		printf '[%s]\nstonewall\nrw=%s\nbs=%s\niodepth=%s\nruntime=%s\ntime_based\n' \
-			"$name" "$rw" "$bs" "$qd" "$runtime"
+	echo "$cases" | while read -r name rw bs qd jobs meas rev; do
+		printf '[%s]\nstonewall\nrw=%s\nbs=%s\niodepth=%s\nnumjobs=%s\ngroup_reporting\nruntime=%s\ntime_based\n' \
+			"$name" "$rw" "$bs" "$qd" "$jobs" "$runtime"
 	done
 } >"$job"
 "$db" run --no-db --output-format=terse "$job" >"$job.out"
-echo "$cases" | while read -r name rw bs qd meas rev; do
+echo "$cases" | while read -r name rw bs qd jobs meas rev; do
 	awk -F';' -v n="$name" -v m="$meas" -v r="$rev" '$3 == n {
 		lat = ($6 > 0 ? $16 : $57)   # read or write clat mean (us)
 		ratio = lat / m

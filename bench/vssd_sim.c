@@ -3,7 +3,7 @@
  * model cost: modelled I/Os per CPU-second. Used by bench/vssd-rate.sh
  * and for fitting (docs/vssd-fit.md).
  * Usage: vssd_sim MODEL.ini SCALE JOB...
- * JOB = rw:bs:depth:amount[:idle_ms|:untimed], amount = Nx (capacities),
+ * JOB = rw:bs:depth[/jobs]:amount[:idle_ms|:untimed], amount = Nx (capacities),
  * Ns (model seconds) or N (I/Os); untimed: writes through the FTL off the
  * clock (a fast warm-up); e.g. write:128k:16:1x randwrite:16k:256:2x */
 #include <stdbool.h>
@@ -40,6 +40,8 @@ static int parse_job(const char *text, uint64_t capacity, struct sim_job *j)
 		return err_set("bad job '%s' (rw:bs:depth:amount[:idle_ms|:untimed])", text);
 	j->bs = (uint32_t)v;
 	j->depth = (uint32_t)atoi(f[2]);
+	if (strchr(f[2], '/'))   /* depth/jobs, as the reviews write it */
+		j->jobs = (uint32_t)atoi(strchr(f[2], '/') + 1);
 	size_t len = strlen(f[3]);
 	if (len && f[3][len - 1] == 'x')
 		j->bytes = (uint64_t)(atof(f[3]) * (double)capacity);

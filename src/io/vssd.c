@@ -34,6 +34,7 @@ struct vssd_drive {
 	pthread_mutex_t lock;            /* every clone's I/O goes through it */
 	struct vssd_model model;
 	struct vdrive *drive;            /* the model: FTL, clock, background GC */
+	uint32_t queues;                 /* submission queues handed out (one per job) */
 	struct vssd_drive *next;
 };
 
@@ -279,6 +280,7 @@ struct vssd_state {
 	struct vssd_submitted *submitted;
 	struct io **pending;             /* booked: a min-heap by complete_ns */
 	unsigned nr_queued, nr_submitted, nr_pending, depth;
+	uint32_t queue;                  /* this job's submission queue on the drive */
 };
 
 static void pending_push(struct vssd_state *st, struct io *io)
@@ -364,6 +366,9 @@ static int vssd_init(struct engine *e, const struct job_spec *spec)
 	}
 	st->drive = d;
 	st->depth = e->depth;
+	pthread_mutex_lock(&d->lock);
+	st->queue = d->queues++;   /* each job its own queue, as one per CPU */
+	pthread_mutex_unlock(&d->lock);
 	e->priv = st;
 	return 0;
 }
@@ -401,7 +406,7 @@ static int book_submitted(struct vssd_state *st)
 		uint64_t arrive = io->issue_ns > st->submitted[i].submit_ns ?
 				  io->issue_ns : st->submitted[i].submit_ns;
 
-		if (vdrive_io(d->drive, io_dir(io->dir), io->offset, io->len, arrive,
+		if (vdrive_io(d->drive, st->queue, io_dir(io->dir), io->offset, io->len, arrive,
 			      &io->complete_ns) == 0) {
 			io->result = (int32_t)io->len;
 		} else {   /* the model refused it (err_msg): failed on arrival */

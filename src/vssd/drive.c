@@ -230,8 +230,8 @@ static int model_write(struct vdrive *d, uint64_t offset, uint32_t len, uint64_t
 }
 
 /* When the command completes if submitted at now. */
-static int model_io(struct vdrive *d, enum vdrive_dir dir, uint64_t offset, uint32_t len,
-		    uint64_t now, uint64_t *done)
+static int model_io(struct vdrive *d, uint32_t queue, enum vdrive_dir dir, uint64_t offset,
+		    uint32_t len, uint64_t now, uint64_t *done)
 {
 	uint32_t iu = d->model.geometry.iu_bytes;
 	uint64_t first = offset / iu;
@@ -240,7 +240,7 @@ static int model_io(struct vdrive *d, enum vdrive_dir dir, uint64_t offset, uint
 
 	if (d->last_done_ns && now >= idle_since(d) + d->gc_step_ns)
 		background_gc(d, now);
-	start = timing_command_start(d->timing, now);
+	start = timing_command_start(d->timing, queue, now);
 	switch (dir) {
 	case VDRIVE_READ:
 		return model_read(d, first, count, len, start, done);
@@ -269,10 +269,10 @@ int vdrive_write_untimed(struct vdrive *d, uint64_t offset, uint32_t len)
 	return 0;
 }
 
-int vdrive_io(struct vdrive *d, enum vdrive_dir dir, uint64_t offset, uint32_t len,
-	      uint64_t submit_ns, uint64_t *done_ns)
+int vdrive_io(struct vdrive *d, uint32_t queue, enum vdrive_dir dir, uint64_t offset,
+	      uint32_t len, uint64_t submit_ns, uint64_t *done_ns)
 {
-	int rc = model_io(d, dir, offset, len, submit_ns, done_ns);
+	int rc = model_io(d, queue, dir, offset, len, submit_ns, done_ns);
 
 	if (*done_ns > d->last_done_ns)
 		d->last_done_ns = *done_ns;

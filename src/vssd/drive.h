@@ -22,12 +22,12 @@ struct vdrive *vdrive_create(const struct vssd_model *m);
 void vdrive_destroy(struct vdrive *d);
 const struct vssd_model *vdrive_model(const struct vdrive *d);
 
-/* One command of len bytes at offset, submitted at submit_ns: *done_ns
- * is when it completes (a trim: when the controller took it). Commands
- * are booked in submission order. 0, or -1 with err_msg (a range past
- * the drive). */
-int vdrive_io(struct vdrive *d, enum vdrive_dir dir, uint64_t offset, uint32_t len,
-	      uint64_t submit_ns, uint64_t *done_ns);
+/* One command of len bytes at offset, submitted at submit_ns on
+ * submission queue queue (a job's: timing.h's queue_ns): *done_ns is when
+ * it completes (a trim: when the controller took it). Commands are booked
+ * in submission order. 0, or -1 with err_msg (a range past the drive). */
+int vdrive_io(struct vdrive *d, uint32_t queue, enum vdrive_dir dir, uint64_t offset,
+	      uint32_t len, uint64_t submit_ns, uint64_t *done_ns);
 
 /* Writes len bytes at offset through the FTL alone: its NAND operations
  * (GC's too) are counted but not timed and nothing is booked on the

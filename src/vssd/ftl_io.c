@@ -108,7 +108,19 @@ static int write_one(struct ftl *f, uint32_t lba, struct ftl_ops *ops)
 		uint32_t d = f->host_die;
 		struct die_state *ds = &f->die[d];
 
-		if (ds->free_count < f->geo.gc_low)
+		/* Forced GC keeps the die's room at gc_low and a half blocks
+		 * (the mean the trigger below left before): its free blocks
+		 * plus what its open host and GC blocks still take. A
+		 * step adds a block less its moves, a host IU takes one, so the
+		 * steps spread over the host's IUs. Counting free blocks alone,
+		 * a step whose moves opened a GC block left the die short again
+		 * and the next host IUs each forced one more: a block's steps (7
+		 * on the P5336) came in one burst, on every die at once (host
+		 * pages stripe round-robin), WAF 20 then 1 (issue 29.2). */
+		uint64_t room = (uint64_t)ds->free_count * f->ius_per_block +
+				ftl_stream_room(f, d, host_stream(f, d)) +
+				ftl_stream_room(f, d, STREAM_GC);
+		if (room < (uint64_t)f->geo.gc_low * f->ius_per_block + f->ius_per_block / 2)
 			gc_forced_step(f, d, ops);
 		enum stream s = host_stream(f, d);
 		if (ftl_stream_room(f, d, s) || ds->free_count >= 2) {

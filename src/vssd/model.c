@@ -26,7 +26,7 @@ struct raw_model {
 	unsigned bits;
 	uint64_t channels, dies, page, pages_per_block, iu, slc_cache, slc_dynamic, write_buffer;
 	uint64_t read_ns, program_ns, erase_ns, slc_read_ns, slc_program_ns, command_ns;
-	uint64_t suspend_ns, write_ack_ns;
+	uint64_t suspend_ns, write_ack_ns, queue_ns;
 	double channel_mbs, controller_kiops, pcie_efficiency;
 	uint64_t pcie_gen, pcie_lanes;
 };
@@ -161,6 +161,8 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 		return set_time(v, 1000, &r->command_ns);
 	if (!strcmp(k, "write_ack_us"))
 		return set_time_or_off(v, 1000, &r->write_ack_ns);
+	if (!strcmp(k, "queue_us"))
+		return set_time_or_off(v, 1000, &r->queue_ns);
 	if (!strcmp(k, "suspend_us"))
 		return set_time_or_off(v, 1000, &r->suspend_ns);
 	if (!strcmp(k, "channel_mbs"))
@@ -360,6 +362,7 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 		.write_buffer_bytes = r->write_buffer,
 		.suspend_ns = r->suspend_ns,
 		.write_ack_ns = r->write_ack_ns,
+		.queue_ns = r->queue_ns,
 	};
 	if (blocks > UINT32_MAX)
 		return err_set("vssd model: too many blocks at this scale");

@@ -11,6 +11,7 @@
 
 struct inflight {
 	uint64_t done_ns, submit_ns;
+	uint32_t job;              /* whose: its completion submits the job's next */
 };
 
 struct heap {
@@ -72,6 +73,8 @@ int sim_rw_parse(const char *text, enum sim_rw *rw)
 	return err_set("sim: '%s' is not read, write, randread or randwrite", text);
 }
 
+#define SIM_OUTSTANDING_MAX (1u << 20)
+
 struct cursor {
 	const struct sim_job *job;
 	uint64_t size, blocks, next, seed, submitted, bytes, start_ns, end_ns;
@@ -106,6 +109,9 @@ static int check_job(const struct vdrive *d, const struct sim_job *j, uint64_t *
 
 	if (!j->bs || !j->depth || j->rw > SIM_RANDWRITE)
 		return err_set("sim: a job needs bs, depth and rw");
+	if ((uint64_t)j->depth * (j->jobs ? j->jobs : 1) > SIM_OUTSTANDING_MAX)
+		return err_set("sim: %u jobs x depth %u is more than %u outstanding", j->jobs,
+			       j->depth, SIM_OUTSTANDING_MAX);
 	if (!j->ios && !j->bytes && !(j->seconds > 0))
 		return err_set("sim: a job needs ios, bytes or seconds to stop");
 	*size = j->size ? j->size : (j->offset < cap ? cap - j->offset : 0);
@@ -144,6 +150,20 @@ static int run_untimed(struct vdrive *d, struct cursor *c, struct sim_result *r)
 	return 0;
 }
 
+/* Submits job q's next I/O at now. */
+static int submit(struct vdrive *d, struct cursor *c, enum vdrive_dir dir, uint32_t q,
+		  uint64_t now, struct heap *h)
+{
+	struct inflight x = { .submit_ns = now, .done_ns = now, .job = q };
+
+	if (vdrive_io(d, q, dir, next_offset(c), c->job->bs, now, &x.done_ns))
+		return -1;
+	c->submitted++;
+	c->bytes += c->job->bs;
+	heap_push(h, x);
+	return 0;
+}
+
 int sim_run(struct vdrive *d, const struct sim_job *j, struct sim_result *r)
 {
 	enum vdrive_dir dir = j->rw == SIM_READ || j->rw == SIM_RANDREAD ? VDRIVE_READ : VDRIVE_WRITE;
@@ -151,6 +171,7 @@ int sim_run(struct vdrive *d, const struct sim_job *j, struct sim_result *r)
 	struct ftl_stats before;
 	struct heap h = { 0 };
 	double lat_sum = 0;
+	uint32_t jobs;
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -166,7 +187,8 @@ int sim_run(struct vdrive *d, const struct sim_job *j, struct sim_result *r)
 		set_waf(&before, r);
 		return rc;
 	}
-	if (!(h.v = calloc(j->depth, sizeof(*h.v))))
+	jobs = j->jobs ? j->jobs : 1;
+	if (!(h.v = calloc((size_t)j->depth * jobs, sizeof(*h.v))))
 		return err_set("sim: out of memory");
 	/* a run that names no seed continues from where the drive's clock
 	 * is, so runs in a row do not repeat one sequence of offsets */
@@ -175,27 +197,23 @@ int sim_run(struct vdrive *d, const struct sim_job *j, struct sim_result *r)
 	c.end_ns = j->seconds > 0 ? c.start_ns + (uint64_t)(j->seconds * 1e9) : 0;
 	vdrive_stats(d, &before);
 	r->start_ns = r->end_ns = c.start_ns;
-	/* the first depth I/Os at the start, then one per completion */
-	for (uint64_t now = c.start_ns;;) {
-		while (h.n < j->depth && !done_submitting(&c, now)) {
-			struct inflight x = { .submit_ns = now, .done_ns = now };
-
-			if ((rc = vdrive_io(d, dir, next_offset(&c), j->bs, now, &x.done_ns)))
+	/* each job's first depth I/Os at the start, on its own queue, then
+	 * each completion submits its job's next */
+	for (uint32_t k = 0; k < j->depth; k++)
+		for (uint32_t q = 0; q < jobs && !done_submitting(&c, c.start_ns); q++)
+			if ((rc = submit(d, &c, dir, q, c.start_ns, &h)))
 				goto out;
-			c.submitted++;
-			c.bytes += j->bs;
-			heap_push(&h, x);
-		}
-		if (!h.n)
-			break;
+	while (h.n) {
 		struct inflight x = heap_pop(&h);
 
-		now = x.done_ns;
 		r->ios++;
 		r->bytes += j->bs;
 		lat_sum += (double)(x.done_ns - x.submit_ns);
 		if (x.done_ns > r->end_ns)
 			r->end_ns = x.done_ns;
+		if (!done_submitting(&c, x.done_ns) &&
+		    (rc = submit(d, &c, dir, x.job, x.done_ns, &h)))
+			goto out;
 	}
 	vdrive_stats(d, &r->ftl);
 	if (r->end_ns > r->start_ns) {

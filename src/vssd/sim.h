@@ -1,6 +1,6 @@
 /* sim.h - a closed-loop workload on a modelled drive in virtual time
- * (issue 15): depth I/Os are kept outstanding, each completion submits
- * the next at its completion time, on the model's own clock; nothing
+ * (issue 15): each job keeps depth I/Os outstanding, each completion
+ * submits the job's next at its completion time, on the model's own clock; nothing
  * sleeps, so a run costs only the model's CPU and is deterministic (a
  * seeded generator). It is how a drive's fit is checked (docs/vssd-fit.md)
  * and how the model's own rate is measured (bench/vssd-rate.sh). */
@@ -18,7 +18,11 @@ enum sim_rw { SIM_READ, SIM_WRITE, SIM_RANDREAD, SIM_RANDWRITE };
 struct sim_job {
 	enum sim_rw rw;
 	uint32_t bs;               /* bytes per I/O */
-	uint32_t depth;            /* I/Os kept outstanding */
+	uint32_t depth;            /* I/Os each job keeps outstanding */
+	/* jobs (0 = 1), each on its own submission queue (drive.h), as fio's
+	 * numjobs: they share the range and the stop conditions, a
+	 * sequential one's offsets come from one cursor */
+	uint32_t jobs;
 	uint64_t offset, size;     /* the range; size 0: to the drive's end */
 	/* when to stop submitting (the first reached; at least one is set):
 	 * I/Os, bytes, or model seconds from the start */

@@ -31,6 +31,7 @@ struct timing {
 	struct timeline *channel;
 	struct timeline link;
 	uint64_t controller_free;
+	uint64_t *queue_free;           /* per submission queue (queue_ns set) */
 	uint64_t write_path_free;       /* the buffer's intake is free from */
 	uint64_t now;                   /* the latest submission: before it, nothing is pending */
 	uint64_t page_xfer_ns;          /* a page over a channel */
@@ -86,7 +87,8 @@ struct timing *timing_create(const struct timing_params *p)
 	t = calloc(1, sizeof(*t));
 	if (!t || !(t->die_free = calloc(dies, sizeof(*t->die_free))) ||
 	    !(t->host_read_free = calloc(dies, sizeof(*t->host_read_free))) ||
-	    !(t->channel = calloc(p->channels, sizeof(*t->channel)))) {
+	    !(t->channel = calloc(p->channels, sizeof(*t->channel))) ||
+	    (p->queue_ns && !(t->queue_free = calloc(TIMING_QUEUES, sizeof(*t->queue_free))))) {
 		timing_destroy(t);
 		err_set("vssd timing: out of memory");
 		return NULL;
@@ -103,6 +105,7 @@ void timing_destroy(struct timing *t)
 		return;
 	free(t->die_free);
 	free(t->host_read_free);
+	free(t->queue_free);
 	for (uint32_t c = 0; t->channel && c < t->p.channels; c++)
 		timeline_free(&t->channel[c]);
 	free(t->channel);
@@ -194,13 +197,21 @@ uint64_t timing_host_read(struct timing *t, enum nand_mode mode, uint32_t die,
 	return read_data_out(t, die, bytes, start + held);
 }
 
-uint64_t timing_command_start(struct timing *t, uint64_t submit_ns)
+uint64_t timing_command_start(struct timing *t, uint32_t queue, uint64_t submit_ns)
 {
 	uint64_t start = max_u64(submit_ns, t->controller_free);
 
 	if (submit_ns > t->now)
 		t->now = submit_ns;
 	t->controller_free = start + t->command_gap_ns;
+	/* after the shared intake, so a queue's backlog delays its own
+	 * commands only, never another queue's */
+	if (t->p.queue_ns) {
+		uint64_t *qfree = &t->queue_free[queue % TIMING_QUEUES];
+
+		start = max_u64(start, *qfree);
+		*qfree = start + t->p.queue_ns;
+	}
 	return start + t->p.command_ns;
 }
 

@@ -33,7 +33,19 @@ struct timing_params {
 	/* the controller takes writes into its buffer one at a time, this
 	 * long each (its DRAM and power-loss path); 0 = no such stage */
 	uint64_t write_ack_ns;
+	/* each submission queue (one per job) takes its commands one at a
+	 * time, one every queue_ns: the host's submitting thread and the
+	 * controller's handling of that queue, which the reviews cannot tell
+	 * apart (one job, one thread, one queue). It bounds a queue's rate,
+	 * not a command's latency (command_ns is that): a command waits
+	 * only when its queue is busy. Queues run in parallel; 0 = no such
+	 * stage (issue 29.4) */
+	uint64_t queue_ns;
 };
+
+/* Submission queues the clock tells apart: queue q is q % this (as the
+ * kernel maps more CPUs than a drive has queues onto shared ones). */
+#define TIMING_QUEUES 256u
 
 struct timing;
 
@@ -68,9 +80,12 @@ uint64_t timing_host_read(struct timing *t, enum nand_mode mode, uint32_t die,
  * buffer has room for it, else when enough earlier programs have drained
  * (timing_write_drained) to make room. */
 /* When the command's NAND work can start: the controller takes commands
- * at commands_per_ns, one after another, and each adds command_ns of
- * latency (its cores work in parallel: the latency is not a rate). */
-uint64_t timing_command_start(struct timing *t, uint64_t submit_ns);
+ * at commands_per_ns, one after another, in the order they arrive from
+ * all queues (with equal queues, round-robin's order), then with queue_ns
+ * set the command waits until its queue takes the next (queue_ns after
+ * the last), and each adds command_ns of latency (its cores work in
+ * parallel: the latency is not a rate). */
+uint64_t timing_command_start(struct timing *t, uint32_t queue, uint64_t submit_ns);
 uint64_t timing_read_out(struct timing *t, uint64_t bytes, uint64_t nand_done_ns);
 uint64_t timing_write_in(struct timing *t, uint64_t bytes, uint64_t start_ns);
 uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns);

@@ -3,7 +3,8 @@
  * of a read-modify-write on dies busy with programs suspend them (with
  * suspend_us = 0 a read waits behind them; a partial-IU write is
  * acknowledged from the write buffer either way); an untimed write goes through
- * the FTL and leaves the clock alone; the untimed path's refusals. */
+ * the FTL and leaves the clock alone; the untimed path's refusals; jobs,
+ * each on its own submission queue. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -52,9 +53,9 @@ static uint64_t latency_behind_programs(uint64_t suspend_ns, enum vdrive_dir dir
 	sim(d, SIM_WRITE, 128 << 10, 16, vdrive_model(d)->capacity / (128 << 10));
 	now = vdrive_last_done(d) + 1000000000ull;   /* idle: background GC is done */
 	for (uint64_t i = 0; i < 256; i++)
-		assert_int_equal(vdrive_io(d, VDRIVE_WRITE, i << 17, 128 << 10, now, &done), 0);
+		assert_int_equal(vdrive_io(d, 0, VDRIVE_WRITE, i << 17, 128 << 10, now, &done), 0);
 	now += 5000000;
-	assert_int_equal(vdrive_io(d, dir, 1ull << 30, len, now, &done), 0);
+	assert_int_equal(vdrive_io(d, 0, dir, 1ull << 30, len, now, &done), 0);
 	lat = done - now;
 	vdrive_destroy(d);
 	return lat;
@@ -154,9 +155,37 @@ static void test_untimed_write(void **state)
 	vdrive_destroy(d);
 }
 
+/* Jobs in the simulator (issue 29.4): each keeps depth outstanding on
+ * its own queue, so the P5430 (queue_us = 8) reads 32 outstanding from
+ * eight jobs faster than from one; the I/Os asked are the I/Os done;
+ * more than 2^20 outstanding in all is refused. */
+static void test_sim_jobs(void **state)
+{
+	struct vdrive *d = drive(5000);
+	struct sim_job j = { .rw = SIM_RANDREAD, .bs = 4096, .depth = 32, .jobs = 1, .ios = 20000 };
+	struct sim_result one, eight;
+
+	(void)state;
+	sim(d, SIM_WRITE, 128 << 10, 16, vdrive_model(d)->capacity / (128 << 10));
+	assert_int_equal(sim_run(d, &j, &one), 0);
+	j.depth = 4;
+	j.jobs = 8;
+	assert_int_equal(sim_run(d, &j, &eight), 0);
+	print_message("4K random reads, 32/1 %.0f IOPS, 4/8 %.0f\n", one.iops, eight.iops);
+	assert_true(one.ios == 20000 && eight.ios == 20000);
+	assert_true(one.iops <= 1e9 / 8000 * 1.001);   /* one queue: one every 8 us */
+	assert_true(eight.iops > 1.5 * one.iops);
+	j.depth = 1024;
+	j.jobs = 2048;
+	assert_int_equal(sim_run(d, &j, &one), -1);
+	assert_non_null(strstr(err_msg(), "2048 jobs x depth 1024 is more than 1048576 outstanding"));
+	vdrive_destroy(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sim_jobs),
 		cmocka_unit_test(test_host_reads_suspend_programs),
 		cmocka_unit_test(test_partial_write_acked_from_buffer),
 		cmocka_unit_test(test_untimed_write),

@@ -122,7 +122,7 @@ static void test_late_stamp_is_the_arrival(void **state)
 	reap_all(&r, 1);
 	assert_true(r.ios[0].complete_ns >= r.ios[0].issue_ns);
 	/* exactly the model's latency for a command arriving at the stamp */
-	assert_int_equal(vdrive_io(ref, VDRIVE_WRITE, 0, BS, r.ios[0].issue_ns, &done), 0);
+	assert_int_equal(vdrive_io(ref, 0, VDRIVE_WRITE, 0, BS, r.ios[0].issue_ns, &done), 0);
 	assert_int_equal(r.ios[0].complete_ns - r.ios[0].issue_ns, done - r.ios[0].issue_ns);
 	assert_true(done - r.ios[0].issue_ns >= 5000);   /* command_us */
 	assert_true(done - r.ios[0].issue_ns < 100000);
@@ -151,7 +151,7 @@ static void test_batch_and_fill_never_complete_before_issue(void **state)
 	reap_all(&r, DEPTH);
 	for (unsigned i = 0; i < DEPTH; i++) {
 		assert_true(r.ios[i].complete_ns >= issued + 5000);
-		assert_int_equal(vdrive_io(ref, r.ios[i].dir == DIR_READ ? VDRIVE_READ : VDRIVE_WRITE,
+		assert_int_equal(vdrive_io(ref, 0, r.ios[i].dir == DIR_READ ? VDRIVE_READ : VDRIVE_WRITE,
 					   r.ios[i].offset, BS, issued, &done), 0);
 		assert_int_equal(r.ios[i].complete_ns, done);   /* booked in submission order */
 	}

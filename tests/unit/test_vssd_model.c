@@ -74,6 +74,11 @@ static void test_suspend_key(void **state)
 	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
 						    "pages_per_block = 64\nwrite_ack_us = 6500ns\n"), NULL, &m), 0);
 	assert_int_equal(m.timing.write_ack_ns, 6500);
+	/* queue_us: a submission queue's rate; off by default */
+	assert_int_equal(m.timing.queue_ns, 0);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nqueue_us = 8\n"), NULL, &m), 0);
+	assert_int_equal(m.timing.queue_ns, 8000);
 }
 
 /* slc_cache_dynamic: host data the dynamic cache holds on an empty drive,
@@ -139,6 +144,8 @@ static void test_refusals(void **state)
 		       "m.ini:2: key 'suspend_us': bad time 'soon' (0 or more");
 	expect_refused("[model]\nwrite_ack_us = -1\n", NULL,
 		       "m.ini:2: key 'write_ack_us': bad time '-1' (0 or more");
+	expect_refused("[model]\nqueue_us = soon\n", NULL,
+		       "m.ini:2: key 'queue_us': bad time 'soon' (0 or more");
 	expect_refused("[model]\nchannel_mbs = -3\n", NULL, "key 'channel_mbs': '-3' is not a number above 0");
 	expect_refused("[model]\npcie_gen = 7\n", NULL, "key 'pcie_gen'");
 	expect_refused("[model]\npcie_efficiency = 1.5\n", NULL,

@@ -44,7 +44,7 @@ static uint64_t xfer(uint64_t bytes, double rate)
  * 4 KiB over the link */
 static uint64_t read_4k(struct timing *t, uint32_t die, uint64_t submit)
 {
-	uint64_t start = timing_command_start(t, submit);
+	uint64_t start = timing_command_start(t, 0, submit);
 	uint64_t done = timing_nand_op(t, NAND_READ, NAND_NATIVE, die, 4096, start);
 
 	return timing_read_out(t, 4096, done);
@@ -158,7 +158,7 @@ static void test_link_caps_sequential_reads(void **state)
 	/* 1 MiB reads spread over every die, all queued at once: the link
 	 * (7 GB/s) is slower than 32 dies' reads, so it sets the rate */
 	for (int i = 0; i < 256; i++) {
-		uint64_t start = timing_command_start(t, 0), nand = 0;
+		uint64_t start = timing_command_start(t, 0, 0), nand = 0;
 
 		for (int pg = 0; pg < 64; pg++) {
 			uint64_t d = timing_nand_op(t, NAND_READ, NAND_NATIVE,
@@ -185,17 +185,17 @@ static void test_write_buffer(void **state)
 	t = timing_create(&p);
 	/* 16 writes of 4 KiB fill it: each acknowledged when its data is in */
 	for (int i = 0; i < 16; i++) {
-		in = timing_write_in(t, 4096, timing_command_start(t, 0));
+		in = timing_write_in(t, 4096, timing_command_start(t, 0, 0));
 		ack = timing_write_ack(t, 4096, in);
 		assert_int_equal(ack, in);
 	}
 	/* their programs drain them at 1 ms: the next write waits for that */
 	timing_write_drained(t, 64 * 1024, 1000 * US);
-	in = timing_write_in(t, 4096, timing_command_start(t, 0));
+	in = timing_write_in(t, 4096, timing_command_start(t, 0, 0));
 	assert_true(in < 1000 * US);
 	assert_int_equal(timing_write_ack(t, 4096, in), 1000 * US);
 	/* after the drain, room again: acknowledged on arrival */
-	in = timing_write_in(t, 4096, timing_command_start(t, 2000 * US));
+	in = timing_write_in(t, 4096, timing_command_start(t, 0, 2000 * US));
 	assert_int_equal(timing_write_ack(t, 4096, in), in);
 	timing_destroy(t);
 }
@@ -351,10 +351,49 @@ static void test_write_ack_intake(void **state)
 	}
 }
 
+/* queue_us (issue 29.4): a submission queue takes one command every
+ * queue_ns, so 4 commands that arrive together on one queue start
+ * queue_ns apart, while on 4 queues they start together; a lone command
+ * pays no more than command_ns (the rate, not the latency); with
+ * queue_ns 0 one queue takes them all at once. */
+/* within the shared intake's 1 ns per command of expect */
+static void assert_start(uint64_t got, uint64_t expect)
+{
+	assert_in_range(got, expect, expect + 16);
+}
+
+static void test_queue_takes_one_at_a_time(void **state)
+{
+	struct timing_params p = params();
+
+	(void)state;
+	p.commands_per_ns = 1000;   /* the shared intake: 1 ns a command */
+	for (int on = 0; on < 2; on++) {
+		p.queue_ns = on ? 8 * US : 0;
+		struct timing *t = timing_create(&p);
+
+		assert_non_null(t);
+		assert_start(timing_command_start(t, 7, 0), 2 * US);   /* alone */
+		for (uint32_t i = 0; i < 4; i++)   /* one queue, at 100 us */
+			assert_start(timing_command_start(t, 0, 100 * US),
+					 100 * US + (on ? i * 8 * US : 0) + 2 * US);
+		for (uint32_t q = 1; q <= 4; q++)   /* four queues, at 200 us */
+			assert_start(timing_command_start(t, q, 200 * US), 202 * US);
+		/* queue 0 is idle again by 300 us: no wait */
+		assert_start(timing_command_start(t, 0, 300 * US), 302 * US);
+		/* queues past TIMING_QUEUES share: q and q + TIMING_QUEUES are one */
+		assert_start(timing_command_start(t, 9, 400 * US), 402 * US);
+		assert_start(timing_command_start(t, 9 + TIMING_QUEUES, 400 * US),
+				 402 * US + (on ? 8 * US : 0));
+		timing_destroy(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_ack_intake),
+		cmocka_unit_test(test_queue_takes_one_at_a_time),
 		cmocka_unit_test(test_qd1_read_is_the_path),
 		cmocka_unit_test(test_dies_overlap_one_die_queues),
 		cmocka_unit_test(test_iops_scale_then_littles_law),

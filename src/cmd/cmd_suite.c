@@ -13,6 +13,7 @@
 #include "cmd/commands.h"
 #include "cmd/run_live.h"
 #include "cmd/parse_options.h"
+#include "cmd/suite_report.h"
 #include "cmd/suite_targets.h"
 #include "ranks/ranks.h"
 #include "record/rank_run.h"
@@ -33,6 +34,7 @@ struct suite_args {
 	const char **labels;           /* --label, one per target (CMDOPT_APPEND's) */
 	const char *metrics_file;      /* --metrics-file */
 	const char *status_interval;   /* --status-interval: how often */
+	const char *report;            /* --report FILE */
 	unsigned nr_labels;
 	struct store_args store;      /* --db, --destroy-data */
 	bool resume;
@@ -129,6 +131,10 @@ static const struct cmdopt suite_options[] = {
 		      "after each point (node_exporter's textfile collector)"),
 	CMDOPT_STRING("--status-interval", 0, struct suite_args, status_interval, "TIME",
 		      "how often --metrics-file is written (default 5s)"),
+	CMDOPT_STRING("--report", 0, struct suite_args, report, "FILE",
+		      "the HTML report of the run, rewritten after every step\n"
+		      "(marked in progress, with the ETA; a browser reloads\n"
+		      "it) and at the end as `report --db DB RUN` writes it"),
 	CMDOPT_SIZE("--max-buffer-mem", struct suite_args, max_buffer_mem,
 		    "refuse jobs needing more memory for I/O buffers,\n"
 		    "verify maps, series and histograms (each target's;\n"
@@ -233,6 +239,32 @@ static int check_labels(const struct suite_args *a)
 		       "one drive)", a->nr_labels, a->nr_labels == 1 ? "" : "s", targets);
 }
 
+/* --report FILE: one target (a suite per target, each its own page),
+ * a FILE the page may replace. */
+static int check_report(const struct suite_args *a)
+{
+	if (a->nr_targets > 1)
+		return err_set("--report: one target at a time (run a suite per target, each "
+			       "with its own --report; `drivebench report` shows them together)");
+	return suite_report_check(a->report);
+}
+
+/* The finished page, whatever the suite's outcome; its failure fails a
+ * suite that otherwise succeeded (the results are stored). */
+static void final_report(const struct suite_report *r, int64_t run_id, int *rc)
+{
+	if (!run_id)
+		return;
+	if (suite_report_final(r, run_id) == 0) {
+		fprintf(stderr, "drivebench: report of run %lld in %s\n", (long long)run_id, r->path);
+		return;
+	}
+	fprintf(stderr, "drivebench suite: %s; `drivebench report --db %s %lld --out %s` "
+		"writes it\n", err_msg(), r->db_path, (long long)run_id, r->path);
+	if (*rc == EXIT_OK)
+		*rc = EXIT_RUN_FAILED;
+}
+
 int cmd_suite(int argc, char **argv)
 {
 	struct suite_args a = { 0 };
@@ -240,6 +272,8 @@ int cmd_suite(int argc, char **argv)
 	struct suite_options opt = { 0 };
 	char recorded[JOB_PATH_MAX], command[8192], own_target[JOB_PATH_MAX];
 	const char *target = NULL;
+	struct suite_report report = { 0 };
+	int64_t run_id = 0;
 	bool loaded = false;
 	int rc = EXIT_BAD_INPUT, eta_mode;
 
@@ -247,6 +281,11 @@ int cmd_suite(int argc, char **argv)
 		goto done;
 	if (check_labels(&a))
 		goto fail;
+	/* before anything is read or written: the scratch file, the suite */
+	if (a.report && check_report(&a)) {
+		rc = err_exit_code(EXIT_BAD_INPUT);   /* 3: the gate's refusals */
+		goto fail;
+	}
 	cmd_catch_stop_signals();   /* before the scratch layout, which may take a while */
 	if (!a.nr_targets && cmd_default_target(&a.targets[a.nr_targets++]))
 		goto fail;
@@ -294,6 +333,12 @@ int cmd_suite(int argc, char **argv)
 	opt.metrics_ns = RUN_METRICS_DEFAULT_NS;
 	if (a.status_interval && run_live_parse(a.status_interval, NULL, &opt.metrics_ns, &eta_mode))
 		goto fail;
+	if (a.report) {
+		report = (struct suite_report){ a.report, a.store.db_path };
+		opt.step_done = suite_report_step;
+		opt.step_done_arg = &report;
+		opt.run_id = &run_id;
+	}
 	if (a.nr_targets > 1) {
 		struct suite_targets t = {
 			.targets = a.targets,
@@ -306,12 +351,21 @@ int cmd_suite(int argc, char **argv)
 	}
 	if (suite_run(&s, &opt, &rc) == 0) {
 		fprintf(stderr, "drivebench: suite '%s' complete; results in %s\n", s.name, a.store.db_path);
+		if (a.report)
+			final_report(&report, run_id, &rc);
 		goto done;
 	}
 	if (cmd_stop_requested || strstr(err_msg(), "interrupted")) {
 		fprintf(stderr, "drivebench suite: %s\n", err_msg());
 		fprintf(stderr, "interrupted: resume with drivebench suite --resume --db %s %s\n",
 			a.store.db_path, target);
+		if (a.report)
+			final_report(&report, run_id, &rc);
+		goto done;
+	}
+	if (a.report && run_id) {   /* the step's failure first, then the page */
+		fprintf(stderr, "drivebench suite: %s\n", err_msg());
+		final_report(&report, run_id, &rc);
 		goto done;
 	}
 fail:

@@ -125,6 +125,9 @@ refuse 2 "an existing file that is not an HTML page" \
 check "refused: the file is untouched" test "$(cat "$TMP/notes.txt")" = "results I keep"
 refuse 3 "a results database" "--report: refusing to replace '$TMP/s.db'" --report "$TMP/s.db"
 refuse 2 "a name ending in /" "--report '$TMP/dir/': not a file name" --report "$TMP/dir/"
+refuse 3 "a kernel setting" "--report: refusing to create '/proc/r.html' on procfs" --report /proc/r.html
+long=$TMP/$(printf 'r%.0s' $(seq 245)).html   # a name that fits, its temporary name does not
+refuse 2 "no new file can be made beside it" "--report $long: cannot write beside it" --report "$long"
 blk=$(find /dev -maxdepth 1 -type b 2>/dev/null | head -1)
 if [ -n "$blk" ]; then
 	refuse 3 "a block device" "--report: refusing to write '$blk': it is a block device" --report "$blk"

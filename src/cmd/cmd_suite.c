@@ -132,9 +132,10 @@ static const struct cmdopt suite_options[] = {
 	CMDOPT_STRING("--status-interval", 0, struct suite_args, status_interval, "TIME",
 		      "how often --metrics-file is written (default 5s)"),
 	CMDOPT_STRING("--report", 0, struct suite_args, report, "FILE",
-		      "the HTML report of the run, rewritten after every step\n"
-		      "(marked in progress, with the ETA; a browser reloads\n"
-		      "it) and at the end as `report --db DB RUN` writes it"),
+		      "the HTML report of the run (of every target's), rewritten\n"
+		      "after every step (marked in progress, with the ETA; a\n"
+		      "browser reloads it), at the end as `report --db DB RUN...`\n"
+		      "writes it"),
 	CMDOPT_SIZE("--max-buffer-mem", struct suite_args, max_buffer_mem,
 		    "refuse jobs needing more memory for I/O buffers,\n"
 		    "verify maps, series and histograms (each target's;\n"
@@ -239,28 +240,28 @@ static int check_labels(const struct suite_args *a)
 		       "one drive)", a->nr_labels, a->nr_labels == 1 ? "" : "s", targets);
 }
 
-/* --report FILE: one target (a suite per target, each its own page),
- * a FILE the page may replace. */
-static int check_report(const struct suite_args *a)
-{
-	if (a->nr_targets > 1)
-		return err_set("--report: one target at a time (run a suite per target, each "
-			       "with its own --report; `drivebench report` shows them together)");
-	return suite_report_check(a->report);
-}
-
 /* The finished page, whatever the suite's outcome; its failure fails a
  * suite that otherwise succeeded (the results are stored). */
-static void final_report(const struct suite_report *r, int64_t run_id, int *rc)
+static void final_report(const struct suite_report *r, int *rc)
 {
-	if (!run_id)
+	char runs[2048] = "";
+	size_t used = 0;
+	bool written;
+	int failed = suite_report_final(r, &written);
+	int64_t *ids = calloc(r->nr, sizeof(*ids));
+	unsigned n = ids ? suite_report_runs(r, ids) : 0;
+
+	for (unsigned i = 0; i < n && used < sizeof(runs); i++)
+		used += (size_t)snprintf(runs + used, sizeof(runs) - used, "%s%lld",
+					 used ? " " : "", (long long)ids[i]);
+	free(ids);
+	if (!failed && written)
+		fprintf(stderr, "drivebench: report of run%s %s in %s\n", n > 1 ? "s" : "", runs,
+			r->path);
+	if (!failed)
 		return;
-	if (suite_report_final(r, run_id) == 0) {
-		fprintf(stderr, "drivebench: report of run %lld in %s\n", (long long)run_id, r->path);
-		return;
-	}
-	fprintf(stderr, "drivebench suite: %s; `drivebench report --db %s %lld --out %s` "
-		"writes it\n", err_msg(), r->db_path, (long long)run_id, r->path);
+	fprintf(stderr, "drivebench suite: %s; `drivebench report --db %s %s --out %s` "
+		"writes it\n", err_msg(), r->db_path, runs, r->path);
 	if (*rc == EXIT_OK)
 		*rc = EXIT_RUN_FAILED;
 }
@@ -273,7 +274,6 @@ int cmd_suite(int argc, char **argv)
 	char recorded[JOB_PATH_MAX], command[8192], own_target[JOB_PATH_MAX];
 	const char *target = NULL;
 	struct suite_report report = { 0 };
-	int64_t run_id = 0;
 	bool loaded = false;
 	int rc = EXIT_BAD_INPUT, eta_mode;
 
@@ -282,7 +282,7 @@ int cmd_suite(int argc, char **argv)
 	if (check_labels(&a))
 		goto fail;
 	/* before anything is read or written: the scratch file, the suite */
-	if (a.report && check_report(&a)) {
+	if (a.report && suite_report_check(a.report, a.nr_targets ? a.nr_targets : 1)) {
 		rc = err_exit_code(EXIT_BAD_INPUT);   /* 3: the gate's refusals */
 		goto fail;
 	}
@@ -333,26 +333,30 @@ int cmd_suite(int argc, char **argv)
 	opt.metrics_ns = RUN_METRICS_DEFAULT_NS;
 	if (a.status_interval && run_live_parse(a.status_interval, NULL, &opt.metrics_ns, &eta_mode))
 		goto fail;
-	if (a.report) {
-		report = (struct suite_report){ a.report, a.store.db_path };
+	if (a.report && suite_report_init(&report, a.report, a.store.db_path, a.targets,
+					  a.nr_targets))
+		goto fail;
+	if (a.report && a.nr_targets == 1) {
 		opt.step_done = suite_report_step;
 		opt.step_done_arg = &report;
-		opt.run_id = &run_id;
 	}
 	if (a.nr_targets > 1) {
 		struct suite_targets t = {
 			.targets = a.targets,
 			.labels = a.nr_labels ? a.labels : NULL,
 			.nr = a.nr_targets,
+			.report = a.report ? &report : NULL,
 		};
 
 		rc = suite_targets_run(&s, &opt, &t);
+		if (a.report)
+			final_report(&report, &rc);
 		goto done;
 	}
 	if (suite_run(&s, &opt, &rc) == 0) {
 		fprintf(stderr, "drivebench: suite '%s' complete; results in %s\n", s.name, a.store.db_path);
 		if (a.report)
-			final_report(&report, run_id, &rc);
+			final_report(&report, &rc);
 		goto done;
 	}
 	if (cmd_stop_requested || strstr(err_msg(), "interrupted")) {
@@ -360,12 +364,12 @@ int cmd_suite(int argc, char **argv)
 		fprintf(stderr, "interrupted: resume with drivebench suite --resume --db %s %s\n",
 			a.store.db_path, target);
 		if (a.report)
-			final_report(&report, run_id, &rc);
+			final_report(&report, &rc);
 		goto done;
 	}
-	if (a.report && run_id) {   /* the step's failure first, then the page */
+	if (a.report && report.last[0].run_id) {   /* the step's failure, then the page */
 		fprintf(stderr, "drivebench suite: %s\n", err_msg());
-		final_report(&report, run_id, &rc);
+		final_report(&report, &rc);
 		goto done;
 	}
 fail:
@@ -378,6 +382,7 @@ done:
 	free(a.sets);
 	free(a.targets);
 	free(a.labels);
+	suite_report_free(&report);
 	store_args_free(&a.store);
 	return rc;
 }

@@ -89,10 +89,11 @@ int review_file_check(const char *what, const char *path)
 }
 
 int review_file_write(const char *what, const char *path, const char *db_path,
-		      int64_t run_id, const char *in_progress, unsigned refresh_s)
+		      const int64_t *run_ids, unsigned nr_runs, const char *in_progress,
+		      unsigned refresh_s)
 {
-	char id[32], tmp[PATH_MAX + 64];
-	struct selector sel = { .text = id };
+	char ids[REVIEW_FILE_MAX_RUNS][24], tmp[PATH_MAX + 64];
+	struct selector sel[REVIEW_FILE_MAX_RUNS] = { 0 };
 	struct report_options opt = {
 		.in_progress = in_progress,
 		.refresh_s = in_progress ? refresh_s : 0,
@@ -102,8 +103,15 @@ int review_file_write(const char *what, const char *path, const char *db_path,
 	int rc = -1, written, closed;
 	FILE *out;
 
-	snprintf(id, sizeof(id), "%lld", (long long)run_id);
-	if (store_open_read(db_path, "report", &db) < 0 || review_select(db, &sel, 1, &in) ||
+	if (!nr_runs || nr_runs > REVIEW_FILE_MAX_RUNS)
+		return err_set("%s: %u runs for one page (1 to %u)", what, nr_runs,
+			       REVIEW_FILE_MAX_RUNS);
+	for (unsigned i = 0; i < nr_runs; i++) {
+		snprintf(ids[i], sizeof(ids[i]), "%lld", (long long)run_ids[i]);
+		sel[i].text = ids[i];
+	}
+	if (store_open_read(db_path, "report", &db) < 0 ||
+	    review_select(db, sel, nr_runs, &in) ||
 	    review_fill(&in, NULL) || check_target(what, path))
 		goto out;
 	temp_name(path, tmp, sizeof(tmp));

@@ -16,12 +16,16 @@
  * naming what (err_refused() for the gate's refusals to protect data). */
 int review_file_check(const char *what, const char *path);
 
-/* Writes run_id's page from db_path (opened read-only) to path, as
- * `report --db DB_PATH RUN_ID` writes it; in_progress, when not NULL, is
- * a line under the title and the page asks a browser to reload it every
- * refresh_s seconds. What is at path is checked again first. 0, or -1
- * with err_msg. */
+/* The most runs one page is written of. */
+#define REVIEW_FILE_MAX_RUNS 256
+
+/* Writes the page of the runs from db_path (opened read-only) to path, as
+ * `report --db DB_PATH RUN...` writes it, the runs in that order;
+ * in_progress, when not NULL, is a line under the title and the page asks
+ * a browser to reload it every refresh_s seconds. What is at path is
+ * checked again first. 0, or -1 with err_msg. */
 int review_file_write(const char *what, const char *path, const char *db_path,
-		      int64_t run_id, const char *in_progress, unsigned refresh_s);
+		      const int64_t *run_ids, unsigned nr_runs, const char *in_progress,
+		      unsigned refresh_s);
 
 #endif

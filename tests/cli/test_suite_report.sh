@@ -6,9 +6,10 @@
 # the finished page has neither and is byte-identical to `report` run
 # afterwards on the run, and so is the page a stopped suite leaves; FILE is
 # checked before anything is read or written (a missing folder, a
-# directory, /dev/null, a block device, an existing non-HTML file, the
-# database, several targets); a page that cannot be written mid-run is
-# said and the suite goes on.
+# directory, /dev/null, a block device, a kernel setting, an existing
+# non-HTML file, the database, a name whose temporary name cannot be made);
+# several targets share one page of all their runs; a page that cannot be
+# written mid-run is said and the suite goes on.
 . "$(dirname "$0")/lib.sh"
 
 target="$TMP/target.dat"
@@ -78,6 +79,30 @@ check "no temporary file left beside it" test -z "$(ls -A "$TMP" | grep '\.tmp$'
 grep -q "report of run $run in $TMP/live.html" "$TMP/suite.err"
 check "the suite names the page at its end" test $? -eq 0
 
+# several targets: one page of every target's run, written by the parent
+# after a step of any target, ending as report's page of both runs
+dd if=/dev/zero of="$TMP/b.dat" bs=1M count=16 status=none
+rm -f "$TMP"/snap.*
+"$DB" suite --suite "$TMP/short.suite" --db "$TMP/m.db" --destroy-data "$target" \
+	--destroy-data "$TMP/b.dat" --report "$TMP/m.html" --target "$target" --target "$TMP/b.dat" \
+	>/dev/null 2>"$TMP/m.err" &
+suite=$!
+poll "$TMP/m.html"
+wait $suite
+rc=$?
+check "several targets: exit 0 ($rc)" test $rc -eq 0
+[ $rc -eq 0 ] || tail -20 "$TMP/m.err"
+for t in "$target" "$TMP/b.dat"; do
+	ks=$(for i in $(seq 0 $((n - 1))); do cat "$TMP/snap.$i"; done |
+		grep -o "in progress:[^;]*" | grep -o "$t step [0-9]* of 3" | awk '{print $3}' | uniq | tr '\n' ' ')
+	check "several targets: the page tells $(basename "$t")'s steps, K growing ($ks)" \
+		python3 -c "import sys; k = [int(x) for x in sys.argv[1].split()]; assert len(k) >= 2 and k == sorted(set(k)), k" "$ks"
+done
+check "several targets: the finished page has no mark" sh -c '! grep -q "in progress\|http-equiv" "$1"' sh "$TMP/m.html"
+expect_exit 0 "several targets: report of both runs afterwards" report --db "$TMP/m.db" 1 2 --out "$TMP/m-after.html"
+check "several targets: the page is report's of both runs, byte for byte" cmp "$TMP/m.html" "$TMP/m-after.html"
+check "several targets: the suite names both runs" grep -q "report of runs 1 2 in $TMP/m.html" "$TMP/m.err"
+
 # a stopped suite leaves the page report writes of the incomplete run
 rm -f "$TMP"/snap.*
 suite --db "$TMP/stop.db" --report "$TMP/stop.html"
@@ -134,8 +159,10 @@ if [ -n "$blk" ]; then
 else
 	skip "refused: a block device (none in /dev)"
 fi
-refuse 2 "several targets" "--report: one target at a time" --report "$TMP/m.html" \
-	--target "$TMP/a.dat" --target "$TMP/b.dat"
+many=$(for i in $(seq 257); do printf -- '--target %s/t%d ' "$TMP" "$i"; done)
+# shellcheck disable=SC2086
+refuse 2 "more targets than one page takes" "--report: 257 targets, one page takes at most 256" \
+	--report "$TMP/m.html" $many
 : > "$TMP/empty.html"
 expect_exit 0 "an existing empty file is taken" suite --suite "$TMP/short.suite" --only measure-read \
 	--db "$TMP/e.db" --destroy-data "$target" --report "$TMP/empty.html" "$target"

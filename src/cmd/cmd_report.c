@@ -11,11 +11,7 @@
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
 #include "cmd/report_pts.h"
-#include "report/analysis/report.h"
-#include "report/review/review.h"
-#include "report/analysis/select.h"
-#include "report/analysis/spec.h"
-#include "store/store.h"
+#include "cmd/review_page.h"
 #include "device/output_gate.h"
 #include "util/error.h"
 
@@ -103,56 +99,13 @@ static const struct cmdopt_spec report_spec = {
 	.positional = add_selector,
 };
 
-/* The warning lines of a drive's runs that are not whole, printed on
- * standard error and given to the page; its mark. */
-static int drive_warnings(const struct report_group *g, struct report_drive *d,
-			  char ***lines)
-{
-	*lines = calloc(g->nr_not_whole + 1, sizeof(**lines));
-	if (!*lines)
-		return err_set("out of memory");
-	for (unsigned i = 0; i < g->nr_not_whole; i++) {
-		char text[1024];
-
-		report_run_warning(&g->not_whole[i], text, sizeof(text));
-		fprintf(stderr, "drivebench report: warning: %s\n", text);
-		if (!((*lines)[i] = strdup(text)))
-			return err_set("out of memory");
-		if (stored_run_incomplete(&g->not_whole[i]))
-			d->state = "incomplete";
-		else if (!d->state)
-			d->state = "partial";
-	}
-	d->warnings = (const char *const *)*lines;
-	d->nr_warnings = g->nr_not_whole;
-	return 0;
-}
-
-static void free_warnings(char ***lines, unsigned nr)
-{
-	for (unsigned g = 0; lines && g < nr; g++)
-		for (unsigned i = 0; lines[g] && lines[g][i]; i++)
-			free(lines[g][i]);
-	for (unsigned g = 0; lines && g < nr; g++)
-		free(lines[g]);
-	free(lines);
-}
-
-/* What the report is drawn from: the selected runs, one drive each group,
- * its spec sheet and warnings. */
-struct report_input {
-	struct report_selection sel;
-	struct report_drive *drives;
-	struct drive_spec *specs;
-	struct report_host *hosts;
-	char ***warnings;
-};
-
 /* Opens the store without creating it, checks --out can be written, and
  * selects the runs. Returns the exit code on failure (message printed), 0. */
 static int select_runs(const struct report_args *a, struct store **db,
-		       struct report_input *in)
+		       struct review_input *in)
 {
+	int rc;
+
 	/* reading must not create an empty database */
 	if (access(a->db_path, R_OK) != 0) {
 		fprintf(stderr, "drivebench report: %s: %s\n", a->db_path, strerror(errno));
@@ -163,26 +116,16 @@ static int select_runs(const struct report_args *a, struct store **db,
 	/* before the work: a report that cannot be written is refused now */
 	if (output_gate_check("--out", a->out_path, OUTPUT_FILE))
 		goto failed;
-	if (report_select(*db, a->sels, a->nr_sels, &in->sel) < 0) {
+	if ((rc = review_select(*db, a->sels, a->nr_sels, in)))
 		fprintf(stderr, "drivebench report: %s\n", err_msg());
-		return in->sel.unknown ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
-	}
-	in->drives = calloc(in->sel.nr_groups + 1, sizeof(*in->drives));
-	in->specs = calloc(in->sel.nr_groups + 1, sizeof(*in->specs));
-	in->warnings = calloc(in->sel.nr_groups + 1, sizeof(*in->warnings));
-	in->hosts = calloc(in->sel.nr_groups + 1, sizeof(*in->hosts));
-	if (!in->drives || !in->specs || !in->warnings || !in->hosts) {
-		fprintf(stderr, "drivebench report: out of memory\n");
-		return EXIT_RUN_FAILED;
-	}
-	return 0;
+	return rc;
 failed:
 	fprintf(stderr, "drivebench report: %s\n", err_msg());
 	return err_exit_code(EXIT_BAD_INPUT);
 }
 
 /* --spec LABEL=FILE: each file's sheet on the drive of that label. */
-static int load_spec_files(const struct report_args *a, struct report_input *in)
+static int load_spec_files(const struct report_args *a, struct review_input *in)
 {
 	for (unsigned s = 0; s < a->nr_specs; s++) {
 		unsigned g;
@@ -208,59 +151,8 @@ static int load_spec_files(const struct report_args *a, struct report_input *in)
 	return 0;
 }
 
-/* One drive per selected group, with its warnings and, when no --spec
- * gave one, the spec sheet stored with its runs. */
-static int fill_drives(struct report_input *in)
-{
-	for (unsigned g = 0; g < in->sel.nr_groups; g++) {
-		const struct report_group *group = &in->sel.groups[g];
-		struct report_drive *d = &in->drives[g];
-		char name[200];
-
-		d->label = group->label;
-		d->recs = group->recs;
-		d->nr = group->nr;
-		d->steady = group->steady;
-		d->nr_steady = group->nr_steady;
-		d->measured_on = (const char *const *)group->measured_on;
-		d->nr_measured_on = group->nr_measured_on;
-		d->ran = (const char *const *)group->ran;
-		d->nr_ran = group->nr_ran;
-		d->steps = group->steps;
-		d->nr_steps = group->nr_steps;
-		if (group->has_host) {
-			in->hosts[g] = (struct report_host){ group->host_run.host_name,
-				group->host_run.host_kernel, group->host_run.host_cpu,
-				group->host_run.host_cores, group->host_run.host_memory_bytes,
-				group->host_run.host_os, group->host_run.host_server };
-			d->host = &in->hosts[g];
-		}
-		if (drive_warnings(group, d, &in->warnings[g])) {
-			fprintf(stderr, "drivebench report: %s\n", err_msg());
-			return EXIT_RUN_FAILED;
-		}
-		/* a --spec sheet says nothing of the model file's */
-		if (!d->spec && group->spec_note[0])
-			d->spec_note = group->spec_note;
-		if (!d->spec && group->spec_warning[0]) {
-			d->spec_warning = group->spec_warning;
-			fprintf(stderr, "drivebench report: warning: %s: %s\n", group->label,
-				group->spec_warning);
-		}
-		if (d->spec || !group->spec_text)
-			continue;
-		snprintf(name, sizeof(name), "spec sheet of %s", group->label);
-		if (spec_parse(group->spec_text, name, &in->specs[g]) == 0)
-			d->spec = &in->specs[g];
-		else
-			fprintf(stderr, "drivebench report: warning: %s (shown without ratings)\n",
-				err_msg());
-	}
-	return 0;
-}
-
 /* --reviewed LABEL: the index of that drive among the selected. */
-static int reviewed_drive(const struct report_args *a, const struct report_input *in,
+static int reviewed_drive(const struct report_args *a, const struct review_input *in,
 			  unsigned *index)
 {
 	*index = 0;
@@ -277,10 +169,9 @@ static int reviewed_drive(const struct report_args *a, const struct report_input
 }
 
 /* The page, through the write gate; its path on standard output. */
-static int write_page(const struct report_args *a, const struct report_input *in)
+static int write_page(const struct report_args *a, const struct review_input *in)
 {
-	char subtitle[1200];
-	struct report_options opt = { a->title, subtitle, 0 };
+	struct report_options opt = { .title = a->title };
 	int written, closed, rc = reviewed_drive(a, in, &opt.reviewed);
 	FILE *out;
 
@@ -292,8 +183,7 @@ static int write_page(const struct report_args *a, const struct report_input *in
 		fprintf(stderr, "drivebench report: %s\n", err_msg());
 		return err_exit_code(EXIT_RUN_FAILED);
 	}
-	snprintf(subtitle, sizeof(subtitle), "%u run(s) from %s", in->sel.nr_runs, a->db_path);
-	written = report_html(out, in->drives, in->sel.nr_groups, &opt);
+	written = review_write(out, in, a->db_path, &opt);
 	/* a failed write keeps its message: closing only adds one on failure */
 	closed = output_gate_close(out, "--out", a->out_path);
 	if (written < 0 || closed != 0) {
@@ -311,7 +201,7 @@ int cmd_report(int argc, char **argv)
 		.sels = calloc((size_t)argc + 1, sizeof(struct selector)),
 		.specs = calloc((size_t)argc + 1, sizeof(struct spec_arg)),
 	};
-	struct report_input in = { 0 };
+	struct review_input in = { 0 };
 	struct store *db = NULL;
 	int rc = EXIT_BAD_INPUT;
 
@@ -327,20 +217,18 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "drivebench report: --format: unknown format '%s' (html, pts)\n",
 			a.format);
 		rc = EXIT_BAD_INPUT;
-	} else if (!(rc = select_runs(&a, &db, &in)) && !(rc = load_spec_files(&a, &in)) &&
-		   !(rc = fill_drives(&in))) {
-		rc = write_page(&a, &in);
+	} else if (!(rc = select_runs(&a, &db, &in)) && !(rc = load_spec_files(&a, &in))) {
+		if ((rc = review_fill(&in, stderr)))
+			fprintf(stderr, "drivebench report: %s\n", err_msg());
+		else
+			rc = write_page(&a, &in);
 	}
-	free_warnings(in.warnings, in.sel.nr_groups);
-	report_selection_free(&in.sel);
+	review_free(&in);
 	if (db)
 		store_close(db);
 	for (unsigned s = 0; a.specs && s < a.nr_specs; s++)
 		free((char *)a.specs[s].label);
 	free(a.specs);
 	free(a.sels);
-	free(in.drives);
-	free(in.specs);
-	free(in.hosts);
 	return rc;
 }

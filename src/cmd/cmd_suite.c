@@ -13,6 +13,7 @@
 #include "cmd/commands.h"
 #include "cmd/run_live.h"
 #include "cmd/parse_options.h"
+#include "cmd/suite_report.h"
 #include "cmd/suite_targets.h"
 #include "ranks/ranks.h"
 #include "record/rank_run.h"
@@ -33,6 +34,7 @@ struct suite_args {
 	const char **labels;           /* --label, one per target (CMDOPT_APPEND's) */
 	const char *metrics_file;      /* --metrics-file */
 	const char *status_interval;   /* --status-interval: how often */
+	const char *report;            /* --report FILE */
 	unsigned nr_labels;
 	struct store_args store;      /* --db, --destroy-data */
 	bool resume;
@@ -129,6 +131,11 @@ static const struct cmdopt suite_options[] = {
 		      "after each point (node_exporter's textfile collector)"),
 	CMDOPT_STRING("--status-interval", 0, struct suite_args, status_interval, "TIME",
 		      "how often --metrics-file is written (default 5s)"),
+	CMDOPT_STRING("--report", 0, struct suite_args, report, "FILE",
+		      "the HTML report of the run (of every target's), rewritten\n"
+		      "after every step (marked in progress, with the ETA; a\n"
+		      "browser reloads it), at the end as `report --db DB RUN...`\n"
+		      "writes it"),
 	CMDOPT_SIZE("--max-buffer-mem", struct suite_args, max_buffer_mem,
 		    "refuse jobs needing more memory for I/O buffers,\n"
 		    "verify maps, series and histograms (each target's;\n"
@@ -233,6 +240,32 @@ static int check_labels(const struct suite_args *a)
 		       "one drive)", a->nr_labels, a->nr_labels == 1 ? "" : "s", targets);
 }
 
+/* The finished page, whatever the suite's outcome; its failure fails a
+ * suite that otherwise succeeded (the results are stored). */
+static void final_report(const struct suite_report *r, int *rc)
+{
+	char runs[2048] = "";
+	size_t used = 0;
+	bool written;
+	int failed = suite_report_final(r, &written);
+	int64_t *ids = calloc(r->nr, sizeof(*ids));
+	unsigned n = ids ? suite_report_runs(r, ids) : 0;
+
+	for (unsigned i = 0; i < n && used < sizeof(runs); i++)
+		used += (size_t)snprintf(runs + used, sizeof(runs) - used, "%s%lld",
+					 used ? " " : "", (long long)ids[i]);
+	free(ids);
+	if (!failed && written)
+		fprintf(stderr, "drivebench: report of run%s %s in %s\n", n > 1 ? "s" : "", runs,
+			r->path);
+	if (!failed)
+		return;
+	fprintf(stderr, "drivebench suite: %s; `drivebench report --db %s %s --out %s` "
+		"writes it\n", err_msg(), r->db_path, runs, r->path);
+	if (*rc == EXIT_OK)
+		*rc = EXIT_RUN_FAILED;
+}
+
 int cmd_suite(int argc, char **argv)
 {
 	struct suite_args a = { 0 };
@@ -240,6 +273,7 @@ int cmd_suite(int argc, char **argv)
 	struct suite_options opt = { 0 };
 	char recorded[JOB_PATH_MAX], command[8192], own_target[JOB_PATH_MAX];
 	const char *target = NULL;
+	struct suite_report report = { 0 };
 	bool loaded = false;
 	int rc = EXIT_BAD_INPUT, eta_mode;
 
@@ -247,6 +281,11 @@ int cmd_suite(int argc, char **argv)
 		goto done;
 	if (check_labels(&a))
 		goto fail;
+	/* before anything is read or written: the scratch file, the suite */
+	if (a.report && suite_report_check(a.report, a.nr_targets ? a.nr_targets : 1)) {
+		rc = err_exit_code(EXIT_BAD_INPUT);   /* 3: the gate's refusals */
+		goto fail;
+	}
 	cmd_catch_stop_signals();   /* before the scratch layout, which may take a while */
 	if (!a.nr_targets && cmd_default_target(&a.targets[a.nr_targets++]))
 		goto fail;
@@ -294,24 +333,43 @@ int cmd_suite(int argc, char **argv)
 	opt.metrics_ns = RUN_METRICS_DEFAULT_NS;
 	if (a.status_interval && run_live_parse(a.status_interval, NULL, &opt.metrics_ns, &eta_mode))
 		goto fail;
+	if (a.report && suite_report_init(&report, a.report, a.store.db_path, a.targets,
+					  a.nr_targets))
+		goto fail;
+	if (a.report && a.nr_targets == 1) {
+		opt.step_done = suite_report_step;
+		opt.step_done_arg = &report;
+	}
 	if (a.nr_targets > 1) {
 		struct suite_targets t = {
 			.targets = a.targets,
 			.labels = a.nr_labels ? a.labels : NULL,
 			.nr = a.nr_targets,
+			.report = a.report ? &report : NULL,
 		};
 
 		rc = suite_targets_run(&s, &opt, &t);
+		if (a.report)
+			final_report(&report, &rc);
 		goto done;
 	}
 	if (suite_run(&s, &opt, &rc) == 0) {
 		fprintf(stderr, "drivebench: suite '%s' complete; results in %s\n", s.name, a.store.db_path);
+		if (a.report)
+			final_report(&report, &rc);
 		goto done;
 	}
 	if (cmd_stop_requested || strstr(err_msg(), "interrupted")) {
 		fprintf(stderr, "drivebench suite: %s\n", err_msg());
 		fprintf(stderr, "interrupted: resume with drivebench suite --resume --db %s %s\n",
 			a.store.db_path, target);
+		if (a.report)
+			final_report(&report, &rc);
+		goto done;
+	}
+	if (a.report && report.last[0].run_id) {   /* the step's failure, then the page */
+		fprintf(stderr, "drivebench suite: %s\n", err_msg());
+		final_report(&report, &rc);
 		goto done;
 	}
 fail:
@@ -324,6 +382,7 @@ done:
 	free(a.sets);
 	free(a.targets);
 	free(a.labels);
+	suite_report_free(&report);
 	store_args_free(&a.store);
 	return rc;
 }

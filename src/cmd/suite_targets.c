@@ -30,12 +30,20 @@ struct child_report {
 	char message[1024];      /* "" when the run completed */
 };
 
+/* What a child tells the parent after each step (for --report). */
+struct child_step {
+	int64_t run_id;
+	unsigned done, nr;
+	double eta_s;
+};
+
 struct child {
 	struct suite_options opt;   /* target and label its own */
 	bool skipped;               /* --resume: its last run finished */
 	char skip_note[512];
 	pid_t pid;                  /* 0: not started */
 	int status_fd;              /* read end of the report pipe, or -1 */
+	int step_fd;                /* read end of the step pipe (--report), or -1 */
 	bool reaped;
 	int wait_status;
 	bool reported;
@@ -104,12 +112,24 @@ static int check_targets(const struct suite *s, struct child *c, unsigned nr,
 	return EXIT_OK;
 }
 
+/* suite_options.step_done in a child: the step to the parent (a write
+ * under PIPE_BUF is whole); the parent gone, the suite goes on. */
+static void tell_parent(void *arg, const struct suite_step_done *d)
+{
+	struct child_step step = { d->run_id, d->done, d->nr, d->eta_s };
+
+	if (write(*(const int *)arg, &step, sizeof(step)) != (ssize_t)sizeof(step))
+		fprintf(stderr, "drivebench suite: warning: --report: cannot tell the parent of "
+			"step %u: %s\n", d->done, strerror(errno));
+}
+
 /* The child: the suite on its target, standard error into its pipe, the
- * report into the other; it stops when the parent dies. Never returns
- * (this is a process of its own: its end is its exit). */
+ * report into the other (and, for --report, its steps into a third); it
+ * stops when the parent dies. Never returns (this is a process of its
+ * own: its end is its exit). */
 static void run_child(const struct suite *s, struct child *me, const struct child *all,
 		      const struct line_relay *relays, unsigned nr, int err_fd,
-		      int report_fd, pid_t parent)
+		      int report_fd, int step_fd, pid_t parent)
 {
 	struct child_report rep = { 0 };
 	int code = EXIT_RUN_FAILED;
@@ -124,10 +144,16 @@ static void run_child(const struct suite *s, struct child *me, const struct chil
 	for (unsigned i = 0; i < nr; i++) {   /* the other children's read ends */
 		if (all[i].status_fd >= 0)
 			close(all[i].status_fd);
+		if (all[i].step_fd >= 0)
+			close(all[i].step_fd);
 		if (relays[i].fd >= 0)
 			close(relays[i].fd);
 	}
 	me->opt.run_id = &rep.run_id;
+	if (step_fd >= 0) {
+		me->opt.step_done = tell_parent;
+		me->opt.step_done_arg = &step_fd;
+	}
 	if (suite_run(s, &me->opt, &code) == 0) {
 		fprintf(stderr, "drivebench: suite '%s' complete on %s\n", s->name, me->opt.target);
 	} else {
@@ -146,9 +172,9 @@ static void run_child(const struct suite *s, struct child *me, const struct chil
 
 /* Starts the child of c[i]: 0, or -1 with err_msg (nothing started for it). */
 static int start_child(const struct suite *s, struct child *c, struct line_relay *relays,
-		       unsigned nr, unsigned i)
+		       unsigned nr, unsigned i, bool steps)
 {
-	int err_pipe[2], report_pipe[2];
+	int err_pipe[2], report_pipe[2], step_pipe[2] = { -1, -1 };
 	pid_t parent = getpid(), pid;
 
 	if (pipe2(err_pipe, O_CLOEXEC))
@@ -158,31 +184,69 @@ static int start_child(const struct suite *s, struct child *c, struct line_relay
 		close(err_pipe[1]);
 		return err_set("pipe: %s", strerror(errno));
 	}
+	/* the parent reads the steps between relaying lines: never blocked */
+	if (steps && (pipe2(step_pipe, O_CLOEXEC) ||
+		      fcntl(step_pipe[0], F_SETFL, O_NONBLOCK))) {
+		int e = errno;
+
+		for (int k = 0; k < 2; k++) {
+			close(err_pipe[k]);
+			close(report_pipe[k]);
+			if (step_pipe[k] >= 0)
+				close(step_pipe[k]);
+		}
+		return err_set("pipe: %s", strerror(e));
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		int e = errno;
 
-		close(err_pipe[0]);
-		close(err_pipe[1]);
-		close(report_pipe[0]);
-		close(report_pipe[1]);
+		for (int k = 0; k < 2; k++) {
+			close(err_pipe[k]);
+			close(report_pipe[k]);
+			if (step_pipe[k] >= 0)
+				close(step_pipe[k]);
+		}
 		return err_set("fork: %s", strerror(e));
 	}
 	if (pid == 0) {
 		close(err_pipe[0]);
 		close(report_pipe[0]);
-		run_child(s, &c[i], c, relays, nr, err_pipe[1], report_pipe[1], parent);
+		if (step_pipe[0] >= 0)
+			close(step_pipe[0]);
+		run_child(s, &c[i], c, relays, nr, err_pipe[1], report_pipe[1], step_pipe[1],
+			  parent);
 	}
 	close(err_pipe[1]);
 	close(report_pipe[1]);
+	if (step_pipe[1] >= 0)
+		close(step_pipe[1]);
 	c[i].pid = pid;
 	c[i].status_fd = report_pipe[0];
+	c[i].step_fd = step_pipe[0];
 	line_relay_init(&relays[i], err_pipe[0], c[i].opt.target);
 	return 0;
 }
 
-static void reap(struct child *c, unsigned nr, unsigned *live)
+/* The steps the children told since the last call, each to the page
+ * (one at a time: this process alone writes it). */
+static void read_steps(struct child *c, unsigned nr, struct suite_report *report)
+{
+	for (unsigned i = 0; report && i < nr; i++) {
+		struct child_step step;
+
+		while (c[i].step_fd >= 0 &&
+		       read(c[i].step_fd, &step, sizeof(step)) == (ssize_t)sizeof(step)) {
+			struct suite_step_done d = { step.run_id, step.done, step.nr, NULL,
+						     step.eta_s };
+
+			suite_report_target_step(report, i, &d);
+		}
+	}
+}
+
+static void reap(struct child *c, unsigned nr, unsigned *live, struct suite_report *report)
 {
 	for (unsigned i = 0; i < nr; i++) {
 		if (!c[i].pid || c[i].reaped)
@@ -190,6 +254,11 @@ static void reap(struct child *c, unsigned nr, unsigned *live)
 		if (waitpid(c[i].pid, &c[i].wait_status, WNOHANG) != c[i].pid)
 			continue;
 		c[i].reaped = true;
+		read_steps(c, nr, report);   /* what it told before it ended */
+		if (c[i].step_fd >= 0) {
+			close(c[i].step_fd);
+			c[i].step_fd = -1;
+		}
 		(*live)--;
 		if (read(c[i].status_fd, &c[i].rep, sizeof(c[i].rep)) == (ssize_t)sizeof(c[i].rep))
 			c[i].reported = true;
@@ -202,7 +271,7 @@ static void reap(struct child *c, unsigned nr, unsigned *live)
  * reaches them all from the terminal, a SIGTERM only this process) is
  * passed on to each. */
 static void wait_children(struct child *c, struct line_relay *relays, unsigned nr,
-			  unsigned live)
+			  unsigned live, struct suite_report *report)
 {
 	bool forwarded = false;
 
@@ -219,7 +288,8 @@ static void wait_children(struct child *c, struct line_relay *relays, unsigned n
 
 			nanosleep(&pause, NULL);
 		}
-		reap(c, nr, &live);
+		read_steps(c, nr, report);
+		reap(c, nr, &live, report);
 	}
 	for (unsigned i = 0; i < nr; i++)   /* a grandchild may hold a pipe open */
 		line_relay_close(&relays[i], stderr);
@@ -308,6 +378,7 @@ int suite_targets_run(const struct suite *s, const struct suite_options *base,
 		c[i].opt.label = t->labels ? t->labels[i] : "";
 		c[i].opt.progress_tty = false;   /* log lines, each under its target */
 		c[i].status_fd = -1;
+		c[i].step_fd = -1;
 		relays[i].fd = -1;
 	}
 	if (code == EXIT_OK)
@@ -321,7 +392,7 @@ int suite_targets_run(const struct suite *s, const struct suite_options *base,
 	for (unsigned i = 0; i < t->nr && !cmd_stop_requested; i++) {
 		if (c[i].skipped)
 			continue;
-		if (start_child(s, c, relays, t->nr, i)) {
+		if (start_child(s, c, relays, t->nr, i, t->report != NULL)) {
 			/* the ones started run on; the rest are stopped */
 			fprintf(stderr, "drivebench suite: %s: %s; stopping the targets started\n",
 				c[i].opt.target, err_msg());
@@ -330,7 +401,7 @@ int suite_targets_run(const struct suite *s, const struct suite_options *base,
 		}
 		live++;
 	}
-	wait_children(c, relays, t->nr, live);
+	wait_children(c, relays, t->nr, live, t->report);
 	code = summarize(s, c, t->nr, base->db_path);
 out:
 	free(c);

@@ -6,6 +6,7 @@
 #ifndef DRIVEBENCH_SUITE_TARGETS_H
 #define DRIVEBENCH_SUITE_TARGETS_H
 
+#include "cmd/suite_report.h"
 #include "suite/suite.h"
 #include "suite/suiterun.h"
 
@@ -13,6 +14,9 @@ struct suite_targets {
 	const char *const *targets;
 	const char *const *labels;   /* one per target, or NULL: none */
 	unsigned nr;                 /* at least 2 */
+	/* --report: each target's process tells this one its steps, which
+	 * writes the one page of them all (NULL: none) */
+	struct suite_report *report;
 };
 
 /* Runs s on every target with base's options (the target and label

@@ -58,6 +58,9 @@ void suite_log(const struct suite_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The time left of the current step and of the suite; < 0 = unknown. */
 void suite_eta(const struct suite_ctx *c, uint64_t now, double *step_left, double *suite_left);
+/* The time the selected steps from position `from` on will take; < 0 =
+ * unknown. */
+double suite_eta_from(const struct suite_ctx *c, unsigned from);
 /* Writes --metrics-file from the entries of the point running (or
  * finished); nothing without the option. */
 void suite_write_metrics(struct suite_ctx *c, const struct job_result *entries, unsigned nr);

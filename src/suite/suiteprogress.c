@@ -13,7 +13,6 @@
 #include "util/error.h"
 #include "util/units.h"
 
-/* Kept for suiterun.c until it calls util/units.h itself. */
 /* --- estimates ------------------------------------------------------------ */
 
 static unsigned step_repeats(const struct suite_step *st)
@@ -118,11 +117,23 @@ void suite_eta(const struct suite_ctx *c, uint64_t now, double *step_left, doubl
 		*step_left = seconds > elapsed ? seconds - elapsed : 0;
 	}
 	*suite_left = *step_left;
-	for (unsigned i = c->position + 1; i < c->nr_selected && *suite_left >= 0; i++) {
+	if (*suite_left >= 0) {
+		double after = suite_eta_from(c, c->position + 1);
+
+		*suite_left = after < 0 ? -1 : *suite_left + after;
+	}
+}
+
+double suite_eta_from(const struct suite_ctx *c, unsigned from)
+{
+	double left = 0;
+
+	for (unsigned i = from; i < c->nr_selected && left >= 0; i++) {
 		double more = step_seconds(c, &c->s->steps[c->selected[i]]);
 
-		*suite_left = more < 0 ? -1 : *suite_left + more;
+		left = more < 0 ? -1 : left + more;
 	}
+	return left;
 }
 
 void suite_write_metrics(struct suite_ctx *c, const struct job_result *entries, unsigned nr)

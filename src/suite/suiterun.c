@@ -274,6 +274,25 @@ static int step_row(struct suite_ctx *c, unsigned idx, int64_t *step_id)
 				step_kind_name(c->step->kind), step_id);
 }
 
+/* To o->step_done: the step at c->position just stored as done, or
+ * (before_first) none yet: the run begun or resumed. */
+static void tell_step_done(const struct suite_ctx *c, bool before_first)
+{
+	struct suite_step_done d = { .run_id = c->run_id, .nr = c->nr_selected };
+	unsigned next = before_first ? 0 : c->position + 1;
+
+	if (!c->o->step_done)
+		return;
+	if (before_first)   /* a resume's done steps count, up to the first to run */
+		while (next < c->nr_selected && c->resume.steps[c->selected[next]].done)
+			next++;
+	d.eta_s = suite_eta_from(c, next);
+	d.done = next;
+	if (next < c->nr_selected)
+		d.next = c->s->steps[c->selected[next]].name;
+	c->o->step_done(c->o->step_done_arg, &d);
+}
+
 /* Runs the selected steps not done yet; 0 when all completed. */
 static int run_steps(struct suite_ctx *c)
 {
@@ -343,6 +362,7 @@ static int run_steps(struct suite_ctx *c)
 		} else {
 			suite_log(c, "done in %s", took);
 		}
+		tell_step_done(c, false);
 	}
 	return 0;
 }
@@ -456,6 +476,7 @@ int suite_run(const struct suite *s, const struct suite_options *o, int *exit_co
 	fprintf(stderr, "drivebench: suite '%s' on %s: run %lld in %s\n", s->name,
 		o->target, (long long)c.run_id, o->db_path);
 	c.suite_start_ns = clock_now_ns();
+	tell_step_done(&c, true);
 	if (run_steps(&c))
 		goto out;
 	if (store_run_end(c.db, c.run_id, false)) {

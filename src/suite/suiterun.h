@@ -13,6 +13,15 @@
 
 #include "suite/suite.h"
 
+/* What a suite run tells after each step it completes (`suite --report`
+ * rewrites its page from it). */
+struct suite_step_done {
+	int64_t run_id;
+	unsigned done, nr;                  /* step `done` of the nr selected completed */
+	const char *next;                   /* the next step's name; NULL after the last */
+	double eta_s;                       /* the suite's time left; < 0 = unknown */
+};
+
 struct suite_options {
 	const char *target;                 /* file or block device */
 	const char *db_path;                /* required: resume lives there */
@@ -32,6 +41,10 @@ struct suite_options {
 	const char *metrics_file;
 	uint64_t metrics_ns;
 	const char *command_name;           /* the metrics' command label; NULL: "suite" */
+	/* called after each step is stored as done (NULL = none); what it
+	 * fails to do is its own to say: the suite goes on */
+	void (*step_done)(void *arg, const struct suite_step_done *d);
+	void *step_done_arg;
 };
 
 /* Returns 0 when every selected step completed, -1 with err_msg otherwise;

@@ -745,6 +745,39 @@ static void draw_empty(FILE *f, void *arg)
 	assert_int_equal(report_html(f, NULL, 0, NULL), 0);
 }
 
+static void draw_progress(FILE *f, void *arg)
+{
+	assert_int_equal(report_html(f, NULL, 0, arg), 0);
+}
+
+/* suite --report: a page in progress has the refresh in its head and the
+ * line under the title, escaped; without them the page is the plain one,
+ * byte for byte */
+static void test_report_in_progress(void **state)
+{
+	struct report_options busy = { .in_progress = "in progress: step 2 of 3 <done>",
+				       .refresh_s = 60 };
+	struct report_options plain = { 0 }, no_refresh = { .refresh_s = 60 };
+	(void)state;
+	char *html = render(draw_progress, &busy);
+	char *done = render(draw_progress, &plain), *none = render(draw_empty, NULL);
+	char *head_only = render(draw_progress, &no_refresh);
+
+	const char *meta = strstr(html, "<meta http-equiv=\"refresh\" content=\"60\">");
+	assert_non_null(meta);
+	assert_true(meta < strstr(html, "</head>"));
+	assert_non_null(strstr(html, "<b>in progress: step 2 of 3 &lt;done&gt;</b>"));
+	assert_true(strstr(html, "in progress") > strstr(html, "</h1>"));
+	assert_null(strstr(done, "http-equiv"));
+	assert_null(strstr(done, "in progress"));
+	assert_string_equal(done, none);
+	assert_string_equal(head_only, none);   /* a refresh only with the line */
+	free(html);
+	free(done);
+	free(none);
+	free(head_only);
+}
+
 static void test_report_empty_and_write_error(void **state)
 {
 	(void)state;
@@ -1094,6 +1127,7 @@ int main(void)
 		cmocka_unit_test(test_spec_skips_model_section),
 		cmocka_unit_test(test_spec_load_file),
 		cmocka_unit_test(test_report_page),
+		cmocka_unit_test(test_report_in_progress),
 		cmocka_unit_test(test_report_empty_and_write_error),
 		cmocka_unit_test(test_report_steady_state),
 		cmocka_unit_test(test_mixed_splits_are_different_tests),

@@ -769,7 +769,10 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 		goto out;
 	}
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", out);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n", out);
+	if (opt && opt->in_progress && opt->refresh_s)
+		fprintf(out, "<meta http-equiv=\"refresh\" content=\"%u\">\n", opt->refresh_s);
+	fputs("<title>", out);
 	html_esc(out, title);
 	fprintf(out, "</title>\n<style>%s</style>\n</head><body>\n<h1>", page_css);
 	html_esc(out, title);
@@ -778,6 +781,12 @@ int report_html(FILE *out, const struct report_drive *drives, unsigned nr,
 		fputs("<p class=\"note\">", out);
 		html_esc(out, opt->subtitle);
 		fputs("</p>\n", out);
+	}
+	if (opt && opt->in_progress) {
+		fputs("<p class=\"in-progress\" style=\"border:1px solid #c90;background:#fff6e0;"
+		      "padding:.4em .6em\"><b>", out);
+		html_esc(out, opt->in_progress);
+		fputs("</b></p>\n", out);
 	}
 	warnings_box(out, drives, nr);
 	draw_picker(out, &pg);

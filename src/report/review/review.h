@@ -12,6 +12,11 @@ struct report_options {
 	const char *title;                 /* NULL = "drivebench report" */
 	const char *subtitle;              /* e.g. database and date, or NULL */
 	unsigned reviewed;                 /* the drive the summary tells of (0: the first) */
+	/* a page of a suite still running (`suite --report`): the line that
+	 * says so under the title, and the seconds after which a browser
+	 * reloads it; NULL and 0 for a finished page */
+	const char *in_progress;
+	unsigned refresh_s;
 };
 
 /* Writes the page. -1 with err_msg on a write error or bad input. */

@@ -367,7 +367,7 @@ static int check_state_file(const char *path, const char *suffix)
 	int fd;
 
 	snprintf(name, sizeof(name), "%s%s", path, suffix);
-	if (lstat(name, &sb) != 0 && errno == ENOENT)
+	if (stat(name, &sb) != 0 && errno == ENOENT)
 		return 0;
 	if ((fd = text_open_input(name, "vssd_state file")) < 0)
 		return -1;

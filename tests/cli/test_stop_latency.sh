@@ -102,6 +102,7 @@ refused "a read job's filename=" "target" "fifo dir chr null" run --no-db --ioen
 	--rw=read --bs=4k --size=64k --name=j --filename=@F
 # a huge regular file is read only as far as needed: a pattern takes its
 # first bytes, a state file is refused by its header, a database by its
+# SQLite header
 start=$(date +%s%N)
 expect_exit 0 "a 20 GiB buffer_pattern file is read only as far as a pattern holds" \
 	run --no-db --ioengine=null $NJ "--buffer_pattern='$TMP/huge'"

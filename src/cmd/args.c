@@ -11,6 +11,7 @@
 #include "store/store.h"
 #include "device/safety.h"
 #include "device/target.h"
+#include "io/vssd.h"
 #include "util/error.h"
 
 const char *cmd_option(const char *name, int argc, char **argv, int *i)
@@ -46,6 +47,7 @@ void cmd_catch_stop_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	vssd_drives_stop_on(&cmd_stop_requested);   /* a suite's purge makes its drive */
 }
 
 void cmd_join_command(int argc, char **argv, char *out, size_t len)

@@ -71,7 +71,7 @@ static int check_args(const struct import_args *a)
 /* The whole of a small text file, NUL-terminated; caller frees. */
 static int read_text_file(const char *path, char **out)
 {
-	FILE *f = text_open_input_stream(path, NULL);
+	FILE *f = text_open_input_stream(path, "--spec file");
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 

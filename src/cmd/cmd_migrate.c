@@ -3,6 +3,7 @@
  * database apart from the commands that store results (report, compare and
  * export only read, and refuse an older schema naming this command). */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cmd/args.h"
 #include "cmd/commands.h"
@@ -10,6 +11,7 @@
 #include "store/schema.h"
 #include "store/store.h"
 #include "util/error.h"
+#include "util/text.h"
 
 struct migrate_args {
 	const char *db_path;
@@ -36,17 +38,17 @@ int cmd_migrate(int argc, char **argv)
 {
 	struct migrate_args a = { .db_path = store_default_path() };
 	struct store *db;
-	FILE *f;
-	int rc = EXIT_BAD_INPUT;
+	int fd, rc = EXIT_BAD_INPUT;
 
 	if (cmd_parse(&migrate_spec, argc, argv, &a, &rc))
 		return rc;
-	/* an upgrade, never a new database */
-	if (!(f = fopen(a.db_path, "rb"))) {
-		perror(a.db_path);
+	/* an upgrade, never a new database; a regular file, opened without
+	 * waiting (a FIFO named by mistake never holds the command) */
+	if ((fd = text_open_input(a.db_path, "--db")) < 0) {
+		fprintf(stderr, "drivebench migrate: %s\n", err_msg());
 		return EXIT_BAD_INPUT;
 	}
-	fclose(f);
+	close(fd);
 	if (store_open(a.db_path, &db)) {
 		fprintf(stderr, "drivebench migrate: %s\n", err_msg());
 		return err_exit_code(EXIT_BAD_INPUT);

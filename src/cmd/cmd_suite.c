@@ -287,17 +287,26 @@ int cmd_suite(int argc, char **argv)
 		goto fail;
 	}
 	cmd_catch_stop_signals();   /* before the scratch layout, which may take a while */
-	if (!a.nr_targets && cmd_default_target(&a.targets[a.nr_targets++]))
+	/* the suite file is read (and refused when it is no regular file)
+	 * before the default target is laid out, unless --resume finds it
+	 * in the database by the target */
+	if ((a.suite || !a.resume) &&
+	    suite_load_set(a.suite ? a.suite : DEFAULT_SUITE, a.sets, a.nr_sets, &s))
 		goto fail;
+	loaded = a.suite || !a.resume;
+	if (!a.nr_targets && cmd_default_target(&a.targets[a.nr_targets++])) {
+		rc = err_exit_code(EXIT_BAD_INPUT);   /* 1 when a signal cut the layout */
+		goto fail;
+	}
 	target = a.targets[0];
-	if (!a.suite && a.resume) {
+	if (!loaded) {
 		if (recorded_suite(&a, recorded, sizeof(recorded)))
 			goto fail;
 		a.suite = recorded;
+		if (suite_load_set(a.suite, a.sets, a.nr_sets, &s))
+			goto fail;
+		loaded = true;
 	}
-	if (suite_load_set(a.suite ? a.suite : DEFAULT_SUITE, a.sets, a.nr_sets, &s))
-		goto fail;
-	loaded = true;
 	if (a.time_scale && apply_time_scale(&s, a.time_scale))
 		goto fail;
 	cmd_join_command(argc, argv, command, sizeof(command));

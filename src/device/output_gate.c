@@ -21,6 +21,7 @@
 #include "device/pseudo_fs.h"
 #include "device/signatures.h"
 #include "util/error.h"
+#include "util/text.h"
 
 #define SQLITE_HEADER "SQLite format 3"   /* and a NUL: the first 16 bytes */
 
@@ -207,8 +208,9 @@ static int check_database(const char *what, const char *path, const struct stat 
 		return err_refuse("%s: refusing to open '%s' as the results database: it "
 				  "is a block device", what, path);
 	if (!S_ISREG(st->st_mode))
-		return err_set("%s: '%s' is not a regular file (for no database, use "
-			       "--no-db where the command has it)", what, path);
+		return err_set("%s: '%s' is %s, not a regular file (for no database, use "
+			       "--no-db where the command has it)", what, path,
+			       text_file_kind(st->st_mode, "not a plain file"));
 	if (check_regular(what, path, st))
 		return -1;
 	if (st->st_size > 0 && !is_sqlite_file(path))

@@ -331,7 +331,7 @@ int target_layout_file(const char *path, uint64_t size, const volatile sig_atomi
 		if (stop && *stop) {
 			free(buf);
 			close(fd);
-			return err_set("interrupted while laying out '%s' (%llu of %llu "
+			return err_fail(EXIT_RUN_FAILED, "interrupted while laying out '%s' (%llu of %llu "
 				       "bytes written)", path, (unsigned long long)at,
 				       (unsigned long long)size);
 		}

@@ -6,6 +6,7 @@
 #ifndef DRIVEBENCH_ENGINE_H
 #define DRIVEBENCH_ENGINE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -141,6 +142,9 @@ struct engine {
 	uint64_t range_start;    /* the job's byte range on the target */
 	uint64_t range_len;
 	const char *path;        /* the target's path (for messages) */
+	/* the run's stop flag (SIGINT/SIGTERM), for an init that takes long
+	 * (vssd making a large drive); NULL: none */
+	const volatile sig_atomic_t *stop;
 	bool measuring;          /* set by the loop when the ramp is over */
 	/* set by an engine that ended the job itself (cpuio's
 	 * exit_on_io_done): the -ECANCELED it handed back is no error */

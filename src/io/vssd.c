@@ -11,15 +11,19 @@
 #include "io/vssd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "job/option_table.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/text.h"
 #include "vssd/drive.h"
 #include "vssd/ftl.h"
 #include "vssd/model.h"
@@ -89,13 +93,27 @@ static int state_save(struct vssd_drive *d)
 	struct ftl_segment seg[FTL_STATE_SEGMENTS];
 	char header[2048], tmp[sizeof(d->state) + 8];
 	unsigned n = vdrive_state_segments(d->drive, seg, FTL_STATE_SEGMENTS);
+	struct stat sb;
 	FILE *f;
 	bool ok;
+	int fd;
 
 	state_header(d, header, sizeof(header));
 	snprintf(tmp, sizeof(tmp), "%s.tmp", d->state);
-	if (!(f = fopen(tmp, "wb")))
-		return err_set("vssd_state=%s: cannot write %s: %s", d->state, tmp, strerror(errno));
+	/* never waits (a FIFO put there since the check) nor follows a link */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+		close(fd);
+		fd = -1;
+		errno = EINVAL;
+	}
+	if (fd < 0 || !(f = fdopen(fd, "wb"))) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return err_set("vssd_state=%s: cannot write %s: %s", d->state, tmp, strerror(e));
+	}
 	ok = fputs(header, f) >= 0;
 	for (unsigned i = 0; ok && i < n; i++)
 		ok = fwrite(seg[i].ptr, 1, seg[i].len, f) == seg[i].len;
@@ -116,11 +134,20 @@ static int state_load(struct vssd_drive *d)
 	char want[2048], got[2048];
 	unsigned n;
 	size_t len;
-	FILE *f = fopen(d->state, "rb");
+	struct stat sb;
+	int fd;
+	FILE *f;
 
-	if (!f)
-		return errno == ENOENT ? 0 :
-		       err_set("vssd_state=%s: cannot read it: %s", d->state, strerror(errno));
+	if (stat(d->state, &sb) != 0 && errno == ENOENT)
+		return 0;
+	/* a regular file only, opened without waiting (vssd_check refused
+	 * any other already; this is the same check at the open) */
+	if ((fd = text_open_input(d->state, "vssd_state file")) < 0)
+		return -1;
+	if (!(f = fdopen(fd, "rb"))) {
+		close(fd);
+		return err_set("vssd_state=%s: cannot read it: %s", d->state, strerror(errno));
+	}
 	state_header(d, want, sizeof(want));
 	len = strlen(want);
 	if (fread(got, 1, len, f) != len || memcmp(got, STATE_MAGIC, strlen(STATE_MAGIC))) {
@@ -159,7 +186,7 @@ static int state_load(struct vssd_drive *d)
  * create false, NULL when there is none (err_msg not set). state: a state
  * file to load it from when it is made (NULL or "": none). */
 static struct vssd_drive *drive_get_state(const char *model, const char *scale, bool create,
-					  const char *state)
+					  const char *state, const volatile sig_atomic_t *stop)
 {
 	char key[sizeof(drives->model_path)];
 	struct vssd_drive *d;
@@ -177,7 +204,7 @@ static struct vssd_drive *drive_get_state(const char *model, const char *scale, 
 	snprintf(d->model_path, sizeof(d->model_path), "%s", key);
 	snprintf(d->scale, sizeof(d->scale), "%s", scale);
 	snprintf(d->state, sizeof(d->state), "%s", state ? state : "");
-	if (vssd_model_load(model, scale, &d->model) || !(d->drive = vdrive_create(&d->model)) ||
+	if (vssd_model_load(model, scale, &d->model) || !(d->drive = vdrive_create_until(&d->model, stop)) ||
 	    (d->state[0] && state_load(d))) {
 		vdrive_destroy(d->drive);
 		free(d);
@@ -192,15 +219,24 @@ out:
 	return d;
 }
 
-static struct vssd_drive *drive_get(const char *model, const char *scale, bool create)
+/* the stop flag a drive made outside a job (a suite's purge) checks */
+static const volatile sig_atomic_t *drives_stop;
+
+void vssd_drives_stop_on(const volatile sig_atomic_t *stop)
 {
-	return drive_get_state(model, scale, create, NULL);
+	drives_stop = stop;
 }
 
-static struct vssd_drive *drive_open(const struct job_spec *spec)
+static struct vssd_drive *drive_get(const char *model, const char *scale, bool create)
+{
+	return drive_get_state(model, scale, create, NULL, drives_stop);
+}
+
+static struct vssd_drive *drive_open(const struct job_spec *spec,
+				      const volatile sig_atomic_t *stop)
 {
 	struct vssd_drive *d = drive_get_state(spec->eng.vssd.model, spec->eng.vssd.scale, true,
-					       spec->eng.vssd.state);
+					       spec->eng.vssd.state, stop);
 
 	if (d && strcmp(d->state, spec->eng.vssd.state)) {
 		err_set("vssd_state=%s: this process's drive (%s at scale %s) already has %s%s",
@@ -239,10 +275,12 @@ int vssd_drive_counters(const char *model, const char *scale, struct vssd_counte
 
 int vssd_drive_format(const char *model, const char *scale)
 {
-	struct vssd_drive *d = drive_get(model, scale, true);
+	struct vssd_drive *d = drive_get(model, scale, false);
 
+	/* a drive made now is as a format leaves it (and clearing its maps
+	 * twice would double the seconds a large one takes) */
 	if (!d)
-		return -1;
+		return drive_get(model, scale, true) ? 0 : -1;
 	pthread_mutex_lock(&d->lock);
 	vdrive_format(d->drive);
 	pthread_mutex_unlock(&d->lock);
@@ -322,6 +360,23 @@ static enum vdrive_dir io_dir(uint8_t dir)
 	return dir == DIR_READ ? VDRIVE_READ : dir == DIR_WRITE ? VDRIVE_WRITE : VDRIVE_TRIM;
 }
 
+/* PATH+suffix, when it exists, is a regular file; 0, or -1 with err_msg
+ * "cannot read vssd_state file 'PATH': it is a FIFO, not a regular file". */
+static int check_state_file(const char *path, const char *suffix)
+{
+	char name[sizeof(((struct job_spec *)0)->eng.vssd.state) + 8];
+	struct stat sb;
+	int fd;
+
+	snprintf(name, sizeof(name), "%s%s", path, suffix);
+	if (stat(name, &sb) != 0 && errno == ENOENT)
+		return 0;
+	if ((fd = text_open_input(name, "vssd_state file")) < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
 static int vssd_check(const struct job_spec *spec)
 {
 	struct vssd_model model;
@@ -332,6 +387,12 @@ static int vssd_check(const struct job_spec *spec)
 		return err_set("ioengine=vssd needs vssd_model= (a spec file with a [model] "
 			       "section, e.g. models/generic-qlc.ini)");
 	if (spec->eng.vssd.scale[0] && vssd_scale_parse(spec->eng.vssd.scale, &fraction, &capacity))
+		return -1;
+	/* vssd_state=: a file that exists must be a regular one (a FIFO would
+	 * hold the worker that loads it), and so must FILE.tmp it is saved
+	 * through */
+	if (spec->eng.vssd.state[0] && (check_state_file(spec->eng.vssd.state, "") ||
+					check_state_file(spec->eng.vssd.state, ".tmp")))
 		return -1;
 	/* the model is read now, before any worker starts (a file that is not
 	 * regular, or not a model, fails the job here, never in a worker) */
@@ -346,7 +407,7 @@ static int vssd_init(struct engine *e, const struct job_spec *spec)
 
 	if (e->depth == 0 || e->depth > (1u << 20))
 		return err_set("vssd: iodepth %u out of range", e->depth);
-	if (!(d = drive_open(spec)))
+	if (!(d = drive_open(spec, e->stop)))
 		return -1;
 	if (e->range_start + e->range_len > d->model.capacity)
 		return err_set("vssd: the job's range ends at %llu bytes, past the modelled "

@@ -6,6 +6,7 @@
 #ifndef DRIVEBENCH_IO_VSSD_H
 #define DRIVEBENCH_IO_VSSD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -30,6 +31,11 @@ int vssd_drive_counters(const char *model, const char *scale, struct vssd_counte
  * IU unmapped and every used block erased, as an NVMe Format with
  * secure erase does. 0, or -1 with err_msg. */
 int vssd_drive_format(const char *model, const char *scale);
+
+/* The stop flag (SIGINT/SIGTERM) that making a drive outside a job checks
+ * (a suite's purge makes it): a large drive takes seconds to clear, and a
+ * set flag ends that with an error. A job's drive checks the run's flag. */
+void vssd_drives_stop_on(const volatile sig_atomic_t *stop);
 
 /* The logical capacity of the drive (model, scale) in bytes: what a job
  * on it without size= covers, and what size=N% is a share of (as fio

@@ -390,8 +390,11 @@ static int run_phase(struct phase *p, enum run_failure *why)
 
 		if ((w->setup_failed || w->run_failed) && rc == 0 && !p->failed_together) {
 			rc = err_set("%s", w->error_text);
+			/* a setup cut by a stop (vssd making its drive) is
+			 * an interrupted run, not bad input */
 			*why = w->setup_refused ? RUN_FAILED_UNSAFE :
-				w->setup_failed ? RUN_FAILED_INPUT : RUN_FAILED_RUNTIME;
+				w->setup_failed && !*p->opt->stop ? RUN_FAILED_INPUT :
+				RUN_FAILED_RUNTIME;
 		}
 	}
 	return rc;

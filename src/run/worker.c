@@ -94,7 +94,11 @@ static void fill_buffers(struct worker *w)
 		job_seed(w->spec, w->clone, RNG_STREAM_DATA);
 
 	buffers_setup(&w->bufs, w->spec, key, w->range_len, w->dedupe_keys, w->dedupe_index);
-	buffers_fill_slots(&w->bufs, w->buffers, w->depth, w->buf_size);
+	/* slot by slot, so that a stop during a fill of gigabytes is seen
+	 * (the loop then issues nothing, so a part-filled pool is never used) */
+	for (unsigned i = 0; i < w->depth && !(w->stop && *w->stop); i++)
+		buffers_fill_slots(&w->bufs, (char *)w->buffers + (size_t)i * w->buf_size, 1,
+				   w->buf_size);
 }
 
 static int setup_buffers(struct worker *w)
@@ -217,6 +221,7 @@ int worker_setup(struct worker *w)
 	w->engine.range_start = w->range_start;
 	w->engine.range_len = w->range_len;
 	w->engine.path = w->target->path;
+	w->engine.stop = w->stop;
 	if (w->ops->init(&w->engine, s))
 		return fail(w);
 	return 0;

@@ -38,6 +38,11 @@ static uint64_t gc_step_ns(const struct vssd_model *m)
 
 struct vdrive *vdrive_create(const struct vssd_model *m)
 {
+	return vdrive_create_until(m, NULL);
+}
+
+struct vdrive *vdrive_create_until(const struct vssd_model *m, const volatile sig_atomic_t *stop)
+{
 	struct vdrive *d = calloc(1, sizeof(*d));
 
 	if (!d) {
@@ -48,7 +53,7 @@ struct vdrive *vdrive_create(const struct vssd_model *m)
 	d->gc_step_ns = gc_step_ns(m);
 	d->deps = calloc((size_t)m->geometry.channels * m->geometry.dies_per_channel,
 			 sizeof(*d->deps));
-	if (!d->deps || !(d->ftl = ftl_create(&m->geometry)) ||
+	if (!d->deps || !(d->ftl = ftl_create_until(&m->geometry, stop)) ||
 	    !(d->timing = timing_create(&m->timing))) {
 		if (!d->deps)
 			err_set("vssd: out of memory");

@@ -19,6 +19,8 @@ struct vdrive;
 /* A fresh drive (every IU unmapped, every resource idle) of model m (the
  * model is copied). NULL with err_msg. */
 struct vdrive *vdrive_create(const struct vssd_model *m);
+/* The same, NULL once *stop is set while the drive is made (ftl.h). */
+struct vdrive *vdrive_create_until(const struct vssd_model *m, const volatile sig_atomic_t *stop);
 void vdrive_destroy(struct vdrive *d);
 const struct vssd_model *vdrive_model(const struct vdrive *d);
 

@@ -2,6 +2,7 @@
  * host paths are in ftl_io.c, garbage collection and folding in gc.c. */
 #include "vssd/ftl_internal.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,11 +114,27 @@ double ftl_geometry_op(const struct ftl_geometry *geo)
 	return geo->logical_ius ? physical / (double)geo->logical_ius - 1 : 0;
 }
 
-/* Every block free and erased (erase counts kept), every IU unmapped. */
-static void reset_blocks(struct ftl *f)
+/* memset in 8 MiB pieces, checking *stop between them (a drive's maps
+ * take seconds to clear at the largest scales): false when stopped. */
+static bool fill_until(void *p, int c, uint64_t n, const volatile sig_atomic_t *stop)
 {
-	memset(f->l2p, 0xff, sizeof(*f->l2p) * f->geo.logical_ius);
-	memset(f->p2l, 0xff, sizeof(*f->p2l) * f->physical_ius);
+	const uint64_t piece = 8ull << 20;
+
+	for (uint64_t at = 0; at < n; at += piece) {
+		if (stop && *stop)
+			return false;
+		memset((char *)p + at, c, (size_t)(n - at < piece ? n - at : piece));
+	}
+	return true;
+}
+
+/* Every block free and erased (erase counts kept), every IU unmapped;
+ * false when *stop was set first (the maps half cleared). */
+static bool reset_blocks(struct ftl *f, const volatile sig_atomic_t *stop)
+{
+	if (!fill_until(f->l2p, 0xff, sizeof(*f->l2p) * f->geo.logical_ius, stop) ||
+	    !fill_until(f->p2l, 0xff, sizeof(*f->p2l) * f->physical_ius, stop))
+		return false;
 	memset(f->valid, 0, sizeof(*f->valid) * f->geo.blocks);
 	memset(f->state, BLOCK_FREE, f->geo.blocks);
 	memset(f->mode, FTL_MODE_NATIVE, f->geo.blocks);
@@ -138,9 +155,15 @@ static void reset_blocks(struct ftl *f)
 	}
 	f->host_die = 0;
 	f->gc_die = 0;
+	return true;
 }
 
 struct ftl *ftl_create(const struct ftl_geometry *geo)
+{
+	return ftl_create_until(geo, NULL);
+}
+
+struct ftl *ftl_create_until(const struct ftl_geometry *geo, const volatile sig_atomic_t *stop)
 {
 	uint64_t bytes;
 
@@ -185,7 +208,11 @@ struct ftl *ftl_create(const struct ftl_geometry *geo)
 		err_set("vssd: out of memory for %llu bytes", (unsigned long long)bytes);
 		return NULL;
 	}
-	reset_blocks(f);
+	if (!reset_blocks(f, stop)) {
+		ftl_destroy(f);
+		err_set("vssd: stopped by a signal while the drive was being made");
+		return NULL;
+	}
 	return f;
 }
 
@@ -227,7 +254,7 @@ void ftl_format(struct ftl *f)
 		f->st.erases++;
 		f->st.format_erases++;
 	}
-	reset_blocks(f);
+	reset_blocks(f, NULL);
 	f->st.valid_ius = 0;
 }
 

@@ -14,6 +14,7 @@
 #ifndef DRIVEBENCH_VSSD_FTL_H
 #define DRIVEBENCH_VSSD_FTL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -86,6 +87,9 @@ double ftl_geometry_op(const struct ftl_geometry *geo);
 /* A drive with every IU unmapped and every block erased; NULL with the
  * reason in err_msg(). */
 struct ftl *ftl_create(const struct ftl_geometry *geo);
+/* The same, giving up (NULL, err_msg "stopped by a signal ...") once *stop
+ * is set while the maps are cleared: seconds at the largest scales. */
+struct ftl *ftl_create_until(const struct ftl_geometry *geo, const volatile sig_atomic_t *stop);
 void ftl_destroy(struct ftl *ftl);
 const struct ftl_geometry *ftl_geometry(const struct ftl *ftl);
 

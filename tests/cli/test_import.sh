@@ -158,7 +158,7 @@ expect_output "unknown option '--bogus'" "the unknown option is named"
 expect_exit 2 "--label without a value exits 2" import "$TMP/normal.json" --label
 expect_output "--label needs a value" "the missing value is named"
 expect_exit 2 "a missing spec file exits 2" import --db "$DBFILE" --label driveA --spec "$TMP/none.ini" "$TMP/normal.json"
-expect_output "none.ini: No such file or directory" "the missing spec file is named"
+expect_output "none.ini'?: No such file or directory" "the missing spec file is named"
 expect_exit 0 "import --help" import --help
 expect_output "usage: drivebench import" "help shows the usage"
 

@@ -654,6 +654,24 @@ static void test_partial_write_when_op_list_fills(void **state)
 	ftl_destroy(f);
 }
 
+/* A stop flag set while the drive is made ends ftl_create_until with an
+ * error (nothing half made is handed back); a clear one makes the drive. */
+static void test_create_stops(void **state)
+{
+	struct ftl_geometry g = small_geometry();
+	volatile sig_atomic_t stop = 1;
+	struct ftl *f;
+
+	(void)state;
+	err_clear();
+	assert_null(ftl_create_until(&g, &stop));
+	assert_non_null(strstr(err_msg(), "stopped by a signal"));
+	stop = 0;
+	assert_non_null(f = ftl_create_until(&g, &stop));
+	check_ok(f);
+	ftl_destroy(f);
+}
+
 static void expect_geometry_error(const struct ftl_geometry *g, const char *words)
 {
 	uint64_t bytes = 0;
@@ -868,6 +886,7 @@ int main(void)
 		cmocka_unit_test(test_partial_write_when_op_list_fills),
 		cmocka_unit_test(test_bad_geometries),
 		cmocka_unit_test(test_bad_calls),
+		cmocka_unit_test(test_create_stops),
 		cmocka_unit_test(test_check_finds_corruption),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

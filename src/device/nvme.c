@@ -136,6 +136,9 @@ int nvme_parse_ctrl(const uint8_t buf[NVME_IDENTIFY_SIZE], struct nvme_ctrl_info
 	out->total_capacity = u128_from_le(buf + 280);
 	out->namespaces = le32(buf + 516);
 	out->oacs = le16(buf + 256);
+	out->sanicap = le32(buf + 328);
+	out->oncs = le16(buf + 520);
+	out->fna = buf[524];
 	if (!out->serial[0] && !out->model[0] && !out->vendor_id)
 		return err_set("identify controller data is empty");
 	return 0;
@@ -302,4 +305,56 @@ int nvme_format_nvm(int fd, uint32_t nsid, unsigned lbaf, unsigned ses)
 	cmd.cdw10 = (lbaf & 0x0fu) | ((lbaf >> 4) & 0x3u) << 12 | (ses & 0x7u) << 9;
 	cmd.timeout_ms = NVME_FORMAT_TIMEOUT_MS;
 	return admin_command(fd, &cmd, "format NVM");
+}
+
+int nvme_active_namespaces(int fd, uint32_t nsids[1024], unsigned *nr)
+{
+	uint8_t buf[NVME_IDENTIFY_SIZE];
+
+	*nr = 0;
+	if (nvme_identify(fd, 0, 2, buf))
+		return -1;
+	for (unsigned i = 0; i < NVME_IDENTIFY_SIZE / 4; i++) {
+		uint32_t id = le32(buf + 4 * i);
+
+		if (!id)
+			break;
+		nsids[(*nr)++] = id;
+	}
+	return 0;
+}
+
+void nvme_sanitize_command(unsigned sanact, struct nvme_command_dwords *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->opcode = NVME_ADMIN_SANITIZE;
+	/* CDW10: SANACT bits 2:0, AUSE bit 3, OWPASS 7:4, OIPBP 8, NODAS 9 */
+	out->cdw10 = sanact & 0x7u;
+}
+
+int nvme_sanitize(int fd, unsigned sanact)
+{
+	struct nvme_command_dwords d;
+	struct nvme_admin_cmd cmd;
+
+	nvme_sanitize_command(sanact, &d);
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.opcode = d.opcode;
+	cmd.nsid = d.nsid;
+	cmd.cdw10 = d.cdw10;
+	cmd.cdw11 = d.cdw11;
+	cmd.timeout_ms = NVME_ADMIN_TIMEOUT_MS;   /* it only starts the sanitize */
+	return admin_command(fd, &cmd, "sanitize");
+}
+
+void nvme_parse_sanitize_status(const uint8_t buf[NVME_SANITIZE_LOG_SIZE],
+				struct nvme_sanitize_status *out)
+{
+	memset(out, 0, sizeof(*out));
+	/* SPROG is the fraction done, numerator of x/65536 */
+	out->progress_pct = le16(buf) == 0xffffu ? 100u : (unsigned)(le16(buf) * 100u / 65536u);
+	out->state = le16(buf + 2) & 0x7u;
+	out->cdw10 = le32(buf + 4);
+	out->block_erase_s = le32(buf + 12);
+	out->crypto_erase_s = le32(buf + 16);
 }

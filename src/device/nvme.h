@@ -40,6 +40,11 @@ struct nvme_ctrl_info {
 	struct u128 total_capacity;   /* TNVMCAP, bytes 280-295, in bytes (0: not reported) */
 	uint32_t namespaces;          /* NN, bytes 516-519 */
 	uint16_t oacs;                /* OACS, bytes 256-257: bit 1 Format NVM */
+	uint32_t sanicap;             /* SANICAP, bytes 328-331: bit 0 crypto erase,
+				       * bit 1 block erase, bit 2 overwrite */
+	uint16_t oncs;                /* ONCS, bytes 520-521: bit 2 Dataset Management */
+	uint8_t fna;                  /* FNA, byte 524: bit 0 a format, bit 1 a secure
+				       * erase, acts on every namespace */
 };
 
 /* Identify Namespace, the fields drivebench reports. */
@@ -129,5 +134,53 @@ bool nvme_status_not_offered(unsigned status);
 /* Format NVM (admin 80h) of namespace nsid to LBA format lbaf with Secure
  * Erase Setting ses (1: user data erase). 0, or -1 with err_msg. */
 int nvme_format_nvm(int fd, uint32_t nsid, unsigned lbaf, unsigned ses);
+
+/* Identify CNS 02h: the active namespace IDs, ascending (at most 1024, a
+ * zero ends the list); *nr gets their count. 0, or -1 with err_msg. */
+int nvme_active_namespaces(int fd, uint32_t nsids[1024], unsigned *nr);
+
+/* Sanitize (admin 84h): its actions (SANACT, CDW10 bits 2:0). A sanitize
+ * acts on the whole NVM subsystem - every namespace - not on one. */
+#define NVME_ADMIN_SANITIZE 0x84
+#define NVME_SANACT_BLOCK_ERASE 2
+#define NVME_SANACT_OVERWRITE 3
+#define NVME_SANACT_CRYPTO_ERASE 4
+/* SANICAP bits */
+#define NVME_SANICAP_CRYPTO 0x1u
+#define NVME_SANICAP_BLOCK 0x2u
+#define NVME_LOG_SANITIZE 0x81
+#define NVME_SANITIZE_LOG_SIZE 20
+
+/* The dwords of a Sanitize command: NSID 0, no data, CDW10 = sanact with
+ * AUSE 0 (a failed sanitize is retried only by another sanitize) and
+ * NODAS 0 (the media is deallocated afterwards), CDW11 (overwrite pattern)
+ * 0. */
+struct nvme_command_dwords {
+	uint8_t opcode;
+	uint32_t nsid;
+	uint32_t cdw10;
+	uint32_t cdw11;
+};
+void nvme_sanitize_command(unsigned sanact, struct nvme_command_dwords *out);
+/* Starts a sanitize; it runs on in the controller (nvme_sanitize_status). */
+int nvme_sanitize(int fd, unsigned sanact);
+
+/* The Sanitize Status log (81h). */
+enum nvme_sanitize_state {
+	NVME_SANITIZE_NEVER = 0,       /* never sanitized */
+	NVME_SANITIZE_DONE = 1,        /* the last one completed */
+	NVME_SANITIZE_RUNNING = 2,
+	NVME_SANITIZE_FAILED = 3,
+	NVME_SANITIZE_DONE_NO_DEALLOC = 4,
+};
+struct nvme_sanitize_status {
+	unsigned progress_pct;        /* SPROG (bytes 0-1) as a percentage */
+	unsigned state;               /* SSTAT bits 2:0 (enum nvme_sanitize_state) */
+	uint32_t cdw10;               /* SCDW10, bytes 4-7: of the last sanitize */
+	uint32_t block_erase_s;       /* bytes 12-15: estimated seconds, 0xffffffff none */
+	uint32_t crypto_erase_s;      /* bytes 16-19 */
+};
+void nvme_parse_sanitize_status(const uint8_t buf[NVME_SANITIZE_LOG_SIZE],
+				struct nvme_sanitize_status *out);
 
 #endif

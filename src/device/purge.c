@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "device/model_target.h"
-#include "device/nvme.h"
 #include "device/safety.h"
 #include "device/target.h"
 #include "util/error.h"
@@ -89,66 +88,5 @@ int target_purge(const char *path, const char *const *destroy_ids, unsigned nr_d
 		}
 	}
 	close(fd);
-	return 0;
-}
-
-/* Format NVM with user data erase of the namespace fd is open on, in its
- * LBA format; refused when the controller does not offer Format NVM. */
-static int nvme_user_data_erase(const char *path, int fd, int *exit_code)
-{
-	uint8_t buf[NVME_IDENTIFY_SIZE];
-	struct nvme_ctrl_info ctrl;
-	struct nvme_ns_info ns;
-	uint32_t nsid;
-
-	*exit_code = EXIT_BAD_INPUT;
-	if (nvme_namespace_id(fd, &nsid))
-		return err_set("nvme_format = 1: '%s' is not an NVMe namespace (%s)", path,
-			       err_msg());
-	*exit_code = EXIT_RUN_FAILED;
-	if (nvme_identify(fd, 0, 1, buf) || nvme_parse_ctrl(buf, &ctrl) ||
-	    nvme_identify(fd, nsid, 0, buf) || nvme_parse_ns(buf, &ns))
-		return -1;
-	if (!(ctrl.oacs & 0x2)) {
-		*exit_code = EXIT_BAD_INPUT;
-		return err_set("nvme_format = 1: the controller of '%s' does not offer Format NVM "
-			       "(drop nvme_format to discard instead)", path);
-	}
-	if (nvme_format_nvm(fd, nsid, ns.lba_format, 1))
-		return -1;
-	return 0;
-}
-
-int target_purge_nvme_format(const char *path, const char *const *destroy_ids,
-			     unsigned nr_destroy_ids, struct purge_result *out, int *exit_code)
-{
-	struct target t;
-	int fd;
-
-	out->method = "none";
-	out->bytes = 0;
-	if (target_probe(path, &t)) {
-		*exit_code = EXIT_BAD_INPUT;
-		return -1;
-	}
-	if (!t.is_block || t.is_model) {
-		*exit_code = EXIT_BAD_INPUT;
-		return err_set("nvme_format = 1: '%s' is not an NVMe namespace (drop nvme_format "
-			       "to discard instead)", path);
-	}
-	if (target_purge_consent(path, destroy_ids, nr_destroy_ids, exit_code))
-		return -1;
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		*exit_code = EXIT_BAD_INPUT;
-		return err_set("cannot open '%s': %s", path, strerror(errno));
-	}
-	if (nvme_user_data_erase(path, fd, exit_code)) {
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	out->method = "nvme-format";
-	out->bytes = t.size;
 	return 0;
 }

@@ -219,14 +219,17 @@ static int plan_one(const struct suite_step *st, const struct plan_inputs *in,
 	out->step = st;
 	switch (st->kind) {
 	case STEP_PURGE:
-		if (in->purge_instant && !st->nvme_format) {
+		if (in->purge_instant && (st->purge == PURGE_DISCARD ||
+					  st->purge == PURGE_STRONGEST)) {
 			snprintf(out->basis, sizeof(out->basis), "a file's hole punch or a model's "
 				 "format: no wait");
 			return 0;
 		}
-		out->seconds = st->nvme_format ? PLAN_FORMAT_SECONDS : PLAN_PURGE_SECONDS;
+		/* the strongest a drive offers is not known here: a format's time */
+		out->seconds = st->purge == PURGE_DISCARD ? PLAN_PURGE_SECONDS
+			: PLAN_FORMAT_SECONDS;
 		snprintf(out->basis, sizeof(out->basis), "%s: fixed estimate",
-			 st->nvme_format ? "NVMe format" : "discard");
+			 st->purge == PURGE_DISCARD ? "discard" : purge_method_name(st->purge));
 		return 0;
 	case STEP_PRECONDITION:
 		return plan_precondition(st, in, out);

@@ -441,7 +441,19 @@ SETTER(iodepths, parse_list(v, 65536, l->iodepths, SUITE_POINTS_MAX, l->nr_iodep
 SETTER(numjobs, parse_list(v, 4096, l->jobs, SUITE_POINTS_MAX, l->nr_jobs))
 SETTER(pause, parse_bounded_duration(v, STEP_TIME_MAX, &step->pause_ns))
 SETTER(idle, parse_bounded_duration(v, STEP_TIME_MAX, &step->idle_ns))
-SETTER(nvme_format, parse_bool(v, &step->nvme_format))
+/* nvme_format = 1 is the older spelling of purge = format; 0 a discard */
+static int parse_nvme_format(const char *v, enum purge_method *m)
+{
+	bool on;
+
+	if (parse_bool(v, &on))
+		return -1;
+	*m = on ? PURGE_FORMAT : PURGE_DISCARD;
+	return 0;
+}
+
+SETTER(nvme_format, parse_nvme_format(v, &step->purge))
+SETTER(purge, purge_method_parse(v, &step->purge))
 SETTER(model, parse_model(v, step))
 SETTER(checkpoint_size, parse_checkpoint_size(v, &step->checkpoint_size))
 SETTER(ranks, parse_unsigned(v, 1, STEP_RANKS_MAX, &step->checkpoint_ranks))
@@ -494,6 +506,7 @@ static const struct step_parameter step_parameters[] = {
 	{ "lat_ceiling", KIND(STEP_MEASURE), set_lat_ceiling },
 	{ "idle", KIND(STEP_IDLE), set_idle },
 	{ "nvme_format", KIND(STEP_PURGE), set_nvme_format },
+	{ "purge", KIND(STEP_PURGE), set_purge },
 	{ "model", KIND(STEP_CHECKPOINT), set_model },
 	{ "checkpoint_size", KIND(STEP_CHECKPOINT), set_checkpoint_size },
 	{ "ranks", KIND(STEP_CHECKPOINT), set_ranks },

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "job/job_spec.h"
+#include "device/purge.h"
 
 /* The suite `suite` runs and `plan` costs when no --suite is given: one
  * default for both, so a plan describes the run it is asked about. */
@@ -99,8 +100,8 @@ struct suite_step {
 	/* idle */
 	uint64_t idle_ns;
 
-	/* purge */
-	bool nvme_format;
+	/* purge: the method (`purge = ...`; `nvme_format = 1` is format) */
+	enum purge_method purge;
 
 	/* checkpoint: a built-in model, or checkpoint_size over ranks */
 	char checkpoint_model[32];

@@ -18,6 +18,7 @@
 #include "device/model_target.h"
 #include "device/snapshot.h"
 #include "util/clock.h"
+#include "ranks/ranks.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "verify/verify.h"
@@ -367,14 +368,34 @@ static int run_steps(struct suite_ctx *c)
 	return 0;
 }
 
+/* A purge method the target does not offer (or that MPI ranks cannot
+ * run: each rank's target is its own), refused before any I/O. */
+static int check_purge(const struct suite_step *st, const char *target)
+{
+	enum purge_method use;
+	int code;
+
+	if (st->kind != STEP_PURGE || st->purge == PURGE_DISCARD)
+		return 0;
+	if (ranks_active())
+		return st->purge == PURGE_STRONGEST ? 0
+			: err_set("purge = %s under MPI ranks is not supported (drop it to "
+				  "discard, or purge = strongest: every rank's discard)",
+				  purge_method_name(st->purge));
+	return target_purge_resolve(target, st->purge, &use, &code);
+}
+
 /* What a selected step asks of the target that it cannot give, refused
  * before anything is written (a filesystem for the checkpoints needs a
- * block device and its mkfs). */
+ * block device and its mkfs; a purge method the drive does not offer). */
 static int check_target_fits(const struct suite *s, const struct suite_options *o,
 			     const unsigned *selected, unsigned nr)
 {
 	for (unsigned i = 0; i < nr; i++) {
 		const struct suite_step *st = &s->steps[selected[i]];
+
+		if (check_purge(st, o->target))
+			return err_prefix("step '%s'", st->name);
 
 		if (st->kind == STEP_CHECKPOINT && st->checkpoint_fs[0] &&
 		    checkpoint_fs_check("checkpoint_fs", st->checkpoint_fs, o->target))

@@ -59,16 +59,18 @@ static int do_purge(struct suite_ctx *c, int64_t step_id)
 	struct purge_result done;
 	char detail[128];
 
-	if (c->step->nvme_format && ranks_active()) {
-		c->exit_code = EXIT_BAD_INPUT;
-		return err_set("nvme_format = 1 under MPI ranks is not supported yet (drop it to discard)");
-	}
-	if (c->step->nvme_format) {
-		if (target_purge_nvme_format(c->o->target, c->o->destroy_ids,
-					     c->o->nr_destroy_ids, &done, &c->exit_code))
+	enum purge_method m = c->step->purge;
+
+	/* under ranks "strongest" is every rank's discard (suite_check_purges
+	 * refused the other methods before the run) */
+	if (m != PURGE_DISCARD && !(m == PURGE_STRONGEST && ranks_active())) {
+		if (target_purge_method(c->o->target, m, c->o->destroy_ids,
+					c->o->nr_destroy_ids, &done, &c->exit_code))
 			return -1;
 	} else if (rank_purge(c->o->target, c->o->destroy_ids, c->o->nr_destroy_ids, &done, &c->exit_code))
 		return -1;
+	if (m != PURGE_DISCARD)   /* which method "strongest" or "sanitize" became */
+		suite_log(c, "purge = %s: %s", purge_method_name(m), done.method);
 	snprintf(detail, sizeof(detail), "{\"method\":\"%s\",\"bytes\":%llu}", done.method,
 		 (unsigned long long)done.bytes);
 	return store_step_detail_set(c->db, step_id, detail);

@@ -104,3 +104,51 @@ pycheck "after the format the namespace carries no ext4 and is written without c
 s = j("format_info")["safety"]
 assert s["write_allowed"] and not s["reasons"], s
 '
+
+# ---- item 4 purge methods and item 7 two controllers (guest_purge.sh) ----
+# db NAME SQL: the rows SQL finds in the guest's database NAME.sqlite
+purge_db() {
+	python3 -c 'import sqlite3, sys
+for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print(*r, sep="|")' \
+		"$R/$1.sqlite" "$2" 2>&1
+}
+refused_with() { # NAME CODE TEXT WHAT
+	[ "$(rc $1)" = "$2" ] && grep -qF -- "$3" $R/$1.err && ok "$4" || { not_ok "$4"; show $1; }
+}
+refused_with purge_unknown 2 "'shred' is not a purge method (discard, format, sanitize-block, sanitize-crypto, sanitize, strongest)" \
+	"purge = shred is refused naming the methods"
+for m in sanitize-crypto sanitize-block sanitize; do
+	refused_with purge_$m 2 "purge = $m: controller DBNVME0A does not offer it; it offers: format, discard" \
+		"purge = $m is refused (QEMU offers no Sanitize), naming what the controller offers"
+done
+refused_with purge_partition 2 "is a partition; a format or sanitize erases the whole namespace" \
+	"purge = format of a partition is refused"
+[ "$(rc purge_kept)" = 1 ] && ok "the refused purges left the namespace's data" \
+	|| not_ok "the refused purges left the namespace's data (cmp $(rc purge_kept))"
+refused_with purge_strongest_refused 3 "refusing to purge" "purge = strongest without consent is refused"
+method=$(purge_db purge "SELECT s.detail FROM steps s JOIN runs r ON r.id = s.run_id
+	WHERE s.kind = 'purge' AND r.target LIKE '%$(basename $(grep '^A:1 ' $R/map.txt | cut -d' ' -f2))' ORDER BY s.id")
+[ "$(rc purge_strongest)" = 0 ] && [ "$(rc purge_strongest_after)" = 0 ] \
+	&& grep -qF "purge = strongest: nvme-format" $R/purge_strongest.err \
+	&& echo "$method" | grep -qF '"method":"nvme-format"' \
+	&& ok "purge = strongest is Format NVM on QEMU's controller: stored and printed, the namespace reads back as zeros" \
+	|| { not_ok "purge = strongest is Format NVM (suite $(rc purge_strongest), zeros $(rc purge_strongest_after), stored $method)"; show purge_strongest; }
+method=$(purge_db purge "SELECT s.detail FROM steps s JOIN runs r ON r.id = s.run_id
+	WHERE s.kind = 'purge' AND r.target LIKE '%$(basename $(grep '^B:1 ' $R/map.txt | cut -d' ' -f2))'")
+[ "$(rc purge_discard_before)" = 1 ] && [ "$(rc purge_discard)" = 0 ] \
+	&& [ "$(rc purge_discard_after)" = 0 ] && echo "$method" | grep -qF '"method":"BLKDISCARD"' \
+	&& ok "purge = discard deallocates the namespace: it reads back as zeros" \
+	|| { not_ok "purge = discard reads back as zeros (before $(rc purge_discard_before), suite $(rc purge_discard), after $(rc purge_discard_after), stored $method)"; show purge_discard; }
+
+# item 7: two controllers' namespaces, one suite at once
+runs=$(purge_db multi "SELECT d.serial, json_extract(r.drive_json, '$.nvme.namespace_id'),
+	(SELECT group_concat(json_extract(s.detail, '$.method')) FROM steps s
+	 WHERE s.run_id = r.id AND s.kind = 'purge'),
+	(SELECT count(*) FROM results x WHERE x.run_id = r.id)
+	FROM runs r JOIN drives d ON d.id = r.drive_id ORDER BY d.serial")
+echo "$runs" | sed 's/^/# multi: /'
+[ "$(rc multi)" = 0 ] && [ "$(echo "$runs" | tr '\n' ' ')" = "DBNVME0A|2|nvme-format|1 DBNVME0B|1|nvme-format|1 " ] \
+	&& [ "$(purge_db multi "SELECT count(DISTINCT drive_id) FROM runs")" = 2 ] \
+	&& ok "a suite on two controllers' namespaces: two runs, two drives (serial:nsid DBNVME0A:2, DBNVME0B:1)" \
+	|| { not_ok "a suite on two controllers' namespaces: two runs, two drives"; show multi; }
+# ---- end of item 4 purge methods and item 7 ----

@@ -75,6 +75,9 @@ run gate_consent drivebench run --name=g --filename="$B1" --rw=write --bs=4k \
 	--size=1m --direct=1 --destroy-data=DBNVME0B:ns1
 run gate_zoned drivebench info --json "$B3"
 
+# item 4 and 7: the purge methods, a suite on two controllers (guest_purge.sh)
+. /guest_purge.sh
+
 # item 4: the purge step's Format NVM (nvme_format = 1), behind the gate
 printf '[wipe]\nstep = purge\nnvme_format = 1\n' >/work/format.suite
 zero() { # DEV: 0 when the whole namespace reads back as zeros

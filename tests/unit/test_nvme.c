@@ -60,6 +60,16 @@ static void test_parse_ctrl(void **state)
 	assert_int_equal(c.total_capacity.lo, 7681501126656ull);
 	assert_int_equal(c.total_capacity.hi, 0);
 	assert_int_equal(c.namespaces, 32);
+	assert_int_equal(c.sanicap, 0);
+	assert_int_equal(c.oncs, 0);
+	/* SANICAP crypto + block erase, ONCS with Dataset Management */
+	put_le(buf + 328, 0x3, 4);
+	put_le(buf + 520, 0x4, 2);
+	put_le(buf + 256, 0x2, 2);
+	assert_int_equal(nvme_parse_ctrl(buf, &c), 0);
+	assert_int_equal(c.sanicap, 0x3);
+	assert_int_equal(c.oncs, 0x4);
+	assert_int_equal(c.oacs, 0x2);
 }
 
 static void test_parse_ctrl_full_width_and_empty(void **state)
@@ -437,6 +447,54 @@ static void test_snapshot_print(void **state)
 	free(s);
 }
 
+/* The Sanitize command as sent: opcode 84h, NSID 0, SANACT in CDW10 bits
+ * 2:0 with AUSE, OWPASS, OIPBP and NODAS 0, no overwrite pattern. */
+static void test_sanitize_command(void **state)
+{
+	struct nvme_command_dwords d;
+
+	(void)state;
+	nvme_sanitize_command(NVME_SANACT_BLOCK_ERASE, &d);
+	assert_int_equal(d.opcode, 0x84);
+	assert_int_equal(d.nsid, 0);
+	assert_int_equal(d.cdw10, 0x2);
+	assert_int_equal(d.cdw11, 0);
+	nvme_sanitize_command(NVME_SANACT_CRYPTO_ERASE, &d);
+	assert_int_equal(d.opcode, 0x84);
+	assert_int_equal(d.cdw10, 0x4);
+	assert_int_equal(d.cdw11, 0);
+	/* only SANACT's three bits are ever set */
+	nvme_sanitize_command(0xff, &d);
+	assert_int_equal(d.cdw10, 0x7);
+}
+
+static void test_parse_sanitize_status(void **state)
+{
+	uint8_t buf[NVME_SANITIZE_LOG_SIZE] = { 0 };
+	struct nvme_sanitize_status st;
+
+	(void)state;
+	put_le(buf + 0, 0x8000, 2);             /* half way */
+	put_le(buf + 2, 0x0102, 2);             /* in progress; bit 8 global erased */
+	put_le(buf + 4, 0x4, 4);                /* the last one: crypto erase */
+	put_le(buf + 12, 120, 4);
+	put_le(buf + 16, 0xffffffffu, 4);
+	nvme_parse_sanitize_status(buf, &st);
+	assert_int_equal(st.progress_pct, 50);
+	assert_int_equal(st.state, NVME_SANITIZE_RUNNING);
+	assert_int_equal(st.cdw10, 4);
+	assert_int_equal(st.block_erase_s, 120);
+	assert_int_equal(st.crypto_erase_s, 0xffffffffu);
+	put_le(buf + 0, 0xffff, 2);
+	put_le(buf + 2, 0x1, 2);
+	nvme_parse_sanitize_status(buf, &st);
+	assert_int_equal(st.progress_pct, 100);
+	assert_int_equal(st.state, NVME_SANITIZE_DONE);
+	put_le(buf + 2, 0x3, 2);
+	nvme_parse_sanitize_status(buf, &st);
+	assert_int_equal(st.state, NVME_SANITIZE_FAILED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,6 +509,8 @@ int main(void)
 		cmocka_unit_test(test_u128),
 		cmocka_unit_test(test_admin_errors),
 		cmocka_unit_test(test_status_not_offered),
+		cmocka_unit_test(test_sanitize_command),
+		cmocka_unit_test(test_parse_sanitize_status),
 		cmocka_unit_test(test_snapshot_json),
 		cmocka_unit_test(test_snapshot_delta),
 		cmocka_unit_test(test_snapshot_print),

@@ -115,7 +115,7 @@ static void test_every_parameter(void **state)
 
 	st = find_step(&s, "purge");
 	assert_int_equal(st->kind, STEP_PURGE);
-	assert_true(st->nvme_format);
+	assert_int_equal(st->purge, PURGE_FORMAT);
 	assert_int_equal(st->line, 6);
 
 	st = find_step(&s, "fill");
@@ -373,6 +373,9 @@ static void test_errors(void **state)
 	expect_error("[s]\nstep = idle\n", 1, "needs idle =");
 	expect_error("[s]\nstep = idle\nidle = soon\n", 3, "key 'idle'");
 	expect_error("[s]\nstep = purge\nnvme_format = maybe\n", 3, "key 'nvme_format'");
+	expect_error("[s]\nstep = purge\npurge = shred\n", 3,
+		     "key 'purge': 'shred' is not a purge method (discard, format, sanitize-block");
+	expect_error("[s]\nstep = measure\npurge = format\n", 3, "purge");
 	expect_error("[s]\nstep = measure\nrecord_series = 2\n", 3, "key 'record_series'");
 	expect_error("[s]\nstep = measure\nrecord_series = maybe\n", 3,
 		     "key 'record_series': not a boolean: 'maybe' (0 or 1)");

@@ -643,7 +643,7 @@ static void test_purge_gate(void **state)
 	/* NVMe format of a file: an error, nothing discarded */
 	f->opt.target = f->target;
 	f->opt.nr_destroy_ids = 1;
-	f->steps[0].nvme_format = true;
+	f->steps[0].purge = PURGE_FORMAT;
 	assert_int_equal(suite_run(&f->suite, &f->opt, &code), -1);
 	assert_int_equal(code, 2);
 	assert_non_null(strstr(err_msg(), "is not an NVMe namespace"));

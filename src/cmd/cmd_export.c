@@ -392,7 +392,10 @@ static const struct cmdopt_spec export_spec = {
 	"A run that is not whole (it never finished: \"incomplete\": true in JSON;\n"
 	"or it was stopped early: \"partial\") gets a warning on standard error.\n"
 	"\n"
-	"Exit codes: 0 written; 2 usage error, missing database or unknown run.\n",
+	"Exit codes: 0 written; 2 usage error, missing database, unknown run,\n"
+	"label or step, nothing to export, a --dir that exists and is not an\n"
+	"empty folder; 3 a --dir the output gate refuses (/dev, /proc, /sys);\n"
+	"1 the database or a file of --dir could not be read or written.\n",
 	.positional = add_run_id,
 };
 

@@ -13,6 +13,8 @@
 
 #include "cmd/args.h"
 #include "cmd/commands.h"
+#include "cmd/export_fio.h"
+#include "cmd/export_select.h"
 #include "cmd/parse_options.h"
 #include "output/output.h"
 #include "report/analysis/select.h"
@@ -22,7 +24,7 @@
 
 static const char *const dir_names[DIR_COUNT] = { "read", "write" };
 
-enum export_format { FORMAT_NONE, FORMAT_JSON, FORMAT_CSV };
+enum export_format { FORMAT_NONE, FORMAT_JSON, FORMAT_CSV, FORMAT_FIO };
 
 /* Which directions a result's rw used; for names we do not know (imports),
  * the directions that did any I/O. */
@@ -237,7 +239,8 @@ static int parse_run_id(const char *text, int64_t *id)
 }
 
 static int export_runs(struct store *s, enum export_format format,
-		       const struct stored_run *runs, unsigned nr_runs)
+		       const struct stored_run *runs, unsigned nr_runs,
+		       const struct export_steps *steps)
 {
 	cJSON *array = NULL;
 	int rc = EXIT_OK;
@@ -254,20 +257,24 @@ static int export_runs(struct store *s, enum export_format format,
 	}
 	for (unsigned i = 0; i < nr_runs; i++) {
 		struct result_record *recs;
-		unsigned nr;
+		unsigned nr, kept;
 		char warning[1024];
 
-		if (report_run_warning(&runs[i], warning, sizeof(warning)))
-			fprintf(stderr, "drivebench export: warning: %s\n", warning);
 		if (store_results_load(s, runs[i].id, &recs, &nr)) {
 			fprintf(stderr, "drivebench export: %s\n", err_msg());
 			rc = EXIT_RUN_FAILED;
 			break;
 		}
-		if (array)
-			cJSON_AddItemToArray(array, run_json(&runs[i], recs, nr));
-		else
-			csv_rows(stdout, &runs[i], recs, nr);
+		/* --step: only the steps named, and the runs that have them */
+		kept = export_keep_steps(steps, recs, nr);
+		if (kept || steps->nr == 0) {
+			if (report_run_warning(&runs[i], warning, sizeof(warning)))
+				fprintf(stderr, "drivebench export: warning: %s\n", warning);
+			if (array)
+				cJSON_AddItemToArray(array, run_json(&runs[i], recs, kept));
+			else
+				csv_rows(stdout, &runs[i], recs, kept);
+		}
 		store_results_free(recs, nr);
 	}
 	if (array) {
@@ -292,8 +299,12 @@ static int export_runs(struct store *s, enum export_format format,
 struct export_args {
 	const char *db_path;
 	enum export_format format;
+	const char *dir;
 	int64_t *ids;
 	unsigned nr_ids;
+	const char **labels;        /* --label, in order */
+	unsigned nr_labels;
+	struct export_steps steps;  /* --step */
 };
 
 static int set_format(void *args, const struct cmdopt *o, const char *v)
@@ -305,8 +316,28 @@ static int set_format(void *args, const struct cmdopt *o, const char *v)
 		a->format = FORMAT_JSON;
 	else if (!strcmp(v, "csv"))
 		a->format = FORMAT_CSV;
+	else if (!strcmp(v, "fio"))
+		a->format = FORMAT_FIO;
 	else
-		return err_set("unknown format '%s' (json or csv)", v);
+		return err_set("unknown format '%s' (json, csv or fio)", v);
+	return 0;
+}
+
+static int add_label(void *args, const struct cmdopt *o, const char *v)
+{
+	struct export_args *a = args;
+
+	(void)o;
+	a->labels[a->nr_labels++] = v;
+	return 0;
+}
+
+static int add_step(void *args, const struct cmdopt *o, const char *v)
+{
+	struct export_args *a = args;
+
+	(void)o;
+	a->steps.names[a->steps.nr++] = v;
 	return 0;
 }
 
@@ -323,15 +354,24 @@ static int add_run_id(void *args, const char *v)
 static const struct cmdopt export_options[] = {
 	CMDOPT_STRING("--db", 0, struct export_args, db_path, "FILE",
 		      "the results database (default " STORE_PATH_HELP ")"),
-	CMDOPT_VALUE_FN("--format", 0, set_format, "FORMAT", "json or csv (required)"),
+	CMDOPT_VALUE_FN("--format", 0, set_format, "FORMAT", "json, csv or fio (required)"),
+	CMDOPT_STRING("--dir", 0, struct export_args, dir, "DIR",
+		      "with --format fio: the folder to write (new, or empty)"),
+	CMDOPT_VALUE_FN("--label", 0, add_label, "LABEL",
+			"add the runs of this drive label (repeatable)"),
+	CMDOPT_VALUE_FN("--step", 0, add_step, "NAME",
+			"only the results of the steps so named (repeatable)"),
 };
 
 static const struct cmdopt_spec export_spec = {
 	.command = "export",
-	.synopsis = "export [--db FILE] --format json|csv [RUN...]",
+	.synopsis = "export [--db FILE] --format json|csv [--label L] [--step S] [RUN...]\n"
+		    "       export [--db FILE] --format fio --dir DIR [--label L] [--step S] [RUN...]",
 	.about =
 	"Writes stored runs to standard output: all runs, or the RUN ids given\n"
-	"(`drivebench export --format csv` lists them in its run_id column).\n"
+	"(`drivebench export --format csv` lists them in its run_id column) and\n"
+	"the runs of each --label; --step NAME keeps only the results of the\n"
+	"steps so named (a suite step's name; `group N: JOB` for a run's group).\n"
 	"\n"
 	"  json  an array of runs, each with its results: per direction ios,\n"
 	"        bytes, runtime, IOPS, bandwidth, slat/clat/lat summaries and\n"
@@ -339,14 +379,23 @@ static const struct cmdopt_spec export_spec = {
 	"  csv   one row per result and direction the job used, columns:\n"
 	"        run_id,label,job,rw,bs,iodepth,numjobs,dir,ios,bytes,runtime_ms,\n"
 	"        iops,bw_bytes,lat_mean_ns,clat_p99_ns,clat_p99_9_ns,clat_p99_99_ns\n"
-	"        (a percentile the result does not have is an empty field)\n",
+	"        (a percentile the result does not have is an empty field)\n"
+	"  fio   one fio JSON document per measured point (a run's reporting\n"
+	"        group, a suite step's point, an imported file), as `run\n"
+	"        --output-format=json+` wrote it, in fio-plot's layout:\n"
+	"        DIR/<drive label>/<test>/<rw>-iodepth-<QD>-numjobs-<JOBS>.json\n"
+	"        (<test>: the suite step, else the job name; a repeated point\n"
+	"        gets -2, -3 ... before .json). DIR is new or an empty folder.\n",
 	.options = export_options,
 	.nr_options = CMDOPT_COUNT(export_options),
 	.footer =
 	"A run that is not whole (it never finished: \"incomplete\": true in JSON;\n"
 	"or it was stopped early: \"partial\") gets a warning on standard error.\n"
 	"\n"
-	"Exit codes: 0 written; 2 usage error, missing database or unknown run.\n",
+	"Exit codes: 0 written; 2 usage error, missing database, unknown run,\n"
+	"label or step, nothing to export, a --dir that exists and is not an\n"
+	"empty folder; 3 a --dir the output gate refuses (/dev, /proc, /sys);\n"
+	"1 the database or a file of --dir could not be read or written.\n",
 	.positional = add_run_id,
 };
 
@@ -364,7 +413,12 @@ int cmd_export(int argc, char **argv)
 	int rc = EXIT_BAD_INPUT;
 
 	ids = a.ids = calloc((size_t)argc + 1, sizeof(*ids));
-	if (!ids) {
+	a.labels = calloc((size_t)argc + 1, sizeof(*a.labels));
+	a.steps.names = calloc((size_t)argc + 1, sizeof(*a.steps.names));
+	if (!ids || !a.labels || !a.steps.names) {
+		free(ids);
+		free(a.labels);
+		free(a.steps.names);
 		fprintf(stderr, "drivebench export: out of memory\n");
 		return EXIT_RUN_FAILED;
 	}
@@ -374,8 +428,14 @@ int cmd_export(int argc, char **argv)
 	format = a.format;
 	nr_ids = a.nr_ids;
 	if (format == FORMAT_NONE) {
-		fprintf(stderr, "drivebench export: --format json|csv is required (see "
+		fprintf(stderr, "drivebench export: --format json|csv|fio is required (see "
 			"'drivebench export --help')\n");
+		goto out;
+	}
+	if ((format == FORMAT_FIO) != (a.dir != NULL)) {
+		fprintf(stderr, "drivebench export: %s\n", a.dir ?
+			"--dir DIR goes with --format fio (json and csv write to standard output)" :
+			"--format fio needs --dir DIR (the folder to write)");
 		goto out;
 	}
 	/* export reads: never create an empty database by mistake */
@@ -388,27 +448,23 @@ int cmd_export(int argc, char **argv)
 		rc = err_exit_code(rc);
 		goto out;
 	}
-	if (nr_ids == 0) {
-		rc = store_runs_list(s, &runs, &nr_runs);
-	} else {
-		runs = calloc(nr_ids, sizeof(*runs));
-		rc = runs ? 0 : err_set("out of memory");
-		for (unsigned i = 0; rc == 0 && i < nr_ids; i++, nr_runs++)
-			if (store_run_get(s, ids[i], &runs[i])) {
-				fprintf(stderr, "drivebench export: %s\n", err_msg());
-				rc = EXIT_BAD_INPUT;
-				goto out;
-			}
-	}
+	rc = export_select_runs(s, ids, nr_ids, a.labels, a.nr_labels, &runs, &nr_runs);
+	if (rc == 0)
+		rc = export_check_steps(s, runs, nr_runs, &a.steps);
 	if (rc) {
 		fprintf(stderr, "drivebench export: %s\n", err_msg());
-		rc = EXIT_RUN_FAILED;
+	} else if (format == FORMAT_FIO) {
+		rc = export_fio(s, a.dir, runs, nr_runs, &a.steps);
+		if (rc)
+			fprintf(stderr, "drivebench export: %s\n", err_msg());
 	} else {
-		rc = export_runs(s, format, runs, nr_runs);
+		rc = export_runs(s, format, runs, nr_runs, &a.steps);
 	}
 out:
 	free(runs);
 	free(ids);
+	free(a.labels);
+	free(a.steps.names);
 	store_close(s);
 	return rc;
 }

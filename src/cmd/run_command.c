@@ -365,6 +365,8 @@ int run_command_execute(const char *command, const struct run_args *a,
 	struct printing printing = { .a = a, .output = &output, .note = note,
 				     .started = started };
 	struct run_live live = { .a = a, .output = &output, .note = note, .started = started };
+	struct run_info stored_info = { .timestamp_s = (uint64_t)started,
+					.timestamp_ms = (uint64_t)started * 1000 };
 	struct record_place place = {
 		.run_id = &run_id, .meta = &meta, .end_run = true,
 		.step_per_group = true, .store_partial = true,
@@ -390,6 +392,9 @@ int run_command_execute(const char *command, const struct run_args *a,
 	if (du)
 		start_disk_util(jobs, du);
 	printing.du = du;
+	/* the stored fio JSON has the top level run_command_print writes */
+	stored_info.disk_util = du;
+	place.info = &stored_info;
 	place.db = db;
 	opt.max_buffer_mem = a->max_buffer_mem;
 	opt.destroy_ids = a->store.destroy_ids;

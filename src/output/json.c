@@ -361,22 +361,16 @@ static void add_client_stats(struct json_builder *b, cJSON *root,
 	}
 }
 
-int output_json(FILE *f, const struct job_result *res, unsigned nr,
-		const struct run_info *info)
+/* The document of res[0..nr) with the jobs from first to end (the others
+ * still count in their group's bw_agg). NULL when out of memory. */
+static cJSON *json_document(const struct job_result *res, unsigned nr,
+			    const struct run_info *info, unsigned first, unsigned end)
 {
-	static const struct run_info no_info;
 	struct json_builder b = { false };
 	char time_text[64] = "";
 	time_t when;
 	struct tm tm;
 	cJSON *root, *jobs;
-	char *text;
-	int rc = 0;
-
-	if (!f || (nr && !res))
-		return err_set("output_json: no %s", f ? "results" : "output stream");
-	if (!info)
-		info = &no_info;
 
 	when = (time_t)info->timestamp_s;
 	if (localtime_r(&when, &tm))
@@ -384,7 +378,7 @@ int output_json(FILE *f, const struct job_result *res, unsigned nr,
 
 	root = cJSON_CreateObject();
 	if (!root)
-		return err_set("output_json: out of memory");
+		return NULL;
 	/* fio's readers look this key up first */
 	add_string(&b, root, "fio version", JSON_FIO_VERSION);
 	add_string(&b, root, "drivebench version", DRIVEBENCH_VERSION);
@@ -395,18 +389,61 @@ int output_json(FILE *f, const struct job_result *res, unsigned nr,
 		attach(&b, root, "partial", cJSON_CreateTrue());
 	add_global_options(&b, root, res, nr);
 	jobs = add_array(&b, root, "jobs");
-	for (unsigned i = 0; i < nr && jobs; i++)
+	for (unsigned i = first; i < end && jobs; i++)
 		add_job_json(&b, jobs, res, nr, i, info->json_plus);
 	if (info->nr_clients)
 		add_client_stats(&b, root, res, nr, info);
 	/* as fio: only when a block device was under the targets */
 	if (info->disk_util && info->disk_util->nr)
 		attach(&b, root, "disk_util", json_fio_disk_util(info->disk_util));
-
 	if (b.failed) {
 		cJSON_Delete(root);
-		return err_set("output_json: out of memory");
+		return NULL;
 	}
+	return root;
+}
+
+int output_json_stored(const struct job_result *res, unsigned nr, unsigned index,
+		       const struct run_info *info, char **head, char **job)
+{
+	cJSON *root, *jobs, *item;
+
+	*head = *job = NULL;
+	if (index >= nr || !info)
+		return err_set("output_json_stored: no result %u", index);
+	root = json_document(res, nr, info, index, index + 1);
+	jobs = root ? cJSON_DetachItemFromObjectCaseSensitive(root, "jobs") : NULL;
+	item = jobs ? cJSON_GetArrayItem(jobs, 0) : NULL;
+	if (item) {
+		*head = cJSON_PrintUnformatted(root);
+		*job = cJSON_PrintUnformatted(item);
+	}
+	cJSON_Delete(jobs);
+	cJSON_Delete(root);
+	if (!*head || !*job) {
+		cJSON_free(*head);
+		cJSON_free(*job);
+		*head = *job = NULL;
+		return err_set("output_json_stored: out of memory");
+	}
+	return 0;
+}
+
+int output_json(FILE *f, const struct job_result *res, unsigned nr,
+		const struct run_info *info)
+{
+	static const struct run_info no_info;
+	cJSON *root;
+	char *text;
+	int rc = 0;
+
+	if (!f || (nr && !res))
+		return err_set("output_json: no %s", f ? "results" : "output stream");
+	if (!info)
+		info = &no_info;
+	root = json_document(res, nr, info, 0, nr);
+	if (!root)
+		return err_set("output_json: out of memory");
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text)

@@ -48,6 +48,14 @@ int output_summary(FILE *f, const struct job_result *res, unsigned nr,
 		   const struct run_info *info);
 int output_json(FILE *f, const struct job_result *res, unsigned nr,
 		const struct run_info *info);
+/* What the store keeps of res[index] to write its fio JSON again (export
+ * --format fio): the document output_json writes for res[0..nr) with info,
+ * split in two unformatted JSON texts, the top level without "jobs"
+ * (*head) and the entry's object of "jobs" (*job); the other entries
+ * still count in the group's bw_agg. Caller frees both with free(). 0 or
+ * -1 (err_msg). */
+int output_json_stored(const struct job_result *res, unsigned nr, unsigned index,
+		       const struct run_info *info, char **head, char **job);
 /* fio's terse lines (one per entry), terse version 2 to 5 (fio's default
  * is 3). */
 int output_terse(FILE *f, const struct job_result *res, unsigned nr,

@@ -44,15 +44,42 @@ static int merge_entries(struct recorded *r, const char *name)
 	return 0;
 }
 
+/* The run_info of the fio JSON stored with the results: the caller's, or
+ * the first start of the entries; with the bins the store keeps. */
+static struct run_info stored_info(const struct record_place *p, const struct recorded *r)
+{
+	struct run_info info = { 0 };
+
+	if (p->info) {
+		info = *p->info;
+	} else {
+		uint64_t first = 0;
+
+		for (unsigned i = 0; i < r->nr; i++)
+			if (r->entries[i].start_unix_ms &&
+			    (!first || r->entries[i].start_unix_ms < first))
+				first = r->entries[i].start_unix_ms;
+		info.timestamp_s = first / 1000;
+		info.timestamp_ms = first;
+	}
+	info.partial = r->out.partial;
+	info.json_plus = true;
+	return info;
+}
+
 static int make_records(const struct record_place *p, struct recorded *r)
 {
+	struct run_info info = stored_info(p, r);
+
 	r->recs = calloc(r->nr + 1, sizeof(*r->recs));
 	if (!r->recs)
 		return err_set("out of memory");
 	for (unsigned i = 0; i < r->nr; i++) {
 		struct result_record *rec = &r->recs[i];
 
-		if (record_from_result(&r->entries[i], rec))
+		if (record_from_result(&r->entries[i], rec) ||
+		    output_json_stored(r->entries, r->nr, i, &info, &rec->fio_head,
+				       &rec->fio_job))
 			return -1;
 		rec->has_point = p->has_point;
 		rec->point = p->point;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "measure/stats.h"
+#include "output/output.h"
 #include "record/rank_run.h"
 #include "run/runner.h"
 #include "store/record.h"
@@ -56,6 +57,10 @@ struct record_place {
 	 * prints its outputs first); non-zero stops with err_msg */
 	int (*before_store)(void *arg, const struct recorded *r);
 	void *arg;
+	/* the top level of the fio JSON stored with each result (its
+	 * timestamp and disk_util, as `run` printed them); NULL: the
+	 * results' first job_start, no disk_util. Stored as json+ always. */
+	const struct run_info *info;
 };
 
 /* What a record_run made; recorded_free frees it. */

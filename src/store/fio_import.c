@@ -554,6 +554,37 @@ void fio_import_free(struct fio_import *imp)
 	memset(imp, 0, sizeof(*imp));
 }
 
+/* The file as export --format fio writes it back: each record keeps the
+ * top level without "jobs" and its own job object (numbers as cJSON reads
+ * them: doubles). */
+static int keep_documents(const char *file, const cJSON *root, struct fio_import *out)
+{
+	cJSON *head = cJSON_Duplicate(root, true);
+	const cJSON *job;
+	char *head_text;
+	unsigned i = 0;
+	int rc = 0;
+
+	if (head)
+		cJSON_DeleteItemFromObjectCaseSensitive(head, "jobs");
+	head_text = head ? cJSON_PrintUnformatted(head) : NULL;
+	cJSON_Delete(head);
+	if (!head_text)
+		return err_set("%s: out of memory", file);
+	cJSON_ArrayForEach(job, cJSON_GetObjectItemCaseSensitive(root, "jobs")) {
+		struct result_record *rec = &out->records[i++];
+
+		rec->fio_head = strdup(head_text);
+		rec->fio_job = cJSON_PrintUnformatted(job);
+		if (!rec->fio_head || !rec->fio_job) {
+			rc = err_set("%s: out of memory", file);
+			break;
+		}
+	}
+	free(head_text);
+	return rc;
+}
+
 static int parse_root(const char *file, const cJSON *root, struct fio_import *out)
 {
 	const cJSON *version, *jobs, *global, *job, *item;
@@ -609,7 +640,7 @@ static int parse_root(const char *file, const cJSON *root, struct fio_import *ou
 	if (out->from_drivebench && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "partial")))
 		for (unsigned i = 0; i < out->nr_records; i++)
 			out->records[i].partial = true;
-	return 0;
+	return keep_documents(file, root, out);
 }
 
 static int compare_names(const void *a, const void *b)

@@ -264,6 +264,9 @@ void record_free(struct result_record *rec)
 	free(rec->drive_before);
 	free(rec->drive_after);
 	free(rec->drive_delta);
+	free(rec->fio_head);
+	free(rec->fio_job);
+	rec->fio_head = rec->fio_job = NULL;
 	free(rec->verify_failures);
 	rec->verify_failures = NULL;
 	rec->nr_verify_failures = 0;

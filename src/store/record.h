@@ -96,6 +96,12 @@ struct result_record {
 	unsigned rank;
 	unsigned nr_ranks;
 	uint64_t first_done_ns, first_done_ios, first_done_bytes;
+	/* (v12) the fio JSON of the result as `run` writes it (export --format
+	 * fio): the document's top level without "jobs", and the result's
+	 * object in "jobs"; unformatted JSON text, or NULL (older rows, MPI
+	 * ranks' parts). Written, not read by store_results_load
+	 * (store_fio_json_load reads them). */
+	char *fio_head, *fio_job;
 };
 
 /* Builds a record from a measured result (percentiles from the spec's

@@ -188,7 +188,13 @@ static const char schema_v11[] =
 	" clock_offset_ns INTEGER NOT NULL, drive_json TEXT,"
 	" PRIMARY KEY (run_id, rank));";
 
+/* v12: the fio JSON of a result as `run` wrote it, for export --format
+ * fio: the top level without "jobs" and the result's job object. */
+static const char schema_v12[] =
+	"ALTER TABLE results ADD COLUMN fio_head TEXT;"
+	"ALTER TABLE results ADD COLUMN fio_job TEXT;";
+
 const char *const schema_migrations[] = { schema_v1, schema_v2, schema_v3, schema_v4,
 					  schema_v5, schema_v6, schema_v7, schema_v8,
-					  schema_v9, schema_v10, schema_v11 };
+					  schema_v9, schema_v10, schema_v11, schema_v12 };
 const unsigned schema_version = sizeof(schema_migrations) / sizeof(schema_migrations[0]);

@@ -149,6 +149,15 @@ int store_runs_by_label(struct store *s, const char *label,
 int store_results_load(struct store *s, int64_t run_id,
 		       struct result_record **recs, unsigned *nr);
 void store_results_free(struct result_record *recs, unsigned nr);
+/* (v12) The stored fio JSON of the run's results, in store_results_load's
+ * order: docs[i].head / .job as result_record's fio_head / fio_job (NULL
+ * when the row has none). Free with store_fio_json_free. */
+struct stored_fio_json {
+	char *head, *job;
+};
+int store_fio_json_load(struct store *s, int64_t run_id,
+			struct stored_fio_json **docs, unsigned *nr);
+void store_fio_json_free(struct stored_fio_json *docs, unsigned nr);
 
 /* Drive spec sheets (the text of a specs/ INI file) attached to a label. */
 int store_spec_set(struct store *s, const char *label, const char *ini_text);

@@ -365,3 +365,55 @@ void store_results_free(struct result_record *recs, unsigned nr)
 		record_free(&recs[i]);
 	free(recs);
 }
+
+/* --- the stored fio JSON (v12) ------------------------------------------ */
+
+struct fio_reading {
+	struct stored_fio_json *list;
+	unsigned nr, cap;
+};
+
+static int fio_json_from_row(sqlite3_stmt *st, void *arg)
+{
+	struct fio_reading *rd = arg;
+	struct stored_fio_json *doc;
+
+	if (db_grow((void **)&rd->list, rd->nr, &rd->cap, sizeof(*rd->list)))
+		return -1;
+	doc = &rd->list[rd->nr++];
+	memset(doc, 0, sizeof(*doc));
+	return db_column_dup(st, 0, &doc->head) || db_column_dup(st, 1, &doc->job) ? -1 : 0;
+}
+
+int store_fio_json_load(struct store *s, int64_t run_id,
+			struct stored_fio_json **docs, unsigned *nr)
+{
+	struct fio_reading rd = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+
+	*docs = NULL;
+	*nr = 0;
+	if (db_prepare(s, "SELECT fio_head, fio_job FROM results"
+		       " WHERE run_id = ? AND rank IS NULL ORDER BY id", &st) == 0) {
+		sqlite3_bind_int64(st, 1, run_id);
+		rc = db_each_row(s, st, fio_json_from_row, &rd, "reading the stored fio JSON");
+	}
+	sqlite3_finalize(st);
+	if (rc) {
+		store_fio_json_free(rd.list, rd.nr);
+		return -1;
+	}
+	*docs = rd.list;
+	*nr = rd.nr;
+	return 0;
+}
+
+void store_fio_json_free(struct stored_fio_json *docs, unsigned nr)
+{
+	for (unsigned i = 0; i < nr; i++) {
+		free(docs[i].head);
+		free(docs[i].job);
+	}
+	free(docs);
+}

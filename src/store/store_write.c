@@ -21,8 +21,9 @@ static const char *const insert_sql[ST_COUNT] = {
 	" rw, bs, iodepth, numjobs, runtime_ns, series_interval_ms, drive_before,"
 	" drive_after, drive_delta, step_id, max_buffer_bytes, verify_seed,"
 	" verify_checked, verify_failed, verify_units, verify_stopped, point, pass,"
-	" pass_index, rank, ranks, first_done_ns, first_done_ios, first_done_bytes)"
-	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	" pass_index, rank, ranks, first_done_ns, first_done_ios, first_done_bytes,"
+	" fio_head, fio_job)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO result_dirs (result_id, dir, ios, bytes, errors, runtime_ms, iops,"
 	" bw_bytes, slat_min, slat_max, slat_mean, slat_stddev, slat_n, clat_min,"
 	" clat_max, clat_mean, clat_stddev, clat_n, lat_min, lat_max, lat_mean,"
@@ -184,6 +185,8 @@ static int insert_result(struct store *s, sqlite3_stmt **st, int64_t run_id,
 		sqlite3_bind_null(q, 29);
 		sqlite3_bind_null(q, 30);
 	}
+	db_bind_text_or_null(q, 31, rec->fio_head);
+	db_bind_text_or_null(q, 32, rec->fio_job);
 	if (db_step_done(s, q, "writing the result"))
 		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);

@@ -120,6 +120,19 @@ int suite_spec_note(struct job_spec *spec, const char *key, const char *value)
 	return 0;
 }
 
+int suite_spec_qd(struct job_spec *spec, unsigned iodepth, unsigned numjobs)
+{
+	char value[16];
+
+	spec->iodepth = iodepth;
+	spec->numjobs = numjobs;
+	snprintf(value, sizeof(value), "%u", iodepth);
+	if (suite_spec_note(spec, "iodepth", value))
+		return -1;
+	snprintf(value, sizeof(value), "%u", numjobs);
+	return suite_spec_note(spec, "numjobs", value);
+}
+
 int steady_round_apply(const struct suite_step *st, unsigned k, struct job_spec *spec)
 {
 	struct round_point p = steady_round_point(st, k);
@@ -138,9 +151,7 @@ int steady_round_apply(const struct suite_step *st, unsigned k, struct job_spec 
 		if (suite_spec_note(spec, "bs", value))
 			return -1;
 	}
-	if (p.has_qd) {
-		spec->iodepth = p.iodepth;
-		spec->numjobs = p.numjobs;
-	}
+	if (p.has_qd)
+		return suite_spec_qd(spec, p.iodepth, p.numjobs);
 	return 0;
 }

@@ -37,5 +37,8 @@ unsigned steady_round_tracked(const struct suite_step *st);
 int steady_round_apply(const struct suite_step *st, unsigned k, struct job_spec *spec);
 /* Appends "key=value" to a spec's stored options (the last value wins). */
 int suite_spec_note(struct job_spec *spec, const char *key, const char *value);
+/* Sets a point's iodepth and numjobs and notes both in the stored options
+ * (what the result's "job options" say, and fio-plot reads). */
+int suite_spec_qd(struct job_spec *spec, unsigned iodepth, unsigned numjobs);
 
 #endif

@@ -171,9 +171,9 @@ int suite_do_sweep(struct suite_ctx *c, int64_t step_id)
 				at = &chosen;
 			suite_sweep_suffix(st, st->nr_points ? at : NULL, r, suffix, sizeof(suffix));
 			suite_step_spec(c, st, suffix, &spec);
-			if (at) {
-				spec.iodepth = at->iodepth;
-				spec.numjobs = at->numjobs;
+			if (at && suite_spec_qd(&spec, at->iodepth, at->numjobs)) {
+				c->exit_code = EXIT_BAD_INPUT;
+				return -1;
 			}
 			if (!single)
 				spec.group_reporting = true;   /* one result per point */

@@ -734,6 +734,40 @@ static void test_max_buffer_bytes_round_trip(void **state)
 }
 
 
+/* --- schema v12: the fio JSON of a result, for export --format fio ------ */
+
+static void test_fio_json_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct measured m;
+	struct result_record rec;
+	struct stored_fio_json *docs;
+	struct store *s;
+	int64_t run_id;
+	unsigned nr;
+
+	measured_make(&m);
+	assert_int_equal(record_from_result(&m.result, &rec), 0);
+	assert_null(rec.fio_head);
+	assert_int_equal(store_open(f->path, &s), 0);
+	assert_int_equal(store_run_begin(s, &sample_meta, &run_id), 0);
+	assert_int_equal(store_result_add(s, run_id, &rec, NULL), 0);   /* none */
+	rec.fio_head = strdup("{\"fio version\":\"x\"}");
+	rec.fio_job = strdup("{\"jobname\":\"j\",\"n\":18446744073709551615}");
+	assert_int_equal(store_result_add(s, run_id, &rec, NULL), 0);
+	assert_int_equal(store_fio_json_load(s, run_id, &docs, &nr), 0);
+	assert_int_equal(nr, 2);
+	assert_null(docs[0].head);
+	assert_null(docs[0].job);
+	assert_string_equal(docs[1].head, rec.fio_head);
+	assert_string_equal(docs[1].job, rec.fio_job);   /* the text, exactly */
+	store_fio_json_free(docs, nr);
+	store_close(s);
+	record_free(&rec);
+	assert_null(rec.fio_head);
+	job_result_free(&m.result);
+}
+
 /* --- schema v6: verification results and first errors ------------------ */
 
 static const struct run_meta verify_meta = {
@@ -878,7 +912,7 @@ static void test_migrate_from_v6(void **state)
 	unsigned nr;
 	sqlite3 *db = raw_open(f->path);
 
-	assert_int_equal(schema_version, 11);
+	assert_int_equal(schema_version, 12);
 	for (unsigned v = 0; v < 6; v++)
 		raw_exec(db, schema_migrations[v]);
 	raw_exec(db, "PRAGMA user_version = 6");
@@ -1104,6 +1138,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_runs_hosts_drives_labels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spec_sheets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_max_buffer_bytes_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fio_json_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_v5, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_v6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_v8, setup, teardown),

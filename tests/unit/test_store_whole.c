@@ -234,7 +234,7 @@ static void test_migrate_from_v6(void **state)
 	unsigned nr;
 	sqlite3 *db = NULL;
 
-	assert_int_equal(schema_version, 11);
+	assert_int_equal(schema_version, 12);
 	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
 	for (unsigned v = 0; v < 6; v++)
 		assert_int_equal(sqlite3_exec(db, schema_migrations[v], NULL, NULL, NULL), SQLITE_OK);

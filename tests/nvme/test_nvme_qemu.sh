@@ -44,6 +44,7 @@ for lib in $(for b in $bins; do ldd "$b"; done | grep -o '/[^ ]*' | sort -u); do
 	mkdir -p "$root$(dirname $lib)" && cp -L "$lib" "$root$lib"
 done
 cp "$here/guest.sh" $root/guest.sh
+cp "$here/guest_uring_cmd.sh" $root/guest_uring_cmd.sh
 cat >$root/init <<'INIT'
 #!/bin/sh
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
@@ -70,7 +71,7 @@ mkfs.ext4 -q -F -E offset=1048576 $TMP/b2.img 16M >/dev/null 2>&1 \
 	|| fail_all "mkfs.ext4 in the image's partition failed"
 truncate -s 64M $TMP/result.img
 ns() { # NAME BUS NSID BLOCK [extra]
-	echo "-drive file=$TMP/$1.img,if=none,id=$1,format=raw"
+	echo "-drive file=$TMP/$1.img,if=none,id=$1,format=raw,discard=unmap"
 	echo "-device nvme-ns,drive=$1,bus=$2,nsid=$3,logical_block_size=$4,physical_block_size=$4$5"
 }
 # shellcheck disable=SC2046

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "io/nvme_cmd.h"
 #include "job/option_table.h"
@@ -95,13 +96,13 @@ static unsigned pow2_at_least(unsigned n)
 static int cmd_register_buffers(struct engine *e, struct cmd_state *st)
 {
 	struct iovec *iov = calloc(e->nr_ios, sizeof(*iov));
-	size_t most = e->buf_size;
+	size_t most = e->buf_size, page = (size_t)sysconf(_SC_PAGESIZE);
 	int ret;
 
 	if (!iov)
 		return err_set("io_uring_cmd: out of memory");
-	if (e->max_segments > 1 && most > (size_t)(e->max_segments - 1) * 4096)
-		most = (size_t)(e->max_segments - 1) * 4096;
+	if (e->max_segments > 1 && most > (e->max_segments - 1) * page)
+		most = (e->max_segments - 1) * page;
 	st->fixed_len = (uint32_t)most;
 	for (unsigned i = 0; i < e->nr_ios; i++) {
 		iov[i].iov_base = e->ios[i].buf;

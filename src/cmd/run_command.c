@@ -183,6 +183,10 @@ static int use_default_target(struct job_list *jobs, char *note, size_t len)
 
 		if (s->filename[0] || s->directory[0] || (ops && !engine_needs_fd(ops)))
 			continue;
+		if (ops && engine_has(ops, ENGINE_NVME_CHAR))
+			return err_set("job '%s': ioengine=%s needs filename=/dev/ngXnY (an NVMe "
+				       "namespace's character device): it has no default target",
+				       s->name, s->ioengine);
 		if (job_files_many(s) || (ops && (engine_flags(ops) & ENGINE_FILE_OPS))) {
 			scratch_dir(path, dir, sizeof(dir));
 			if (job_spec_set_path(s->directory, sizeof(s->directory), dir))

@@ -6,6 +6,7 @@
 #include "device/safety.h"
 #include "device/model_target.h"
 #include "device/loop_backing.h"
+#include "device/nvme_char.h"
 #include "device/proc_tables.h"
 #include "device/pseudo_fs.h"
 #include "device/signatures.h"
@@ -537,6 +538,26 @@ static int check_missing(const char *path, struct safety_verdict *v)
 	return 0;
 }
 
+/* /dev/ngXnY is the namespace /dev/nvmeXnY is: the same data, the same
+ * device ID (SERIAL:nsN); the block device's findings are its findings. */
+static int check_nvme_char(const char *path, const struct stat *st,
+			   const char *destroy_id, struct safety_verdict *v)
+{
+	char block[PATH_MAX];
+	struct stat block_st;
+
+	if (nvme_char_block_path(path, st, block, sizeof(block)) ||
+	    stat(block, &block_st) != 0)
+		return err_prefix("cannot examine %s", path);
+	v->is_block = true;
+	if (check_block(block, block_st.st_rdev, destroy_id, v))
+		return -1;
+	if (!v->allowed)
+		add_reason(v, "%s is the character device of namespace %s: the same drive",
+			   path, block);
+	return 0;
+}
+
 int safety_check(const char *path, const char *destroy_id,
 		 struct safety_verdict *v)
 {
@@ -562,9 +583,11 @@ int safety_check(const char *path, const char *destroy_id,
 		v->is_block = true;
 		return check_block(path, st.st_rdev, destroy_id, v);
 	}
+	if (nvme_char_is(&st))
+		return check_nvme_char(path, &st, destroy_id, v);
 	if (!S_ISREG(st.st_mode))
-		return err_set("%s is neither a regular file nor a block device",
-			       path);
+		return err_set("%s is neither a regular file, a block device nor an NVMe "
+			       "namespace's character device", path);
 	if (strlen(path) < sizeof(v->device_id))
 		snprintf(v->device_id, sizeof(v->device_id), "%s", path);
 	return check_file(path, &st, destroy_id, v);

@@ -4,6 +4,7 @@
  * the target with its alignment checks, and opening it with the job's flags. */
 #include "device/target.h"
 #include "device/model_target.h"
+#include "device/nvme_char.h"
 #include "device/pseudo_fs.h"
 #include "device/safety.h"
 
@@ -89,6 +90,32 @@ static int probe_block_device(const char *path, struct target *t)
 	return 0;
 }
 
+static int probe_nvme_char(const char *path, struct target *t)
+{
+	uint32_t lba = 0;
+	uint64_t bytes = 0;
+
+	struct stat st;
+	char block[JOB_PATH_MAX];
+
+	if (nvme_char_probe(path, &t->nvme_nsid, &lba, &bytes))
+		return -1;
+	/* the kernel refuses (EINVAL) a passthrough command above this */
+	if (stat(path, &st) == 0 && nvme_char_block_path(path, &st, block, sizeof(block)) == 0)
+	{
+		t->max_io_bytes = nvme_char_max_transfer(block);
+		t->max_segments = nvme_char_max_segments(block);
+	}
+	err_clear();
+	t->is_block = true;
+	t->is_nvme_char = true;
+	t->exists = true;
+	t->size = bytes;
+	t->logical_block = lba;
+	t->physical_block = lba;
+	return 0;
+}
+
 static void probe_regular_file(const char *path, const struct stat *st,
 			       struct target *t)
 {
@@ -150,6 +177,8 @@ int target_probe(const char *path, struct target *t)
 	}
 	if (S_ISBLK(st.st_mode))
 		return probe_block_device(path, t);
+	if (nvme_char_is(&st))
+		return probe_nvme_char(path, t);
 	if (S_ISREG(st.st_mode) && (pseudo = pseudo_fs_of(path, -1)))
 		return err_refuse("target '%s' is on %s: a kernel setting, not storage",
 				  path, pseudo);
@@ -157,8 +186,33 @@ int target_probe(const char *path, struct target *t)
 		probe_regular_file(path, &st, t);
 		return 0;
 	}
-	return err_set("target '%s' is %s; drivebench needs a regular file or "
-		       "a block device", path, text_file_kind(st.st_mode, NOT_A_TARGET));
+	return err_set("target '%s' is %s; drivebench needs a regular file, "
+		       "a block device or an NVMe namespace's character device "
+		       "(/dev/ngXnY, with ioengine=io_uring_cmd)", path,
+		       text_file_kind(st.st_mode, NOT_A_TARGET));
+}
+
+int target_engine_fits(const char *path, const char *engine, bool nvme_engine)
+{
+	struct stat st;
+	bool found = !model_target_is(path) && stat(path, &st) == 0;
+	bool is_char = found && nvme_char_is(&st);
+	const char *kind;
+
+	if (nvme_engine && !is_char) {
+		kind = model_target_is(path) ? "a modelled drive" : !found ? "missing" :
+			S_ISREG(st.st_mode) ? "a regular file" :
+			text_file_kind(st.st_mode, "not an NVMe device");
+		return err_set("ioengine=%s drives an NVMe namespace's character device "
+			       "(/dev/ngXnY); '%s' is %s%s", engine, path, kind,
+			       found && S_ISBLK(st.st_mode) && !strncmp(path, "/dev/nvme", 9) ?
+			       " (its namespace's character device is /dev/ng...)" : "");
+	}
+	if (!nvme_engine && is_char)
+		return err_set("'%s' is an NVMe namespace's character device: only "
+			       "ioengine=io_uring_cmd drives it (ioengine=%s reads and writes "
+			       "a file or block device)", path, engine);
+	return 0;
 }
 
 const char *target_scratch_path(void)
@@ -358,12 +412,20 @@ int target_layout_file(const char *path, uint64_t size, const volatile sig_atomi
 	return 1;
 }
 
-/* O_DIRECT needs every I/O's offset and length on a logical block. */
+/* O_DIRECT needs every I/O's offset and length on a logical block, an
+ * NVMe command whole blocks of its namespace (nvme: the target is an NVMe
+ * character device, whose logical block is its LBA size). */
+static _Thread_local bool alignment_for_nvme;
+
 static int check_direct_multiple(const struct job_spec *spec, const char *what,
 				 uint64_t value, unsigned logical)
 {
 	if (value % logical == 0)
 		return 0;
+	if (alignment_for_nvme)
+		return err_set("job '%s': %s=%llu is not a multiple of the namespace's "
+			       "LBA size %u (ioengine=io_uring_cmd sends whole blocks)",
+			       spec->name, what, (unsigned long long)value, logical);
 	return err_set("job '%s': %s=%llu is not a multiple of the logical "
 		       "block size %u required by direct=1", spec->name, what,
 		       (unsigned long long)value, logical);
@@ -393,6 +455,9 @@ static int check_direct_alignment(const struct job_spec *spec, uint64_t start,
 					  spec->blockalign[dir], logical) < 0)
 			return -1;
 	}
+	if (alignment_for_nvme && job_spec_trims(spec) &&
+	    check_direct_multiple(spec, "bs (of the trims)", spec->bs[DIR_TRIM], logical) < 0)
+		return -1;
 	return check_direct_multiple(spec, "offset", start, logical);
 }
 
@@ -501,6 +566,26 @@ static int range_bytes(const struct target *t, const struct job_spec *spec,
 	return 0;
 }
 
+/* The largest read or write of a job (a trim moves no data: a Dataset
+ * Management range is not bound by the controller's transfer size). */
+static uint64_t rw_max_bs(const struct job_spec *spec)
+{
+	uint64_t most = 0;
+
+	for (int dir = DIR_READ; dir <= DIR_WRITE; dir++) {
+		if (!job_spec_uses_dir(spec, dir))
+			continue;
+		if (spec->bs[dir] > most)
+			most = spec->bs[dir];
+		if (spec->pacing.bs_max[dir] > most)
+			most = spec->pacing.bs_max[dir];
+		for (unsigned i = 0; i < spec->bssplit_nr[dir]; i++)
+			if (spec->bssplit[dir][i].bs > most)
+				most = spec->bssplit[dir][i].bs;
+	}
+	return most;
+}
+
 int target_file_range(const struct target *t, const struct job_spec *spec,
 		      unsigned clone, uint64_t size, double size_pct, uint64_t file_end,
 		      uint64_t *start, uint64_t *len)
@@ -536,7 +621,14 @@ int target_file_range(const struct target *t, const struct job_spec *spec,
 			       "size %llu", spec->name,
 			       (unsigned long long)bytes,
 			       (unsigned long long)max_bs);
-	if (spec->direct && check_direct_alignment(spec, first, logical) < 0)
+	if (t->max_io_bytes && rw_max_bs(spec) > t->max_io_bytes)
+		return err_set("job '%s': bs=%llu is more than the %u bytes one NVMe command of "
+			       "'%s' carries (the controller's MDTS, max_hw_sectors_kb)",
+			       spec->name, (unsigned long long)rw_max_bs(spec), t->max_io_bytes,
+			       t->path);
+	alignment_for_nvme = t->is_nvme_char;
+	if ((spec->direct || t->is_nvme_char) &&
+	    check_direct_alignment(spec, first, logical) < 0)
 		return -1;
 	*start = first;
 	*len = bytes;
@@ -556,7 +648,9 @@ int target_open(const struct target *t, const struct job_spec *spec)
 	if (!t->is_block && spec->files.allow_create &&
 	    (job_spec_writes(spec) || spec->files.create_on_open))
 		flags |= O_CREAT;
-	if (spec->direct)
+	/* passthrough commands bypass the page cache whatever direct= says;
+	 * the character device refuses O_DIRECT */
+	if (spec->direct && !t->is_nvme_char)
 		flags |= O_DIRECT;
 	if (spec->sync_io)
 		flags |= O_SYNC;

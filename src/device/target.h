@@ -18,6 +18,12 @@ struct target {
 	char path[JOB_PATH_MAX];
 	bool is_block;
 	bool is_model;              /* vssd:FILE (target/model_target.h) */
+	/* an NVMe namespace's generic character device (/dev/ngXnY): also
+	 * is_block (a device of fixed size); only io_uring_cmd drives it */
+	bool is_nvme_char;
+	uint32_t nvme_nsid;         /* its namespace id (NVME_IOCTL_ID) */
+	uint32_t max_io_bytes;      /* its largest command (max_hw_sectors_kb); 0: none */
+	unsigned max_segments;      /* segments of one command (queue/max_segments) */
 	bool exists;
 	uint64_t size;              /* bytes (0 for a file that does not exist) */
 	unsigned logical_block;     /* 512 for files unless the fs says more */
@@ -26,8 +32,16 @@ struct target {
 
 /* Looks at path without opening it for I/O: kind, size, block sizes.
  * A missing regular file is not an error (exists = false). A missing
- * path under /dev, a directory, or another kind is. */
+ * path under /dev, a directory, or another kind is. An NVMe namespace's
+ * character device is sized by Identify Namespace (NSZE x the LBA size in
+ * use, which is its logical and physical block). */
 int target_probe(const char *path, struct target *t);
+
+/* Whether path suits the job's engine: an NVMe namespace's character
+ * device takes only an engine that sends NVMe commands (nvme_engine:
+ * ENGINE_NVME_CHAR), and such an engine takes nothing else. 0, or -1 with
+ * err_msg naming path, engine and what path is. */
+int target_engine_fits(const char *path, const char *engine, bool nvme_engine);
 
 /* The scratch path: $DRIVEBENCH_SCRATCH or ./drivebench-scratch.dat. */
 const char *target_scratch_path(void);

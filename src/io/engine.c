@@ -21,6 +21,7 @@
 
 static const struct engine_ops *const engines[] = {
 	&engine_io_uring,
+	&engine_io_uring_cmd,
 	&engine_libaio,
 	&engine_psync,
 	&engine_sync,

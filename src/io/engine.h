@@ -73,6 +73,10 @@ enum engine_flag {
 	 * (io/fileops.h), run by run/loop_fileops.c instead of the
 	 * submit/reap loop */
 	ENGINE_FILE_OPS = 1u << 9,
+	/* drives an NVMe namespace's generic character device (/dev/ngXnY)
+	 * with passthrough commands: the only engine such a target takes,
+	 * and it takes no other (io_uring_cmd) */
+	ENGINE_NVME_CHAR = 1u << 10,
 };
 
 
@@ -139,6 +143,11 @@ struct engine {
 	unsigned nr_ios;
 	uint32_t buf_size;       /* bytes of each ios[i].buf (for registration) */
 	bool is_block;           /* fd is a block device (how a trim is done) */
+	/* an NVMe namespace's character device (ENGINE_NVME_CHAR): its
+	 * namespace id and LBA size in bytes; 0 for any other target */
+	uint32_t nvme_nsid;
+	unsigned lba_size;
+	unsigned max_segments;   /* segments (pages) of one command; 0: unknown */
 	uint64_t range_start;    /* the job's byte range on the target */
 	uint64_t range_len;
 	const char *path;        /* the target's path (for messages) */
@@ -215,6 +224,7 @@ void engine_io_jobs_add(int delta);
 int engine_io_jobs_running(void);
 
 extern const struct engine_ops engine_io_uring;
+extern const struct engine_ops engine_io_uring_cmd; /* io/io_uring_cmd.c */
 extern const struct engine_ops engine_libaio;
 extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_null;

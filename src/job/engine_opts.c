@@ -28,6 +28,8 @@ void engine_opts_defaults(struct engine_opts *o)
 	o->exec.grace_s = 1;
 	o->exec.std_redirect = true;
 	o->pvsync2.hipri_percentage = 100;
+	strcpy(o->uring_cmd.cmd_type, "nvme");
+	o->uring_cmd.nonvectored = -1;
 }
 
 static int parse_bounded(const char *value, uint64_t lo, uint64_t hi, uint64_t *out)

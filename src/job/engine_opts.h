@@ -55,6 +55,13 @@ struct pvsync2_opts {
 	unsigned uncached;          /* RWF_DONTCACHE for buffered I/O */
 };
 
+/* io_uring_cmd: the passthrough command's shape (io/io_uring_cmd.c) */
+struct uring_cmd_opts {
+	char cmd_type[8];           /* cmd_type=nvme (fio's default, the only one) */
+	int nonvectored;            /* -1 not given (1: NVME_URING_CMD_IO), 0, 1 */
+	bool readfua, writefua;     /* FUA bit of Read / Write */
+};
+
 /* One cmdprio_bssplit entry: I/Os of size bs get prio on perc percent. */
 struct cmdprio_split {
 	uint64_t bs;
@@ -88,6 +95,7 @@ struct engine_opts {
 	struct vssd_opts vssd;
 	struct pvsync2_opts pvsync2;
 	struct cmdprio_opts cmdprio;
+	struct uring_cmd_opts uring_cmd;
 
 	/* the thread: CPUs, NUMA, nice, I/O priority */
 	enum cpus_policy cpus_allowed_policy;

@@ -67,7 +67,14 @@ int loop_verify_claim(struct loop *l, struct request *rq, int dir,
 static int verify_read_range(struct loop *l, uint64_t off, uint64_t len)
 {
 	struct worker *w = l->w;
-	uint64_t piece_max = w->buf_size / w->verify.unit * w->verify.unit;
+	uint64_t slot = w->buf_size, piece_max;
+
+	/* no larger than one command of an NVMe character device carries */
+	if (w->target->max_io_bytes && slot > w->target->max_io_bytes)
+		slot = w->target->max_io_bytes;
+	piece_max = slot / w->verify.unit * w->verify.unit;
+	if (!piece_max)
+		piece_max = w->buf_size / w->verify.unit * w->verify.unit;
 
 	while (len) {
 		struct io *io;

@@ -18,9 +18,11 @@ static void warn_once(struct worker *w)
 	err_clear();
 }
 
+/* An NVMe character device has no page cache: passthrough commands go
+ * to the drive whatever direct= says. */
 void worker_cache_drop(struct worker *w)
 {
-	if (w->fd < 0)
+	if (w->fd < 0 || w->target->is_nvme_char)
 		return;
 	if (target_cache_drop(w->fd, w->target->is_block, w->target->path,
 			      w->range_start, w->range_len))
@@ -36,7 +38,7 @@ void worker_cache_open(struct worker *w)
 {
 	const struct job_buffering *b = &w->spec->buffering;
 
-	if (w->fd < 0)
+	if (w->fd < 0 || w->target->is_nvme_char)
 		return;
 	if (b->invalidate)
 		worker_cache_drop(w);

@@ -421,6 +421,11 @@ static int setup_clone(struct worker *w, struct target *t, unsigned groupid,
 		return err_prefix("job '%s'", s->name);
 	if (job_spec_path(s, c, path, sizeof(path)))
 		return err_prefix("job '%s'", s->name);
+	/* an NVMe character device only with io_uring_cmd, and it only there */
+	if (engine_needs_fd(w->ops) && (engine_has(w->ops, ENGINE_NVME_CHAR) ||
+					!target_has_file_set(s, w->ops)) &&
+	    target_engine_fits(path, s->ioengine, engine_has(w->ops, ENGINE_NVME_CHAR)))
+		return err_prefix("job '%s'", s->name);
 	/* files beside the target (a donor, redirected output) */
 	if (check_side_files(w, c, opt)) {
 		*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;

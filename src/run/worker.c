@@ -218,6 +218,9 @@ int worker_setup(struct worker *w)
 	w->engine.nr_ios = w->depth;
 	w->engine.buf_size = w->buf_size;
 	w->engine.is_block = w->target->is_block;
+	w->engine.nvme_nsid = w->target->is_nvme_char ? w->target->nvme_nsid : 0;
+	w->engine.lba_size = w->target->is_nvme_char ? w->target->logical_block : 0;
+	w->engine.max_segments = w->target->is_nvme_char ? w->target->max_segments : 0;
 	w->engine.range_start = w->range_start;
 	w->engine.range_len = w->range_len;
 	w->engine.path = w->target->path;

@@ -28,7 +28,7 @@ expect_exit 2 "rw=trim with the sync engine is refused" run --no-db --name=t \
 	--ioengine=sync --rw=trim --filename="$TMP/trim.dat" --size=64k
 expect_output "option 'rw': ioengine=sync does not trim" "the error names the engine"
 # the engines to use instead come from the table's ENGINE_TRIMS (falloc included)
-expect_output "use io_uring, libaio, psync, null, vssd or falloc$" "... and lists every engine that trims"
+expect_output "use io_uring, io_uring_cmd, libaio, psync, null, vssd or falloc$" "... and lists every engine that trims"
 check "nothing was laid out" test ! -e "$TMP/trim.dat"
 
 # --- an engine option in [global] does not bind jobs of another engine ---

@@ -152,3 +152,96 @@ echo "$runs" | sed 's/^/# multi: /'
 	&& ok "a suite on two controllers' namespaces: two runs, two drives (serial:nsid DBNVME0A:2, DBNVME0B:1)" \
 	|| { not_ok "a suite on two controllers' namespaces: two runs, two drives"; show multi; }
 # ---- end of item 4 purge methods and item 7 ----
+
+# ---- item 5: ioengine=io_uring_cmd on /dev/ngXnY (guest_uring_cmd.sh) ----
+# urc NAME CODE WHAT [GREP]: NAME exited CODE (and its stderr has GREP)
+urc() {
+	if [ "$(rc $1)" = "$2" ] && { [ -z "${4:-}" ] || grep -q -- "$4" $R/$1.err; }; then ok "io_uring_cmd: $3"
+	else not_ok "io_uring_cmd: $3 (exit $(rc $1), wanted $2)"; show $1; fi
+}
+urc uc_write 0 "4 MiB written as NVMe Write commands"
+[ "$(rc uc_write_cmp)" = 0 ] && ok "io_uring_cmd: what it wrote reads back through the block device" \
+	|| not_ok "io_uring_cmd: what it wrote reads back through the block device"
+pycheck "io_uring_cmd: the write job's JSON counts 64 writes of 64 KiB" '
+w = j("uc_write")["jobs"][0]["write"]
+assert w["io_bytes"] == 4 << 20 and w["total_ios"] == 64, w
+'
+urc uc_verify 0 "verify=crc32c reads back every block (512-byte LBAs)"
+urc uc_verify_opts 0 "fixedbufs, registerfiles, readfua, writefua with verify"
+urc uc_verify_vec 0 "nonvectored=0 (NVME_URING_CMD_IO_VEC) with verify"
+urc uc_vec_read 0 "nonvectored=0 reads"
+urc uc_fb_write 0 "fixedbufs=1 writes on 8 KiB buffers"
+urc uc_fb_big 0 "fixedbufs=1 reads of 512 KiB (above the 6.1 kernel's registered-buffer limit: unregistered)"
+urc uc_sqpoll 0 "sqthread_poll=1"
+urc uc_hipri 0 "hipri=1"
+pycheck "io_uring_cmd: verify jobs read back what they wrote, no errors" '
+for name in ("uc_verify", "uc_verify_opts", "uc_verify_vec"):
+    job = j(name)["jobs"][0]
+    assert job["error"] == 0 and job["read"]["io_bytes"] == job["write"]["io_bytes"] > 0, (name, job["read"]["io_bytes"])
+for name in ("uc_sqpoll", "uc_hipri"):
+    assert j(name)["jobs"][0]["read"]["total_ios"] == 64, name
+'
+urc uc_trim 0 "rw=trim as Dataset Management (deallocate)"
+pycheck "io_uring_cmd: the trim job counts 4 trims of 1 MiB" '
+t = j("uc_trim")["jobs"][0]["trim"]
+assert t["total_ios"] == 4 and t["io_bytes"] == 4 << 20, t
+'
+[ "$(rc uc_trim_zero)" = 0 ] && ok "io_uring_cmd: the trimmed range reads back as zeros" \
+	|| not_ok "io_uring_cmd: the trimmed range reads back as zeros"
+urc uc_unaligned_offset 2 "an offset off the namespace's 4096-byte LBAs is an error naming it" \
+	"offset=512 is not a multiple of the namespace's LBA size 4096"
+urc uc_unaligned_bs 2 "a bs off the namespace's LBAs is an error naming it" \
+	"bs=512 is not a multiple of the namespace's LBA size 4096"
+urc uc_aligned_512 0 "offset=512 bs=512 on the 512-byte namespace (LBA size from the device)"
+urc uc_mdts 2 "a bs above the controller's largest command (MDTS) is an error naming it" \
+	"bs=1048576 is more than the 524288 bytes one NVMe command"
+urc uc_block_dev 2 "the block device is refused, naming the character device" \
+	"drives an NVMe namespace's character device"
+urc uc_other_engine 2 "another engine on /dev/ngXnY is refused" "only ioengine=io_uring_cmd drives it"
+urc uc_gate_ext4 3 "the ext4 namespace's character device is refused, by its SERIAL:nsN" \
+	"pass --destroy-data=DBNVME0B:ns1 "
+grep -q "carries an ext4 filesystem" $R/uc_gate_ext4.err && ok "io_uring_cmd: the refusal names the block device's ext4" \
+	|| not_ok "io_uring_cmd: the refusal names the block device's ext4"
+urc uc_gate_part 3 "the partitioned namespace's character device is refused" "refusing to write"
+urc uc_gate_sibling 3 "consent for a sibling namespace does not cover it" "does not match the ID"
+urc uc_gate_consent 0 "consent by SERIAL:nsN writes through the character device"
+# side by side on A:2, 4K randread QD16: 3 rounds of fio, drivebench's
+# io_uring_cmd, drivebench's io_uring on /dev/nvmeXnY; medians per column
+# and of each round's drivebench/fio (a round's runs share the host's load,
+# which swings 10x between rounds on this shared machine). The check: not
+# slower than 0.8 of fio. Faster than 1.25 is reported, not failed: under
+# TCG the CPU each tool spends per I/O sets the rate (fio spent 3-6x more in
+# every run here), and what bounds it from above is that every I/O counted
+# is a command the controller saw (the health-log check below).
+pycheck "io_uring_cmd: IOPS at least 0.8 of fio's io_uring_cmd (median of 3 rounds), slat and clat both measured" '
+import statistics
+col = {}
+for k in ("fio", "db", "dbblk"):
+    col[k] = [j(f"uc_{k}_{i}")["jobs"][0]["read"] for i in (1, 2, 3)]
+    for r in col[k]:
+        assert r["slat_ns"]["mean"] > 0 and r["clat_ns"]["mean"] > 0, (k, r["slat_ns"], r["clat_ns"])
+        assert r["clat_ns"]["mean"] > r["slat_ns"]["mean"], (k, r["slat_ns"], r["clat_ns"])
+med = {k: statistics.median(r["iops"] for r in v) for k, v in col.items()}
+lat = {k: (statistics.median(r["slat_ns"]["mean"] for r in v) / 1000,
+           statistics.median(r["clat_ns"]["mean"] for r in v) / 1000) for k, v in col.items()}
+pairs = [col["db"][i]["iops"] / col["fio"][i]["iops"] for i in range(3)]
+print("# | round | fio io_uring_cmd | drivebench io_uring_cmd | drivebench io_uring (nvmeXnY) | drivebench/fio |")
+for i in range(3):
+    print("# | %d | %.0f | %.0f | %.0f | %.2f |" % (i + 1, *(col[k][i]["iops"] for k in ("fio", "db", "dbblk")), pairs[i]))
+print("# | median IOPS | %.0f | %.0f | %.0f | %.2f |" % (*(med[k] for k in ("fio", "db", "dbblk")), statistics.median(pairs)))
+print("# | median slat/clat us | %.0f/%.0f | %.0f/%.0f | %.0f/%.0f | |" % tuple(x for k in ("fio", "db", "dbblk") for x in lat[k]))
+if statistics.median(pairs) > 1.25:
+    print("# drivebench above 1.25 of fio: outside the issue'"'"'s 0.8-1.25 (see docs/nvme.md)")
+assert statistics.median(pairs) >= 0.8, pairs
+'
+pycheck "io_uring_cmd: every read fio and drivebench counted in round 1 is a read command the controller saw" '
+def reads(name):
+    return int(j(name)["nvme"]["health"]["host_read_commands"])
+for tool, before, after in (("fio", "uc_health_0", "uc_health_1"), ("db", "uc_health_1", "uc_health_2")):
+    counted = j(f"uc_{tool}_1")["jobs"][0]["read"]["total_ios"]
+    seen = reads(after) - reads(before)
+    print("# %s round 1: %d reads counted, %d read commands seen by the controller" % (tool, counted, seen))
+    # seen may add the depth in flight at the end and info'"'"'s own probe reads
+    assert counted > 0 and counted <= seen <= counted + 16 + 256, (tool, counted, seen)
+'
+# ---- end of item 5 ----

@@ -46,6 +46,7 @@ for spec in A:1 A:2 B:1 B:2 B:3; do
 done >$R/map.txt
 dev() { grep "^$1 " $R/map.txt | cut -d' ' -f2; }
 A1=$(dev A:1) A2=$(dev A:2) B1=$(dev B:1) B2=$(dev B:2) B3=$(dev B:3)
+. /guest_uring_cmd.sh
 
 # item 2: identity and health
 run info_a1 drivebench info --json "$A1"

@@ -56,6 +56,7 @@ static const struct bound_case cases[] = {
 	{ "chunk_size", "2g", "option 'chunk_size': 2g is too large, the range is 512 bytes..1 GiB" },
 	{ "series_interval", "1ns", "option 'series_interval': 1ns is too small, the range is 1ms..1d" },
 	{ "series_interval", "2d", "option 'series_interval': 2d is too large, the range is 1ms..1d" },
+	{ "cmd_type", "bsg", "option 'cmd_type': cmd_type=bsg: drivebench's io_uring_cmd has only cmd_type=nvme" },
 	{ "null_latency", "366d", "option 'null_latency': 366d is too large, the range is 0..365d" },
 	{ "null_latency", "1us-366d", "option 'null_latency': 366d is too large, the range is 0..365d" },
 	{ "gpu_dev_id", "1024", "option 'gpu_dev_id': 1024 is too large, the range is 0..1023" },
@@ -208,6 +209,11 @@ static const char *const unbounded[] = {
 	/* checked at validation or when the drive opens: test_vssd_model,
 	 * test_vssd.sh, test_vssd_state.sh */
 	"vssd_model", "vssd_scale", "vssd_state",
+	/* io_uring_cmd: booleans, and fio's options it refuses whatever the
+	 * value (test_uring_cmd) */
+	"nonvectored", "readfua", "writefua", "sqthread_poll_cpu", "force_async",
+	"write_mode", "verify_mode", "read_mode", "md_per_io_size", "pi_act", "pi_chk",
+	"apptag", "apptag_mask", "deac", "cdb_len", "verify_bytchk",
 };
 
 static void every_bound_is_refused_with_its_range(void **state)

@@ -288,7 +288,8 @@ static void test_unexaminable_paths(void **state)
 	(void)state;
 	err_clear();
 	assert_int_equal(safety_check(work.path, NULL, &v), -1);
-	assert_non_null(strstr(err_msg(), "neither a regular file nor a block"));
+	assert_non_null(strstr(err_msg(), "neither a regular file, a block device nor an NVMe "
+				"namespace's character device"));
 	assert_int_equal(safety_check("/dev/null", NULL, &v), -1);
 	assert_non_null(strstr(err_msg(), "/dev/null"));
 	/* ENOTDIR, not ENOENT: cannot tell what is there */

@@ -166,7 +166,8 @@ static void test_probe_directory(void **state)
 	(void)state;
 	assert_int_equal(target_probe(work.path, &t), -1);
 	snprintf(expected, sizeof(expected), "target '%s' is a directory; "
-		 "drivebench needs a regular file or a block device", work.path);
+		 "drivebench needs a regular file, a block device or an NVMe namespace's "
+		 "character device (/dev/ngXnY, with ioengine=io_uring_cmd)", work.path);
 	assert_error_is(expected);
 }
 
@@ -177,7 +178,8 @@ static void test_probe_char_device(void **state)
 	(void)state;
 	assert_int_equal(target_probe("/dev/null", &t), -1);
 	assert_error_is("target '/dev/null' is a character device; drivebench "
-			"needs a regular file or a block device");
+			"needs a regular file, a block device or an NVMe namespace's "
+			"character device (/dev/ngXnY, with ioengine=io_uring_cmd)");
 }
 
 static void test_probe_bad_paths(void **state)

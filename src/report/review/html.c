@@ -587,6 +587,11 @@ static int draw_waf(const struct page *pg)
 	return html_waf_section(pg->out, pg->drives, pg->nr);
 }
 
+static int draw_counters(const struct page *pg)
+{
+	return html_counters_section(pg->out, pg->drives, pg->nr);
+}
+
 /* The hosts (each distinct one once) and the drives' identity, record,
  * endurance and density (html_bench.c). */
 static int bench_section(const struct page *pg)
@@ -653,7 +658,8 @@ static int draw_body(struct page *pg)
 	if (own_section(pg, "checkpoints", "DLIO checkpoints", draw_checkpoints) < 0 ||
 	    own_section(pg, "gds", "GPU Direct Storage (gdsio)", draw_gds) < 0 ||
 	    own_section(pg, "heatmaps", "Differential heatmaps", draw_heatmaps) < 0 ||
-	    own_section(pg, "endurance", "Endurance and write amplification", draw_waf) < 0)
+	    own_section(pg, "endurance", "Endurance and write amplification", draw_waf) < 0 ||
+	    own_section(pg, "counters", "The drive's own count", draw_counters) < 0)
 		return -1;
 	return 0;
 }

@@ -79,5 +79,8 @@ void html_section_summary(FILE *out, const struct report_drive *drives,
 			  unsigned nt, unsigned nr, unsigned reviewed);
 /* per drive, its results with a write amplification (drive_delta) */
 int html_waf_section(FILE *out, const struct report_drive *drives, unsigned nr);
+/* per drive measured on an NVMe namespace, its results' I/Os and bytes
+ * beside the health log's commands and data units over each (drive_delta) */
+int html_counters_section(FILE *out, const struct report_drive *drives, unsigned nr);
 
 #endif

@@ -1,0 +1,140 @@
+/* html_counters.c - the drive's own count of each result's I/O, beside
+ * ours: for a drive measured on an NVMe namespace, the health log's host
+ * read and write commands and data units (512,000 bytes each, rounded up
+ * by the drive) over every result, against the I/Os and bytes the job
+ * counted. Agreement says the drive saw what drivebench says it did; the
+ * health log is the controller's, so I/O to a sibling namespace during
+ * the job adds to it (docs/report.md). A modelled drive's counters are
+ * the model's own and are not repeated here. */
+#include "report/review/html_parts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/error.h"
+
+#define COUNTERS_MAX_ROWS 40
+
+/* a counter of the delta: a decimal string or a number; NAN when absent */
+static double counter(const cJSON *delta, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(delta, key);
+	char *end;
+	double d;
+
+	if (cJSON_IsNumber(v))
+		return v->valuedouble;
+	if (!cJSON_IsString(v))
+		return NAN;
+	d = strtod(v->valuestring, &end);
+	return end != v->valuestring && !*end ? d : NAN;
+}
+
+static bool on_nvme(const struct result_record *rec)
+{
+	cJSON *before = rec->drive_before ? cJSON_Parse(rec->drive_before) : NULL;
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(before, "kind");
+	bool nvme = cJSON_IsString(kind) && !strcmp(kind->valuestring, "nvme");
+
+	cJSON_Delete(before);
+	return nvme;
+}
+
+struct counter_row {
+	double cmds[DIR_COUNT], bytes[DIR_COUNT];   /* the drive's */
+};
+
+static bool row_of(const struct result_record *rec, struct counter_row *row)
+{
+	cJSON *delta;
+	bool have;
+
+	if (!rec->drive_delta || !on_nvme(rec) || !(delta = cJSON_Parse(rec->drive_delta)))
+		return false;
+	row->cmds[DIR_READ] = counter(delta, "host_read_commands");
+	row->cmds[DIR_WRITE] = counter(delta, "host_write_commands");
+	row->bytes[DIR_READ] = counter(delta, "host_bytes_read");
+	row->bytes[DIR_WRITE] = counter(delta, "host_bytes_written");
+	cJSON_Delete(delta);
+	have = !isnan(row->cmds[DIR_READ]) || !isnan(row->cmds[DIR_WRITE]) ||
+	       !isnan(row->bytes[DIR_READ]) || !isnan(row->bytes[DIR_WRITE]);
+	return have;
+}
+
+static void count_cell(FILE *out, double v)
+{
+	if (isnan(v))
+		fputs("<td>-</td>", out);
+	else
+		fprintf(out, "<td>%.0f</td>", v);
+}
+
+static void mb_cell(FILE *out, double bytes)
+{
+	if (isnan(bytes))
+		fputs("<td>-</td>", out);
+	else
+		fprintf(out, "<td>%.2f</td>", bytes / 1e6);
+}
+
+static void drive_table(FILE *out, const struct report_drive *d)
+{
+	unsigned shown = 0, n = 0;
+	struct counter_row row;
+
+	for (unsigned i = 0; i < d->nr; i++)
+		n += row_of(&d->recs[i], &row);
+	if (!n)
+		return;
+	fputs("<h3>", out);
+	html_esc(out, d->label);
+	fputs("</h3>\n<table><tr><th class=\"l\">test</th><th>reads counted</th>"
+	      "<th>read commands</th><th>MB read</th><th>drive's MB read</th>"
+	      "<th>writes counted</th><th>write commands</th><th>MB written</th>"
+	      "<th>drive's MB written</th></tr>\n", out);
+	for (unsigned i = 0; i < d->nr && shown < COUNTERS_MAX_ROWS; i++) {
+		const struct result_record *rec = &d->recs[i];
+
+		if (!row_of(rec, &row))
+			continue;
+		fputs("<tr><td class=\"l\">", out);
+		html_esc(out, rec->job_name);
+		fputs("</td>", out);
+		for (int dir = DIR_READ; dir <= DIR_WRITE; dir++) {
+			count_cell(out, (double)rec->dir[dir].ios);
+			count_cell(out, row.cmds[dir]);
+			mb_cell(out, (double)rec->dir[dir].bytes);
+			mb_cell(out, row.bytes[dir]);
+		}
+		fputs("</tr>\n", out);
+		shown++;
+	}
+	fputs("</table>\n", out);
+	if (shown < n)
+		fprintf(out, "<p class=\"note\">The first %u of %u results.</p>\n", shown, n);
+}
+
+int html_counters_section(FILE *out, const struct report_drive *drives, unsigned nr)
+{
+	bool any = false;
+	struct counter_row row;
+
+	for (unsigned d = 0; d < nr && !any; d++)
+		for (unsigned i = 0; i < drives[d].nr && !any; i++)
+			any = row_of(&drives[d].recs[i], &row);
+	if (!any)
+		return 0;
+	fputs("<section class=\"counters\">\n<h2>The drive's own count</h2>\n"
+	      "<p class=\"note\">For each result on an NVMe namespace: the I/Os and bytes the "
+	      "job counted, beside the host read and write commands and data units (512,000 "
+	      "bytes each, rounded up by the drive) its health log counted over the job. The "
+	      "log is the controller's: I/O to another namespace of it during the job counts "
+	      "too. MB = 10^6 bytes.</p>\n", out);
+	for (unsigned d = 0; d < nr; d++)
+		drive_table(out, &drives[d]);
+	fputs("</section>\n", out);
+	return 0;
+}

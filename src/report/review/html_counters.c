@@ -18,21 +18,6 @@
 
 #define COUNTERS_MAX_ROWS 40
 
-/* a counter of the delta: a decimal string or a number; NAN when absent */
-static double counter(const cJSON *delta, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(delta, key);
-	char *end;
-	double d;
-
-	if (cJSON_IsNumber(v))
-		return v->valuedouble;
-	if (!cJSON_IsString(v))
-		return NAN;
-	d = strtod(v->valuestring, &end);
-	return end != v->valuestring && !*end ? d : NAN;
-}
-
 static bool on_nvme(const struct result_record *rec)
 {
 	cJSON *before = rec->drive_before ? cJSON_Parse(rec->drive_before) : NULL;
@@ -54,10 +39,10 @@ static bool row_of(const struct result_record *rec, struct counter_row *row)
 
 	if (!rec->drive_delta || !on_nvme(rec) || !(delta = cJSON_Parse(rec->drive_delta)))
 		return false;
-	row->cmds[DIR_READ] = counter(delta, "host_read_commands");
-	row->cmds[DIR_WRITE] = counter(delta, "host_write_commands");
-	row->bytes[DIR_READ] = counter(delta, "host_bytes_read");
-	row->bytes[DIR_WRITE] = counter(delta, "host_bytes_written");
+	row->cmds[DIR_READ] = html_delta_counter(delta, "host_read_commands");
+	row->cmds[DIR_WRITE] = html_delta_counter(delta, "host_write_commands");
+	row->bytes[DIR_READ] = html_delta_counter(delta, "host_bytes_read");
+	row->bytes[DIR_WRITE] = html_delta_counter(delta, "host_bytes_written");
 	cJSON_Delete(delta);
 	have = !isnan(row->cmds[DIR_READ]) || !isnan(row->cmds[DIR_WRITE]) ||
 	       !isnan(row->bytes[DIR_READ]) || !isnan(row->bytes[DIR_WRITE]);

@@ -77,6 +77,10 @@ void html_summary_row(FILE *out, const struct report_drive *drives, const struct
 void html_section_summary(FILE *out, const struct report_drive *drives,
 			  const struct slice *slices_per_test, const struct report_point *const *tests,
 			  unsigned nt, unsigned nr, unsigned reviewed);
+/* A counter of a drive delta (drive_delta's JSON): a decimal string (exact
+ * to 128 bits in the store) or a number; NAN when absent or null. */
+struct cJSON;
+double html_delta_counter(const struct cJSON *delta, const char *key);
 /* per drive, its results with a write amplification (drive_delta) */
 int html_waf_section(FILE *out, const struct report_drive *drives, unsigned nr);
 /* per drive measured on an NVMe namespace, its results' I/Os and bytes

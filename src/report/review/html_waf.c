@@ -28,9 +28,7 @@ struct waf_step {
 	double first, last, min, max;
 };
 
-/* A byte counter of the delta: a decimal string (exact to 128 bits in the
- * store) or a number; NAN when absent or null. */
-static double delta_bytes(const cJSON *delta, const char *key)
+double html_delta_counter(const cJSON *delta, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(delta, key);
 	char *end;
@@ -55,8 +53,8 @@ static bool waf_of(const struct result_record *rec, struct waf_row *row)
 	if (have) {
 		row->rec = rec;
 		row->waf = waf->valuedouble;
-		row->host = delta_bytes(delta, "host_bytes_written");
-		row->nand = delta_bytes(delta, "media_bytes_written");
+		row->host = html_delta_counter(delta, "host_bytes_written");
+		row->nand = html_delta_counter(delta, "media_bytes_written");
 	}
 	cJSON_Delete(delta);
 	return have;

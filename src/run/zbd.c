@@ -68,6 +68,10 @@ int zbd_init(struct zbd *b, const char *job, struct blkzone *zones, unsigned nr,
 		if (is_open(z))
 			b->open[b->nr_open++] = i;
 	}
+	/* a sequential write starts where the data ends: the first zone of
+	 * the range that is not full */
+	while (b->cur + 1 < nr && zones[b->cur].wp >= zones[b->cur].start + zones[b->cur].cap)
+		b->cur++;
 	if (b->nr_open > b->max_open)
 		return err_set("job '%s': option 'max_open_zones': %u zones of the job's "
 			       "range are open already, more than %u", job, b->nr_open,
@@ -164,7 +168,8 @@ int zbd_write(struct zbd *b, uint64_t pick, uint64_t len, bool busy, uint64_t *o
 		if (k == -2)
 			return err_set("job '%s': option 'max_open_zones': %u zones are open "
 				       "and zone %u at offset %llu would be one more", b->job,
-				       b->nr_open, i, (unsigned long long)b->z[i].start);
+				       b->nr_open, (unsigned)(b->z[i].start / b->z[i].len),
+				       (unsigned long long)b->z[i].start);
 		i = (unsigned)k;
 		z = &b->z[i];
 		if (len > z->cap)
@@ -205,7 +210,8 @@ int zbd_write(struct zbd *b, uint64_t pick, uint64_t len, bool busy, uint64_t *o
 				return err_set("job '%s': zonemode=zbd: zone %u at offset %llu is "
 					       "full and the sequential write would cross it; "
 					       "zones are reset only with zone_reset_frequency "
-					       "(reset them, or set it)", b->job, i,
+					       "(reset them, or set it)", b->job,
+					       (unsigned)(z->start / z->len),
 					       (unsigned long long)z->start);
 			}
 		}

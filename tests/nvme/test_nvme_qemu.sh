@@ -44,6 +44,8 @@ for lib in $(for b in $bins; do ldd "$b"; done | grep -o '/[^ ]*' | sort -u); do
 	mkdir -p "$root$(dirname $lib)" && cp -L "$lib" "$root$lib"
 done
 cp "$here/guest.sh" $root/guest.sh
+cp "$here/guest_zbd.sh" $root/guest_zbd.sh   # zoned namespace (guest.sh sources it)
+cp "$(command -v blkzone)" $root/bin/blkzone || fail_all "blkzone (util-linux) is missing"
 cat >$root/init <<'INIT'
 #!/bin/sh
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev

@@ -93,6 +93,21 @@ static void test_sequential(void **state)
 	zbd_free(&b);
 }
 
+static void test_starts_after_full_zones(void **state)
+{
+	struct zbd b;
+	uint64_t off;
+
+	(void)state;
+	table(ZS);
+	zones[0].wp = ZS;
+	zones[0].cond = ZONE_COND_FULL;
+	assert_int_equal(setup(&b, (struct zbd_params){ .reset_threshold = 1 }), 0);
+	assert_int_equal(zbd_write(&b, 0, 4096, false, &off), 0);
+	assert_int_equal(off, ZS);
+	zbd_free(&b);
+}
+
 static void test_full_zone_is_an_error(void **state)
 {
 	struct zbd b;
@@ -270,6 +285,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sequential),
+		cmocka_unit_test(test_starts_after_full_zones),
 		cmocka_unit_test(test_full_zone_is_an_error),
 		cmocka_unit_test(test_wrap_needs_reset),
 		cmocka_unit_test(test_max_open_random),

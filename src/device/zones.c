@@ -162,3 +162,24 @@ bool zones_is_zoned(const struct zone_limits *l)
 {
 	return !strcmp(l->model, "host-managed") || !strcmp(l->model, "host-aware");
 }
+
+int zones_scheduler(const char *path, char *out, size_t len)
+{
+	struct stat st;
+	char text[256], *open_b, *close_b;
+
+	out[0] = '\0';
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return -1;
+	read_queue(major(st.st_rdev), minor(st.st_rdev), "scheduler", text, sizeof(text));
+	/* "[mq-deadline] none" names the active one in brackets */
+	open_b = strchr(text, '[');
+	close_b = open_b ? strchr(open_b, ']') : NULL;
+	if (open_b && close_b) {
+		*close_b = '\0';
+		snprintf(out, len, "%s", open_b + 1);
+	} else {
+		snprintf(out, len, "%s", text);
+	}
+	return out[0] ? 0 : -1;
+}

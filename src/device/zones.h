@@ -5,6 +5,7 @@
 #define DRIVEBENCH_DEVICE_ZONES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* the zone conditions of the kernel's report (linux/blkzoned.h) */
@@ -40,6 +41,9 @@ struct zone_limits {
 /* Reads them for the block device at path: 0 (model "none" when the
  * kernel says nothing), or -1 with err_msg when path is no block device. */
 int zones_limits(const char *path, struct zone_limits *l);
+/* The active I/O scheduler of the block device at path ("none",
+ * "mq-deadline"): 0, or -1 (out "") when sysfs does not say. */
+int zones_scheduler(const char *path, char *out, size_t len);
 /* True for host-managed and host-aware devices. */
 bool zones_is_zoned(const struct zone_limits *l);
 

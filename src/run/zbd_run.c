@@ -1,7 +1,10 @@
 /* zbd_run.c - a zonemode=zbd clone's zones from its device (zbd_run.h). */
 #include "run/zbd_run.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
 
 #include "device/zones.h"
 #include "job/pacing.h"
@@ -53,6 +56,30 @@ int zbd_run_check(struct worker *w)
 	return 0;
 }
 
+/* Writes queued deeper than one to a zone stay in order only with the
+ * kernel's zone write plugging (Linux 6.10) or mq-deadline's zone write
+ * lock before it; on "none" an older kernel may reorder them. */
+static int check_depth(struct worker *w)
+{
+	const struct job_spec *s = w->spec;
+	struct utsname u;
+	unsigned major = 0, minor = 0;
+	char sched[64];
+
+	if (w->depth <= 1 || engine_has(w->ops, ENGINE_SYNC) || !job_spec_writes(s))
+		return 0;
+	if (uname(&u) == 0 && sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
+	    (major > 6 || (major == 6 && minor >= 10)))
+		return 0;
+	if (zones_scheduler(w->target->path, sched, sizeof(sched)) == 0 &&
+	    !strcmp(sched, "mq-deadline"))
+		return 0;
+	return err_set("job '%s': zonemode=zbd with iodepth=%u needs the mq-deadline "
+		       "scheduler on Linux before 6.10 (it keeps each zone's writes in "
+		       "order; %s's is %s): set queue/scheduler or use iodepth=1",
+		       s->name, w->depth, w->target->path, sched[0] ? sched : "unknown");
+}
+
 struct zbd *zbd_run_init(struct worker *w)
 {
 	const struct job_spec *s = w->spec;
@@ -71,6 +98,10 @@ struct zbd *zbd_run_init(struct worker *w)
 	ops.ctx = d;
 	if (w->fd < 0) {
 		err_set("job '%s': zonemode=zbd needs an engine on a file descriptor", s->name);
+		free(d);
+		return NULL;
+	}
+	if (check_depth(w)) {
 		free(d);
 		return NULL;
 	}

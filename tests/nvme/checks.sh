@@ -140,6 +140,9 @@ assert s["write_allowed"] and not s["reasons"] and s["device_id"] == "DBNVME0B:n
 '
 [ "$(rc zbd_plain)" = 2 ] && grep -q "is a zoned block device (host-managed, 16 zones of 4194304 bytes).*use zonemode=zbd" $R/zbd_plain.err \
 	&& ok "zbd: a write job without zonemode=zbd is refused, naming it" || { not_ok "zbd: a write job without zonemode=zbd is refused"; show zbd_plain; }
+[ "$(rc zbd_qd4)" = 2 ] && grep -q "zonemode=zbd with iodepth=4 needs the mq-deadline scheduler on Linux before 6.10" $R/zbd_qd4.err \
+	&& ok "zbd: iodepth=4 on a 6.1 kernel with scheduler none is refused (a zone's writes could be reordered)" \
+	|| { not_ok "zbd: iodepth=4 with scheduler none on 6.1 is refused"; show zbd_qd4; }
 pycheck "zbd: the sequential job wrote at the write pointers (zone 0 full, zone 1 at 2 MiB)" "$ZP"'
 assert written("0", 0, 16) == 0, zones("0")
 assert wbytes("zbd_seq") == 6 * MiB, wbytes("zbd_seq")

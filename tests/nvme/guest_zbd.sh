@@ -13,9 +13,12 @@ rep 0
 # the write gate's verdict is info's (zbd_info); with consent but without
 # zonemode=zbd a write job is refused
 run zbd_plain drivebench run --name=p $Z --rw=write --bs=64k --size=4m $C
-# sequential: 6 MiB at the pointers of zones 0-3, io_uring QD4
-run zbd_seq drivebench run --name=s $Z --rw=write --bs=64k --size=16m --io_size=6m \
+# QD4 on this kernel (6.1) with scheduler none could reorder a zone's
+# writes: refused; then sequential: 6 MiB at the pointers of zones 0-3
+run zbd_qd4 drivebench run --name=q $Z --rw=write --bs=64k --size=16m --io_size=6m \
 	--ioengine=io_uring --iodepth=4 --zonemode=zbd $C
+run zbd_seq drivebench run --name=s $Z --rw=write --bs=64k --size=16m --io_size=6m \
+	--ioengine=io_uring --iodepth=1 --zonemode=zbd $C
 rep seq
 # zone 1 (2 MiB written): 3 MiB more would cross the zone, full by then
 run zbd_full drivebench run --name=f $Z --rw=write --bs=64k --offset=4m --size=4m \
@@ -23,7 +26,7 @@ run zbd_full drivebench run --name=f $Z --rw=write --bs=64k --offset=4m --size=4
 rep full
 # random writes over zones 4-7, at most 2 open
 run zbd_rand drivebench run --name=r $Z --rw=randwrite --bs=16k --offset=16m --size=16m \
-	--io_size=3m --ioengine=io_uring --iodepth=4 --max_open_zones=2 --zonemode=zbd $C
+	--io_size=3m --ioengine=io_uring --iodepth=1 --max_open_zones=2 --zonemode=zbd $C
 rep rand
 # fio's zonemode=zbd on zones 8-11, then drivebench's same job after it
 if command -v fio >/dev/null; then

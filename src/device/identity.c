@@ -6,6 +6,7 @@
 #include "device/identity.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "device/target.h"
+#include "device/zones.h"
 #include "util/error.h"
 #include "util/text.h"
 
@@ -227,6 +229,16 @@ int identity_from_sysfs(const char *sysfs_root, const char *kernel_name,
 	    identity_active_scheduler(text, id->scheduler, sizeof(id->scheduler)) < 0)
 		id->scheduler[0] = '\0';
 	read_attr(queue_dir, "write_cache", id->write_cache, sizeof(id->write_cache));
+	read_attr(queue_dir, "zoned", id->zoned, sizeof(id->zoned));
+	if (id->zoned[0] && strcmp(id->zoned, "none")) {
+		struct maybe_u64 chunk = { 0 };
+
+		read_u64_attr(queue_dir, "nr_zones", &id->nr_zones);
+		read_u64_attr(queue_dir, "chunk_sectors", &chunk);
+		id->zone_size = (struct maybe_u64){ chunk.known, chunk.value * 512 };
+		read_u64_attr(queue_dir, "max_open_zones", &id->max_open_zones);
+		read_u64_attr(queue_dir, "max_active_zones", &id->max_active_zones);
+	}
 
 	join_path(device_dir, sizeof(device_dir), disk_dir, "device");
 	read_attr(device_dir, "model", id->model, sizeof(id->model));
@@ -266,6 +278,27 @@ static int kernel_name_of(dev_t dev, char *out, size_t len)
 	return 0;
 }
 
+/* a zoned device's first zone's capacity, from the zone report (left
+ * unknown when it cannot be read) */
+static void zone_capacity(const char *path, struct drive_identity *id)
+{
+	struct blkzone *z;
+	unsigned nr;
+	int fd;
+
+	if (!id->zone_size.known || !id->zone_size.value)
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (zones_report(fd, path, 0, id->zone_size.value, &z, &nr) == 0 && nr)
+		id->zone_capacity = (struct maybe_u64){ true, z[0].cap };
+	else
+		err_clear();
+	free(z);
+	close(fd);
+}
+
 int identity_probe(const char *path, struct drive_identity *id)
 {
 	struct stat st;
@@ -283,7 +316,10 @@ int identity_probe(const char *path, struct drive_identity *id)
 		if (kernel_name_of(st.st_rdev, name, sizeof(name)) < 0)
 			return err_set("'%s': block device %u:%u is not in sysfs", path,
 				       major(st.st_rdev), minor(st.st_rdev));
-		return identity_from_sysfs("/sys", name, id);
+		if (identity_from_sysfs("/sys", name, id) < 0)
+			return -1;
+		zone_capacity(path, id);
+		return 0;
 	}
 	if (!S_ISREG(st.st_mode))
 		return err_set("'%s' is neither a regular file nor a block device", path);

@@ -49,6 +49,11 @@ struct drive_identity {
 	char serial[IDENTITY_TEXT_MAX];
 	char firmware[IDENTITY_TEXT_MAX];
 	char vendor[IDENTITY_TEXT_MAX];
+	/* zoned block devices: queue/zoned ("none", "host-managed",
+	 * "host-aware"), nr_zones, chunk_sectors as bytes, the open and
+	 * active limits (0 = none), the first zone's capacity (BLKREPORTZONE) */
+	char zoned[IDENTITY_NAME_MAX];
+	struct maybe_u64 nr_zones, zone_size, zone_capacity, max_open_zones, max_active_zones;
 	/* NVMe only */
 	char nvme_controller[IDENTITY_NAME_MAX]; /* nvme0 */
 	struct maybe_u64 nvme_nsid;

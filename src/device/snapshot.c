@@ -295,6 +295,18 @@ cJSON *drive_snapshot_json(const struct drive_snapshot *s)
 	json_str(o, "scheduler", id->scheduler);
 	json_u64(o, "nr_requests", id->nr_requests);
 	json_str(o, "write_cache", id->write_cache);
+	json_str(o, "zoned", id->zoned);
+	if (id->zoned[0] && strcmp(id->zoned, "none")) {
+		cJSON *zo = cJSON_AddObjectToObject(o, "zones");
+
+		if (zo) {
+			json_u64(zo, "count", id->nr_zones);
+			json_u64(zo, "size_bytes", id->zone_size);
+			json_u64(zo, "capacity_bytes", id->zone_capacity);
+			json_u64(zo, "max_open", id->max_open_zones);
+			json_u64(zo, "max_active", id->max_active_zones);
+		}
+	}
 	json_str(o, "model", id->model);
 	json_str(o, "serial", id->serial);
 	json_str(o, "firmware", id->firmware);
@@ -519,6 +531,14 @@ void drive_snapshot_print(FILE *out, const struct drive_snapshot *s)
 	line(out, "scheduler:", id->scheduler);
 	line_u64(out, "nr_requests:", id->nr_requests, "");
 	line(out, "write cache:", id->write_cache);
+	if (id->zoned[0] && strcmp(id->zoned, "none")) {
+		line(out, "zoned:", id->zoned);
+		line_u64(out, "zones:", id->nr_zones, "");
+		line_u64(out, "zone size:", id->zone_size, " bytes");
+		line_u64(out, "zone capacity:", id->zone_capacity, " bytes");
+		line_u64(out, "max open zones:", id->max_open_zones, " (0: no limit)");
+		line_u64(out, "max active zones:", id->max_active_zones, " (0: no limit)");
+	}
 	line(out, "model:", id->model);
 	line(out, "serial:", id->serial);
 	line(out, "firmware:", id->firmware);

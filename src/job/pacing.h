@@ -24,7 +24,7 @@ enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
 enum rw_sequencer { RW_SEQ_SEQUENTIAL, RW_SEQ_IDENTICAL };
 /* zonemode: not given (zonesize alone then means strided, as in fio),
  * none, strided */
-enum zone_mode { ZONE_MODE_DEFAULT, ZONE_MODE_NONE, ZONE_MODE_STRIDED };
+enum zone_mode { ZONE_MODE_DEFAULT, ZONE_MODE_NONE, ZONE_MODE_STRIDED, ZONE_MODE_ZBD };
 /* which jobs exitall ends: the finished job's group, every job running
  * (stonewall), or every job */
 enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
@@ -82,6 +82,10 @@ struct job_pacing {
 	 * skip zoneskip */
 	enum zone_mode zonemode;
 	uint64_t zonesize, zonerange, zoneskip;
+	/* zonemode=zbd (run/zbd.h): open-zone limit (0 = the device's),
+	 * reset threshold (default 1) and frequency (0 = never reset) */
+	unsigned max_open_zones;
+	double zone_reset_threshold, zone_reset_frequency;
 
 	/* job control */
 	bool exitall, exitall_on_error;
@@ -102,6 +106,8 @@ bool pacing_active(const struct job_spec *spec);
 
 /* True when zonemode=strided is in effect (or zonesize without zonemode). */
 bool pacing_zone_strided(const struct job_spec *spec);
+/* True for zonemode=zbd. */
+bool pacing_zone_zbd(const struct job_spec *spec);
 
 /* True when offsets or directions are chosen outside the plain path:
  * rw=...:N, rw_sequencer=identical, zonemode=strided, trimwrite. */

@@ -20,6 +20,7 @@ void pacing_defaults(struct job_pacing *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->loops = 1;
+	p->zone_reset_threshold = 1.0;
 	p->thinktime_blocks = 1;
 	p->rate_cycle_ns = DEFAULT_RATE_CYCLE_NS;
 	p->latency_percentile = 100.0;
@@ -164,19 +165,50 @@ int pacing_set_exit_what(struct job_spec *spec, const char *value)
 	return 0;
 }
 
-/* zonemode=zbd manages the zones of a zoned block device: none here */
+/* zonemode=zbd: writes at the zones' write pointers of a zoned block
+ * device (run/zbd.h) */
 int pacing_set_zonemode(struct job_spec *spec, const char *value)
 {
-	static const char *const names[] = { "none", "strided" };
+	static const char *const names[] = { "none", "strided", "zbd" };
+	static const enum zone_mode modes[] = { ZONE_MODE_NONE, ZONE_MODE_STRIDED,
+						ZONE_MODE_ZBD };
 	unsigned i;
 
-	if (!strcmp(value, "zbd"))
-		return err_set("'zbd' needs a zoned block device and fio's zone "
-			       "management, which drivebench does not have (none, strided)");
 	if (PICK(value, names, &i))
 		return -1;
-	spec->pacing.zonemode = i ? ZONE_MODE_STRIDED : ZONE_MODE_NONE;
+	spec->pacing.zonemode = modes[i];
 	return 0;
+}
+
+/* a ratio 0..1 (zone_reset_threshold, zone_reset_frequency) */
+static int set_ratio(double *out, const char *value)
+{
+	char *end;
+	double v = strtod(value, &end);
+
+	if (end == value || *end || !(v >= 0 && v <= 1))
+		return err_set("'%s' is not a number from 0 to 1", value);
+	*out = v;
+	return 0;
+}
+
+/* fio's other zonemode=zbd options: an error, never ignored */
+int pacing_zbd_unsupported(struct job_spec *spec, const char *value)
+{
+	(void)spec;
+	(void)value;
+	return err_set("fio's zonemode=zbd option is not supported here (supported: "
+		       "max_open_zones, zone_reset_threshold, zone_reset_frequency)");
+}
+
+int pacing_set_zone_reset_threshold(struct job_spec *spec, const char *value)
+{
+	return set_ratio(&spec->pacing.zone_reset_threshold, value);
+}
+
+int pacing_set_zone_reset_frequency(struct job_spec *spec, const char *value)
+{
+	return set_ratio(&spec->pacing.zone_reset_frequency, value);
 }
 
 /* startdelay=T or T1-T2 (seconds unless a unit is given) */
@@ -400,6 +432,7 @@ bool pacing_shaped(const struct job_spec *spec)
 	const struct job_pacing *p = &spec->pacing;
 
 	return p->seq_add || p->rand_seq_nr > 1 || pacing_zone_strided(spec) ||
+	       p->zonemode == ZONE_MODE_ZBD ||
 	       spec->rw == RW_TRIMWRITE || spec->rw == RW_RANDTRIMWRITE;
 }
 
@@ -449,6 +482,35 @@ bool pacing_zone_strided(const struct job_spec *spec)
 	       (p->zonemode == ZONE_MODE_DEFAULT && p->zonesize);
 }
 
+bool pacing_zone_zbd(const struct job_spec *spec)
+{
+	return spec->pacing.zonemode == ZONE_MODE_ZBD;
+}
+
+/* zonemode=zbd: the device's own zones, written at their pointers */
+static int check_zbd(const struct job_spec *spec)
+{
+	const struct job_pacing *p = &spec->pacing;
+
+	if (p->zonesize || p->zonerange || p->zoneskip)
+		return err_set("option '%s': not with zonemode=zbd, which uses the "
+			       "device's own zones", p->zonesize ? "zonesize" :
+			       p->zonerange ? "zonerange" : "zoneskip");
+	if (job_spec_writes(spec) && !spec->direct)
+		return err_set("option 'zonemode': zbd writes need direct=1 (the "
+			       "page cache does not keep a zone's write order)");
+	if (spec->verify != VERIFY_NONE)
+		return err_set("option 'zonemode': zbd with verify is not supported");
+	if (p->seq_add || p->rand_seq_nr > 1 || spec->rw == RW_TRIMWRITE ||
+	    spec->rw == RW_RANDTRIMWRITE || spec->rw == RW_TRIM || spec->rw == RW_RANDTRIM)
+		return err_set("option 'zonemode': zbd takes read, write and their "
+			       "random and mixed modes only (no trims, no rw=MODE:N)");
+	for (int d = 0; d < DIR_ALL; d++)
+		if (p->bs_max[d])
+			return err_set("option 'zonemode': zbd with bsrange is not supported");
+	return 0;
+}
+
 static int check_shapes(const struct job_spec *spec)
 {
 	const struct job_pacing *p = &spec->pacing;
@@ -459,6 +521,12 @@ static int check_shapes(const struct job_spec *spec)
 				       "for the same direction");
 	if (p->zonemode == ZONE_MODE_STRIDED && !p->zonesize)
 		return err_set("option 'zonemode': strided needs zonesize");
+	if (p->zonemode == ZONE_MODE_ZBD && check_zbd(spec))
+		return -1;
+	if (p->zonemode != ZONE_MODE_ZBD &&
+	    (p->max_open_zones || p->zone_reset_frequency > 0))
+		return err_set("option '%s': needs zonemode=zbd", p->max_open_zones ?
+			       "max_open_zones" : "zone_reset_frequency");
 	if (spec->distribution.kind == DIST_SEQUENCE && !p->nr_sequence)
 		return err_set("option 'random_distribution': sequence needs block indices");
 	if (p->rand_seq_nr > 1 && !job_spec_random(spec))

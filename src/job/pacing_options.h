@@ -25,6 +25,9 @@ int pacing_set_submit_mode(struct job_spec *spec, const char *value);
 int pacing_set_bsrange(struct job_spec *spec, const char *value);
 int pacing_set_rw_sequencer(struct job_spec *spec, const char *value);
 int pacing_set_zonemode(struct job_spec *spec, const char *value);
+int pacing_set_zone_reset_threshold(struct job_spec *spec, const char *value);
+int pacing_set_zone_reset_frequency(struct job_spec *spec, const char *value);
+int pacing_zbd_unsupported(struct job_spec *spec, const char *value);
 int pacing_set_exit_what(struct job_spec *spec, const char *value);
 int pacing_set_wait_for(struct job_spec *spec, const char *value);
 
@@ -72,6 +75,13 @@ static const struct option_def pacing_option_table[] = {
 	SIZE("zonesize", NULL, pacing.zonesize, 0, SIZE_LIMIT),
 	SIZE("zonerange", NULL, pacing.zonerange, 0, SIZE_LIMIT),
 	SIZE("zoneskip", NULL, pacing.zoneskip, 0, SIZE_LIMIT),
+	UINT("max_open_zones", NULL, pacing.max_open_zones, 0, UINT_MAX),
+	FUNC("zone_reset_threshold", NULL, pacing_set_zone_reset_threshold),
+	FUNC("zone_reset_frequency", NULL, pacing_set_zone_reset_frequency),
+	FUNC("zonecapacity", NULL, pacing_zbd_unsupported),
+	FUNC("job_max_open_zones", NULL, pacing_zbd_unsupported),
+	FUNC("read_beyond_wp", NULL, pacing_zbd_unsupported),
+	FUNC("ignore_zone_limits", NULL, pacing_zbd_unsupported),
 	BOOL("exitall", pacing.exitall),
 	BOOL("exitall_on_error", pacing.exitall_on_error),
 	FUNC("exit_what", NULL, pacing_set_exit_what),

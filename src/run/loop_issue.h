@@ -147,10 +147,15 @@ prep_new_shaped(struct loop *l, struct io *io, uint64_t now)
 	int dir;
 	uint64_t len, off;
 
-	if (shape_pick(l, &dir, &len, &off)) {
+	int rc = shape_pick(l, &dir, &len, &off);
+
+	if (rc) {
+		if (rc < 0)
+			return -1;
 		w->nr_free++;
-		l->issuing = false;   /* a sequence ran past the region */
-		return 1;
+		if (rc == 1)
+			l->issuing = false;   /* a sequence ran past the region */
+		return 1;             /* 2: a zone reset waits for the I/O in flight */
 	}
 	if (!in_range(w, off, len))
 		return guard_violation(w, off, len);

@@ -20,6 +20,7 @@
 #include "run/live_status.h"
 #include "run/files.h"
 #include "run/worker.h"
+#include "run/zbd_run.h"
 #include "device/output_gate.h"
 #include "device/model_target.h"
 #include "io/vssd.h"
@@ -455,7 +456,7 @@ static int setup_clone(struct worker *w, struct target *t, unsigned groupid,
 	} else if (check_write_consent(s, path, opt)) {
 		*why = err_refused() ? RUN_FAILED_UNSAFE : RUN_FAILED_INPUT;
 		return err_prefix("job '%s'", s->name);
-	} else if (target_probe(path, t) || prepare_target(w, t)) {
+	} else if (target_probe(path, t) || zbd_run_check(w) || prepare_target(w, t)) {
 		if (*opt->stop)   /* a signal, not bad input: exit 1 */
 			*why = RUN_FAILED_RUNTIME;
 		else if (err_refused())

@@ -12,6 +12,7 @@
 
 #include "run/files.h"
 #include "run/loop.h"
+#include "run/zbd_run.h"
 #include "util/error.h"
 #include "job/random.h"
 
@@ -37,6 +38,8 @@ struct shape {
 	/* trimwrite: the write that follows a trim */
 	bool trimwrite, write_next;
 	uint64_t pair_offset, pair_len;
+	/* zonemode=zbd: writes at the zones' write pointers (run/zbd.h) */
+	struct zbd *zbd;
 };
 
 bool shape_needed(const struct job_spec *s)
@@ -79,6 +82,8 @@ int shape_init(struct worker *w)
 	sh->trimwrite = s->rw == RW_TRIMWRITE || s->rw == RW_RANDTRIMWRITE;
 	sh->strided = pacing_zone_strided(s);
 	w->shape = sh;
+	if (pacing_zone_zbd(s) && !(sh->zbd = zbd_run_init(w)))
+		return -1;
 	if (sh->strided) {
 		sh->zone_size = p->zonesize;
 		/* fio: zonerange defaults to zonesize */
@@ -101,6 +106,8 @@ int shape_init(struct worker *w)
 
 void shape_free(struct worker *w)
 {
+	if (w->shape)
+		zbd_run_free(w->shape->zbd);
 	free(w->shape);
 	w->shape = NULL;
 }
@@ -113,6 +120,8 @@ void shape_restart(struct worker *w)
 		w->seq_pos[d] = 0;
 	if (!sh)
 		return;
+	if (sh->zbd)
+		zbd_restart(sh->zbd);
 	memset(sh->have_last, 0, sizeof(sh->have_last));
 	sh->picks = 0;
 	sh->zone_start = sh->zone_bytes = 0;
@@ -209,6 +218,30 @@ static int random_offset(struct shape *sh, struct worker *w, uint64_t len,
 	return 0;
 }
 
+/* zonemode=zbd: a write goes to a zone's write pointer; 2 when a zone
+ * reset or finish waits for the I/O in flight */
+static int zbd_pick(struct loop *l, struct shape *sh, int *dir_out, uint64_t len,
+		    uint64_t *len_out, uint64_t *off_out)
+{
+	struct worker *w = l->w;
+	uint64_t pick = 0, off;
+	/* the slots in use besides this one: in flight or in this batch */
+	bool busy = w->depth - w->nr_free > 1;
+	int rc;
+
+	if (w->random_offsets && random_offset(sh, w, len, 0, w->range_len, &pick))
+		return 1;
+	rc = zbd_write(sh->zbd, w->range_start + pick, len, busy, &off);
+	if (rc < 0)
+		return -1;
+	if (rc)
+		return 2;
+	*dir_out = DIR_WRITE;
+	*len_out = len;
+	*off_out = off;
+	return 0;
+}
+
 int shape_pick(struct loop *l, int *dir_out, uint64_t *len_out, uint64_t *off_out)
 {
 	struct worker *w = l->w;
@@ -234,6 +267,8 @@ int shape_pick(struct loop *l, int *dir_out, uint64_t *len_out, uint64_t *off_ou
 		if (len > hi - lo)
 			len = hi - lo;
 	}
+	if (sh->zbd && dir == DIR_WRITE)
+		return zbd_pick(l, sh, dir_out, len, len_out, off_out);
 	if (!w->random_offsets) {
 		off = sequential(sh, w, dir, len, lo, hi);
 	} else if (sh->rand_seq_nr > 1 &&

@@ -28,7 +28,8 @@ void shape_restart(struct worker *w);
 uint64_t shape_bytes_target(const struct worker *w, uint64_t bytes);
 /* Direction, length and absolute offset of the next request; 0, or 1 when
  * there is nothing more to issue (a sequence distribution ran past the
- * region). */
+ * region), 2 when a zone reset or finish (zonemode=zbd) waits for the I/O
+ * in flight, -1 with err_msg. */
 int shape_pick(struct loop *l, int *dir, uint64_t *len, uint64_t *off);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "run/checks_run.h"
 #include "run/jobctl.h"
+#include "run/zbd_run.h"
 #include "run/files.h"
 #include "run/job_env.h"
 #include "run/loop.h"
@@ -193,7 +194,8 @@ int worker_setup(struct worker *w)
 	}
 	if (setup_buffers(w) ||
 	    (!(w->files && w->files->file_ops) && setup_generators(w)) ||
-	    (w->files && files_open(w)) || checks_worker_setup(w) || shape_init(w))
+	    (w->files && files_open(w)) || checks_worker_setup(w) ||
+	    zbd_run_check(w) || shape_init(w))
 		return fail(w);
 	worker_cache_open(w);
 	/* the series' whole room now: the loop never allocates (loop.c) */

@@ -229,8 +229,8 @@ f, l = j["full"]["read"]["total_ios"], j["low"]["read"]["total_ios"]
 assert l < 0.85 * f, (f, l)'
 
 # --- errors -----------------------------------------------------------------
-expect_exit 2 "zonemode=zbd is refused" run --no-db --name=z --ioengine=null --zonemode=zbd
-expect_output "option 'zonemode': 'zbd' needs a zoned block device" "naming what it needs"
+expect_exit 2 "zonemode=zbd off a zoned device is refused" run --no-db --name=z --ioengine=null --zonemode=zbd
+expect_output "zonemode=zbd needs a zoned block device" "naming what it needs (tests/cli/test_zbd.sh has the rest)"
 expect_exit 2 "wait_for naming no earlier job is refused" run --no-db --name=a \
 	--ioengine=null --wait_for=nobody
 expect_output "wait_for=nobody: no job of that name before it" "naming the job"

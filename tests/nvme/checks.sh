@@ -245,3 +245,85 @@ for tool, before, after in (("fio", "uc_health_0", "uc_health_1"), ("db", "uc_he
     assert counted > 0 and counted <= seen <= counted + 16 + 256, (tool, counted, seen)
 '
 # ---- end of item 5 ----
+
+# ---- item 6: zoned namespace, zonemode=zbd (guest_zbd.sh) ---------------
+# zones(NAME): blkzone's report as [(start, wp, cond)] in bytes, wp absolute
+ZP='
+import re
+def zones(name):
+    out = []
+    for l in open(f"{R}/zbd_rep_{name}.txt"):
+        m = re.search(r"start: (0x[0-9a-f]+), len (0x[0-9a-f]+).*wptr (0x[0-9a-f]+).*zcond: *(\d+)", l)
+        if m:
+            s, n, w, c = (int(x, 0) for x in m.groups())
+            out.append((s * 512, s * 512 + w * 512, c))
+    assert len(out) == 16, (name, len(out))
+    return out
+def written(name, lo, hi):
+    return sum(w - s for s, w, c in zones(name)[lo:hi])
+def wbytes(name):
+    return j(name)["jobs"][0]["write"]["io_bytes"]
+MiB = 1 << 20
+'
+pycheck "zbd: info shows the zones QEMU was told (16 zones of 4 MiB, no limits)" '
+s = j("zbd_info")
+assert s["zoned"] == "host-managed", s.get("zoned")
+z = s["zones"]
+assert z["count"] == 16 and z["size_bytes"] == 4 * 1024 * 1024, z
+assert z["capacity_bytes"] == 4 * 1024 * 1024, z
+assert z["max_open"] == 0 and z["max_active"] == 0, z
+'
+grep -q "^zone capacity: *4194304 bytes" $R/zbd_info_text.out \
+	&& ok "zbd: the text info names the zone capacity" || { not_ok "zbd: the text info names the zone capacity"; show zbd_info_text; }
+pycheck "zbd: the write gate judges the zoned namespace like any other (blank: writable, ID SERIAL:ns3)" '
+s = j("zbd_info")["safety"]
+assert s["write_allowed"] and not s["reasons"] and s["device_id"] == "DBNVME0B:ns3", s
+'
+[ "$(rc zbd_plain)" = 2 ] && grep -q "is a zoned block device (host-managed, 16 zones of 4194304 bytes).*use zonemode=zbd" $R/zbd_plain.err \
+	&& ok "zbd: a write job without zonemode=zbd is refused, naming it" || { not_ok "zbd: a write job without zonemode=zbd is refused"; show zbd_plain; }
+[ "$(rc zbd_qd4)" = 2 ] && grep -q "zonemode=zbd with iodepth=4 needs the mq-deadline scheduler on Linux before 6.10" $R/zbd_qd4.err \
+	&& ok "zbd: iodepth=4 on a 6.1 kernel with scheduler none is refused (a zone's writes could be reordered)" \
+	|| { not_ok "zbd: iodepth=4 with scheduler none on 6.1 is refused"; show zbd_qd4; }
+pycheck "zbd: the sequential job wrote at the write pointers (zone 0 full, zone 1 at 2 MiB)" "$ZP"'
+assert written("0", 0, 16) == 0, zones("0")
+assert wbytes("zbd_seq") == 6 * MiB, wbytes("zbd_seq")
+z = zones("seq")
+assert z[0][1] - z[0][0] == 4 * MiB and z[0][2] == 14, z[0]
+assert z[1][1] - z[1][0] == 2 * MiB and z[1][2] == 2, z[1]
+assert written("seq", 2, 16) == 0, z
+'
+[ "$(rc zbd_full)" = 1 ] && grep -q "zone 1 at offset 4194304 is full and the sequential write would cross it" $R/zbd_full.err \
+	&& ok "zbd: a write past a full zone without reset is an error" || { not_ok "zbd: a write past a full zone without reset is an error"; show zbd_full; }
+pycheck "zbd: the refused crossing wrote zone 1 up to its end and nothing after" "$ZP"'
+z = zones("full")
+assert z[1][1] - z[1][0] == 4 * MiB and z[1][2] == 14, z[1]
+assert written("full", 2, 16) == 0, z
+'
+pycheck "zbd: random writes with max_open_zones=2 kept 2 zones open, wrote 3 MiB at their pointers" "$ZP"'
+assert wbytes("zbd_rand") == 3 * MiB, wbytes("zbd_rand")
+z = zones("rand")[4:8]
+assert written("rand", 4, 8) == 3 * MiB, z
+assert sum(1 for s, w, c in z if c in (2, 3)) == 2, z
+assert sum(1 for s, w, c in zones("rand") if c in (2, 3)) == 2, zones("rand")
+'
+pycheck "zbd: drivebench wrote 4 MiB after fio at the pointer fio left (zones 8-9)" "$ZP"'
+import os
+have_fio = os.path.exists(f"{R}/zbd_fio.out")
+if have_fio:
+    assert written("fio", 8, 12) == 4 * MiB, zones("fio")
+assert written("db", 8, 12) == (8 if have_fio else 4) * MiB, zones("db")
+assert wbytes("zbd_db") == 4 * MiB
+if have_fio:
+    f = j("zbd_fio")["jobs"][0]["write"]["bw_bytes"]
+    d = j("zbd_db")["jobs"][0]["write"]["bw_bytes"]
+    print("# zbd psync 64k sequential write: fio %.1f MB/s, drivebench %.1f MB/s (ratio %.2f)" % (f / 1e6, d / 1e6, d / f), file=sys.stderr)
+'
+cat $TMP/py.err 2>/dev/null | grep '^# zbd' || true
+[ -e $R/zbd_fio.out ] && { [ "$(rc zbd_fio)" = 0 ] && ok "zbd: fio zonemode=zbd ran on the same namespace" || { not_ok "zbd: fio zonemode=zbd ran"; show zbd_fio; }; }
+pycheck "zbd: without zone_reset_frequency full zones are passed over (exactly 1 MiB more), with it zones are reset" "$ZP"'
+assert written("fill", 12, 16) == 8 * MiB, zones("fill")
+assert written("noreset", 12, 16) == 9 * MiB, zones("noreset")
+assert wbytes("zbd_reset") == 1 * MiB, wbytes("zbd_reset")
+assert written("reset", 12, 16) < 10 * MiB, zones("reset")
+'
+# ---- end of item 6 --------------------------------------------------------

@@ -97,6 +97,7 @@ if command -v fio >/dev/null; then
 		--direct=1 --ioengine=io_uring --iodepth=16 --runtime=2 --time_based \
 		--output-format=json
 fi
+. /guest_zbd.sh   # item 6: zoned namespace (zonemode=zbd)
 echo done >$R/guest-done
 out=$(dev_of DBRESULT 1)
 [ -n "$out" ] || { echo "guest: no result namespace"; exit 1; }

@@ -45,6 +45,7 @@ for lib in $(for b in $bins; do ldd "$b"; done | grep -o '/[^ ]*' | sort -u); do
 done
 cp "$here/guest.sh" $root/guest.sh
 cp "$here"/guest_*.sh $root/
+cp "$(command -v blkzone)" $root/bin/blkzone || fail_all "blkzone (util-linux) is missing"
 cat >$root/init <<'INIT'
 #!/bin/sh
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev

@@ -695,7 +695,8 @@ static void test_unknown_and_text(void **state)
 	(void)state;
 	set_fails(s, "foo", "1", "unknown option 'foo'");
 	set_fails(s, "overwrite", "1", "option 'overwrite': not supported by drivebench");
-	set_fails_with(s, "zonemode", "zbd", "option 'zonemode': 'zbd' needs a zoned block device");
+	set_fails_with(s, "zonemode", "sequential", "option 'zonemode': bad value 'sequential'");
+	set_fails_with(s, "zonecapacity", "1m", "option 'zonecapacity': fio's zonemode=zbd option is not supported");
 	set_fails_with(s, "verify", "md4", "option 'verify': verify=md4: unknown method");
 	set_fails(s, "", "1", "empty option name");
 	assert_false(job_option_known("foo"));

@@ -251,7 +251,16 @@ static void zones_and_job_control(void **state)
 	set_ok(s, "zonesize", "0");
 	validate_fails_with(s, "strided needs zonesize");
 	set_ok(s, "zonemode", "none");
-	set_fails_with(s, "zonemode", "zbd", "needs a zoned block device");
+	set_ok(s, "zonemode", "zbd");             /* the device is checked at run time */
+	assert_true(pacing_zone_zbd(s) && pacing_shaped(s) && !pacing_zone_strided(s));
+	set_ok(s, "direct", "1");
+	set_ok(s, "zonesize", "1m");
+	validate_fails_with(s, "option 'zonesize': not with zonemode=zbd");
+	set_ok(s, "zonesize", "0");
+	set_ok(s, "zonemode", "none");
+	set_ok(s, "max_open_zones", "2");
+	validate_fails_with(s, "option 'max_open_zones': needs zonemode=zbd");
+	set_ok(s, "max_open_zones", "0");
 	set_ok(s, "name", "me");
 	set_ok(s, "wait_for", "me");
 	validate_fails_with(s, "a job cannot wait for itself");

@@ -436,7 +436,7 @@ int cmd_vssd_serve(int argc, char **argv)
 		snprintf(s.scale, sizeof(s.scale), "%s", VSSD_DEFAULT_SCALE);
 	if (stat(mountpoint, &st) || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "drivebench vssd-serve: mountpoint '%s': %s\n", mountpoint,
-			errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a directory");
+			stat(mountpoint, &st) ? strerror(errno) : "not a directory");
 		return EXIT_BAD_INPUT;
 	}
 	if (vssd_model_load(s.model_path, s.scale, &s.model)) {
@@ -455,12 +455,12 @@ int cmd_vssd_serve(int argc, char **argv)
 			return EXIT_BAD_INPUT;
 		}
 	}
-	if (backing_open(&s, consent)) {
+	if (s.stats_path[0] && output_gate_check("--stats", s.stats_path, OUTPUT_FILE)) {
 		fprintf(stderr, "drivebench vssd-serve: %s\n", err_msg());
 		rc = err_refused() ? EXIT_UNSAFE : EXIT_BAD_INPUT;
 		goto out;
 	}
-	if (s.stats_path[0] && output_gate_check("--stats", s.stats_path, OUTPUT_FILE)) {
+	if (backing_open(&s, consent)) {
 		fprintf(stderr, "drivebench vssd-serve: %s\n", err_msg());
 		rc = err_refused() ? EXIT_UNSAFE : EXIT_BAD_INPUT;
 		goto out;

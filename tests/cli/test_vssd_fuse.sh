@@ -34,6 +34,15 @@ expect_exit 2 "a missing mount point" vssd-serve --model "$MODEL" --scale $SCALE
 	--backing "$WORK/b.img" "$WORK/nodir"
 expect_output "mountpoint '$WORK/nodir': No such file or directory" "names it"
 check "no backing file made for it" test ! -e "$WORK/b.img"
+expect_exit 2 "a mount point that is a file" vssd-serve --model "$MODEL" --scale $SCALE \
+	--backing "$WORK/b.img" "$MODEL"
+expect_output "mountpoint '$MODEL': not a directory" "says so"
+expect_exit 2 "an option without its value" vssd-serve --backing "$WORK/b.img" "$MNT" --model
+expect_output "--model needs a value" "names the option"
+expect_exit 3 "--stats to a device is refused" vssd-serve --model "$MODEL" --scale $SCALE \
+	--backing "$WORK/s.img" --stats /dev/loop-control "$MNT"
+expect_output "--stats: refusing to write '/dev/loop-control'" "by the output gate"
+check "before any backing file is made" test ! -e "$WORK/s.img"
 printf '[model]\nbogus = 1\n' >"$WORK/bad.ini"
 expect_exit 2 "a bad model" vssd-serve --model "$WORK/bad.ini" --backing "$WORK/b.img" "$MNT"
 expect_output "bad.ini" "names the model file"

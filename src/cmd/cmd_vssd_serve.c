@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -481,6 +482,10 @@ int cmd_vssd_serve(int argc, char **argv)
 		fuse_destroy(fuse);
 		goto out;
 	}
+	/* libfuse leaves an ignored signal ignored, and a shell starts a
+	 * background command with SIGINT ignored: both must stop the server */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	if (fuse_set_signal_handlers(fuse_get_session(fuse))) {
 		fuse_unmount(fuse);
 		fuse_destroy(fuse);

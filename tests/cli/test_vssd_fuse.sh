@@ -75,9 +75,9 @@ serve() {
 	cat "$WORK/serve.err"
 	return 1
 }
-# stop: SIGTERM, the server unmounts and exits 0
+# stop [SIG]: SIGTERM (or SIG), the server unmounts and exits 0
 stop() {
-	kill -TERM "$PID" && wait "$PID"
+	kill -"${1:-TERM}" "$PID" && wait "$PID"
 	rc=$?
 	PID=""
 	return $rc
@@ -103,6 +103,13 @@ expect_output "checked 4096 of 4096 units, 0 failed" "every block still there"
 expect_exit 1 "the wrong seed fails it (the data is real)" verify --no-db --seed 8 $job
 check "the written data reached the backing file" test "$(stat -c %b "$WORK/drive.img")" -gt 30000
 
+if command -v fio >/dev/null; then
+	check "fio runs on the loop device" sh -c "fio --name=r --filename=$LOOP --rw=randread \
+		--bs=4k --size=16m --iodepth=8 --ioengine=libaio --direct=1 --runtime=1 \
+		--time_based --output-format=terse >'$WORK/fio.out' && test -s '$WORK/fio.out'"
+else
+	not_ok "fio runs on the loop device (no fio: scripts/deps.sh installs it)"
+fi
 check "mkfs.xfs on the loop device" mkfs.xfs -f -q "$LOOP"
 check "mount it" mount "$LOOP" "$WORK/xfs"
 head -c 8388608 /dev/urandom >"$WORK/file"
@@ -135,7 +142,8 @@ check "the XFS file is still there after a restart" sh -c "mount '$LOOP' '$WORK/
 umount "$WORK/xfs"
 losetup -d "$LOOP"
 LOOP=""
-check "stops again" stop
+check "SIGINT stops it too" stop INT
+check "nothing left mounted after SIGINT" sh -c "! grep -q ' $MNT ' /proc/self/mounts"
 expect_exit 3 "the backing file is refused for another scale" vssd-serve --model "$MODEL" \
 	--scale 4g --backing "$WORK/drive.img" "$MNT"
 expect_output "names another drive" "says the sidecar names another drive"

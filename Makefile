@@ -5,7 +5,7 @@
 
 CC ?= cc
 BUILD ?= build
-PKGS := liburing sqlite3 libcjson blkid libcrypto
+PKGS := liburing sqlite3 libcjson blkid libcrypto fuse3
 # Debian packages behind the libraries and tools above (see scripts/deps.sh).
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g -Wall -Wextra -Werror -Wshadow \
 	-Wno-missing-field-initializers -Isrc

@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{ "checkpoint", cmd_checkpoint, "write DLIO-style LLM checkpoints in passes, or --plan their sizes" },
 	{ "gds", cmd_gds, "run the gdsio-style GPU Direct Storage sweep through cuFile" },
 	{ "verify", cmd_verify, "read back an earlier write job's region and check every block" },
+	{ "vssd-serve", cmd_vssd_serve, "serve a modelled drive as a FUSE file for a loop device (docs/vssd.md)" },
 	{ "info", cmd_info, "show a target's identity, health and safety verdict" },
 	{ "import", cmd_import, "import fio JSON results into the database under a drive label" },
 	{ "export", cmd_export, "write stored runs as JSON or CSV" },

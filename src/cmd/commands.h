@@ -21,6 +21,7 @@ int cmd_suite(int argc, char **argv);
 int cmd_checkpoint(int argc, char **argv);
 int cmd_gds(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_vssd_serve(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 

@@ -1,0 +1,149 @@
+#!/bin/bash
+# test_vssd_fuse.sh - `drivebench vssd-serve` (docs/vssd.md, "The model as
+# a block device"): the model served as a FUSE file, a loop device over it;
+# a 4K random write read back with verify= through the loop device, the
+# model's counters advancing (the server's stats on exit), XFS made,
+# mounted and a file written and read on it, a clean unmount on SIGTERM
+# and detach; the backing file's gate (a foreign non-empty file refused,
+# this drive's own backing file reused); errors (no mount point, a bad
+# model, a bad argument). Needs root, /dev/fuse and losetup: where they are
+# missing the test FAILS (says why), for a build that has vssd-serve must
+# be able to serve.
+. "$(dirname "$0")/lib.sh"
+
+MODEL=$(pwd)/specs/solidigm-d5-p5430-30t.ini
+SCALE=2g
+WORK=$(mktemp -d /var/tmp/drivebench-fuse.XXXXXX)
+MNT=$WORK/mnt
+LOOP=""
+PID=""
+cleanup() {
+	umount "$WORK/xfs" 2>/dev/null
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	[ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+	umount "$MNT" 2>/dev/null
+	rm -rf "$WORK" "$TMP"
+}
+trap cleanup EXIT
+mkdir -p "$MNT" "$WORK/xfs"
+
+# --- errors that need no FUSE ------------------------------------------------
+expect_exit 2 "vssd-serve without arguments" vssd-serve
+expect_output "--model, --backing and MOUNTPOINT are needed" "says what is needed"
+expect_exit 2 "a missing mount point" vssd-serve --model "$MODEL" --scale $SCALE \
+	--backing "$WORK/b.img" "$WORK/nodir"
+expect_output "mountpoint '$WORK/nodir': No such file or directory" "names it"
+check "no backing file made for it" test ! -e "$WORK/b.img"
+expect_exit 2 "a mount point that is a file" vssd-serve --model "$MODEL" --scale $SCALE \
+	--backing "$WORK/b.img" "$MODEL"
+expect_output "mountpoint '$MODEL': not a directory" "says so"
+expect_exit 2 "an option without its value" vssd-serve --backing "$WORK/b.img" "$MNT" --model
+expect_output "--model needs a value" "names the option"
+expect_exit 3 "--stats to a device is refused" vssd-serve --model "$MODEL" --scale $SCALE \
+	--backing "$WORK/s.img" --stats /dev/loop-control "$MNT"
+expect_output "--stats: refusing to write '/dev/loop-control'" "by the output gate"
+check "before any backing file is made" test ! -e "$WORK/s.img"
+printf '[model]\nbogus = 1\n' >"$WORK/bad.ini"
+expect_exit 2 "a bad model" vssd-serve --model "$WORK/bad.ini" --backing "$WORK/b.img" "$MNT"
+expect_output "bad.ini" "names the model file"
+expect_exit 2 "an unknown argument" vssd-serve --model "$MODEL" --bogus "$MNT"
+expect_output "unknown argument '--bogus'" "names it"
+head -c 4096 /dev/urandom >"$WORK/foreign.img"
+expect_exit 3 "a foreign non-empty backing file is refused" vssd-serve --model "$MODEL" \
+	--scale $SCALE --backing "$WORK/foreign.img" "$MNT"
+expect_output "refusing to use it: it is a non-empty file that is not a backing file" "says why"
+check "the foreign file is untouched" test "$(stat -c %s "$WORK/foreign.img")" = 4096
+expect_exit 2 "--destroy-data naming another file" vssd-serve --model "$MODEL" \
+	--scale $SCALE --backing "$WORK/foreign.img" --destroy-data "$MODEL" "$MNT"
+
+# --- serving (root, /dev/fuse, loop devices) -----------------------------------
+why=""
+[ "$(id -u)" -eq 0 ] || why="not root"
+[ -c /dev/fuse ] || why="${why:+$why, }no /dev/fuse"
+command -v losetup >/dev/null || why="${why:+$why, }no losetup"
+if [ -n "$why" ]; then
+	not_ok "vssd-serve cannot be tested here: $why"
+	exit 0
+fi
+
+# serve: starts the server in the background, waits for the file
+serve() {
+	"$DB" vssd-serve --model "$MODEL" --scale $SCALE --backing "$WORK/drive.img" \
+		--stats "$WORK/stats.txt" "$MNT" 2>"$WORK/serve.err" &
+	PID=$!
+	for _ in $(seq 50); do [ -f "$MNT/drive" ] && return 0; sleep 0.1; done
+	cat "$WORK/serve.err"
+	return 1
+}
+# stop [SIG]: SIGTERM (or SIG), the server unmounts and exits 0
+stop() {
+	kill -"${1:-TERM}" "$PID" && wait "$PID"
+	rc=$?
+	PID=""
+	return $rc
+}
+
+if ! serve; then
+	not_ok "vssd-serve mounts the FUSE file (FUSE cannot mount here: $(tail -1 "$WORK/serve.err"))"
+	exit 0
+fi
+ok "vssd-serve mounts the FUSE file"
+check "the file's size is the model's scaled capacity" \
+	test "$(stat -c %s "$MNT/drive")" = "$(stat -c %s "$WORK/drive.img")"
+check "the backing file is sparse" test "$(stat -c %b "$WORK/drive.img")" -lt 100
+check "its sidecar names the model and scale" grep -q "^scale=c2147483648$" "$WORK/drive.img.vssd-backing"
+LOOP=$(losetup --direct-io=on -f --show "$MNT/drive")
+check "a loop device over it, direct I/O" test -b "$LOOP" -a "$(cat /sys/block/${LOOP#/dev/}/loop/dio 2>/dev/null)" = 1
+
+job="--name=w --filename=$LOOP --rw=randwrite --bs=4k --size=16m --iodepth=16 --ioengine=libaio --direct=1 --verify=crc32c"
+expect_exit 0 "4K randwrite with verify through the loop device" run --no-db $job --verify_seed=7
+expect_output "checked 4096 of 4096 units, 0 failed" "every block read back"
+expect_exit 0 "a separate verify pass through the loop device" verify --no-db --seed 7 $job
+expect_output "checked 4096 of 4096 units, 0 failed" "every block still there"
+expect_exit 1 "the wrong seed fails it (the data is real)" verify --no-db --seed 8 $job
+check "the written data reached the backing file" test "$(stat -c %b "$WORK/drive.img")" -gt 30000
+
+if command -v fio >/dev/null; then
+	check "fio runs on the loop device" sh -c "fio --name=r --filename=$LOOP --rw=randread \
+		--bs=4k --size=16m --iodepth=8 --ioengine=libaio --direct=1 --runtime=1 \
+		--time_based --output-format=terse >'$WORK/fio.out' && test -s '$WORK/fio.out'"
+else
+	not_ok "fio runs on the loop device (no fio: scripts/deps.sh installs it)"
+fi
+check "mkfs.xfs on the loop device" mkfs.xfs -f -q "$LOOP"
+check "mount it" mount "$LOOP" "$WORK/xfs"
+head -c 8388608 /dev/urandom >"$WORK/file"
+check "a file written on it" cp "$WORK/file" "$WORK/xfs/file"
+sync "$WORK/xfs/file"
+check "unmount it" umount "$WORK/xfs"
+check "mount it again" mount "$LOOP" "$WORK/xfs"
+check "the file reads back the same" cmp "$WORK/file" "$WORK/xfs/file"
+check "unmount" umount "$WORK/xfs"
+check "detach the loop device" losetup -d "$LOOP"
+LOOP=""
+check "SIGTERM unmounts and exits 0" stop
+check "nothing left mounted" sh -c "! grep -q ' $MNT ' /proc/self/mounts"
+stats=$(cat "$WORK/stats.txt")
+echo "# $stats"
+w=$(echo "$stats" | sed 's/.* writes=\([0-9]*\).*/\1/')
+hw=$(echo "$stats" | sed 's/.*host_written=\([0-9]*\).*/\1/')
+nw=$(echo "$stats" | sed 's/.*nand_written=\([0-9]*\).*/\1/')
+fl=$(echo "$stats" | sed 's/.*flushes=\([0-9]*\).*/\1/')
+check "the model saw the writes (>= 4096 commands)" test "${w:-0}" -ge 4096
+check "and counted host bytes (>= 16 MiB + the file)" test "${hw:-0}" -ge 25165824
+check "NAND written >= host written (WAF >= 1)" test "${nw:-0}" -ge "${hw:-1}"
+check "fsync reached the model as flushes" test "${fl:-0}" -gt 0
+
+# the drive's own backing file is reused (XFS in it: the output gate alone
+# would refuse a filesystem image)
+if serve; then ok "its own backing file is reused"; else not_ok "its own backing file is reused"; fi
+LOOP=$(losetup --direct-io=on -f --show "$MNT/drive")
+check "the XFS file is still there after a restart" sh -c "mount '$LOOP' '$WORK/xfs' && cmp '$WORK/file' '$WORK/xfs/file'"
+umount "$WORK/xfs"
+losetup -d "$LOOP"
+LOOP=""
+check "SIGINT stops it too" stop INT
+check "nothing left mounted after SIGINT" sh -c "! grep -q ' $MNT ' /proc/self/mounts"
+expect_exit 3 "the backing file is refused for another scale" vssd-serve --model "$MODEL" \
+	--scale 4g --backing "$WORK/drive.img" "$MNT"
+expect_output "names another drive" "says the sidecar names another drive"

@@ -63,7 +63,8 @@ static int book(struct serve *s, enum vdrive_dir dir, uint64_t off, uint64_t len
 		uint32_t n = len > (1u << 30) ? (1u << 30) : (uint32_t)len;
 		uint64_t d;
 
-		rc = vdrive_io(s->drive, dir, off, n, now, &d);
+		/* one submission queue: the kernel's loop device is one host path */
+		rc = vdrive_io(s->drive, 0, dir, off, n, now, &d);
 		if (!rc && d > *done)
 			*done = d;
 		off += n;

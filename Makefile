@@ -90,6 +90,8 @@ test: all
 # OpenMPI's packages are installed when missing; the plain build needs none.
 MPI_BUILD ?= build-mpi
 MPI_PKGS := libopenmpi-dev openmpi-bin
+# check, asan and demo build with one compiler per core (CI has 2)
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 mpi:
 	@sh scripts/deps.sh $(MPI_PKGS)
 	@$(MAKE) --no-print-directory BUILD=$(MPI_BUILD) CC=mpicc \
@@ -97,18 +99,18 @@ mpi:
 	@mkdir -p $(BUILD) && cp $(MPI_BUILD)/drivebench $(BUILD)/drivebench-mpi
 
 check: deps
-	@$(MAKE) --no-print-directory all mpi
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) all mpi
 	@sh tests/run.sh $(BUILD)
 
 asan: deps
-	@$(MAKE) --no-print-directory BUILD=build-asan MPI_BUILD=build-asan-mpi OPT=-O1 \
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) BUILD=build-asan MPI_BUILD=build-asan-mpi OPT=-O1 \
 		EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		EXTRA_LDFLAGS="-fsanitize=address,undefined" all mpi
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		TEST_LEAVE_OUT=tests/asan-leave-out.txt sh tests/run.sh build-asan
 
 demo: deps
-	@$(MAKE) --no-print-directory $(BUILD)/drivebench
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) $(BUILD)/drivebench
 	@DEMO_TARGET="$(DEMO_TARGET)" sh scripts/demo.sh $(BUILD)
 
 # docs/images/report-*.png from the demo's report (make demo when missing)

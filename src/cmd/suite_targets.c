@@ -170,6 +170,18 @@ static void run_child(const struct suite *s, struct child *me, const struct chil
 	exit(code);
 }
 
+/* a child's three pipes, when it could not be started (a step pipe
+ * not made is -1) */
+static void close_pipes(const int err_pipe[2], const int report_pipe[2], const int step_pipe[2])
+{
+	for (int k = 0; k < 2; k++) {
+		close(err_pipe[k]);
+		close(report_pipe[k]);
+		if (step_pipe[k] >= 0)
+			close(step_pipe[k]);
+	}
+}
+
 /* Starts the child of c[i]: 0, or -1 with err_msg (nothing started for it). */
 static int start_child(const struct suite *s, struct child *c, struct line_relay *relays,
 		       unsigned nr, unsigned i, bool steps)
@@ -189,12 +201,7 @@ static int start_child(const struct suite *s, struct child *c, struct line_relay
 		      fcntl(step_pipe[0], F_SETFL, O_NONBLOCK))) {
 		int e = errno;
 
-		for (int k = 0; k < 2; k++) {
-			close(err_pipe[k]);
-			close(report_pipe[k]);
-			if (step_pipe[k] >= 0)
-				close(step_pipe[k]);
-		}
+		close_pipes(err_pipe, report_pipe, step_pipe);
 		return err_set("pipe: %s", strerror(e));
 	}
 	fflush(NULL);
@@ -202,12 +209,7 @@ static int start_child(const struct suite *s, struct child *c, struct line_relay
 	if (pid < 0) {
 		int e = errno;
 
-		for (int k = 0; k < 2; k++) {
-			close(err_pipe[k]);
-			close(report_pipe[k]);
-			if (step_pipe[k] >= 0)
-				close(step_pipe[k]);
-		}
+		close_pipes(err_pipe, report_pipe, step_pipe);
 		return err_set("fork: %s", strerror(e));
 	}
 	if (pid == 0) {

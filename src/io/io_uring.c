@@ -4,6 +4,7 @@
  * io_uring_enter, reap takes completions straight from the CQ ring and
  * enters the kernel only to wait for the minimum asked. */
 #include "io/engine.h"
+#include "io/uring_queue.h"
 
 #include <errno.h>
 #include <linux/falloc.h>
@@ -20,16 +21,11 @@
 #include "util/error.h"
 
 /* completions copied out of the CQ ring per peek */
-#define REAP_BATCH 64
 
 struct uring_state {
-	struct io_uring ring;
+	struct uring_queue q;  /* the ring, submitted and reaped (uring_queue.h) */
 	uint8_t sqe_flags;     /* IOSQE_FIXED_FILE when the files are registered */
 	bool fixedbufs;
-	bool sqpoll;
-	bool poll_on_reap;     /* IOPOLL without SQPOLL: reap must enter */
-	unsigned queued;       /* prepared, not yet submitted */
-	unsigned inflight;     /* submitted, not yet reaped */
 	bool is_block;         /* trims: a discard command, else fallocate */
 	/* per-I/O extras, looked at once in prep when neither is set */
 	bool extras;
@@ -79,13 +75,13 @@ static int uring_setup(struct uring_state *st, unsigned entries,
 	     i < sizeof(flag_sets) / sizeof(flag_sets[0]); i++) {
 		memset(&params, 0, sizeof(params));
 		params.flags = base_flags | flag_sets[i];
-		ret = io_uring_queue_init_params(entries, &st->ring, &params);
+		ret = io_uring_queue_init_params(entries, &st->q.ring, &params);
 		if (ret != -EINVAL)
 			return ret;
 	}
 	memset(&params, 0, sizeof(params));
 	params.flags = base_flags;
-	return io_uring_queue_init_params(entries, &st->ring, &params);
+	return io_uring_queue_init_params(entries, &st->q.ring, &params);
 }
 
 static int uring_register_buffers(struct engine *e, struct uring_state *st)
@@ -108,7 +104,7 @@ static int uring_register_buffers(struct engine *e, struct uring_state *st)
 		iov[i].iov_len = e->buf_size;
 		e->ios[i].buf_index = (uint16_t)i;
 	}
-	ret = io_uring_register_buffers(&st->ring, iov, e->nr_ios);
+	ret = io_uring_register_buffers(&st->q.ring, iov, e->nr_ios);
 	free(iov);
 	if (ret == -ENOMEM)
 		return err_set("io_uring_register_buffers: %s (fixedbufs pins "
@@ -148,7 +144,7 @@ static int uring_register_files(struct engine *e, struct uring_state *st,
 					       "job's %u files)", e->nr_files);
 			return 0;
 		}
-	ret = io_uring_register_files(&st->ring, e->files, e->nr_files);
+	ret = io_uring_register_files(&st->q.ring, e->files, e->nr_files);
 	if (ret < 0) {
 		if (spec->registerfiles)
 			return uring_error("io_uring_register_files", ret);
@@ -191,6 +187,7 @@ static int uring_init(struct engine *e, const struct job_spec *spec)
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return err_set("io_uring: out of memory");
+	st->q.who = "";
 	st->cmdprio = cmdprio_create(spec, &failed);
 	if (failed) {
 		free(st);
@@ -205,8 +202,8 @@ static int uring_init(struct engine *e, const struct job_spec *spec)
 		return uring_error("io_uring_queue_init", ret);
 	}
 	st->is_block = e->is_block;
-	st->sqpoll = spec->sqthread_poll;
-	st->poll_on_reap = spec->hipri && !spec->sqthread_poll;
+	st->q.sqpoll = spec->sqthread_poll;
+	st->q.poll_on_reap = spec->hipri && !spec->sqthread_poll;
 
 	/* Registered buffers and file save the kernel a page pin and a file
 	 * reference per I/O (~10% more IOPS on zram0), without changing what
@@ -223,7 +220,7 @@ static int uring_init(struct engine *e, const struct job_spec *spec)
 	e->priv = st;
 	return 0;
 fail:
-	io_uring_queue_exit(&st->ring);
+	io_uring_queue_exit(&st->q.ring);
 	cmdprio_destroy(st->cmdprio);
 	free(st);
 	return -1;
@@ -249,14 +246,14 @@ static void prep_trim(struct uring_state *st, struct io_uring_sqe *sqe, const st
 static int uring_prep(struct engine *e, struct io *io)
 {
 	struct uring_state *st = e->priv;
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&st->q.ring);
 
 	/* the SQ thread may not have consumed the last batch yet */
-	if (!sqe && st->sqpoll && io_uring_sqring_wait(&st->ring) >= 0)
-		sqe = io_uring_get_sqe(&st->ring);
+	if (!sqe && st->q.sqpoll && io_uring_sqring_wait(&st->q.ring) >= 0)
+		sqe = io_uring_get_sqe(&st->q.ring);
 	if (!sqe)
 		return err_set("io_uring: queue full (%u entries)",
-			       st->ring.sq.ring_entries);
+			       st->q.ring.sq.ring_entries);
 	if (io->dir == DIR_TRIM) {
 		prep_trim(st, sqe, io);
 	} else if (st->fixedbufs) {
@@ -284,112 +281,30 @@ static int uring_prep(struct engine *e, struct io *io)
 			sqe->rw_flags = st->write_rw_flags;
 	}
 	io_uring_sqe_set_data(sqe, io);
-	st->queued++;
+	st->q.queued++;
 	return 0;
 }
 
 static int uring_submit(struct engine *e)
 {
-	struct uring_state *st = e->priv;
-	unsigned total = st->queued, done = 0;
-
-	while (done < total) {
-		int ret = io_uring_submit(&st->ring);
-
-		if (ret == -EINTR)
-			continue;
-		if (ret < 0) {
-			st->queued -= done;
-			st->inflight += done;
-			if (ret == -EEXIST)
-				return err_set("io_uring_submit: %s (the ring "
-					       "was set up by another thread)",
-					       strerror(-ret));
-			return uring_error("io_uring_submit", ret);
-		}
-		/* the SQ thread consumes the entries on its own time */
-		if (st->sqpoll)
-			break;
-		if (ret == 0) {
-			st->queued -= done;
-			st->inflight += done;
-			return err_set("io_uring_submit: kernel took none of "
-				       "%u queued I/Os", total - done);
-		}
-		done += (unsigned)ret;
-	}
-	st->queued = 0;
-	st->inflight += total;
-	return (int)total;
+	return uring_queue_submit(&((struct uring_state *)e->priv)->q);
 }
 
 static int uring_reap(struct engine *e, struct io **out, unsigned min,
 		      unsigned max)
 {
 	struct uring_state *st = e->priv;
-	struct io_uring_cqe *cqes[REAP_BATCH];
-	bool polled = false;
-	unsigned got = 0;
+	int got = uring_queue_reap(&st->q, out, min, max);
 
-	if (max > st->inflight)
-		max = st->inflight;
-	if (min > max)
-		min = max;
-	while (got < max) {
-		unsigned want = max - got < REAP_BATCH ? max - got : REAP_BATCH;
-		unsigned n, i;
-		int ret;
-
-		/* also flushes task work / CQ overflow when the ring looks
-		 * empty, so reap(min=0) sees completions without waiting */
-		n = io_uring_peek_batch_cqe(&st->ring, cqes, want);
-		for (i = 0; i < n; i++) {
-			struct io *io = io_uring_cqe_get_data(cqes[i]);
-
-			io->result = cqes[i]->res;
-			out[got++] = io;
-		}
-		io_uring_cq_advance(&st->ring, n);
-		if (n == want)
-			continue;
-		if (got >= min) {
-			if (!st->poll_on_reap || polled)
-				break;
-			/* polled rings complete only when someone polls */
-			polled = true;
-			ret = io_uring_get_events(&st->ring);
-		} else {
-			struct io_uring_cqe *cqe;
-
-			ret = io_uring_wait_cqe_nr(&st->ring, &cqe, min - got);
-		}
-		if (ret < 0 && ret != -EINTR && ret != -EAGAIN &&
-		    ret != -ETIME) {
-			st->inflight -= got;
-			return uring_error("io_uring_wait_cqe", ret);
-		}
-	}
-	st->inflight -= got;
-	if (st->cmdprio)
-		for (unsigned i = 0; i < got; i++)
+	if (got > 0 && st->cmdprio)
+		for (int i = 0; i < got; i++)
 			cmdprio_complete(st->cmdprio, out[i], e->measuring);
-	return (int)got;
+	return got;
 }
 
 static int uring_wait(struct engine *e, uint64_t timeout_ns)
 {
-	struct uring_state *st = e->priv;
-	struct __kernel_timespec ts = { (long long)(timeout_ns / 1000000000ull),
-					(long long)(timeout_ns % 1000000000ull) };
-	struct io_uring_cqe *cqe;
-	int ret;
-
-	if (!st->inflight)
-		return 0;
-	ret = io_uring_wait_cqe_timeout(&st->ring, &cqe, &ts);
-	if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN)
-		return uring_error("io_uring_wait_cqe_timeout", ret);
-	return 0;
+	return uring_queue_wait(&((struct uring_state *)e->priv)->q, timeout_ns);
 }
 
 static int uring_collect(struct engine *e, struct job_result *r)
@@ -410,7 +325,7 @@ static void uring_cleanup(struct engine *e)
 
 	if (!st)
 		return;
-	io_uring_queue_exit(&st->ring);
+	io_uring_queue_exit(&st->q.ring);
 	cmdprio_destroy(st->cmdprio);
 	free(st);
 	e->priv = NULL;

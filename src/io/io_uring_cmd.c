@@ -16,11 +16,11 @@
 #include <unistd.h>
 
 #include "io/nvme_cmd.h"
+#include "io/uring_queue.h"
 #include "job/option_table.h"
 #include "util/error.h"
 #include "util/units.h"
 
-#define REAP_BATCH 64
 
 /* What a command points at besides its data: it must outlive the
  * submission (the kernel reads it when the command starts). */
@@ -30,7 +30,7 @@ struct cmd_slot {
 };
 
 struct cmd_state {
-	struct io_uring ring;
+	struct uring_queue q;      /* the ring, submitted and reaped (uring_queue.h) */
 	struct nvme_cmd_target target;
 	struct cmd_slot *slots;    /* one per I/O of the pool */
 	struct io *pool;
@@ -38,9 +38,6 @@ struct cmd_state {
 	uint8_t sqe_flags;         /* IOSQE_FIXED_FILE with registerfiles=1 */
 	bool fixedbufs;
 	uint32_t fixed_len;        /* bytes registered of each buffer */
-	bool sqpoll;
-	bool poll_on_reap;         /* IOPOLL without SQPOLL: reap must enter */
-	unsigned queued, inflight;
 	unsigned status;           /* the last NVMe status a command ended with */
 	unsigned refused;          /* commands the kernel ended with EINVAL */
 };
@@ -71,7 +68,7 @@ static int cmd_ring_setup(struct cmd_state *st, unsigned entries, unsigned flags
 			continue;
 		memset(&p, 0, sizeof(p));
 		p.flags = flags | extra[i];
-		ret = io_uring_queue_init_params(entries, &st->ring, &p);
+		ret = io_uring_queue_init_params(entries, &st->q.ring, &p);
 		if (ret != -EINVAL)
 			return ret;
 	}
@@ -108,7 +105,7 @@ static int cmd_register_buffers(struct engine *e, struct cmd_state *st)
 		iov[i].iov_base = e->ios[i].buf;
 		iov[i].iov_len = most;
 	}
-	ret = io_uring_register_buffers(&st->ring, iov, e->nr_ios);
+	ret = io_uring_register_buffers(&st->q.ring, iov, e->nr_ios);
 	free(iov);
 	if (ret < 0)
 		return err_set("io_uring_cmd: fixedbufs=1: io_uring_register_buffers: %s%s",
@@ -138,6 +135,7 @@ static int cmd_init(struct engine *e, const struct job_spec *spec)
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return err_set("io_uring_cmd: out of memory");
+	st->q.who = "io_uring_cmd: ";
 	st->slots = calloc(e->nr_ios, sizeof(*st->slots));
 	if (!st->slots) {
 		free(st);
@@ -157,15 +155,15 @@ static int cmd_init(struct engine *e, const struct job_spec *spec)
 	st->target.vectored = o->nonvectored == 0;
 	st->pool = e->ios;
 	st->nr_pool = e->nr_ios;
-	st->sqpoll = spec->sqthread_poll;
-	st->poll_on_reap = spec->hipri && !spec->sqthread_poll;
+	st->q.sqpoll = spec->sqthread_poll;
+	st->q.poll_on_reap = spec->hipri && !spec->sqthread_poll;
 	for (unsigned i = 0; i < e->nr_ios; i++)
 		e->ios[i].buf_index = (uint16_t)i;
 	if (spec->fixedbufs && cmd_register_buffers(e, st))
 		goto fail;
 	engine_files_default(e);
 	if (spec->registerfiles) {
-		ret = io_uring_register_files(&st->ring, e->files, e->nr_files);
+		ret = io_uring_register_files(&st->q.ring, e->files, e->nr_files);
 		if (ret < 0) {
 			cmd_error("registerfiles=1: io_uring_register_files", ret);
 			goto fail;
@@ -178,7 +176,7 @@ static int cmd_init(struct engine *e, const struct job_spec *spec)
 	e->priv = st;
 	return 0;
 fail:
-	io_uring_queue_exit(&st->ring);
+	io_uring_queue_exit(&st->q.ring);
 	free(st->slots);
 	free(st);
 	return -1;
@@ -194,12 +192,12 @@ static int cmd_prep(struct engine *e, struct io *io)
 	if (index < 0 || (size_t)index >= st->nr_pool)
 		return err_set("io_uring_cmd: an I/O outside the engine's pool");
 	slot = &st->slots[index];
-	sqe = io_uring_get_sqe(&st->ring);
-	if (!sqe && st->sqpoll && io_uring_sqring_wait(&st->ring) >= 0)
-		sqe = io_uring_get_sqe(&st->ring);
+	sqe = io_uring_get_sqe(&st->q.ring);
+	if (!sqe && st->q.sqpoll && io_uring_sqring_wait(&st->q.ring) >= 0)
+		sqe = io_uring_get_sqe(&st->q.ring);
 	if (!sqe)
 		return err_set("io_uring_cmd: queue full (%u entries)",
-			       st->ring.sq.ring_entries);
+			       st->q.ring.sq.ring_entries);
 	memset(sqe, 0, 2 * sizeof(*sqe));           /* a 128-byte entry */
 	if (nvme_cmd_encode(&st->target, io->dir, io->offset, io->len, io->buf,
 			    (struct nvme_uring_cmd *)sqe->cmd, &slot->range, &slot->iov))
@@ -219,46 +217,25 @@ static int cmd_prep(struct engine *e, struct io *io)
 		sqe->buf_index = io->buf_index;
 	}
 	io_uring_sqe_set_data(sqe, io);
-	st->queued++;
+	st->q.queued++;
 	return 0;
 }
 
 static int cmd_submit(struct engine *e)
 {
-	struct cmd_state *st = e->priv;
-	unsigned total = st->queued, done = 0;
-
-	while (done < total) {
-		int ret = io_uring_submit(&st->ring);
-
-		if (ret == -EINTR)
-			continue;
-		if (ret < 0 || (ret == 0 && !st->sqpoll)) {
-			st->queued -= done;
-			st->inflight += done;
-			return ret < 0 ? cmd_error("io_uring_submit", ret) :
-				err_set("io_uring_cmd: the kernel took none of %u queued "
-					"commands", total - done);
-		}
-		if (st->sqpoll)
-			break;
-		done += (unsigned)ret;
-	}
-	st->queued = 0;
-	st->inflight += total;
-	return (int)total;
+	return uring_queue_submit(&((struct cmd_state *)e->priv)->q);
 }
 
 /* A command's result: 0 is done (the whole length), a negative value an
  * errno, a positive one the NVMe status (an I/O error). */
-static void cmd_complete(struct cmd_state *st, struct io *io, int res)
+static void cmd_complete(struct cmd_state *st, struct io *io)
 {
+	int res = io->result;
+
 	if (res == 0)
 		io->result = (int32_t)io->len;
-	else if (res < 0) {
-		io->result = res;
+	else if (res < 0)
 		st->refused += res == -EINVAL;
-	}
 	else {
 		st->status = (unsigned)res;
 		io->result = -EIO;
@@ -268,60 +245,16 @@ static void cmd_complete(struct cmd_state *st, struct io *io, int res)
 static int cmd_reap(struct engine *e, struct io **out, unsigned min, unsigned max)
 {
 	struct cmd_state *st = e->priv;
-	struct io_uring_cqe *cqes[REAP_BATCH];
-	bool polled = false;
-	unsigned got = 0;
+	int got = uring_queue_reap(&st->q, out, min, max);
 
-	if (max > st->inflight)
-		max = st->inflight;
-	if (min > max)
-		min = max;
-	while (got < max) {
-		unsigned want = max - got < REAP_BATCH ? max - got : REAP_BATCH;
-		unsigned n = io_uring_peek_batch_cqe(&st->ring, cqes, want);
-		struct io_uring_cqe *cqe;
-		int ret;
-
-		for (unsigned i = 0; i < n; i++) {
-			struct io *io = io_uring_cqe_get_data(cqes[i]);
-
-			cmd_complete(st, io, cqes[i]->res);
-			out[got++] = io;
-		}
-		io_uring_cq_advance(&st->ring, n);
-		if (n == want)
-			continue;
-		if (got >= min) {
-			if (!st->poll_on_reap || polled)
-				break;
-			polled = true;     /* polled rings complete only when polled */
-			ret = io_uring_get_events(&st->ring);
-		} else {
-			ret = io_uring_wait_cqe_nr(&st->ring, &cqe, min - got);
-		}
-		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -ETIME) {
-			st->inflight -= got;
-			return cmd_error("io_uring_wait_cqe", ret);
-		}
-	}
-	st->inflight -= got;
-	return (int)got;
+	for (int i = 0; i < got; i++)
+		cmd_complete(st, out[i]);
+	return got;
 }
 
 static int cmd_wait(struct engine *e, uint64_t timeout_ns)
 {
-	struct cmd_state *st = e->priv;
-	struct __kernel_timespec ts = { (long long)(timeout_ns / 1000000000ull),
-					(long long)(timeout_ns % 1000000000ull) };
-	struct io_uring_cqe *cqe;
-	int ret;
-
-	if (!st->inflight)
-		return 0;
-	ret = io_uring_wait_cqe_timeout(&st->ring, &cqe, &ts);
-	if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN)
-		return cmd_error("io_uring_wait_cqe_timeout", ret);
-	return 0;
+	return uring_queue_wait(&((struct cmd_state *)e->priv)->q, timeout_ns);
 }
 
 static void cmd_cleanup(struct engine *e)
@@ -338,7 +271,7 @@ static void cmd_cleanup(struct engine *e)
 		fprintf(stderr, "drivebench: io_uring_cmd: '%s': the kernel refused %u "
 			"commands (EINVAL)%s\n", e->path ? e->path : "?", st->refused,
 			st->fixedbufs ? " with fixedbufs=1 (registered buffers, docs/engines.md)" : "");
-	io_uring_queue_exit(&st->ring);
+	io_uring_queue_exit(&st->q.ring);
 	free(st->slots);
 	free(st);
 	e->priv = NULL;

@@ -9,19 +9,7 @@
 # rank resumes on all; checkpoints are written by each rank's own process;
 # without mpirun the binary is drivebench.
 . "$(dirname "$0")/lib.sh"
-
-MPI_DB="${DB%/drivebench}/drivebench-mpi"
-if [ ! -x "$MPI_DB" ] || ! command -v mpirun >/dev/null; then
-	not_ok "drivebench-mpi or mpirun missing (make mpi builds it; make check runs it)"
-	exit 1
-fi
-# root in CI: OpenMPI wants both to run as root
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# ASan builds: under mpirun, OpenMPI's own allocations at exit come from
-# plugins it has unloaded, so no suppression can name them: leaks are not
-# checked there (address errors are); the runs without mpirun at the end
-# check drivebench-mpi's leaks, and the unit tests the packing and merging
-MPI_ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$(dirname "$0")/mpi_lib.sh"
 
 # mpi N ARGS...: drivebench-mpi on N ranks; $OUT, $ERR, $RC, $SECS
 mpi() {

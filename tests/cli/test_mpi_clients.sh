@@ -7,15 +7,7 @@
 # aggregate. One short run on 2 ranks (null engine, 1 s); without mpirun
 # nothing of it appears.
 . "$(dirname "$0")/lib.sh"
-
-MPI_DB="${DB%/drivebench}/drivebench-mpi"
-if [ ! -x "$MPI_DB" ] || ! command -v mpirun >/dev/null; then
-	not_ok "drivebench-mpi or mpirun missing (make mpi builds it; make check runs it)"
-	exit 1
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# as test_mpi.sh: OpenMPI's own allocations at exit cannot be suppressed
-MPI_ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$(dirname "$0")/mpi_lib.sh"
 
 # two jobs at once on each of 2 ranks: 2 x 2 rank entries, 2 "All clients"
 ASAN_OPTIONS="$MPI_ASAN_OPTIONS" timeout 120 mpirun --oversubscribe --bind-to none \

@@ -4,14 +4,7 @@
 # before any rank writes (each rank's target is its own drive); `purge =
 # strongest` is every rank's discard (a file's hole punch).
 . "$(dirname "$0")/lib.sh"
-
-MPI_DB="${DB%/drivebench}/drivebench-mpi"
-if [ ! -x "$MPI_DB" ] || ! command -v mpirun >/dev/null; then
-	not_ok "drivebench-mpi or mpirun missing (make mpi builds it; make check runs it)"
-	exit 1
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-MPI_ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$(dirname "$0")/mpi_lib.sh"
 mpi() { # N ARGS...: $OUT, $ERR, $RC
 	n=$1; shift
 	OUT=$(ASAN_OPTIONS="$MPI_ASAN_OPTIONS" timeout 60 mpirun --oversubscribe --bind-to none \

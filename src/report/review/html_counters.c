@@ -65,61 +65,71 @@ static void mb_cell(FILE *out, double bytes)
 		fprintf(out, "<td>%.2f</td>", bytes / 1e6);
 }
 
-static void drive_table(FILE *out, const struct report_drive *d)
+/* One drive's table, each record's delta parsed once: -1 out of memory. */
+static int drive_table(FILE *out, const struct report_drive *d, bool *heading)
 {
+	struct counter_row *rows = calloc(d->nr ? d->nr : 1, sizeof(*rows));
+	bool *have = calloc(d->nr ? d->nr : 1, sizeof(*have));
 	unsigned shown = 0, n = 0;
-	struct counter_row row;
 
+	if (!rows || !have) {
+		free(rows);
+		free(have);
+		return err_set("report: out of memory");
+	}
 	for (unsigned i = 0; i < d->nr; i++)
-		n += row_of(&d->recs[i], &row);
-	if (!n)
-		return;
-	fputs("<h3>", out);
-	html_esc(out, d->label);
-	fputs("</h3>\n<table><tr><th class=\"l\">test</th><th>reads counted</th>"
-	      "<th>read commands</th><th>MB read</th><th>drive's MB read</th>"
-	      "<th>writes counted</th><th>write commands</th><th>MB written</th>"
-	      "<th>drive's MB written</th></tr>\n", out);
+		n += have[i] = row_of(&d->recs[i], &rows[i]);
+	if (n && !*heading) {
+		fputs("<section class=\"counters\">\n<h2>The drive's own count</h2>\n"
+		      "<p class=\"note\">For each result on an NVMe namespace: the I/Os and bytes the "
+		      "job counted, beside the host read and write commands and data units (512,000 "
+		      "bytes each, rounded up by the drive) its health log counted over the job. The "
+		      "log is the controller's: I/O to another namespace of it during the job counts "
+		      "too. MB = 10^6 bytes.</p>\n", out);
+		*heading = true;
+	}
+	if (n) {
+		fputs("<h3>", out);
+		html_esc(out, d->label);
+		fputs("</h3>\n<table><tr><th class=\"l\">test</th><th>reads counted</th>"
+		      "<th>read commands</th><th>MB read</th><th>drive's MB read</th>"
+		      "<th>writes counted</th><th>write commands</th><th>MB written</th>"
+		      "<th>drive's MB written</th></tr>\n", out);
+	}
 	for (unsigned i = 0; i < d->nr && shown < COUNTERS_MAX_ROWS; i++) {
 		const struct result_record *rec = &d->recs[i];
 
-		if (!row_of(rec, &row))
+		if (!have[i])
 			continue;
 		fputs("<tr><td class=\"l\">", out);
 		html_esc(out, rec->job_name);
 		fputs("</td>", out);
 		for (int dir = DIR_READ; dir <= DIR_WRITE; dir++) {
 			count_cell(out, (double)rec->dir[dir].ios);
-			count_cell(out, row.cmds[dir]);
+			count_cell(out, rows[i].cmds[dir]);
 			mb_cell(out, (double)rec->dir[dir].bytes);
-			mb_cell(out, row.bytes[dir]);
+			mb_cell(out, rows[i].bytes[dir]);
 		}
 		fputs("</tr>\n", out);
 		shown++;
 	}
-	fputs("</table>\n", out);
+	if (n)
+		fputs("</table>\n", out);
 	if (shown < n)
 		fprintf(out, "<p class=\"note\">The first %u of %u results.</p>\n", shown, n);
+	free(rows);
+	free(have);
+	return 0;
 }
 
 int html_counters_section(FILE *out, const struct report_drive *drives, unsigned nr)
 {
-	bool any = false;
-	struct counter_row row;
+	bool heading = false;
 
-	for (unsigned d = 0; d < nr && !any; d++)
-		for (unsigned i = 0; i < drives[d].nr && !any; i++)
-			any = row_of(&drives[d].recs[i], &row);
-	if (!any)
-		return 0;
-	fputs("<section class=\"counters\">\n<h2>The drive's own count</h2>\n"
-	      "<p class=\"note\">For each result on an NVMe namespace: the I/Os and bytes the "
-	      "job counted, beside the host read and write commands and data units (512,000 "
-	      "bytes each, rounded up by the drive) its health log counted over the job. The "
-	      "log is the controller's: I/O to another namespace of it during the job counts "
-	      "too. MB = 10^6 bytes.</p>\n", out);
 	for (unsigned d = 0; d < nr; d++)
-		drive_table(out, &drives[d]);
-	fputs("</section>\n", out);
+		if (drive_table(out, &drives[d], &heading) < 0)
+			return -1;
+	if (heading)
+		fputs("</section>\n", out);
 	return 0;
 }

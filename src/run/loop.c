@@ -11,6 +11,7 @@
 
 #include "run/loop_complete.h"
 #include "run/loop_issue.h"
+#include "run/live_status.h"
 #include "run/pacing.h"
 #include "util/clock.h"
 
@@ -287,6 +288,7 @@ static inline __attribute__((always_inline)) int rounds(struct loop *l, const bo
 	for (;;) {
 		uint64_t start = l->now;
 
+		live_status_poll(w);
 		if (!l->measuring && l->now >= l->ramp_end)
 			loop_restart_measurement(l, l->now);
 		if (paced && pacing_round(l))

@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "io/fault.h"
+#include "run/live_status.h"
 #include "run/loop_log.h"
 #include "run/pacing.h"
 
@@ -104,6 +105,7 @@ void loop_tick_due(struct loop *l, uint64_t now)
 
 void loop_tick(struct loop *l, uint64_t now)
 {
+	live_status_poll(l->w);   /* the loops that wait outside rounds (pacing, verify) */
 	if (now >= l->next_event)
 		loop_tick_due(l, now);
 }

@@ -111,6 +111,11 @@ struct worker {
 	 * written by the worker, read by the runner's thread (atomic) */
 	uint64_t live_bytes_target;
 	bool live_done;
+	/* a consistent copy for the live status (live_status.c): the runner's
+	 * thread points live_dest at its copy and sets live_state to
+	 * LIVE_ASKED; the loop, between two rounds, copies its result there */
+	struct job_result *live_dest;
+	int live_state;
 	struct loop_log *log;         /* fio log files (loop_log.h); NULL = none */
 	bool setup_failed;            /* before the loop: bad input or target */
 	bool setup_refused;           /* ... refused by a write gate */

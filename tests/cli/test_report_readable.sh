@@ -9,8 +9,9 @@
 # boxes of a chart overlapping, one colour per drive across every chart (by
 # the data-drive on each mark), legends listing only drives with a mark, a
 # legend click hiding that drive's lines and bars everywhere and a second
-# showing them, the default heatmap pairs with data, and the demo's page at
-# most 12,700 px tall.
+# showing them, the default heatmap pairs with data, the page's script
+# redrawing each heatmap's pair as the page drew it (hover ratios past 2x
+# included), and the demo's page at most 12,700 px tall.
 . "$(dirname "$0")/lib.sh"
 DATA=$(cd "$(dirname "$0")/../data" && pwd)
 JS="$(cd "$(dirname "$0")" && pwd)/readable.js"
@@ -75,6 +76,10 @@ check "fixture: five drives' colours ($(get drives "$TMP/review-fixture.m"))" \
 	test "$(get drives "$TMP/review-fixture.m")" -ge 5
 check "fixture: its heatmaps drawn ($(get heatmaps "$TMP/review-fixture.m"))" \
 	test "$(get heatmaps "$TMP/review-fixture.m")" -ge 2
+check "fixture: the script redraws each heatmap's pair as the page drew it ($(get redrawn "$TMP/review-fixture.m"))" \
+	test "$(get redrawn "$TMP/review-fixture.m")" = "$(get heatmaps "$TMP/review-fixture.m")/$(get heatmaps "$TMP/review-fixture.m")"
+check "fixture: a hover past twice the other drive's figure is a ratio, in the page and redrawn ($(get heatratio "$TMP/review-fixture.m") grids)" \
+	test "$(get heatratio "$TMP/review-fixture.m")" -ge 1
 height=$(get height "$TMP/demo-report.m")
 check "demo: the page is at most 12,700 px tall at 1400 px ($height)" test "$height" -le 12700
 exit 0

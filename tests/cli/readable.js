@@ -97,6 +97,31 @@
 	put('emptyheat', empty);
 	if (empty) bad.push('empty heatmaps ' + empty);
 	put('height', Math.ceil(D.documentElement.scrollHeight));
+	// 7. the page's script redraws each grid's own pair as the page drew it:
+	// cell colours, labels and hover texts (a ratio past 2x: "(4.0x)")
+	var P = window.drivebenchPick, same = 0, ratios = 0;
+	function cells(g) {
+		return Q('rect.cell', g).map(function (r) {
+			return (r.getAttribute('fill') || '') + '|' + r.textContent; }).join(';');
+	}
+	// (a redraw redraws every grid: each grid's pair and cells are read first)
+	var drawn = grids.map(function (g) {
+		var h = JSON.parse(D.querySelector('script[data-heat-of="' + g.getAttribute('data-heat') +
+						   '"]').textContent);
+		var title = g.closest('svg').querySelector('.ctitle').textContent;
+		var ab = title.slice(0, title.indexOf(': ' + h.what)).split(' vs ');
+		return { a: h.drives.indexOf(ab[0]), b: h.drives.indexOf(ab[1]), cells: cells(g),
+			 title: title };
+	});
+	if (P) grids.forEach(function (g, i) {
+		P.heat(drawn[i].a, drawn[i].b);
+		if (drawn[i].a >= 0 && drawn[i].b >= 0 && cells(g) == drawn[i].cells) same++;
+		else bad.push('redrawn differs: ' + drawn[i].title.slice(0, 60));
+		if (/\dx\)$/m.test(Q('rect.cell title', g).map(function (t) {
+			return t.textContent; }).join('\n'))) ratios++;
+	});
+	put('redrawn', same + '/' + grids.length);
+	put('heatratio', ratios);
 	put('bad', bad.length ? encodeURIComponent(bad.join(' ; ')) : '');
 	D.body.setAttribute('data-readable', out.join(';'));
 })();

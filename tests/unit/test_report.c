@@ -304,6 +304,19 @@ static void draw_pair(FILE *f, void *arg)
 	assert_int_equal(html_heat_pair(f, &h, 0, 1), 0);
 }
 
+/* A against C: 2 against 0.5 GiB/s, past twice: the hover says 4.0x */
+static void draw_pair_far(FILE *f, void *arg)
+{
+	static const char *const rows[] = { "16K", "128K" };
+	static const char *const cols[] = { "1", "4" };
+	static const char *const drives[] = { "A", "B", "C" };
+	double v[] = { 2.0, 1.0, 3.0, NAN, 1.0, 1.0, 6.0, 1.0, 0.5, 0.5, 0.5, 0.5 };
+	struct html_heat h = { "t-1", "throughput difference", "GiB/s", 2, false, rows, 2, cols, 2,
+			       drives, 3, v };
+	(void)arg;
+	assert_int_equal(html_heat_pair(f, &h, 0, 2), 0);
+}
+
 static void test_heat_pair(void **state)
 {
 	(void)state;
@@ -325,6 +338,11 @@ static void test_heat_pair(void **state)
 	assert_non_null(strstr(svg, "data-heat-of=\"t-1\""));
 	assert_non_null(strstr(svg, "[2,1,3,null]"));
 	assert_non_null(strstr(svg, "[0.5,0.5,0.5,0.5]"));
+	free(svg);
+	/* past twice the other drive's figure: the ratio (issue 27.11) */
+	svg = render(draw_pair_far, NULL);
+	assert_non_null(strstr(svg, "16K, 1: A 2.00, C 0.50 GiB/s (4.0x)"));
+	assert_non_null(strstr(svg, "16K, 4: A 1.00, C 0.50 GiB/s (+100.0%)"));
 	free(svg);
 	/* latency: the lower value is ahead, so +1 µs is red */
 	lower = true;
@@ -1043,7 +1061,7 @@ static void test_report_gds(void **state)
 	assert_true(count(html, ">+2.00<") >= 3);
 	assert_true(count(html, ">+1.00<") >= 4);
 	assert_non_null(strstr(html, ">+2.20<"));           /* 3 - 0.8 */
-	assert_true(count(html, "(+200.0%)") >= 3);
+	assert_true(count(html, "(3.0x)") >= 3);               /* 3 against 1: a ratio */
 	assert_null(strstr(html, ">+9.00<"));               /* the partial point */
 	assert_int_equal(count(html, "data-heat-of="), 4);
 	/* findings: each drive's peak per block size, a drop only where it falls */

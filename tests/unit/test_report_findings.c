@@ -161,6 +161,16 @@ static void test_checkpoint(void **state)
 	expect_text(buf, "pass 1 ranges 459.000-465.000 s");
 	expect_text(buf, "Pass 1 writes 3.54 GB/s, 118% of its own 128K sequential write");
 	assert_false(finding_checkpoint(mean, lo, hi, 0, 1, 0, buf, sizeof(buf)));
+	/* past twice the other pass: a ratio, either way (issue 27.11) */
+	double slow[2] = { 0.014, 0.164 }, fast[2] = { 0.180, 0.072 };
+	assert_true(finding_checkpoint(slow, slow, slow, 2, 0, 0, buf, sizeof(buf)));
+	expect_text(buf, "Pass 2 is 11.7x slower than pass 1 (0.164 s vs 0.014 s per checkpoint)");
+	assert_true(finding_checkpoint(fast, fast, fast, 2, 0, 0, buf, sizeof(buf)));
+	expect_text(buf, "Pass 2 is 2.5x faster than pass 1 (0.072 s vs 0.180 s per checkpoint)");
+	/* twice exactly: still a percentage */
+	double twice[2] = { 1.0, 2.0 };
+	assert_true(finding_checkpoint(twice, twice, twice, 2, 0, 0, buf, sizeof(buf)));
+	expect_text(buf, "Pass 2 is 100.0% slower than pass 1");
 }
 
 /* GDS: the peak per block size and where; a drop past the peak fires only

@@ -171,7 +171,7 @@ bool finding_rating(const struct finding_point *pts, unsigned n, const char *uni
 	bool iops = !strcmp(unit, "IOPS");
 	unsigned above = 0;
 	double min_out = INFINITY;
-	char r[48];
+	char r[48], m[32];
 
 	clear(buf, len);
 	if (rating <= 0 || !n)
@@ -183,18 +183,14 @@ bool finding_rating(const struct finding_point *pts, unsigned n, const char *uni
 			min_out = fmin(min_out, (double)pts[i].iodepth * pts[i].numjobs);
 		}
 	if (n == 1) {
-		snprintf(buf, len, "%s its %s %s rating (%+.1f%%).", above ? "At or above" : "Below",
-			 r, unit, report_pct_diff(pts[0].value, rating));
+		report_format_margin(report_pct_diff(pts[0].value, rating), m, sizeof(m));
+		snprintf(buf, len, "%s its %s %s rating (%s).", above ? "At or above" : "Below",
+			 r, unit, m);
 		return true;
 	}
 	if (!above) {
 		snprintf(buf, len, "Below its %s %s rating at every point (best %.0f%% of it).", r,
 			 unit, 100 * pts[peak_of(pts, n)].value / rating);
-		return true;
-	}
-	if (n == 1) {
-		snprintf(buf, len, "At or above its %s %s rating (%+.1f%%).", r, unit,
-			 report_pct_diff(pts[0].value, rating));
 		return true;
 	}
 	snprintf(buf, len, "At or above its %s %s rating in %u of %u points, all at %.0f "
@@ -246,9 +242,17 @@ bool finding_checkpoint(const double *pass_mean, const double *pass_min,
 		return false;
 	if (passes >= 2 && pass_mean[1] > 0) {
 		double drift = report_pct_diff(pass_mean[1], pass_mean[0]);
+		double ratio = drift >= 0 ? pass_mean[1] / pass_mean[0] : pass_mean[0] / pass_mean[1];
+		char by[32];
+
+		/* past twice the other pass: a ratio reads better than a percentage */
+		if (ratio > 2)
+			snprintf(by, sizeof(by), "%.1fx", ratio);
+		else
+			snprintf(by, sizeof(by), "%.1f%%", fabs(drift));
 		used += (size_t)snprintf(buf + used, len - used,
-					 "Pass 2 is %.1f%% %s than pass 1 (%.3f s vs %.3f s per "
-					 "checkpoint); ", fabs(drift), drift >= 0 ? "slower" : "faster",
+					 "Pass 2 is %s %s than pass 1 (%.3f s vs %.3f s per "
+					 "checkpoint); ", by, drift >= 0 ? "slower" : "faster",
 					 pass_mean[1], pass_mean[0]);
 	}
 	if (used < len)

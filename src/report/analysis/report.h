@@ -163,5 +163,8 @@ double report_test_rating(const struct drive_spec *spec, const struct report_poi
 void report_format_number(double v, bool compact, char *buf, size_t len);
 /* A rated figure: as report_format_number, without a trailing ".0". */
 void report_format_rating(double v, bool compact, char *buf, size_t len);
+/* A margin of pct percent (report_pct_diff) as the page writes it:
+ * "+38.3%", or past twice the other figure the ratio "11.8x". */
+void report_format_margin(double pct, char *buf, size_t len);
 
 #endif

@@ -60,6 +60,14 @@ void report_format_rating(double v, bool compact, char *buf, size_t len)
 		buf[l - 3] = '\0';
 }
 
+void report_format_margin(double pct, char *buf, size_t len)
+{
+	if (pct > 100)
+		snprintf(buf, len, "%.1fx", 1 + pct / 100);
+	else
+		snprintf(buf, len, "%+.1f%%", pct);
+}
+
 int sweep_facts(const struct sweep_point *pts, unsigned n, double rating,
 		struct sweep_facts *f)
 {

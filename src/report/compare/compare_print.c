@@ -124,10 +124,8 @@ static void format_diff(double pct, char *buf, size_t len)
 {
 	if (isnan(pct))
 		snprintf(buf, len, "-");
-	else if (pct > 100)
-		snprintf(buf, len, "%.1fx", 1 + pct / 100);
 	else
-		snprintf(buf, len, "%+.1f%%", pct);
+		report_format_margin(pct, buf, len);
 }
 
 struct widths {

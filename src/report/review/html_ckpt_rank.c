@@ -107,12 +107,9 @@ int html_checkpoint_ranking(FILE *out, const struct report_drive *drives, unsign
 		double a = same ? r->all_s : r->gbs, b = same ? rows[0].all_s : rows[0].gbs;
 		double pct = report_pct_diff(a, b);
 		fprintf(out, "<td>%.3f</td><td>%.2f</td>", r->all_s, r->gbs);
-		if (!i)
-			fputs("<td>-</td></tr>\n", out);
-		else if (pct > 100)
-			fprintf(out, "<td>%.1fx</td></tr>\n", 1 + pct / 100);
-		else
-			fprintf(out, "<td>%+.1f%%</td></tr>\n", pct);
+		char m[32];
+		report_format_margin(pct, m, sizeof(m));
+		fprintf(out, "<td>%s</td></tr>\n", i ? m : "-");
 	}
 	fputs("</table>\n", out);
 	free(rows);

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "report/analysis/report.h"
 #include "report/svg/svg.h"
 #include "util/error.h"
 
@@ -110,6 +111,7 @@ int html_heat_pair(FILE *out, const struct html_heat *h, unsigned a, unsigned b)
 	}
 	for (size_t k = 0; k < cells; k++) {
 		double diff, sc;
+		char margin[32];
 
 		score[k] = NAN;
 		lp[k] = labels[k];
@@ -118,11 +120,12 @@ int html_heat_pair(FILE *out, const struct html_heat *h, unsigned a, unsigned b)
 			continue;
 		score[k] = sc;
 		snprintf(labels[k], LABEL_MAX, "%+.*f", h->decimals, diff);
-		snprintf(hovers[k], HOVER_MAX, "%s, %s: %s %.*f, %s %.*f %s (%+.1f%%)",
+		report_format_margin(sc * (h->lower_better ? -1 : 1), margin, sizeof(margin));
+		snprintf(hovers[k], HOVER_MAX, "%s, %s: %s %.*f, %s %.*f %s (%s)",
 			 h->row_names[k / h->cols], h->col_names[k % h->cols],
 			 h->drive_names[a], h->decimals, h->values[a * cells + k],
 			 h->drive_names[b], h->decimals, h->values[b * cells + k], h->unit,
-			 sc * (h->lower_better ? -1 : 1));
+			 margin);
 		hp[k] = hovers[k];
 	}
 	html_heat_title(h, a, b, title, sizeof(title));

@@ -190,11 +190,9 @@ void html_summary_row(FILE *out, const struct report_drive *drives, const struct
 		slice_unsteady(drives, slices, reviewed) ? " (not steady)" : "", where);
 	if (st.rating > 0) {
 		report_format_rating(st.rating, st.iops, r, sizeof(r));
-		double pct = report_pct_diff(st.value, st.rating);
-		if (pct > 100)
-			fprintf(out, "<td>%s</td><td>%.1fx</td>", r, 1 + pct / 100);
-		else
-			fprintf(out, "<td>%s</td><td>%+.1f%%</td>", r, pct);
+		char m[32];
+		report_format_margin(report_pct_diff(st.value, st.rating), m, sizeof(m));
+		fprintf(out, "<td>%s</td><td>%s</td>", r, m);
 	} else {
 		fputs("<td>-</td><td>-</td>", out);
 	}

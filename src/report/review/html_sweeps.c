@@ -455,17 +455,18 @@ int html_single_section(FILE *out, const struct report_drive *drives,
 	for (unsigned d = 0; d < nr; d++) {
 		bool rating_iops = report_headline_iops(test);
 		double rating = report_test_rating(drives[d].spec, test);
-		char v[48], r[48];
+		char v[48], r[48], m[32];
 		if (!slices[d].n || rating <= 0)
 			continue;
 		double measured = report_headline(&slices[d].pts[0], rating_iops);
 		report_format_number(measured, rating_iops, v, sizeof(v));
 		report_format_rating(rating, rating_iops, r, sizeof(r));
+		report_format_margin(report_pct_diff(measured, rating), m, sizeof(m));
 		fputs("<p class=\"say\"><b>", out);
 		html_esc(out, drives[d].label);
-		fprintf(out, ":</b> %s %s, %s its %s %s rating (%+.1f%%).</p>\n", v,
+		fprintf(out, ":</b> %s %s, %s its %s %s rating (%s).</p>\n", v,
 			rating_iops ? "IOPS" : "MB/s", measured >= rating ? "above" : "below",
-			r, rating_iops ? "IOPS" : "MB/s", report_pct_diff(measured, rating));
+			r, rating_iops ? "IOPS" : "MB/s", m);
 	}
 	rc = 0;
 out:

@@ -28,6 +28,7 @@ struct raw_model {
 	uint64_t read_ns, program_ns, erase_ns, slc_read_ns, slc_program_ns, command_ns;
 	uint64_t suspend_ns, write_ack_ns, queue_ns;
 	double channel_mbs, controller_kiops, pcie_efficiency;
+	double queue_write_mbs;    /* 0: no per-queue write limit */
 	uint64_t pcie_gen, pcie_lanes;
 };
 
@@ -108,6 +109,14 @@ static int set_positive(const char *v, double *out)
 	return 0;
 }
 
+/* A rate that may be 0 (a limit switched off). */
+static int set_rate_or_off(const char *v, double *out)
+{
+	if (units_parse_double(v, out) || !(*out >= 0) || !isfinite(*out))
+		return err_set("'%s' is not a number of 0 or more", v);
+	return 0;
+}
+
 /* The share of the link's bytes that is payload (TLP headers take the
  * rest): in (0, 1]. */
 static int set_efficiency(const char *v, double *out)
@@ -161,6 +170,8 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 		return set_time(v, 1000, &r->command_ns);
 	if (!strcmp(k, "write_ack_us"))
 		return set_time_or_off(v, 1000, &r->write_ack_ns);
+	if (!strcmp(k, "queue_write_mbs"))
+		return set_rate_or_off(v, &r->queue_write_mbs);
 	if (!strcmp(k, "queue_us"))
 		return set_time_or_off(v, 1000, &r->queue_ns);
 	if (!strcmp(k, "suspend_us"))
@@ -362,6 +373,7 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 		.write_buffer_bytes = r->write_buffer,
 		.suspend_ns = r->suspend_ns,
 		.write_ack_ns = r->write_ack_ns,
+		.queue_write_bytes_per_ns = r->queue_write_mbs / 1000.0,   /* MB/s: 10^6 B/s */
 		.queue_ns = r->queue_ns,
 	};
 	if (blocks > UINT32_MAX)

@@ -32,6 +32,7 @@ struct timing {
 	struct timeline link;
 	uint64_t controller_free;
 	uint64_t *queue_free;           /* per submission queue (queue_ns set) */
+	uint64_t *queue_write_free;     /* ... (queue_write_bytes_per_ns set) */
 	uint64_t write_path_free;       /* the buffer's intake is free from */
 	uint64_t now;                   /* the latest submission: before it, nothing is pending */
 	uint64_t page_xfer_ns;          /* a page over a channel */
@@ -88,7 +89,9 @@ struct timing *timing_create(const struct timing_params *p)
 	if (!t || !(t->die_free = calloc(dies, sizeof(*t->die_free))) ||
 	    !(t->host_read_free = calloc(dies, sizeof(*t->host_read_free))) ||
 	    !(t->channel = calloc(p->channels, sizeof(*t->channel))) ||
-	    (p->queue_ns && !(t->queue_free = calloc(TIMING_QUEUES, sizeof(*t->queue_free))))) {
+	    (p->queue_ns && !(t->queue_free = calloc(TIMING_QUEUES, sizeof(*t->queue_free)))) ||
+	    (p->queue_write_bytes_per_ns > 0 &&
+	     !(t->queue_write_free = calloc(TIMING_QUEUES, sizeof(*t->queue_write_free))))) {
 		timing_destroy(t);
 		err_set("vssd timing: out of memory");
 		return NULL;
@@ -263,6 +266,21 @@ static void drain_until(struct timing *t, uint64_t now_ns)
 {
 	while (t->nr_heap && t->heap[0].at_ns <= now_ns)
 		heap_pop(t);
+}
+
+uint64_t timing_queue_write(struct timing *t, uint32_t queue, uint64_t bytes, uint64_t in_ns)
+{
+	uint64_t link, begin, *qfree;
+
+	if (!(t->p.queue_write_bytes_per_ns > 0))
+		return in_ns;
+	link = transfer_ns(bytes, t->p.link_bytes_per_ns);
+	qfree = &t->queue_write_free[queue % TIMING_QUEUES];
+	/* the queue's write path starts with the link transfer, or when its
+	 * write before is in */
+	begin = max_u64(in_ns > link ? in_ns - link : 0, *qfree);
+	*qfree = begin + transfer_ns(bytes, t->p.queue_write_bytes_per_ns);
+	return max_u64(in_ns, *qfree);
 }
 
 uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns)

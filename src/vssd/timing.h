@@ -41,6 +41,12 @@ struct timing_params {
 	 * only when its queue is busy. Queues run in parallel; 0 = no such
 	 * stage (issue 29.4) */
 	uint64_t queue_ns;
+	/* each submission queue moves its writes' data in at most this fast
+	 * (the data streams in as it crosses the link, so a lone write pays
+	 * only what the queue is slower than the link): one job's write
+	 * ceiling where several jobs reach more (issue 29.10: the PS1030's
+	 * one-job 128K write). Queues run in parallel; 0 = no such limit */
+	double queue_write_bytes_per_ns;
 };
 
 /* Submission queues the clock tells apart: queue q is q % this (as the
@@ -88,6 +94,11 @@ uint64_t timing_host_read(struct timing *t, enum nand_mode mode, uint32_t die,
 uint64_t timing_command_start(struct timing *t, uint32_t queue, uint64_t submit_ns);
 uint64_t timing_read_out(struct timing *t, uint64_t bytes, uint64_t nand_done_ns);
 uint64_t timing_write_in(struct timing *t, uint64_t bytes, uint64_t start_ns);
+/* When a write whose data crossed the link by in_ns, on submission queue
+ * queue, is in the controller once its queue's write rate
+ * (queue_write_bytes_per_ns) allows: in_ns when that is off. */
+uint64_t timing_queue_write(struct timing *t, uint32_t queue, uint64_t bytes, uint64_t in_ns);
+
 uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns);
 /* bytes of buffered writes leave the buffer at done_ns (their program). */
 void timing_write_drained(struct timing *t, uint64_t bytes, uint64_t done_ns);

@@ -32,9 +32,12 @@
 struct rated {
 	double seq_read_mbs, seq_write_mbs, rand_read_iops, rand_write_iops;
 	uint64_t rand_read_bs, rand_write_bs;
+	/* [fit]: a measured figure the fit follows instead of the rating
+	 * (issue 29.10); 0 where the rating is the fit's */
+	double fit_seq_write_mbs;
 };
 
-/* [rated]'s figures, from the spec file itself. */
+/* [rated]'s figures and [fit]'s, from the spec file itself. */
 static void read_rated(const char *path, struct rated *r)
 {
 	char line[256], section[32] = "";
@@ -45,7 +48,14 @@ static void read_rated(const char *path, struct rated *r)
 	while (fgets(line, sizeof(line), f)) {
 		char key[64], value[64];
 
-		if (sscanf(line, " [%31[^]]]", section) == 1 || strcmp(section, "rated"))
+		if (sscanf(line, " [%31[^]]]", section) == 1)
+			continue;
+		if (!strcmp(section, "fit") && sscanf(line, " %63[a-z_] = %63s", key, value) == 2) {
+			if (strcmp(key, "seq_write_mbs"))
+				fail_msg("%s: [fit] %s: the test knows seq_write_mbs only", path, key);
+			r->fit_seq_write_mbs = atof(value);
+		}
+		if (strcmp(section, "rated"))
 			continue;
 		if (sscanf(line, " %63[a-z_] = %63s", key, value) != 2)
 			continue;
@@ -92,10 +102,10 @@ static struct sim_result run(struct vdrive *d, enum sim_rw rw, uint64_t bs, uint
 
 static void near(const char *file, const char *what, double model, double rated)
 {
-	printf("  %-28s %-16s rated %10.0f model %10.0f (%.3f)\n", file, what, rated, model,
+	printf("  %-28s %-16s target %10.0f model %10.0f (%.3f)\n", file, what, rated, model,
 	       model / rated);
 	if (fabs(model / rated - 1) > TOLERANCE)
-		fail_msg("%s: %s %.0f is not within 15%% of the rated %.0f", file, what, model, rated);
+		fail_msg("%s: %s %.0f is not within 15%% of the target %.0f", file, what, model, rated);
 }
 
 /* scale: the fit's scale for this drive (docs/vssd-fit.md's table). */
@@ -118,8 +128,19 @@ static void check_drive(const char *file, const char *scale)
 
 	assert_non_null(d = vdrive_create(&m));
 	run(d, SIM_WRITE, 128 << 10, 16, 1, 0);                         /* the fill */
-	near(file, "seq_write_mbs", run(d, SIM_WRITE, 128 << 10, 16, 0.5, 0).mbs,
-	     rated.seq_write_mbs);
+	if (rated.fit_seq_write_mbs) {
+		/* the review's one job follows the measurement, and four jobs
+		 * still reach the rating (a measured condition is not the sheet's) */
+		near(file, "seq_write_mbs [fit] 1/16",
+		     run(d, SIM_WRITE, 128 << 10, 16, 0.5, 0).mbs, rated.fit_seq_write_mbs);
+		struct sim_job four = { .rw = SIM_WRITE, .bs = 128 << 10, .depth = 16, .jobs = 4,
+					.bytes = vdrive_model(d)->capacity / 2 };
+		assert_int_equal(sim_run(d, &four, &r), 0);
+		near(file, "seq_write_mbs 4 jobs", r.mbs, rated.seq_write_mbs);
+	} else {
+		near(file, "seq_write_mbs", run(d, SIM_WRITE, 128 << 10, 16, 0.5, 0).mbs,
+		     rated.seq_write_mbs);
+	}
 	near(file, "seq_read_mbs", run(d, SIM_READ, 128 << 10, 64, 0.25, 0).mbs,
 	     rated.seq_read_mbs);
 	near(file, "rand_read_iops", run(d, SIM_RANDREAD, rated.rand_read_bs, 256, 0, 100000).iops,

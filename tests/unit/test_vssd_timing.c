@@ -351,6 +351,46 @@ static void test_write_ack_intake(void **state)
 	}
 }
 
+/* queue_write_mbs (issue 29.10): each submission queue moves its writes'
+ * data in at most queue_write_bytes_per_ns, so 8 x 128K writes that
+ * arrive together on one queue are in bytes / rate apart, while on 8
+ * queues only the shared link spaces them; a lone write's queue transfer
+ * overlaps its crossing of the link, so it pays only what the queue is
+ * slower than the link. Off (0), a write is in when the link is done. */
+static void test_queue_write_rate(void **state)
+{
+	struct timing_params p = params();
+	const uint64_t bytes = 128 << 10, link = xfer(bytes, 14.0), lane = xfer(bytes, 7.0);
+	uint64_t one[8], many[8], in;
+
+	(void)state;
+	p.link_bytes_per_ns = 14.0;
+	struct timing *off = timing_create(&p);
+	p.queue_write_bytes_per_ns = 7.0;
+	struct timing *t = timing_create(&p);
+
+	assert_non_null(off);
+	assert_non_null(t);
+	in = timing_write_in(off, bytes, 0);
+	assert_int_equal(timing_queue_write(off, 0, bytes, in), in);
+	/* alone: the link (9.4 us) and the queue (18.7 us) begin together */
+	in = timing_write_in(t, bytes, 0);
+	assert_int_equal(in, link);
+	assert_int_equal(timing_queue_write(t, 0, bytes, in), lane);
+	for (int i = 0; i < 8; i++)   /* one queue: its rate */
+		one[i] = timing_queue_write(t, 1, bytes, timing_write_in(t, bytes, 1000 * US));
+	for (int i = 1; i < 8; i++)
+		assert_in_range(one[i] - one[i - 1], lane - 1, lane + 1);
+	for (int i = 0; i < 8; i++)   /* eight queues: the link's */
+		many[i] = timing_queue_write(t, 2 + (uint32_t)i, bytes,
+					     timing_write_in(t, bytes, 2000 * US));
+	for (int i = 1; i < 8; i++)
+		assert_in_range(many[i] - many[i - 1], link - 1, link + 1);
+	assert_true(many[7] - 2000 * US < one[7] - 1000 * US);
+	timing_destroy(t);
+	timing_destroy(off);
+}
+
 /* queue_us (issue 29.4): a submission queue takes one command every
  * queue_ns, so 4 commands that arrive together on one queue start
  * queue_ns apart, while on 4 queues they start together; a lone command
@@ -393,6 +433,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_ack_intake),
+		cmocka_unit_test(test_queue_write_rate),
 		cmocka_unit_test(test_queue_takes_one_at_a_time),
 		cmocka_unit_test(test_qd1_read_is_the_path),
 		cmocka_unit_test(test_dies_overlap_one_die_queues),

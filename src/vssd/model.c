@@ -29,6 +29,7 @@ struct raw_model {
 	uint64_t suspend_ns, write_ack_ns, queue_ns;
 	double channel_mbs, controller_kiops, pcie_efficiency;
 	double queue_write_mbs;    /* 0: no per-queue write limit */
+	double write_intake_mbs;   /* 0: no drive-wide write limit */
 	uint64_t pcie_gen, pcie_lanes;
 };
 
@@ -172,6 +173,8 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 		return set_time_or_off(v, 1000, &r->write_ack_ns);
 	if (!strcmp(k, "queue_write_mbs"))
 		return set_rate_or_off(v, &r->queue_write_mbs);
+	if (!strcmp(k, "write_intake_mbs"))
+		return set_rate_or_off(v, &r->write_intake_mbs);
 	if (!strcmp(k, "queue_us"))
 		return set_time_or_off(v, 1000, &r->queue_ns);
 	if (!strcmp(k, "suspend_us"))
@@ -374,6 +377,7 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 		.suspend_ns = r->suspend_ns,
 		.write_ack_ns = r->write_ack_ns,
 		.queue_write_bytes_per_ns = r->queue_write_mbs / 1000.0,   /* MB/s: 10^6 B/s */
+		.write_intake_bytes_per_ns = r->write_intake_mbs / 1000.0,
 		.queue_ns = r->queue_ns,
 	};
 	if (blocks > UINT32_MAX)

@@ -34,6 +34,7 @@ struct timing {
 	uint64_t *queue_free;           /* per submission queue (queue_ns set) */
 	uint64_t *queue_write_free;     /* ... (queue_write_bytes_per_ns set) */
 	uint64_t write_path_free;       /* the buffer's intake is free from */
+	uint64_t intake_free;           /* ... for data (write_intake_bytes_per_ns) */
 	uint64_t now;                   /* the latest submission: before it, nothing is pending */
 	uint64_t page_xfer_ns;          /* a page over a channel */
 	uint64_t command_gap_ns;        /* between commands the controller takes */
@@ -268,19 +269,27 @@ static void drain_until(struct timing *t, uint64_t now_ns)
 		heap_pop(t);
 }
 
+/* A write's data through a stage that moves bytes at rate, one write
+ * after another (*free: when the stage is free), begun with the link
+ * transfer that ended at in_ns: when the data is through. */
+static uint64_t rate_stage(const struct timing *t, uint64_t *free_ns, double rate, uint64_t bytes,
+			   uint64_t in_ns)
+{
+	uint64_t link = transfer_ns(bytes, t->p.link_bytes_per_ns);
+	uint64_t begin = max_u64(in_ns > link ? in_ns - link : 0, *free_ns);
+
+	*free_ns = begin + transfer_ns(bytes, rate);
+	return max_u64(in_ns, *free_ns);
+}
+
 uint64_t timing_queue_write(struct timing *t, uint32_t queue, uint64_t bytes, uint64_t in_ns)
 {
-	uint64_t link, begin, *qfree;
-
-	if (!(t->p.queue_write_bytes_per_ns > 0))
-		return in_ns;
-	link = transfer_ns(bytes, t->p.link_bytes_per_ns);
-	qfree = &t->queue_write_free[queue % TIMING_QUEUES];
-	/* the queue's write path starts with the link transfer, or when its
-	 * write before is in */
-	begin = max_u64(in_ns > link ? in_ns - link : 0, *qfree);
-	*qfree = begin + transfer_ns(bytes, t->p.queue_write_bytes_per_ns);
-	return max_u64(in_ns, *qfree);
+	if (t->p.queue_write_bytes_per_ns > 0)
+		in_ns = rate_stage(t, &t->queue_write_free[queue % TIMING_QUEUES],
+				   t->p.queue_write_bytes_per_ns, bytes, in_ns);
+	if (t->p.write_intake_bytes_per_ns > 0)
+		in_ns = rate_stage(t, &t->intake_free, t->p.write_intake_bytes_per_ns, bytes, in_ns);
+	return in_ns;
 }
 
 uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns)

@@ -47,6 +47,12 @@ struct timing_params {
 	 * ceiling where several jobs reach more (issue 29.10: the PS1030's
 	 * one-job 128K write). Queues run in parallel; 0 = no such limit */
 	double queue_write_bytes_per_ns;
+	/* the write buffer takes the data of every write, one after
+	 * another, at most this fast (overlapping the link, as above): the
+	 * drive's write ceiling whatever its queues (issue 29.10: the
+	 * PS1030's writes never pass 7.6 GB/s in its review, from one job or
+	 * several); 0 = no such limit */
+	double write_intake_bytes_per_ns;
 };
 
 /* Submission queues the clock tells apart: queue q is q % this (as the
@@ -96,7 +102,8 @@ uint64_t timing_read_out(struct timing *t, uint64_t bytes, uint64_t nand_done_ns
 uint64_t timing_write_in(struct timing *t, uint64_t bytes, uint64_t start_ns);
 /* When a write whose data crossed the link by in_ns, on submission queue
  * queue, is in the controller once its queue's write rate
- * (queue_write_bytes_per_ns) allows: in_ns when that is off. */
+ * (queue_write_bytes_per_ns), then the buffer's intake
+ * (write_intake_bytes_per_ns), allow: in_ns when both are off. */
 uint64_t timing_queue_write(struct timing *t, uint32_t queue, uint64_t bytes, uint64_t in_ns);
 
 uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns);

@@ -273,7 +273,7 @@ static void test_shipped_sheets(void **state)
 	assert_int_equal(s.nr_dwpd_more, 1);
 	assert_true(s.dwpd_more[0].dwpd == 4.98);
 	assert_int_equal(s.dwpd_more[0].workload.years, 3);
-	/* its [fit] (the measured 6,370.3 MB/s) is the model's, not the rating */
+	/* its [fit] (the measured 6,679.7 MB/s) is the model's, not the rating */
 	assert_true(s.seq_write_mbs == 10000);
 
 	/* seeds/002, the Japanese review: no MTBF */

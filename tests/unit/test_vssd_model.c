@@ -89,6 +89,14 @@ static void test_suspend_key(void **state)
 	assert_non_null(strstr(err_msg(), "queue_write_mbs"));
 	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
 						    "pages_per_block = 64\nqueue_write_mbs = inf\n"), NULL, &m), -1);
+	/* write_intake_mbs: the buffer's intake, drive-wide; off by default */
+	assert_true(m.timing.write_intake_bytes_per_ns == 0);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nwrite_intake_mbs = 7600\n"), NULL, &m), 0);
+	assert_true(fabs(m.timing.write_intake_bytes_per_ns - 7.6) < 1e-9);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nwrite_intake_mbs = x\n"), NULL, &m), -1);
+	assert_non_null(strstr(err_msg(), "write_intake_mbs"));
 }
 
 /* slc_cache_dynamic: host data the dynamic cache holds on an empty drive,

@@ -391,6 +391,39 @@ static void test_queue_write_rate(void **state)
 	timing_destroy(off);
 }
 
+/* write_intake_mbs (issue 29.10): the buffer takes every write's data one
+ * after another at its intake rate, whatever their queues, so 8 x 128K
+ * writes on 8 queues are in bytes / rate apart (the drive's ceiling); a
+ * queue slower than the intake still bounds its own writes. */
+static void test_write_intake_rate(void **state)
+{
+	struct timing_params p = params();
+	const uint64_t bytes = 128 << 10, intake = xfer(bytes, 7.0), lane = xfer(bytes, 5.0);
+	uint64_t in[8], one[3];
+
+	(void)state;
+	p.link_bytes_per_ns = 14.0;
+	p.write_intake_bytes_per_ns = 7.0;
+	struct timing *t = timing_create(&p);
+
+	assert_non_null(t);
+	/* alone: the intake (18.7 us) begun with the link (9.4 us) */
+	assert_int_equal(timing_queue_write(t, 0, bytes, timing_write_in(t, bytes, 0)), intake);
+	for (uint32_t i = 0; i < 8; i++)
+		in[i] = timing_queue_write(t, i, bytes, timing_write_in(t, bytes, 1000 * US));
+	for (int i = 1; i < 8; i++)
+		assert_in_range(in[i] - in[i - 1], intake - 1, intake + 1);
+	timing_destroy(t);
+	/* with a 5 B/ns queue in front, one queue's writes are its rate apart */
+	p.queue_write_bytes_per_ns = 5.0;
+	assert_non_null(t = timing_create(&p));
+	for (int i = 0; i < 3; i++)
+		one[i] = timing_queue_write(t, 0, bytes, timing_write_in(t, bytes, 0));
+	for (int i = 1; i < 3; i++)
+		assert_in_range(one[i] - one[i - 1], lane - 1, lane + 1);
+	timing_destroy(t);
+}
+
 /* queue_us (issue 29.4): a submission queue takes one command every
  * queue_ns, so 4 commands that arrive together on one queue start
  * queue_ns apart, while on 4 queues they start together; a lone command
@@ -434,6 +467,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_ack_intake),
 		cmocka_unit_test(test_queue_write_rate),
+		cmocka_unit_test(test_write_intake_rate),
 		cmocka_unit_test(test_queue_takes_one_at_a_time),
 		cmocka_unit_test(test_qd1_read_is_the_path),
 		cmocka_unit_test(test_dies_overlap_one_die_queues),

@@ -28,6 +28,7 @@ struct timing {
 	struct timing_params p;
 	uint64_t *die_free;             /* every operation booked on the die ends */
 	uint64_t *host_read_free;       /* the host reads booked on it end (<= die_free) */
+	uint64_t *erase_owed;           /* erase time its next programs run in slices */
 	struct timeline *channel;
 	struct timeline link;
 	uint64_t controller_free;
@@ -88,6 +89,7 @@ struct timing *timing_create(const struct timing_params *p)
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t || !(t->die_free = calloc(dies, sizeof(*t->die_free))) ||
+	    !(t->erase_owed = calloc(dies, sizeof(*t->erase_owed))) ||
 	    !(t->host_read_free = calloc(dies, sizeof(*t->host_read_free))) ||
 	    !(t->channel = calloc(p->channels, sizeof(*t->channel))) ||
 	    (p->queue_ns && !(t->queue_free = calloc(TIMING_QUEUES, sizeof(*t->queue_free)))) ||
@@ -108,6 +110,7 @@ void timing_destroy(struct timing *t)
 	if (!t)
 		return;
 	free(t->die_free);
+	free(t->erase_owed);
 	free(t->host_read_free);
 	free(t->queue_free);
 	for (uint32_t c = 0; t->channel && c < t->p.channels; c++)
@@ -146,7 +149,7 @@ uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode
 	uint64_t *dfree = &t->die_free[di];
 	struct timeline *ch = &t->channel[channel];
 	uint64_t xfer = t->page_xfer_ns;
-	uint64_t start, end;
+	uint64_t start, end, slice;
 
 	if (mode >= NAND_MODES)
 		mode = NAND_NATIVE;
@@ -163,12 +166,20 @@ uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode
 		timeline_prune(ch, t->now);
 		start = timeline_book(ch, ready_ns, xfer) + xfer;
 		start = max_u64(start, *dfree);
-		end = *dfree = start + t->p.program_ns[mode];
-		t->stats.die_busy_ns += t->p.program_ns[mode];
+		/* a slice of an owed erase runs first (erase_slices) */
+		slice = t->p.erase_slices > 1 ? t->p.erase_ns / t->p.erase_slices : 0;
+		slice = slice < t->erase_owed[di] ? slice : t->erase_owed[di];
+		t->erase_owed[di] -= slice;
+		end = *dfree = start + slice + t->p.program_ns[mode];
+		t->stats.die_busy_ns += slice + t->p.program_ns[mode];
 		return end;
 	case NAND_ERASE:
 	default:
 		start = max_u64(ready_ns, *dfree);
+		if (t->p.erase_slices > 1) {   /* run between the programs to come */
+			t->erase_owed[di] += t->p.erase_ns;
+			return start;
+		}
 		end = *dfree = start + t->p.erase_ns;
 		t->stats.die_busy_ns += t->p.erase_ns;
 		return end;

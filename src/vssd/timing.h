@@ -30,6 +30,10 @@ struct timing_params {
 	/* program/erase suspend: a host read on a die busy with other work
 	 * starts this long after it is ready; 0 = no suspend (it queues) */
 	uint64_t suspend_ns;
+	/* an erase runs in this many slices between the die's next programs
+	 * (erase suspend for programs: the die's time is the same, but no
+	 * program waits a whole erase); 0 or 1 = the erase runs whole */
+	uint32_t erase_slices;
 	/* the controller takes writes into its buffer one at a time, this
 	 * long each (its DRAM and power-loss path); 0 = no such stage */
 	uint64_t write_ack_ns;

@@ -97,6 +97,14 @@ static void test_suspend_key(void **state)
 	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
 						    "pages_per_block = 64\nwrite_intake_mbs = x\n"), NULL, &m), -1);
 	assert_non_null(strstr(err_msg(), "write_intake_mbs"));
+	/* erase_slices: a count from 1 (whole, the default) */
+	assert_int_equal(m.timing.erase_slices, 0);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nerase_slices = 32\n"), NULL, &m), 0);
+	assert_int_equal(m.timing.erase_slices, 32);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nerase_slices = 0\n"), NULL, &m), -1);
+	assert_non_null(strstr(err_msg(), "erase_slices"));
 }
 
 /* slc_cache_dynamic: host data the dynamic cache holds on an empty drive,

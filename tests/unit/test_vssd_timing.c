@@ -269,6 +269,45 @@ static void test_host_read_suspends_program(void **state)
 	timing_destroy(t);
 }
 
+/* erase_slices (issue 29.6): an erase runs in slices between the die's
+ * next programs, so no program waits a whole erase (3 ms here); the die
+ * spends the same time, and with slices off the first program after the
+ * erase waits for all of it. */
+static void test_erase_slices(void **state)
+{
+	struct timing_params p = params();
+	const uint64_t xfer_page = xfer(16384, 1.2);
+	uint64_t whole[4], sliced[4];
+
+	(void)state;
+	struct timing *t = timing_create(&p);
+	p.erase_slices = 4;
+	struct timing *s = timing_create(&p);
+
+	assert_non_null(t);
+	assert_non_null(s);
+	assert_int_equal(timing_nand_op(t, NAND_ERASE, NAND_NATIVE, 3, 0, 0), 3000 * US);
+	assert_int_equal(timing_nand_op(s, NAND_ERASE, NAND_NATIVE, 3, 0, 0), 0);
+	for (int i = 0; i < 4; i++) {
+		whole[i] = timing_nand_op(t, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0);
+		sliced[i] = timing_nand_op(s, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0);
+	}
+	/* whole: the first program after the erase; sliced: 750 us before each */
+	assert_int_equal(whole[0], 3000 * US + 600 * US);
+	assert_int_equal(sliced[0], xfer_page + 750 * US + 600 * US);
+	for (int i = 1; i < 4; i++) {
+		assert_int_equal(whole[i] - whole[i - 1], 600 * US);
+		assert_int_equal(sliced[i] - sliced[i - 1], 750 * US + 600 * US);
+	}
+	/* the same die time: the last programs end together (the sliced die
+	 * took its first page over the channel while idle) */
+	assert_int_equal(sliced[3], whole[3] + xfer_page);
+	/* owed slices are paid once: the fifth program is a program */
+	assert_int_equal(timing_nand_op(s, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0) - sliced[3], 600 * US);
+	timing_destroy(s);
+	timing_destroy(t);
+}
+
 static void test_bad_parameters(void **state)
 {
 	struct timing_params p;
@@ -468,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_write_ack_intake),
 		cmocka_unit_test(test_queue_write_rate),
 		cmocka_unit_test(test_write_intake_rate),
+		cmocka_unit_test(test_erase_slices),
 		cmocka_unit_test(test_queue_takes_one_at_a_time),
 		cmocka_unit_test(test_qd1_read_is_the_path),
 		cmocka_unit_test(test_dies_overlap_one_die_queues),

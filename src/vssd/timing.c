@@ -113,6 +113,7 @@ void timing_destroy(struct timing *t)
 	free(t->erase_owed);
 	free(t->host_read_free);
 	free(t->queue_free);
+	free(t->queue_write_free);
 	for (uint32_t c = 0; t->channel && c < t->p.channels; c++)
 		timeline_free(&t->channel[c]);
 	free(t->channel);

@@ -72,8 +72,8 @@ int main(int argc, char **argv)
 	printf("# %s at %s: %llu bytes, %u dies, %u blocks, OP %.4f\n", m.name, argv[2],
 	       (unsigned long long)m.capacity, m.geometry.channels * m.geometry.dies_per_channel,
 	       m.geometry.blocks, ftl_geometry_op(&m.geometry));
-	printf("%-24s %12s %10s %10s %7s %10s %10s\n", "job", "IOPS", "MB/s", "lat_us", "WAF",
-	       "cpu_s", "IOs/cpu_s");
+	printf("%-24s %12s %10s %10s %7s %10s %10s %10s %10s %10s\n", "job", "IOPS", "MB/s",
+	       "lat_us", "WAF", "cpu_s", "IOs/cpu_s", "p99_us", "p99.9_us", "p99.99_us");
 	for (int i = 3; i < argc; i++) {
 		struct sim_job j;
 		struct sim_result r;
@@ -89,8 +89,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		t = cpu_seconds() - t0;
-		printf("%-24s %12.0f %10.1f %10.1f %7.3f %10.3f %10.0f\n", argv[i], r.iops, r.mbs,
-		       r.mean_lat_us, r.waf, t, t > 0 ? (double)r.ios / t : 0);
+		printf("%-24s %12.0f %10.1f %10.1f %7.3f %10.3f %10.0f %10.1f %10.1f %10.1f\n",
+		       argv[i], r.iops, r.mbs, r.mean_lat_us, r.waf, t,
+		       t > 0 ? (double)r.ios / t : 0, r.p99_us, r.p999_us, r.p9999_us);
 		fflush(stdout);
 	}
 	vdrive_destroy(d);

@@ -200,11 +200,13 @@ static int model_read(struct vdrive *d, uint64_t first, uint64_t count, uint32_t
 	return 0;
 }
 
-static int model_write(struct vdrive *d, uint64_t offset, uint32_t len, uint64_t first,
-		       uint64_t count, uint64_t start, uint64_t *done)
+static int model_write(struct vdrive *d, uint32_t queue, uint64_t offset, uint32_t len,
+		       uint64_t first, uint64_t count, uint64_t start, uint64_t *done)
 {
 	uint32_t iu = d->model.geometry.iu_bytes;
-	uint64_t in = timing_write_in(d->timing, len, start), ack, rmw = in;
+	uint64_t in = timing_queue_write(d->timing, queue, len,
+					 timing_write_in(d->timing, len, start));
+	uint64_t ack, rmw = in;
 	uint64_t programmed = 0;
 
 	/* a write that leaves part of an IU reads the rest of it before the
@@ -250,7 +252,7 @@ static int model_io(struct vdrive *d, uint32_t queue, enum vdrive_dir dir, uint6
 	case VDRIVE_READ:
 		return model_read(d, first, count, len, start, done);
 	case VDRIVE_WRITE:
-		return model_write(d, offset, len, first, count, start, done);
+		return model_write(d, queue, offset, len, first, count, start, done);
 	default:   /* a trim: the map only */
 		*done = start;
 		return ftl_trim(d->ftl, first, count);

@@ -26,8 +26,10 @@ struct raw_model {
 	unsigned bits;
 	uint64_t channels, dies, page, pages_per_block, iu, slc_cache, slc_dynamic, write_buffer;
 	uint64_t read_ns, program_ns, erase_ns, slc_read_ns, slc_program_ns, command_ns;
-	uint64_t suspend_ns, write_ack_ns, queue_ns;
+	uint64_t suspend_ns, write_ack_ns, queue_ns, erase_slices;
 	double channel_mbs, controller_kiops, pcie_efficiency;
+	double queue_write_mbs;    /* 0: no per-queue write limit */
+	double write_intake_mbs;   /* 0: no drive-wide write limit */
 	uint64_t pcie_gen, pcie_lanes;
 };
 
@@ -108,6 +110,14 @@ static int set_positive(const char *v, double *out)
 	return 0;
 }
 
+/* A rate that may be 0 (a limit switched off). */
+static int set_rate_or_off(const char *v, double *out)
+{
+	if (units_parse_double(v, out) || !(*out >= 0) || !isfinite(*out))
+		return err_set("'%s' is not a number of 0 or more", v);
+	return 0;
+}
+
 /* The share of the link's bytes that is payload (TLP headers take the
  * rest): in (0, 1]. */
 static int set_efficiency(const char *v, double *out)
@@ -161,10 +171,16 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 		return set_time(v, 1000, &r->command_ns);
 	if (!strcmp(k, "write_ack_us"))
 		return set_time_or_off(v, 1000, &r->write_ack_ns);
+	if (!strcmp(k, "queue_write_mbs"))
+		return set_rate_or_off(v, &r->queue_write_mbs);
+	if (!strcmp(k, "write_intake_mbs"))
+		return set_rate_or_off(v, &r->write_intake_mbs);
 	if (!strcmp(k, "queue_us"))
 		return set_time_or_off(v, 1000, &r->queue_ns);
 	if (!strcmp(k, "suspend_us"))
 		return set_time_or_off(v, 1000, &r->suspend_ns);
+	if (!strcmp(k, "erase_slices"))
+		return set_count(v, 1, 4096, &r->erase_slices);
 	if (!strcmp(k, "channel_mbs"))
 		return set_positive(v, &r->channel_mbs);
 	if (!strcmp(k, "controller_kiops"))
@@ -361,7 +377,10 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 		.commands_per_ns = r->controller_kiops / 1e6,
 		.write_buffer_bytes = r->write_buffer,
 		.suspend_ns = r->suspend_ns,
+		.erase_slices = (uint32_t)r->erase_slices,
 		.write_ack_ns = r->write_ack_ns,
+		.queue_write_bytes_per_ns = r->queue_write_mbs / 1000.0,   /* MB/s: 10^6 B/s */
+		.write_intake_bytes_per_ns = r->write_intake_mbs / 1000.0,
 		.queue_ns = r->queue_ns,
 	};
 	if (blocks > UINT32_MAX)

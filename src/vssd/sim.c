@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/hist.h"
 #include "util/error.h"
 
 struct inflight {
@@ -170,6 +171,7 @@ int sim_run(struct vdrive *d, const struct sim_job *j, struct sim_result *r)
 	struct cursor c = { .job = j };
 	struct ftl_stats before;
 	struct heap h = { 0 };
+	struct hist *lat = NULL;
 	double lat_sum = 0;
 	uint32_t jobs;
 	int rc = 0;
@@ -188,8 +190,11 @@ int sim_run(struct vdrive *d, const struct sim_job *j, struct sim_result *r)
 		return rc;
 	}
 	jobs = j->jobs ? j->jobs : 1;
-	if (!(h.v = calloc((size_t)j->depth * jobs, sizeof(*h.v))))
+	if (!(h.v = calloc((size_t)j->depth * jobs, sizeof(*h.v))) ||
+	    !(lat = calloc(1, sizeof(*lat)))) {
+		free(h.v);
 		return err_set("sim: out of memory");
+	}
 	/* a run that names no seed continues from where the drive's clock
 	 * is, so runs in a row do not repeat one sequence of offsets */
 	c.seed = j->seed ? j->seed : 0x5eed ^ vdrive_last_done(d);
@@ -209,6 +214,7 @@ int sim_run(struct vdrive *d, const struct sim_job *j, struct sim_result *r)
 		r->ios++;
 		r->bytes += j->bs;
 		lat_sum += (double)(x.done_ns - x.submit_ns);
+		hist_add(lat, x.done_ns - x.submit_ns);
 		if (x.done_ns > r->end_ns)
 			r->end_ns = x.done_ns;
 		if (!done_submitting(&c, x.done_ns) &&
@@ -223,8 +229,18 @@ int sim_run(struct vdrive *d, const struct sim_job *j, struct sim_result *r)
 		r->mbs = (double)r->bytes / s / 1e6;
 	}
 	r->mean_lat_us = r->ios ? lat_sum / (double)r->ios / 1e3 : 0;
+	{
+		static const double pcts[] = { 99, 99.9, 99.99 };
+		uint64_t ns[3];
+
+		hist_percentiles(lat, pcts, 3, ns);
+		r->p99_us = (double)ns[0] / 1e3;
+		r->p999_us = (double)ns[1] / 1e3;
+		r->p9999_us = (double)ns[2] / 1e3;
+	}
 	set_waf(&before, r);
 out:
+	free(lat);
 	free(h.v);
 	return rc;
 }

@@ -40,6 +40,9 @@ struct sim_result {
 	uint64_t start_ns, end_ns; /* first submission, last completion */
 	double iops, mbs;          /* MB = 10^6 bytes, over end - start */
 	double mean_lat_us;
+	/* completion latency percentiles as fio computes them (measure/hist.h):
+	 * 99, 99.9 and 99.99 */
+	double p99_us, p999_us, p9999_us;
 	double waf;                /* NAND IUs / host IUs written during the run (0: none) */
 	struct ftl_stats ftl;      /* the drive's counters after the run */
 };

@@ -28,11 +28,14 @@ struct timing {
 	struct timing_params p;
 	uint64_t *die_free;             /* every operation booked on the die ends */
 	uint64_t *host_read_free;       /* the host reads booked on it end (<= die_free) */
+	uint64_t *erase_owed;           /* erase time its next programs run in slices */
 	struct timeline *channel;
 	struct timeline link;
 	uint64_t controller_free;
 	uint64_t *queue_free;           /* per submission queue (queue_ns set) */
+	uint64_t *queue_write_free;     /* ... (queue_write_bytes_per_ns set) */
 	uint64_t write_path_free;       /* the buffer's intake is free from */
+	uint64_t intake_free;           /* ... for data (write_intake_bytes_per_ns) */
 	uint64_t now;                   /* the latest submission: before it, nothing is pending */
 	uint64_t page_xfer_ns;          /* a page over a channel */
 	uint64_t command_gap_ns;        /* between commands the controller takes */
@@ -86,9 +89,12 @@ struct timing *timing_create(const struct timing_params *p)
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t || !(t->die_free = calloc(dies, sizeof(*t->die_free))) ||
+	    !(t->erase_owed = calloc(dies, sizeof(*t->erase_owed))) ||
 	    !(t->host_read_free = calloc(dies, sizeof(*t->host_read_free))) ||
 	    !(t->channel = calloc(p->channels, sizeof(*t->channel))) ||
-	    (p->queue_ns && !(t->queue_free = calloc(TIMING_QUEUES, sizeof(*t->queue_free))))) {
+	    (p->queue_ns && !(t->queue_free = calloc(TIMING_QUEUES, sizeof(*t->queue_free)))) ||
+	    (p->queue_write_bytes_per_ns > 0 &&
+	     !(t->queue_write_free = calloc(TIMING_QUEUES, sizeof(*t->queue_write_free))))) {
 		timing_destroy(t);
 		err_set("vssd timing: out of memory");
 		return NULL;
@@ -104,8 +110,10 @@ void timing_destroy(struct timing *t)
 	if (!t)
 		return;
 	free(t->die_free);
+	free(t->erase_owed);
 	free(t->host_read_free);
 	free(t->queue_free);
+	free(t->queue_write_free);
 	for (uint32_t c = 0; t->channel && c < t->p.channels; c++)
 		timeline_free(&t->channel[c]);
 	free(t->channel);
@@ -142,7 +150,7 @@ uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode
 	uint64_t *dfree = &t->die_free[di];
 	struct timeline *ch = &t->channel[channel];
 	uint64_t xfer = t->page_xfer_ns;
-	uint64_t start, end;
+	uint64_t start, end, slice;
 
 	if (mode >= NAND_MODES)
 		mode = NAND_NATIVE;
@@ -159,12 +167,20 @@ uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode
 		timeline_prune(ch, t->now);
 		start = timeline_book(ch, ready_ns, xfer) + xfer;
 		start = max_u64(start, *dfree);
-		end = *dfree = start + t->p.program_ns[mode];
-		t->stats.die_busy_ns += t->p.program_ns[mode];
+		/* a slice of an owed erase runs first (erase_slices) */
+		slice = t->p.erase_slices > 1 ? t->p.erase_ns / t->p.erase_slices : 0;
+		slice = slice < t->erase_owed[di] ? slice : t->erase_owed[di];
+		t->erase_owed[di] -= slice;
+		end = *dfree = start + slice + t->p.program_ns[mode];
+		t->stats.die_busy_ns += slice + t->p.program_ns[mode];
 		return end;
 	case NAND_ERASE:
 	default:
 		start = max_u64(ready_ns, *dfree);
+		if (t->p.erase_slices > 1) {   /* run between the programs to come */
+			t->erase_owed[di] += t->p.erase_ns;
+			return start;
+		}
 		end = *dfree = start + t->p.erase_ns;
 		t->stats.die_busy_ns += t->p.erase_ns;
 		return end;
@@ -263,6 +279,29 @@ static void drain_until(struct timing *t, uint64_t now_ns)
 {
 	while (t->nr_heap && t->heap[0].at_ns <= now_ns)
 		heap_pop(t);
+}
+
+/* A write's data through a stage that moves bytes at rate, one write
+ * after another (*free: when the stage is free), begun with the link
+ * transfer that ended at in_ns: when the data is through. */
+static uint64_t rate_stage(const struct timing *t, uint64_t *free_ns, double rate, uint64_t bytes,
+			   uint64_t in_ns)
+{
+	uint64_t link = transfer_ns(bytes, t->p.link_bytes_per_ns);
+	uint64_t begin = max_u64(in_ns > link ? in_ns - link : 0, *free_ns);
+
+	*free_ns = begin + transfer_ns(bytes, rate);
+	return max_u64(in_ns, *free_ns);
+}
+
+uint64_t timing_queue_write(struct timing *t, uint32_t queue, uint64_t bytes, uint64_t in_ns)
+{
+	if (t->p.queue_write_bytes_per_ns > 0)
+		in_ns = rate_stage(t, &t->queue_write_free[queue % TIMING_QUEUES],
+				   t->p.queue_write_bytes_per_ns, bytes, in_ns);
+	if (t->p.write_intake_bytes_per_ns > 0)
+		in_ns = rate_stage(t, &t->intake_free, t->p.write_intake_bytes_per_ns, bytes, in_ns);
+	return in_ns;
 }
 
 uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns)

@@ -30,6 +30,10 @@ struct timing_params {
 	/* program/erase suspend: a host read on a die busy with other work
 	 * starts this long after it is ready; 0 = no suspend (it queues) */
 	uint64_t suspend_ns;
+	/* an erase runs in this many slices between the die's next programs
+	 * (erase suspend for programs: the die's time is the same, but no
+	 * program waits a whole erase); 0 or 1 = the erase runs whole */
+	uint32_t erase_slices;
 	/* the controller takes writes into its buffer one at a time, this
 	 * long each (its DRAM and power-loss path); 0 = no such stage */
 	uint64_t write_ack_ns;
@@ -41,6 +45,18 @@ struct timing_params {
 	 * only when its queue is busy. Queues run in parallel; 0 = no such
 	 * stage (issue 29.4) */
 	uint64_t queue_ns;
+	/* each submission queue moves its writes' data in at most this fast
+	 * (the data streams in as it crosses the link, so a lone write pays
+	 * only what the queue is slower than the link): one job's write
+	 * ceiling where several jobs reach more (issue 29.10: the PS1030's
+	 * one-job 128K write). Queues run in parallel; 0 = no such limit */
+	double queue_write_bytes_per_ns;
+	/* the write buffer takes the data of every write, one after
+	 * another, at most this fast (overlapping the link, as above): the
+	 * drive's write ceiling whatever its queues (issue 29.10: the
+	 * PS1030's writes never pass 7.6 GB/s in its review, from one job or
+	 * several); 0 = no such limit */
+	double write_intake_bytes_per_ns;
 };
 
 /* Submission queues the clock tells apart: queue q is q % this (as the
@@ -88,6 +104,12 @@ uint64_t timing_host_read(struct timing *t, enum nand_mode mode, uint32_t die,
 uint64_t timing_command_start(struct timing *t, uint32_t queue, uint64_t submit_ns);
 uint64_t timing_read_out(struct timing *t, uint64_t bytes, uint64_t nand_done_ns);
 uint64_t timing_write_in(struct timing *t, uint64_t bytes, uint64_t start_ns);
+/* When a write whose data crossed the link by in_ns, on submission queue
+ * queue, is in the controller once its queue's write rate
+ * (queue_write_bytes_per_ns), then the buffer's intake
+ * (write_intake_bytes_per_ns), allow: in_ns when both are off. */
+uint64_t timing_queue_write(struct timing *t, uint32_t queue, uint64_t bytes, uint64_t in_ns);
+
 uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns);
 /* bytes of buffered writes leave the buffer at done_ns (their program). */
 void timing_write_drained(struct timing *t, uint64_t bytes, uint64_t done_ns);

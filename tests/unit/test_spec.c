@@ -195,6 +195,9 @@ static void test_errors(void **state)
 	expect_error(DRIVE "[rated]\ndwpd = 1\ndwpd_workload = rand\ndwpd_workload = seq\n",
 		     "x.ini:6:dwpd_workload: duplicate key");
 	expect_error(DRIVE "nand = QLC\nnand = TLC\n", "x.ini:4:nand: duplicate key");
+	/* [model] and [fit] are the model's; any other section is refused */
+	expect_error(DRIVE "[fit]\nseq_write_mbs = 1\n[fitted]\n",
+		     "x.ini:5: unknown section [fitted] (known: drive, rated)");
 	/* bad values */
 	expect_error(DRIVE "[rated]\ndwpd_rand4k = fast\n",
 		     "x.ini:4:dwpd_rand4k: 'fast' is not a positive number");
@@ -270,6 +273,8 @@ static void test_shipped_sheets(void **state)
 	assert_int_equal(s.nr_dwpd_more, 1);
 	assert_true(s.dwpd_more[0].dwpd == 4.98);
 	assert_int_equal(s.dwpd_more[0].workload.years, 3);
+	/* its [fit] (the measured 6,679.7 MB/s) is the model's, not the rating */
+	assert_true(s.seq_write_mbs == 10000);
 
 	/* seeds/002, the Japanese review: no MTBF */
 	load("solidigm-d5-p5430-30t.ini", &s);

@@ -32,9 +32,13 @@
 struct rated {
 	double seq_read_mbs, seq_write_mbs, rand_read_iops, rand_write_iops;
 	uint64_t rand_read_bs, rand_write_bs;
+	/* [fit]: measured figures the fit follows instead of the rating
+	 * (issue 29.10): one job's 128K sequential write and the most any
+	 * writes reached; 0 where the rating is the fit's */
+	double fit_seq_write_mbs, fit_write_ceiling_mbs;
 };
 
-/* [rated]'s figures, from the spec file itself. */
+/* [rated]'s figures and [fit]'s, from the spec file itself. */
 static void read_rated(const char *path, struct rated *r)
 {
 	char line[256], section[32] = "";
@@ -45,7 +49,17 @@ static void read_rated(const char *path, struct rated *r)
 	while (fgets(line, sizeof(line), f)) {
 		char key[64], value[64];
 
-		if (sscanf(line, " [%31[^]]]", section) == 1 || strcmp(section, "rated"))
+		if (sscanf(line, " [%31[^]]]", section) == 1)
+			continue;
+		if (!strcmp(section, "fit") && sscanf(line, " %63[a-z_] = %63s", key, value) == 2) {
+			if (!strcmp(key, "seq_write_mbs"))
+				r->fit_seq_write_mbs = atof(value);
+			else if (!strcmp(key, "write_ceiling_mbs"))
+				r->fit_write_ceiling_mbs = atof(value);
+			else
+				fail_msg("%s: [fit] %s: not a key the test knows", path, key);
+		}
+		if (strcmp(section, "rated"))
 			continue;
 		if (sscanf(line, " %63[a-z_] = %63s", key, value) != 2)
 			continue;
@@ -92,10 +106,10 @@ static struct sim_result run(struct vdrive *d, enum sim_rw rw, uint64_t bs, uint
 
 static void near(const char *file, const char *what, double model, double rated)
 {
-	printf("  %-28s %-16s rated %10.0f model %10.0f (%.3f)\n", file, what, rated, model,
+	printf("  %-28s %-16s target %10.0f model %10.0f (%.3f)\n", file, what, rated, model,
 	       model / rated);
 	if (fabs(model / rated - 1) > TOLERANCE)
-		fail_msg("%s: %s %.0f is not within 15%% of the rated %.0f", file, what, model, rated);
+		fail_msg("%s: %s %.0f is not within 15%% of the target %.0f", file, what, model, rated);
 }
 
 /* scale: the fit's scale for this drive (docs/vssd-fit.md's table). */
@@ -118,8 +132,20 @@ static void check_drive(const char *file, const char *scale)
 
 	assert_non_null(d = vdrive_create(&m));
 	run(d, SIM_WRITE, 128 << 10, 16, 1, 0);                         /* the fill */
-	near(file, "seq_write_mbs", run(d, SIM_WRITE, 128 << 10, 16, 0.5, 0).mbs,
-	     rated.seq_write_mbs);
+	if (rated.fit_seq_write_mbs) {
+		/* the measurement, not the sheet: one job at depth 16, and four
+		 * jobs at the most the review's writes reached */
+		near(file, "seq_write_mbs [fit] 1/16",
+		     run(d, SIM_WRITE, 128 << 10, 16, 0.5, 0).mbs, rated.fit_seq_write_mbs);
+		struct sim_job four = { .rw = SIM_WRITE, .bs = 128 << 10, .depth = 16, .jobs = 4,
+					.bytes = vdrive_model(d)->capacity / 2 };
+		assert_true(rated.fit_write_ceiling_mbs > 0);
+		assert_int_equal(sim_run(d, &four, &r), 0);
+		near(file, "write_ceiling_mbs [fit] 16/4", r.mbs, rated.fit_write_ceiling_mbs);
+	} else {
+		near(file, "seq_write_mbs", run(d, SIM_WRITE, 128 << 10, 16, 0.5, 0).mbs,
+		     rated.seq_write_mbs);
+	}
 	near(file, "seq_read_mbs", run(d, SIM_READ, 128 << 10, 64, 0.25, 0).mbs,
 	     rated.seq_read_mbs);
 	near(file, "rand_read_iops", run(d, SIM_RANDREAD, rated.rand_read_bs, 256, 0, 100000).iops,
@@ -296,7 +322,8 @@ static void test_p5430_jobs(void **state)
  * (the P5430's and the 6600 ION's, marked fit); what checks them is what
  * they did not fit: the P5430's 64K random read sweep (MB/s, before:
  * 1.3-1.8x too fast), the P5336's 64K QD1 read (its channel is the
- * P5430's), the 6600 ION's 64K read at 32/8. Each within 1.5x. */
+ * P5430's), the 6600 ION's 64K read at 32/8. Each within 1.5x. MB/s are
+ * decimal: the review prints fio's MiB/s as "MB/s" (docs/vssd-fit.md). */
 static void test_qlc_read_review(void **state)
 {
 	static const struct {
@@ -305,15 +332,15 @@ static void test_qlc_read_review(void **state)
 		bool mbs;   /* measured is MB/s, else a mean latency in us */
 	} figs[] = {
 		{ "solidigm-d5-p5430-30t.ini", "4g",
-		  { "P5430 64K random read MB/s 1/4", SIM_RANDREAD, 65536, 1, 4, 1038.8 }, true },
+		  { "P5430 64K random read MB/s 1/4", SIM_RANDREAD, 65536, 1, 4, 1089.3 }, true },
 		{ "solidigm-d5-p5430-30t.ini", "4g",
-		  { "P5430 64K random read MB/s 1/8", SIM_RANDREAD, 65536, 1, 8, 1951.8 }, true },
+		  { "P5430 64K random read MB/s 1/8", SIM_RANDREAD, 65536, 1, 8, 2046.6 }, true },
 		{ "solidigm-d5-p5430-30t.ini", "4g",
-		  { "P5430 64K random read MB/s 2/8", SIM_RANDREAD, 65536, 2, 8, 3447.6 }, true },
+		  { "P5430 64K random read MB/s 2/8", SIM_RANDREAD, 65536, 2, 8, 3615.1 }, true },
 		{ "solidigm-d5-p5430-30t.ini", "4g",
-		  { "P5430 64K random read MB/s 4/8", SIM_RANDREAD, 65536, 4, 8, 5591.4 }, true },
+		  { "P5430 64K random read MB/s 4/8", SIM_RANDREAD, 65536, 4, 8, 5863.0 }, true },
 		{ "solidigm-d5-p5430-30t.ini", "4g",
-		  { "P5430 64K random read MB/s 8/8", SIM_RANDREAD, 65536, 8, 8, 7124.8 }, true },
+		  { "P5430 64K random read MB/s 8/8", SIM_RANDREAD, 65536, 8, 8, 7470.9 }, true },
 		{ "solidigm-d5-p5336-122t.ini", "8g",
 		  { "P5336 64K random read latency 1/1", SIM_RANDREAD, 65536, 1, 1, 227.5 }, false },
 		{ "micron-6600-ion-245t.ini", "8g",
@@ -322,7 +349,7 @@ static void test_qlc_read_review(void **state)
 		  { "6600 ION 64K random read latency 1/1 (fit)", SIM_RANDREAD, 65536, 1, 1, 110.3 },
 		  false },
 		{ "micron-6600-ion-245t.ini", "8g",
-		  { "6600 ION 64K random read MB/s 32/8", SIM_RANDREAD, 65536, 32, 8, 11946.5 }, true },
+		  { "6600 ION 64K random read MB/s 32/8", SIM_RANDREAD, 65536, 32, 8, 12526.9 }, true },
 	};
 	const char *open_spec = NULL;
 	struct vdrive *d = NULL;

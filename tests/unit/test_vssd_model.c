@@ -79,6 +79,32 @@ static void test_suspend_key(void **state)
 	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
 						    "pages_per_block = 64\nqueue_us = 8\n"), NULL, &m), 0);
 	assert_int_equal(m.timing.queue_ns, 8000);
+	/* queue_write_mbs: one submission queue's write data rate; off by default, in MB/s */
+	assert_true(m.timing.queue_write_bytes_per_ns == 0);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nqueue_write_mbs = 6800\n"), NULL, &m), 0);
+	assert_true(fabs(m.timing.queue_write_bytes_per_ns - 6.8) < 1e-9);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nqueue_write_mbs = -1\n"), NULL, &m), -1);
+	assert_non_null(strstr(err_msg(), "queue_write_mbs"));
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nqueue_write_mbs = inf\n"), NULL, &m), -1);
+	/* write_intake_mbs: the buffer's intake, drive-wide; off by default */
+	assert_true(m.timing.write_intake_bytes_per_ns == 0);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nwrite_intake_mbs = 7600\n"), NULL, &m), 0);
+	assert_true(fabs(m.timing.write_intake_bytes_per_ns - 7.6) < 1e-9);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nwrite_intake_mbs = x\n"), NULL, &m), -1);
+	assert_non_null(strstr(err_msg(), "write_intake_mbs"));
+	/* erase_slices: a count from 1 (whole, the default) */
+	assert_int_equal(m.timing.erase_slices, 0);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nerase_slices = 32\n"), NULL, &m), 0);
+	assert_int_equal(m.timing.erase_slices, 32);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nerase_slices = 0\n"), NULL, &m), -1);
+	assert_non_null(strstr(err_msg(), "erase_slices"));
 }
 
 /* slc_cache_dynamic: host data the dynamic cache holds on an empty drive,

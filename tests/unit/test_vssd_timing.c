@@ -269,6 +269,45 @@ static void test_host_read_suspends_program(void **state)
 	timing_destroy(t);
 }
 
+/* erase_slices (issue 29.6): an erase runs in slices between the die's
+ * next programs, so no program waits a whole erase (3 ms here); the die
+ * spends the same time, and with slices off the first program after the
+ * erase waits for all of it. */
+static void test_erase_slices(void **state)
+{
+	struct timing_params p = params();
+	const uint64_t xfer_page = xfer(16384, 1.2);
+	uint64_t whole[4], sliced[4];
+
+	(void)state;
+	struct timing *t = timing_create(&p);
+	p.erase_slices = 4;
+	struct timing *s = timing_create(&p);
+
+	assert_non_null(t);
+	assert_non_null(s);
+	assert_int_equal(timing_nand_op(t, NAND_ERASE, NAND_NATIVE, 3, 0, 0), 3000 * US);
+	assert_int_equal(timing_nand_op(s, NAND_ERASE, NAND_NATIVE, 3, 0, 0), 0);
+	for (int i = 0; i < 4; i++) {
+		whole[i] = timing_nand_op(t, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0);
+		sliced[i] = timing_nand_op(s, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0);
+	}
+	/* whole: the first program after the erase; sliced: 750 us before each */
+	assert_int_equal(whole[0], 3000 * US + 600 * US);
+	assert_int_equal(sliced[0], xfer_page + 750 * US + 600 * US);
+	for (int i = 1; i < 4; i++) {
+		assert_int_equal(whole[i] - whole[i - 1], 600 * US);
+		assert_int_equal(sliced[i] - sliced[i - 1], 750 * US + 600 * US);
+	}
+	/* the same die time: the last programs end together (the sliced die
+	 * took its first page over the channel while idle) */
+	assert_int_equal(sliced[3], whole[3] + xfer_page);
+	/* owed slices are paid once: the fifth program is a program */
+	assert_int_equal(timing_nand_op(s, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0) - sliced[3], 600 * US);
+	timing_destroy(s);
+	timing_destroy(t);
+}
+
 static void test_bad_parameters(void **state)
 {
 	struct timing_params p;
@@ -351,6 +390,79 @@ static void test_write_ack_intake(void **state)
 	}
 }
 
+/* queue_write_mbs (issue 29.10): each submission queue moves its writes'
+ * data in at most queue_write_bytes_per_ns, so 8 x 128K writes that
+ * arrive together on one queue are in bytes / rate apart, while on 8
+ * queues only the shared link spaces them; a lone write's queue transfer
+ * overlaps its crossing of the link, so it pays only what the queue is
+ * slower than the link. Off (0), a write is in when the link is done. */
+static void test_queue_write_rate(void **state)
+{
+	struct timing_params p = params();
+	const uint64_t bytes = 128 << 10, link = xfer(bytes, 14.0), lane = xfer(bytes, 7.0);
+	uint64_t one[8], many[8], in;
+
+	(void)state;
+	p.link_bytes_per_ns = 14.0;
+	struct timing *off = timing_create(&p);
+	p.queue_write_bytes_per_ns = 7.0;
+	struct timing *t = timing_create(&p);
+
+	assert_non_null(off);
+	assert_non_null(t);
+	in = timing_write_in(off, bytes, 0);
+	assert_int_equal(timing_queue_write(off, 0, bytes, in), in);
+	/* alone: the link (9.4 us) and the queue (18.7 us) begin together */
+	in = timing_write_in(t, bytes, 0);
+	assert_int_equal(in, link);
+	assert_int_equal(timing_queue_write(t, 0, bytes, in), lane);
+	for (int i = 0; i < 8; i++)   /* one queue: its rate */
+		one[i] = timing_queue_write(t, 1, bytes, timing_write_in(t, bytes, 1000 * US));
+	for (int i = 1; i < 8; i++)
+		assert_in_range(one[i] - one[i - 1], lane - 1, lane + 1);
+	for (int i = 0; i < 8; i++)   /* eight queues: the link's */
+		many[i] = timing_queue_write(t, 2 + (uint32_t)i, bytes,
+					     timing_write_in(t, bytes, 2000 * US));
+	for (int i = 1; i < 8; i++)
+		assert_in_range(many[i] - many[i - 1], link - 1, link + 1);
+	assert_true(many[7] - 2000 * US < one[7] - 1000 * US);
+	timing_destroy(t);
+	timing_destroy(off);
+}
+
+/* write_intake_mbs (issue 29.10): the buffer takes every write's data one
+ * after another at its intake rate, whatever their queues, so 8 x 128K
+ * writes on 8 queues are in bytes / rate apart (the drive's ceiling); a
+ * queue slower than the intake still bounds its own writes. */
+static void test_write_intake_rate(void **state)
+{
+	struct timing_params p = params();
+	const uint64_t bytes = 128 << 10, intake = xfer(bytes, 7.0), lane = xfer(bytes, 5.0);
+	uint64_t in[8], one[3];
+
+	(void)state;
+	p.link_bytes_per_ns = 14.0;
+	p.write_intake_bytes_per_ns = 7.0;
+	struct timing *t = timing_create(&p);
+
+	assert_non_null(t);
+	/* alone: the intake (18.7 us) begun with the link (9.4 us) */
+	assert_int_equal(timing_queue_write(t, 0, bytes, timing_write_in(t, bytes, 0)), intake);
+	for (uint32_t i = 0; i < 8; i++)
+		in[i] = timing_queue_write(t, i, bytes, timing_write_in(t, bytes, 1000 * US));
+	for (int i = 1; i < 8; i++)
+		assert_in_range(in[i] - in[i - 1], intake - 1, intake + 1);
+	timing_destroy(t);
+	/* with a 5 B/ns queue in front, one queue's writes are its rate apart */
+	p.queue_write_bytes_per_ns = 5.0;
+	assert_non_null(t = timing_create(&p));
+	for (int i = 0; i < 3; i++)
+		one[i] = timing_queue_write(t, 0, bytes, timing_write_in(t, bytes, 0));
+	for (int i = 1; i < 3; i++)
+		assert_in_range(one[i] - one[i - 1], lane - 1, lane + 1);
+	timing_destroy(t);
+}
+
 /* queue_us (issue 29.4): a submission queue takes one command every
  * queue_ns, so 4 commands that arrive together on one queue start
  * queue_ns apart, while on 4 queues they start together; a lone command
@@ -393,6 +505,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_ack_intake),
+		cmocka_unit_test(test_queue_write_rate),
+		cmocka_unit_test(test_write_intake_rate),
+		cmocka_unit_test(test_erase_slices),
 		cmocka_unit_test(test_queue_takes_one_at_a_time),
 		cmocka_unit_test(test_qd1_read_is_the_path),
 		cmocka_unit_test(test_dies_overlap_one_die_queues),

@@ -1,6 +1,9 @@
 /* spec.c - the drive spec sheet parser: INI sections [drive] and [rated],
  * key = value lines, '#' or ';' comments; a [model] section (a modelled
- * drive's geometry and timing, src/vssd/model.c reads it) is skipped. The
+ * drive's geometry and timing, src/vssd/model.c reads it) and a [fit]
+ * section (measured figures the model was fitted to where they differ
+ * from [rated], docs/vssd-fit.md; read by tests/unit/test_vssd_fit.c)
+ * are skipped. The
  * DWPD ratings beyond the headline are keys spelt dwpd_<workload>, read by
  * their workload (spec_workload_parse). Every error names file:line and the
  * key. */
@@ -274,7 +277,7 @@ int spec_parse(const char *text, const char *name, struct drive_spec *spec)
 				return err_set("%s:%u: malformed section header", name, lineno);
 			*close = '\0';
 			s = text_trim(s + 1);
-			skipping = !strcmp(s, "model");
+			skipping = !strcmp(s, "model") || !strcmp(s, "fit");
 			if (skipping)
 				continue;
 			if (strcmp(s, "drive") && strcmp(s, "rated"))

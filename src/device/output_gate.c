@@ -309,6 +309,12 @@ FILE *output_gate_open(const char *what, const char *path)
 	existed = stat(path, &before) == 0;
 	/* no O_TRUNC: nothing is cut before the opened file is checked again */
 	fd = open(path, O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EINTR) {
+		/* a FIFO with no reader: a stop signal ends the wait */
+		err_fail(EXIT_RUN_FAILED, "%s: interrupted while waiting to open '%s' "
+			 "for writing (a FIFO waits for a reader)", what, path);
+		return NULL;
+	}
 	if (fd < 0) {
 		err_set("%s: cannot write '%s': %s", what, path, strerror(errno));
 		return NULL;

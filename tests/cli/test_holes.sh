@@ -28,15 +28,18 @@ done
 expect_exit 0 "with the siblings gone the database is written" run --db "$TMP/sib-wal/xt.db" $NULLJOB
 
 # 2. a file a job names for reading is read before any worker starts, and
-# only when it is a regular file: a FIFO never holds the program
+# only when it is a regular file: a FIFO never holds the program. This test
+# shares the machine (and runs under ASan): it wants the refusal well before
+# run_db's 120 s timeout; test_stop_latency.sh, which runs alone, holds it
+# to a second
 mkfifo "$TMP/fifo"
-fifo_refused() {   # WHAT ARGS...: exits 2 at once, naming the FIFO
+fifo_refused() {   # WHAT ARGS...: exits 2 without waiting, naming the FIFO
 	what=$1; shift
 	start=$(date +%s%N)
 	run_db "$@"
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
-	if [ "$RC" -eq 2 ] && [ "$ms" -lt 1000 ]; then ok "$what is refused at once (${ms} ms)"; else
-		not_ok "$what (exit $RC after ${ms} ms, wanted 2 within 1 s)"; echo "$ERR" | head -5; fi
+	if [ "$RC" -eq 2 ] && [ "$ms" -lt 20000 ]; then ok "$what is refused, not waited on (${ms} ms)"; else
+		not_ok "$what (exit $RC after ${ms} ms, wanted 2 within 20 s)"; echo "$ERR" | head -5; fi
 	expect_output "fifo.*is a FIFO, not a regular file" "$what: the message names the FIFO"
 }
 fifo_refused "vssd_model= naming a FIFO" run --ioengine=vssd --vssd_model="$TMP/fifo" \
@@ -79,12 +82,13 @@ else
 	chmod 444 "$TMP/ro/x.db"
 	as_other() { "$@"; }
 fi
+# a 30 s run: refused well before it would end, however loaded the machine
 start=$(date +%s%N)
-OUT=$(as_other timeout 60 "$DB" run --db "$TMP/ro/x.db" --ioengine=null --rw=read --bs=4k \
-	--size=64k --name=j --time_based --runtime=3 2>"$TMP/stderr"); RC=$?; ERR=$(cat "$TMP/stderr")
+OUT=$(as_other timeout 90 "$DB" run --db "$TMP/ro/x.db" --ioengine=null --rw=read --bs=4k \
+	--size=64k --name=j --time_based --runtime=30 2>"$TMP/stderr"); RC=$?; ERR=$(cat "$TMP/stderr")
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
-if [ "$RC" -eq 2 ] && [ "$ms" -lt 2000 ]; then ok "a read-only database is refused before the run (${ms} ms)"; else
-	not_ok "a read-only database (exit $RC after ${ms} ms, wanted 2 before the 3 s run)"; echo "$ERR" | head -3; fi
+if [ "$RC" -eq 2 ] && [ "$ms" -lt 20000 ]; then ok "a read-only database is refused before the run (${ms} ms)"; else
+	not_ok "a read-only database (exit $RC after ${ms} ms, wanted 2 before the 30 s run)"; echo "$ERR" | head -3; fi
 expect_output "x.db: cannot write the results database" "the refusal names the database"
 if echo "$OUT" | grep -q "READ:"; then not_ok "the workload ran"; else ok "no workload ran"; fi
 

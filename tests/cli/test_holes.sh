@@ -54,7 +54,8 @@ printf '{"fio version": "fio-3.36", "jobs": []}\n' >"$TMP/empty.json"
 fifo_refused "a spec sheet that is a FIFO" import --label x --db "$TMP/imp.db" \
 	--spec "$TMP/fifo" "$TMP/empty.json"
 
-# 3. job sections, clones and includes are bounded as they are read
+# 3. job sections, clones and includes, and a suite's steps, are bounded
+# as they are read
 awk 'BEGIN { print "[global]\nioengine=null\nsize=64k"; for (i = 0; i < 100000; i++) print "[j]" }' \
 	>"$TMP/many.fio"
 start=$(date +%s%N)
@@ -70,6 +71,21 @@ awk -v f="$TMP/empty.fio" 'BEGIN { print "[j]\nioengine=null\nsize=64k"; for (i 
 	>"$TMP/incs.fio"
 expect_exit 2 "2000 includes are refused" run --no-db "$TMP/incs.fio"
 expect_output "incs.fio:1028: more than 1024 includes" "the error names the include too many"
+# a suite file's steps likewise (100,000 took 2.8 GB and over a minute)
+awk 'BEGIN { print "[suite]\nname = x"; for (i = 0; i < 100000; i++) printf "[s%d]\nstep = measure\nrw = read\n", i }' \
+	>"$TMP/many.suite"
+start=$(date +%s%N)
+expect_exit 2 "100,000 suite steps are refused" plan --suite "$TMP/many.suite" --capacity 1TB \
+	--rated-write 1 --rated-read 1
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+expect_output "many.suite:3075: more than 1024 steps in the suite file" "the error names the step too many"
+if [ "$ms" -lt 30000 ]; then ok "refused while reading (${ms} ms)"; else not_ok "refusal took ${ms} ms"; fi
+expect_exit 2 "suite refuses them too, before any target" suite --suite "$TMP/many.suite" \
+	--db "$TMP/many.db" "$TMP/many-target.dat"
+check "nothing stored or laid out" test ! -e "$TMP/many.db" -a ! -e "$TMP/many-target.dat"
+awk 'BEGIN { print "[suite]\nname = x"; for (i = 0; i < 1024; i++) printf "[s%d]\nstep = measure\nrw = read\n", i }' \
+	>"$TMP/most.suite"
+expect_exit 0 "1024 steps plan" plan --suite "$TMP/most.suite" --capacity 1TB --rated-write 1 --rated-read 1
 
 # 4. a database that cannot take a write is found before the first I/O
 mkdir -p "$TMP/ro" && chmod 777 "$TMP/ro"

@@ -107,6 +107,18 @@ if [ "$RC" -eq 2 ] && [ "$ms" -lt 20000 ]; then ok "a read-only database is refu
 	not_ok "a read-only database (exit $RC after ${ms} ms, wanted 2 before the 30 s run)"; echo "$ERR" | head -3; fi
 expect_output "x.db: cannot write the results database" "the refusal names the database"
 if echo "$OUT" | grep -q "READ:"; then not_ok "the workload ran"; else ok "no workload ran"; fi
+# suite and checkpoint likewise, before their first step
+truncate -s 16m "$TMP/ro/t.dat"; chmod 666 "$TMP/ro/t.dat"; mkdir -m 777 "$TMP/ro/ck"
+for cmd in "suite --suite quick --time-scale 0.01 --db $TMP/ro/x.db $TMP/ro/t.dat" \
+	"checkpoint --db $TMP/ro/x.db --checkpoint-size 1m --ranks 1 $TMP/ro/ck"; do
+	set -- $cmd
+	OUT=$(as_other timeout 60 "$DB" "$@" 2>"$TMP/stderr"); RC=$?; ERR=$(cat "$TMP/stderr")
+	if [ "$RC" -eq 2 ] && printf '%s\n' "$ERR" | grep -qE "x.db: (cannot write the results database|.*readonly database)"; then
+		ok "$1 with a read-only database is refused, naming it"
+	else not_ok "$1 with a read-only database: exit $RC"; echo "$ERR" | head -3; fi
+done
+check "nothing was written to the target or the directory" \
+	test -z "$(ls "$TMP/ro/ck")" -a "$(stat -c %b "$TMP/ro/t.dat")" = 0
 
 # 5. equal model scales spelled differently are one modelled drive
 MODEL="$(pwd)/models/generic-qlc.ini"

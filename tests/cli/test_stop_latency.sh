@@ -243,6 +243,9 @@ grep -q "locked.db: interrupted while waiting for another process's lock on it; 
 	{ not_ok "no message naming the locked database"; cat "$TMP/stop.err"; }
 stops "a suite waiting for the database another process locks" INT 1.5 - \
 	suite --db "$TMP/locked.db" --suite "$TMP/waits.suite" "$TMP/target.dat"
+grep -q "interrupted before the first step: nothing to resume" "$TMP/stop.err" &&
+	! grep -q "resume with" "$TMP/stop.err" && ok "... and says there is nothing to resume" ||
+	{ not_ok "the suite stopped at its database offers a resume"; cat "$TMP/stop.err"; }
 kill "$locker"; wait "$locker" 2>/dev/null
 # --output naming a FIFO no one reads: the open waits for a reader
 stops "--output waiting for a FIFO's reader" TERM 1 - run --no-db --ioengine=null \

@@ -163,6 +163,27 @@ static bool is_sqlite_sibling(const char *path, size_t kind)
 	}
 }
 
+/* Whether a sibling that does not look like SQLite's is another process's
+ * SQLite at work: a rollback journal being written (creating a database
+ * and turning it to WAL) has no magic, or a short header, for a few
+ * milliseconds; it then becomes SQLite's, empty, or is gone. A file that
+ * is not SQLite's stays so: looked at again for up to a second. */
+static bool sibling_settles(const char *path, size_t kind)
+{
+	for (int i = 0; i < 50; i++) {
+		struct stat st;
+
+		usleep(20000);
+		if (lstat(path, &st) != 0)
+			return errno == ENOENT;
+		if (!S_ISREG(st.st_mode) || st.st_nlink > 1)
+			return false;
+		if (st.st_size == 0 || is_sqlite_sibling(path, kind))
+			return true;
+	}
+	return false;
+}
+
 /* SQLite writes PATH-wal, PATH-shm and PATH-journal beside the database:
  * each must be absent or a plain regular file, never a link to elsewhere,
  * never a name of a file with other names (a hard link: its data would be
@@ -192,7 +213,7 @@ static int check_siblings(const char *what, const char *path)
 					  "'%s', which has %ju links (a hard link to "
 					  "another file)", what, path, sibling,
 					  (uintmax_t)st.st_nlink);
-		if (st.st_size > 0 && !is_sqlite_sibling(sibling, i))
+		if (st.st_size > 0 && !is_sqlite_sibling(sibling, i) && !sibling_settles(sibling, i))
 			return err_refuse("%s: refusing to open '%s': SQLite would "
 					  "overwrite '%s', which is not SQLite's", what,
 					  path, sibling);

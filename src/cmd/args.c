@@ -48,6 +48,7 @@ void cmd_catch_stop_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	vssd_drives_stop_on(&cmd_stop_requested);   /* a suite's purge makes its drive */
+	store_stop_on(&cmd_stop_requested);         /* a wait for the database's lock */
 }
 
 void cmd_join_command(int argc, char **argv, char *out, size_t len)

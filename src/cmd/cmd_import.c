@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cmd/args.h"
@@ -75,9 +76,16 @@ static int read_text_file(const char *path, char **out)
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 
+	struct stat st;
+
 	*out = NULL;
 	if (!f)
 		return -1;
+	/* a regular file (text_open_input_stream): its size says it at once */
+	if (fstat(fileno(f), &st) == 0 && st.st_size > (off_t)(16u << 20)) {
+		fclose(f);
+		return err_set("%s: larger than 16 MiB, not a spec sheet", path);
+	}
 	for (;;) {
 		size_t n;
 

@@ -370,8 +370,11 @@ int cmd_suite(int argc, char **argv)
 	}
 	if (cmd_stop_requested || strstr(err_msg(), "interrupted")) {
 		fprintf(stderr, "drivebench suite: %s\n", err_msg());
-		fprintf(stderr, "interrupted: resume with drivebench suite --resume --db %s %s\n",
-			a.store.db_path, target);
+		if (strstr(err_msg(), "nothing was run"))   /* stopped opening the database */
+			fprintf(stderr, "interrupted before the first step: nothing to resume\n");
+		else
+			fprintf(stderr, "interrupted: resume with drivebench suite --resume --db %s %s\n",
+				a.store.db_path, target);
 		if (a.report)
 			final_report(&report, &rc);
 		goto done;

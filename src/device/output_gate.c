@@ -163,6 +163,27 @@ static bool is_sqlite_sibling(const char *path, size_t kind)
 	}
 }
 
+/* Whether a sibling that does not look like SQLite's is another process's
+ * SQLite at work: a rollback journal being written (creating a database
+ * and turning it to WAL) has no magic, or a short header, for a few
+ * milliseconds; it then becomes SQLite's, empty, or is gone. A file that
+ * is not SQLite's stays so: looked at again for up to a second. */
+static bool sibling_settles(const char *path, size_t kind)
+{
+	for (int i = 0; i < 50; i++) {
+		struct stat st;
+
+		usleep(20000);
+		if (lstat(path, &st) != 0)
+			return errno == ENOENT;
+		if (!S_ISREG(st.st_mode) || st.st_nlink > 1)
+			return false;
+		if (st.st_size == 0 || is_sqlite_sibling(path, kind))
+			return true;
+	}
+	return false;
+}
+
 /* SQLite writes PATH-wal, PATH-shm and PATH-journal beside the database:
  * each must be absent or a plain regular file, never a link to elsewhere,
  * never a name of a file with other names (a hard link: its data would be
@@ -192,7 +213,7 @@ static int check_siblings(const char *what, const char *path)
 					  "'%s', which has %ju links (a hard link to "
 					  "another file)", what, path, sibling,
 					  (uintmax_t)st.st_nlink);
-		if (st.st_size > 0 && !is_sqlite_sibling(sibling, i))
+		if (st.st_size > 0 && !is_sqlite_sibling(sibling, i) && !sibling_settles(sibling, i))
 			return err_refuse("%s: refusing to open '%s': SQLite would "
 					  "overwrite '%s', which is not SQLite's", what,
 					  path, sibling);
@@ -309,6 +330,12 @@ FILE *output_gate_open(const char *what, const char *path)
 	existed = stat(path, &before) == 0;
 	/* no O_TRUNC: nothing is cut before the opened file is checked again */
 	fd = open(path, O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EINTR) {
+		/* a FIFO with no reader: a stop signal ends the wait */
+		err_fail(EXIT_RUN_FAILED, "%s: interrupted while waiting to open '%s' "
+			 "for writing (a FIFO waits for a reader)", what, path);
+		return NULL;
+	}
 	if (fd < 0) {
 		err_set("%s: cannot write '%s': %s", what, path, strerror(errno));
 		return NULL;

@@ -25,6 +25,36 @@
 #include "util/clock.h"
 
 #define BUSY_TIMEOUT_MS 10000
+#define BUSY_STEP_MS 10
+
+static volatile sig_atomic_t *stop_flag;
+
+void store_stop_on(volatile sig_atomic_t *flag)
+{
+	stop_flag = flag;
+}
+
+/* SQLite's busy handler: waits for another process's lock in steps of
+ * 10 ms, up to BUSY_TIMEOUT_MS. While the database is being opened
+ * (nothing measured yet, nothing to lose) a stop ends the wait at once;
+ * storing results waits out the whole timeout, since giving up would lose
+ * what the stop is to keep. */
+static int busy_wait(void *arg, int count)
+{
+	struct store *s = arg;
+	uint64_t now = clock_now_ns();
+
+	if (count == 0)
+		s->busy_since_ns = now;
+	if (s->opening && stop_flag && *stop_flag) {
+		s->cut_by_stop = true;
+		return 0;
+	}
+	if (now - s->busy_since_ns >= (uint64_t)BUSY_TIMEOUT_MS * 1000000u)
+		return 0;
+	sqlite3_sleep(BUSY_STEP_MS);
+	return 1;
+}
 static int user_version(struct store *s, unsigned *version)
 {
 	sqlite3_stmt *st;
@@ -131,7 +161,7 @@ static int open_connection(struct store **out, const char *path, int flags)
 		return -1;
 	}
 	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	sqlite3_busy_handler(s->db, busy_wait, s);
 	*out = s;
 	return 0;
 }
@@ -146,6 +176,7 @@ int store_open(const char *path, struct store **out)
 	 * setting or another file, and SQLite's journals beside it likewise */
 	if (open_connection(&s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
 		return -1;
+	s->opening = true;
 	/* WAL + synchronous=NORMAL: a commit is durable once the WAL is synced
 	 * at checkpoint; a power loss may lose the last transactions but never
 	 * leaves a half-written one */
@@ -164,9 +195,13 @@ int store_open(const char *path, struct store **out)
 	    db_exec(s, "PRAGMA synchronous = NORMAL", "setting synchronous") ||
 	    db_exec(s, "PRAGMA foreign_keys = ON", "enabling foreign keys") ||
 	    migrate(s) || check_writable(s)) {
+		if (s->cut_by_stop)
+			err_fail(EXIT_RUN_FAILED, "%s: interrupted while waiting for another "
+				 "process's lock on it; nothing was run", s->path);
 		store_close(s);
 		return -1;
 	}
+	s->opening = false;
 	*out = s;
 	return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef DRIVEBENCH_STORE_H
 #define DRIVEBENCH_STORE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,6 +54,9 @@ struct stored_run {
 /* Opens (creating or migrating) the database. -1 with err_msg naming the
  * file on failure (not a database, newer schema than this build, ...). */
 int store_open(const char *path, struct store **out);
+/* A stop (the flag set by SIGINT/SIGTERM) ends store_open's wait for
+ * another process's lock at once; storing results still waits. */
+void store_stop_on(volatile sig_atomic_t *flag);
 /* Opens an existing database only to read it (report, compare, export):
  * SQLite read-only, no pragma that changes the file, no migration of the
  * file: an older schema is read as it is (a copy in memory, migrated

@@ -17,6 +17,9 @@ struct store {
 	sqlite3 *db;
 	char path[4096];
 	unsigned depth;        /* open transactions: 1 = ours, more = savepoints */
+	bool opening;          /* in store_open: a stop cuts a wait for a lock */
+	bool cut_by_stop;      /* ... and did */
+	uint64_t busy_since_ns; /* when the current wait for a lock began */
 };
 
 extern const char *const store_dir_names[DIR_COUNT];

@@ -15,6 +15,7 @@
 #define SUITE_DEFAULT "quick"
 #define SUITE_NAME_MAX 64
 #define SUITE_POINTS_MAX 64
+#define SUITE_STEPS_MAX 1024        /* steps of one suite file, checked as it is read */
 #define SUITE_MIXES_MAX 16          /* a steady round's mixes (rwmixread values) */
 #define SUITE_BLOCK_SIZES_MAX 16    /* a steady round's block sizes */
 

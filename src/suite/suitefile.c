@@ -486,6 +486,10 @@ static int open_section(struct parser *p, unsigned line, const char *name)
 	} else if (!strcmp(name, "global")) {
 		p->section = SECTION_GLOBAL;
 	} else {
+		/* bounded as read: 100,000 sections must not take gigabytes */
+		if (p->suite->nr_steps >= SUITE_STEPS_MAX)
+			return err_set("%s:%u: more than %d steps in the suite file", p->file,
+				       line, SUITE_STEPS_MAX);
 		p->section = SECTION_STEP;
 	}
 	return 0;

@@ -397,41 +397,58 @@ static bool works_at(const struct raw_model *r, uint64_t capacity, const struct 
 	return build(r, 0, capacity, &t) == 0 && ftl_memory_bytes(&t.geometry, &bytes) == 0;
 }
 
-/* A scale too small for r's geometry: the message (err_msg) goes on to
- * name the smallest scale, in MiB, that builds, found by bisection (more
- * capacity, more blocks per die, more spare). The first scale that builds
- * is found by doubling from the one that failed: a large drive at its full
- * capacity fails the memory check, so the full capacity is no bound. A
+/* The first capacity in MiB in [from, to] at which r works, or 0. A
+ * linear scan: whether r works is not monotonic in the capacity (the
+ * blocks per die are rounded to the nearest and the SLC cache's blocks
+ * down, so a scale just below a rounding step has less spare than one
+ * smaller still), so a bisection can miss the smallest. Each try is
+ * arithmetic (no drive is made): a few microseconds. */
+static uint64_t first_working(const struct raw_model *r, const struct vssd_model *m,
+			      uint64_t from, uint64_t to)
+{
+	for (uint64_t mib = from ? from : 1; mib <= to; mib++)
+		if (works_at(r, mib << 20, m))
+			return mib;
+	return 0;
+}
+
+/* A scale r's geometry refuses: the message (err_msg) goes on to name the
+ * smallest scale, in MiB, that works, and when the scale asked for is
+ * above that (a scale just below a rounding step), the nearest above it
+ * that works. A scale that works is found by doubling from the one that
+ * failed (a large drive at its full capacity fails the memory check, so
+ * the full capacity is no bound); the smallest by a scan up to it. A
  * model that builds at no scale keeps its message. Returns -1. */
 static int name_smallest_scale(const struct raw_model *r, const struct vssd_model *m)
 {
-	char why[512];
+	char why[512], above[160] = "";
 	uint64_t full = m->rated_capacity >> 20;
-	uint64_t lo = m->capacity >> 20, hi;    /* MiB: lo fails, hi works */
+	uint64_t asked = m->capacity >> 20, hi, least;    /* MiB */
 
 	snprintf(why, sizeof(why), "%s", err_msg());
 	if (!full)
 		return err_set("%s", why);
-	for (hi = lo ? lo * 2 : 1; hi < full && !works_at(r, hi << 20, m); hi *= 2)
-		lo = hi;
+	for (hi = asked ? asked * 2 : 1; hi < full && !works_at(r, hi << 20, m); hi *= 2)
+		;
 	if (hi >= full) {
 		hi = full;
 		if (!works_at(r, hi << 20, m))
 			return err_set("%s", why);
 	}
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
+	least = first_working(r, m, 1, hi);
+	if (least && least < asked) {
+		uint64_t next = first_working(r, m, asked + 1, hi);
 
-		if (works_at(r, mid << 20, m))
-			hi = mid;
-		else
-			lo = mid;
+		if (next)
+			snprintf(above, sizeof(above), "; the nearest above %llum that works is "
+				 "%llum (vssd_scale=%llum)", (unsigned long long)asked,
+				 (unsigned long long)next, (unsigned long long)next);
 	}
 	return err_set("%s; the smallest scale this model works at is %llum (%llu bytes, 1/%.0f "
-		       "of the drive): vssd_scale=%llum or vssd:MODEL@%llum", why,
-		       (unsigned long long)hi, (unsigned long long)(hi << 20),
-		       floor((double)m->rated_capacity / (double)(hi << 20)),
-		       (unsigned long long)hi, (unsigned long long)hi);
+		       "of the drive): vssd_scale=%llum or vssd:MODEL@%llum%s", why,
+		       (unsigned long long)least, (unsigned long long)(least << 20),
+		       floor((double)m->rated_capacity / (double)(least << 20)),
+		       (unsigned long long)least, (unsigned long long)least, above);
 }
 
 int vssd_model_load(const char *path, const char *scale_text, struct vssd_model *m)

@@ -26,17 +26,36 @@ for sib in wal shm journal; do
 	rm "$d/xt.db-$sib"
 done
 expect_exit 0 "with the siblings gone the database is written" run --db "$TMP/sib-wal/xt.db" $NULLJOB
+# ... but another process's SQLite at work is no foreign file: runs
+# creating one database at once each find the others' rollback journal
+# mid-write (no magic yet) for a few milliseconds (a quarter of them were
+# refused), and all store
+failed=0
+for round in 1 2 3; do
+	rm -f "$TMP/cw.db" "$TMP/cw.db-wal" "$TMP/cw.db-shm"
+	for i in 1 2 3 4 5 6; do
+		"$DB" run --db "$TMP/cw.db" $NULLJOB >/dev/null 2>"$TMP/cw$i.err" &
+	done
+	wait
+	for i in 1 2 3 4 5 6; do
+		grep -q "results stored" "$TMP/cw$i.err" || { failed=$((failed + 1)); cat "$TMP/cw$i.err"; }
+	done
+done
+check "18 runs creating databases six at a time all store ($failed refused)" test "$failed" = 0
 
 # 2. a file a job names for reading is read before any worker starts, and
-# only when it is a regular file: a FIFO never holds the program
+# only when it is a regular file: a FIFO never holds the program. This test
+# shares the machine (and runs under ASan): it wants the refusal well before
+# run_db's 120 s timeout; test_stop_latency.sh, which runs alone, holds it
+# to a second
 mkfifo "$TMP/fifo"
-fifo_refused() {   # WHAT ARGS...: exits 2 at once, naming the FIFO
+fifo_refused() {   # WHAT ARGS...: exits 2 without waiting, naming the FIFO
 	what=$1; shift
 	start=$(date +%s%N)
 	run_db "$@"
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
-	if [ "$RC" -eq 2 ] && [ "$ms" -lt 1000 ]; then ok "$what is refused at once (${ms} ms)"; else
-		not_ok "$what (exit $RC after ${ms} ms, wanted 2 within 1 s)"; echo "$ERR" | head -5; fi
+	if [ "$RC" -eq 2 ] && [ "$ms" -lt 20000 ]; then ok "$what is refused, not waited on (${ms} ms)"; else
+		not_ok "$what (exit $RC after ${ms} ms, wanted 2 within 20 s)"; echo "$ERR" | head -5; fi
 	expect_output "fifo.*is a FIFO, not a regular file" "$what: the message names the FIFO"
 }
 fifo_refused "vssd_model= naming a FIFO" run --ioengine=vssd --vssd_model="$TMP/fifo" \
@@ -51,7 +70,8 @@ printf '{"fio version": "fio-3.36", "jobs": []}\n' >"$TMP/empty.json"
 fifo_refused "a spec sheet that is a FIFO" import --label x --db "$TMP/imp.db" \
 	--spec "$TMP/fifo" "$TMP/empty.json"
 
-# 3. job sections, clones and includes are bounded as they are read
+# 3. job sections, clones and includes, and a suite's steps, are bounded
+# as they are read
 awk 'BEGIN { print "[global]\nioengine=null\nsize=64k"; for (i = 0; i < 100000; i++) print "[j]" }' \
 	>"$TMP/many.fio"
 start=$(date +%s%N)
@@ -67,6 +87,21 @@ awk -v f="$TMP/empty.fio" 'BEGIN { print "[j]\nioengine=null\nsize=64k"; for (i 
 	>"$TMP/incs.fio"
 expect_exit 2 "2000 includes are refused" run --no-db "$TMP/incs.fio"
 expect_output "incs.fio:1028: more than 1024 includes" "the error names the include too many"
+# a suite file's steps likewise (100,000 took 2.8 GB and over a minute)
+awk 'BEGIN { print "[suite]\nname = x"; for (i = 0; i < 100000; i++) printf "[s%d]\nstep = measure\nrw = read\n", i }' \
+	>"$TMP/many.suite"
+start=$(date +%s%N)
+expect_exit 2 "100,000 suite steps are refused" plan --suite "$TMP/many.suite" --capacity 1TB \
+	--rated-write 1 --rated-read 1
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+expect_output "many.suite:3075: more than 1024 steps in the suite file" "the error names the step too many"
+if [ "$ms" -lt 30000 ]; then ok "refused while reading (${ms} ms)"; else not_ok "refusal took ${ms} ms"; fi
+expect_exit 2 "suite refuses them too, before any target" suite --suite "$TMP/many.suite" \
+	--db "$TMP/many.db" "$TMP/many-target.dat"
+check "nothing stored or laid out" test ! -e "$TMP/many.db" -a ! -e "$TMP/many-target.dat"
+awk 'BEGIN { print "[suite]\nname = x"; for (i = 0; i < 1024; i++) printf "[s%d]\nstep = measure\nrw = read\n", i }' \
+	>"$TMP/most.suite"
+expect_exit 0 "1024 steps plan" plan --suite "$TMP/most.suite" --capacity 1TB --rated-write 1 --rated-read 1
 
 # 4. a database that cannot take a write is found before the first I/O
 mkdir -p "$TMP/ro" && chmod 777 "$TMP/ro"
@@ -79,14 +114,27 @@ else
 	chmod 444 "$TMP/ro/x.db"
 	as_other() { "$@"; }
 fi
+# a 30 s run: refused well before it would end, however loaded the machine
 start=$(date +%s%N)
-OUT=$(as_other timeout 60 "$DB" run --db "$TMP/ro/x.db" --ioengine=null --rw=read --bs=4k \
-	--size=64k --name=j --time_based --runtime=3 2>"$TMP/stderr"); RC=$?; ERR=$(cat "$TMP/stderr")
+OUT=$(as_other timeout 90 "$DB" run --db "$TMP/ro/x.db" --ioengine=null --rw=read --bs=4k \
+	--size=64k --name=j --time_based --runtime=30 2>"$TMP/stderr"); RC=$?; ERR=$(cat "$TMP/stderr")
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
-if [ "$RC" -eq 2 ] && [ "$ms" -lt 2000 ]; then ok "a read-only database is refused before the run (${ms} ms)"; else
-	not_ok "a read-only database (exit $RC after ${ms} ms, wanted 2 before the 3 s run)"; echo "$ERR" | head -3; fi
+if [ "$RC" -eq 2 ] && [ "$ms" -lt 20000 ]; then ok "a read-only database is refused before the run (${ms} ms)"; else
+	not_ok "a read-only database (exit $RC after ${ms} ms, wanted 2 before the 30 s run)"; echo "$ERR" | head -3; fi
 expect_output "x.db: cannot write the results database" "the refusal names the database"
 if echo "$OUT" | grep -q "READ:"; then not_ok "the workload ran"; else ok "no workload ran"; fi
+# suite and checkpoint likewise, before their first step
+truncate -s 16m "$TMP/ro/t.dat"; chmod 666 "$TMP/ro/t.dat"; mkdir -m 777 "$TMP/ro/ck"
+for cmd in "suite --suite quick --time-scale 0.01 --db $TMP/ro/x.db $TMP/ro/t.dat" \
+	"checkpoint --db $TMP/ro/x.db --checkpoint-size 1m --ranks 1 $TMP/ro/ck"; do
+	set -- $cmd
+	OUT=$(as_other timeout 60 "$DB" "$@" 2>"$TMP/stderr"); RC=$?; ERR=$(cat "$TMP/stderr")
+	if [ "$RC" -eq 2 ] && printf '%s\n' "$ERR" | grep -qE "x.db: (cannot write the results database|.*readonly database)"; then
+		ok "$1 with a read-only database is refused, naming it"
+	else not_ok "$1 with a read-only database: exit $RC"; echo "$ERR" | head -3; fi
+done
+check "nothing was written to the target or the directory" \
+	test -z "$(ls "$TMP/ro/ck")" -a "$(stat -c %b "$TMP/ro/t.dat")" = 0
 
 # 5. equal model scales spelled differently are one modelled drive
 MODEL="$(pwd)/models/generic-qlc.ini"

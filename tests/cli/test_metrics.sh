@@ -68,13 +68,26 @@ step = measure
 rw = randwrite
 EOS
 mkdir -p "$TMP/textfile"
-port=$((20000 + $$ % 20000))
-"$EXPORTER" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
-	--collector.textfile --collector.textfile.directory="$TMP/textfile" \
-	>"$TMP/exporter.log" 2>&1 &
-exporter=$!
+# a port free now (the kernel's pick), and the exporter listening on it
+# itself: on a shared machine a fixed or guessed port may be another
+# process's (another test's exporter would answer the scrapes)
+exporter=
 trap 'kill $exporter 2>/dev/null; rm -rf "$TMP"' EXIT
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/metrics" >/dev/null && break; sleep 0.1; done
+for try in 1 2 3 4 5; do
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	"$EXPORTER" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
+		--collector.textfile --collector.textfile.directory="$TMP/textfile" \
+		>"$TMP/exporter.log" 2>&1 &
+	exporter=$!
+	for _ in $(seq 50); do
+		kill -0 $exporter 2>/dev/null || break
+		curl -sf "http://127.0.0.1:$port/metrics" >/dev/null && break
+		sleep 0.1
+	done
+	kill -0 $exporter 2>/dev/null && break    # up, on its own port
+	wait $exporter 2>/dev/null
+done
+check "node_exporter listens on 127.0.0.1:$port" kill -0 $exporter
 "$DB" suite --suite "$TMP/short.suite" --db "$TMP/suite.db" --destroy-data "$target" \
 	--metrics-file "$TMP/textfile/drivebench.prom" --status-interval=300ms "$target" \
 	>/dev/null 2>"$TMP/suite.err" &

@@ -153,6 +153,13 @@ printf 'zero %s/x\n' "$TMP" >"$TMP/bad.map"
 mpi 2 --rank-map "$TMP/bad.map" run --name=map --ioengine=null --rw=read --size=1m --no-db
 check "a malformed rank map: exit 2" [ "$RC" -eq 2 ]
 expect_output "bad.map:1: 'zero' is not RANK or HOST:LOCAL_RANK" "the malformed line named"
+# a rank map that is a FIFO is refused on every rank, never waited on
+# (issue 28.2: every file a job names for reading)
+mkfifo "$TMP/map.fifo"
+mpi 2 --rank-map "$TMP/map.fifo" run --name=map --ioengine=null --rw=read --size=1m --no-db
+check "a rank map that is a FIFO: exit 2, not a wait (${SECS} s)" [ "$RC" -eq 2 ]
+expect_output "cannot read --rank-map '$TMP/map.fifo': it is a FIFO, not a regular file" \
+	"the FIFO named"
 mpi 2 run --name=t --ioengine=psync --rw=write --size=1m --filename="$TMP/nomap.%t" --no-db
 check "%t without a rank map: exit 2 naming the rank" [ "$RC" -eq 2 ]
 expect_output "has none \(no --rank-map" "%t without --rank-map explained"

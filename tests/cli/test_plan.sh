@@ -119,8 +119,10 @@ start=$(date +%s%N)
 expect_exit 0 "the suite planned runs" suite --suite "$TMP/timed.suite" --time-scale 0.1 \
 	--db "$TMP/timed.db" --destroy-data "$TMP/drive.dat" "$TMP/drive.dat"
 took=$(( ($(date +%s%N) - start) / 1000000 ))
+# (this test shares the machine and runs under ASan: the bound is the
+# unscaled suite's 13 s, which its time-based points cannot run under)
 check "it took about the planned 1.3 s, not the unscaled 13 s (took $took ms)" \
-	test "$took" -ge 1200 -a "$took" -lt 6000
+	test "$took" -ge 1200 -a "$took" -lt 10000
 
 # a modelled drive: the rated figures are its model file's
 spec=specs/micron-6600-ion-245t.ini

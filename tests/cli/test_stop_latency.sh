@@ -7,7 +7,8 @@
 # the file named; a huge regular file is refused or read only as far as it
 # is needed. And SIGTERM / SIGINT end a command within a second wherever it
 # waits (docs/interruption.md): exit 1, what completed stored and marked
-# partial. Listed in tests/alone.txt: it holds exits against the clock.
+# partial; a wait for another process's lock on the database at open, or
+# for a FIFO's reader at --output, ends at once. Listed in tests/alone.txt: it holds exits against the clock.
 . "$(dirname "$0")/lib.sh"
 
 MODEL=models/generic-qlc.ini
@@ -224,3 +225,31 @@ stops "a suite's idle step" INT 2.5 suite suite --db "$TMP/s2.db" --suite "$TMP/
 stops "a suite's sweep pause" TERM 2.5 suite suite --db "$TMP/s3.db" --suite "$TMP/waits.suite" --only sw "$TMP/target.dat"
 stops "a suite's purge making a 1/20-scale drive" INT 0.5 suite suite --db "$TMP/s4.db" \
 	--suite quick --target "vssd:$MODEL@1/20"
+
+# a wait for another process's lock on the database, at open (nothing run
+# yet, nothing to lose): a stop ends it at once, not after SQLite's 10 s
+"$DB" run --db "$TMP/locked.db" --ioengine=null --rw=read --size=64k --name=j >/dev/null 2>&1
+python3 -c "
+import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute('begin exclusive'); open(sys.argv[2], 'w').close(); time.sleep(60)" \
+	"$TMP/locked.db" "$TMP/lock-held" &
+locker=$!
+for _ in $(seq 100); do [ -e "$TMP/lock-held" ] && break; sleep 0.1; done
+stops "run waiting for the database another process locks" TERM 1.5 - \
+	run --db "$TMP/locked.db" --ioengine=null --rw=read --bs=4k --size=64k --name=j
+grep -q "locked.db: interrupted while waiting for another process's lock on it; nothing was run" \
+	"$TMP/stop.err" && ok "the stop names the database it waited for" ||
+	{ not_ok "no message naming the locked database"; cat "$TMP/stop.err"; }
+stops "a suite waiting for the database another process locks" INT 1.5 - \
+	suite --db "$TMP/locked.db" --suite "$TMP/waits.suite" "$TMP/target.dat"
+grep -q "interrupted before the first step: nothing to resume" "$TMP/stop.err" &&
+	! grep -q "resume with" "$TMP/stop.err" && ok "... and says there is nothing to resume" ||
+	{ not_ok "the suite stopped at its database offers a resume"; cat "$TMP/stop.err"; }
+kill "$locker"; wait "$locker" 2>/dev/null
+# --output naming a FIFO no one reads: the open waits for a reader
+stops "--output waiting for a FIFO's reader" TERM 1 - run --no-db --ioengine=null \
+	--rw=read --bs=4k --size=64k --name=j --output="$TMP/fifo"
+grep -q "interrupted while waiting to open '$TMP/fifo' for writing" "$TMP/stop.err" &&
+	ok "the stop names the FIFO --output waited on" ||
+	{ not_ok "no message naming the FIFO"; cat "$TMP/stop.err"; }

@@ -50,6 +50,22 @@ expect_exit 2 "... and one MiB less does not" run --no-db --name=x \
 	--ioengine=vssd --vssd_model=models/generic-qlc.ini --vssd_scale="$((least - 1))m" \
 	--rw=write --bs=128k --size=1m
 expect_output "too little spare" "... for the reason given"
+# whether a scale works is not monotonic (blocks per die are rounded): a
+# scale above the smallest, just below a rounding step, is refused too,
+# naming the same smallest and the nearest above it that works
+expect_exit 2 "7500m, above the smallest but short of spare, is refused" run --no-db --name=x \
+	--ioengine=vssd --vssd_model=models/generic-qlc.ini --vssd_scale=7500m \
+	--rw=write --bs=128k --size=1m
+expect_output "the smallest scale this model works at is ${least}m " \
+	"... naming the same smallest (${least}m), below 7500m"
+next=$(printf '%s\n' "$ERR" | sed -n 's/.*the nearest above 7500m that works is \([0-9]*\)m .*/\1/p')
+check "... and the nearest above 7500m that works (${next:-none}m)" test -n "$next"
+expect_exit 0 "the nearest scale named works" run --no-db --name=x \
+	--ioengine=vssd --vssd_model=models/generic-qlc.ini --vssd_scale="${next:-1}m" \
+	--rw=write --bs=128k --size=1m
+expect_exit 2 "... and one MiB less does not" run --no-db --name=x \
+	--ioengine=vssd --vssd_model=models/generic-qlc.ini --vssd_scale="$((${next:-1} - 1))m" \
+	--rw=write --bs=128k --size=1m
 # a large drive (its full capacity fails the memory check, so the search
 # cannot start from it): the smallest scale is still named, and works
 expect_exit 2 "a 30 TB model at too small a scale is refused" run --no-db --name=x \

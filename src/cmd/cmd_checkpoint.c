@@ -413,6 +413,7 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 	ss->pass = pass;
 	ss->index = index;
 	metrics_state_restart(&ss->metrics);
+	ss->metrics.interval_ns = a->metrics_ns;
 	if (a->metrics_file) {
 		opt.status_tick_ns = a->metrics_ns;
 		opt.status = checkpoint_on_status;

@@ -94,35 +94,83 @@ static void drive(FILE *f, const struct metrics_context *ctx)
 	cJSON_Delete(delta);
 }
 
-static int remember(struct metrics_state *st, const struct job_result *res, unsigned nr,
-		    uint64_t now_ns)
+/* When the jobs had the counts of res: the latest measurement start plus
+ * runtime (a status copy's runtime is up to its copy; a result's, up to
+ * its last I/O), so neither the copy's delay nor the time a finished run
+ * spends storing counts in the interval; now_ns when no entry has one. */
+static uint64_t counts_ns(const struct job_result *res, unsigned nr, uint64_t now_ns)
 {
-	if (st->nr != nr) {
-		free(st->ios);
-		free(st->bytes);
-		st->ios = calloc(nr ? nr : 1, sizeof(*st->ios));
-		st->bytes = calloc(nr ? nr : 1, sizeof(*st->bytes));
-		st->nr = nr;
-		st->at_ns = 0;   /* new entries: no interval to rate over yet */
-		if (!st->ios || !st->bytes)
-			return st->nr = 0, err_set("out of memory");
+	uint64_t at = 0;
+
+	for (unsigned i = 0; i < nr; i++)
+		if (res[i].measure_start_ns && res[i].measure_start_ns + res[i].runtime_ns > at)
+			at = res[i].measure_start_ns + res[i].runtime_ns;
+	return at ? at : now_ns;
+}
+
+static void base_free(struct metrics_base *b)
+{
+	free(b->ios);
+	free(b->bytes);
+	memset(b, 0, sizeof(*b));
+}
+
+/* The base to rate over at at_ns: the last write's, or the one before
+ * when the last is under half an interval old; NULL: none (the rates are
+ * the averages so far). */
+static const struct metrics_base *rate_base(const struct metrics_state *st, unsigned nr,
+					    uint64_t at_ns)
+{
+	if (st->nr != nr)
+		return NULL;
+	for (int k = 0; k < 2; k++) {
+		const struct metrics_base *b = &st->base[k];
+
+		if (b->at_ns && at_ns > b->at_ns &&
+		    (k == 1 || at_ns - b->at_ns >= st->interval_ns / 2))
+			return b;
 	}
+	return NULL;
+}
+
+static int remember(struct metrics_state *st, const struct job_result *res, unsigned nr,
+		    uint64_t at_ns)
+{
+	struct metrics_base b;
+
+	if (st->nr != nr) {   /* new entries: no interval to rate over yet */
+		base_free(&st->base[0]);
+		base_free(&st->base[1]);
+	}
+	b = st->base[1];
+	/* the one before is dropped, its arrays reused for this write */
+	st->base[1] = st->base[0];
+	if (!b.ios)
+		b.ios = calloc(nr ? nr : 1, sizeof(*b.ios));
+	if (!b.bytes)
+		b.bytes = calloc(nr ? nr : 1, sizeof(*b.bytes));
+	if (!b.ios || !b.bytes) {
+		base_free(&b);
+		memset(&st->base[0], 0, sizeof(st->base[0]));
+		return err_set("out of memory");
+	}
+	st->nr = nr;
 	for (unsigned i = 0; i < nr; i++)
 		for (int d = 0; d < DIR_ALL; d++) {
-			st->ios[i][d] = res[i].dir[d].ios;
-			st->bytes[i][d] = res[i].dir[d].bytes;
+			b.ios[i][d] = res[i].dir[d].ios;
+			b.bytes[i][d] = res[i].dir[d].bytes;
 		}
-	st->at_ns = now_ns;
+	b.at_ns = at_ns;
+	st->base[0] = b;
 	return 0;
 }
 
 static void jobs(FILE *f, const struct job_result *res, unsigned nr,
-		 const struct metrics_state *st, uint64_t now_ns)
+		 const struct metrics_base *b, uint64_t at_ns)
 {
 	static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
 	static const char *const quantiles[] = { "50", "90", "99", "99.9", "99.99" };
-	bool have_prev = st->nr == nr && st->at_ns && now_ns > st->at_ns;
-	double secs = have_prev ? (double)(now_ns - st->at_ns) / 1e9 : 0;
+	double secs = b ? (double)(at_ns - b->at_ns) / 1e9 : 0;
 	char extra[64];
 
 	family(f, "drivebench_iops", "gauge", NULL,
@@ -130,8 +178,8 @@ static void jobs(FILE *f, const struct job_result *res, unsigned nr,
 	for (unsigned i = 0; i < nr; i++)
 		for (int d = 0; d < DIR_ALL; d++) {
 			/* no interval yet (the first write): the average so far */
-			double v = have_prev && res[i].dir[d].ios >= st->ios[i][d] ?
-				   (double)(res[i].dir[d].ios - st->ios[i][d]) / secs :
+			double v = b && res[i].dir[d].ios >= b->ios[i][d] ?
+				   (double)(res[i].dir[d].ios - b->ios[i][d]) / secs :
 				   result_iops(&res[i], (enum io_dir)d);
 			sample(f, "drivebench_iops", &res[i], d, NULL, v);
 		}
@@ -139,8 +187,8 @@ static void jobs(FILE *f, const struct job_result *res, unsigned nr,
 	       "bytes moved per second over the last interval");
 	for (unsigned i = 0; i < nr; i++)
 		for (int d = 0; d < DIR_ALL; d++) {
-			double v = have_prev && res[i].dir[d].bytes >= st->bytes[i][d] ?
-				   (double)(res[i].dir[d].bytes - st->bytes[i][d]) / secs :
+			double v = b && res[i].dir[d].bytes >= b->bytes[i][d] ?
+				   (double)(res[i].dir[d].bytes - b->bytes[i][d]) / secs :
 				   result_bw_bytes(&res[i], (enum io_dir)d);
 			sample(f, "drivebench_bandwidth_bytes_per_second", &res[i], d, NULL, v);
 		}
@@ -205,6 +253,7 @@ int metrics_write(const char *path, const struct job_result *res, unsigned nr,
 		  const struct metrics_context *ctx, struct metrics_state *st,
 		  uint64_t now_ns)
 {
+	uint64_t at_ns = counts_ns(res, nr, now_ns);
 	char tmp[4200];
 	FILE *f;
 	int rc;
@@ -234,7 +283,7 @@ int metrics_write(const char *path, const struct job_result *res, unsigned nr,
 		family(f, "drivebench_eta_seconds", "gauge", "seconds", "the time left");
 		fprintf(f, "drivebench_eta_seconds %.3f\n", ctx->eta_s);
 	}
-	jobs(f, res, nr, st, now_ns);
+	jobs(f, res, nr, rate_base(st, nr, at_ns), at_ns);
 	drive(f, ctx);
 	fprintf(f, "# EOF\n");
 	rc = ferror(f);
@@ -243,12 +292,12 @@ int metrics_write(const char *path, const struct job_result *res, unsigned nr,
 		unlink(tmp);
 		return err_set("--metrics-file %s: %s", path, strerror(rc ? rc : EIO));
 	}
-	return remember(st, res, nr, now_ns);
+	return remember(st, res, nr, at_ns);
 }
 
 void metrics_state_free(struct metrics_state *st)
 {
-	free(st->ios);
-	free(st->bytes);
-	memset(st, 0, sizeof(*st));
+	base_free(&st->base[0]);
+	base_free(&st->base[1]);
+	st->nr = 0;
 }

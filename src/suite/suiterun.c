@@ -139,6 +139,7 @@ int suite_run_and_store(struct suite_ctx *c, const struct job_list *jobs,
 	/* the first sample's rate counts from here */
 	c->point = point + 1;
 	metrics_state_restart(&c->metrics);
+	c->metrics.interval_ns = c->o->metrics_ns;
 	c->phase_bytes = c->sample_bytes = 0;
 	c->sample_ns = clock_now_ns();
 	if (record_run(jobs, &opt, &place, &rec)) {

@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_metrics.sh - --metrics-file: live metrics for Prometheus, written
 # atomically for node_exporter's textfile collector. A run's file passes
-# `promtool check metrics` and its figures agree with the stored results;
+# `promtool check metrics` and its figures agree with the stored results
+# (the last interval's IOPS too, a run's and a suite point's final write);
 # node_exporter (127.0.0.1 only) scraped during a short suite shows
 # drivebench's series, the last scrape agreeing with the stored point.
 . "$(dirname "$0")/lib.sh"
@@ -31,6 +32,9 @@ check "run: promtool check metrics accepts it (final)" "$PROMTOOL" check metrics
 iops=$(metric "$TMP/mid.prom" drivebench_iops 'direction="read"')
 check "run: IOPS over the last interval is the rate asked for ($iops)" \
 	python3 -c "import sys; assert abs(float(sys.argv[1]) - 2000) < 300" "$iops"
+iops=$(metric "$TMP/run.prom" drivebench_iops 'direction="read"')
+check "run: the final file's IOPS over the last interval is the rate too ($iops)" \
+	python3 -c "import sys; assert abs(float(sys.argv[1]) - 2000) < 140" "$iops"
 eta=$(grep '^drivebench_eta_seconds ' "$TMP/mid.prom" | awk '{print $2}')
 check "run: the ETA mid-run is the time left ($eta s)" \
 	python3 -c "import sys; assert 0.2 < float(sys.argv[1]) < 1.2" "$eta"
@@ -97,6 +101,9 @@ ios=$(metric "$TMP/scrape.last" drivebench_ios_total 'direction="write"')
 check "suite: the last scrape's writes are the stored last point's ($ios)" sql "$TMP/suite.db" "
 ios = c.execute(\"select d.ios from result_dirs d join results r on r.id = d.result_id where d.dir='write' order by r.id desc limit 1\").fetchone()[0]
 assert ios == int(float('$ios')) and ios > 0, (ios, '$ios')"
+iops=$(metric "$TMP/textfile/drivebench.prom" drivebench_iops 'direction="write"')
+check "suite: the last point's IOPS over its last interval is the rate asked for ($iops)" \
+	python3 -c "import sys; assert abs(float(sys.argv[1]) - 1000) < 70" "$iops"
 check "suite: promtool check metrics accepts the file" "$PROMTOOL" check metrics < "$TMP/textfile/drivebench.prom"
 
 # checkpoint: the file after the last checkpoint names its pass and index

@@ -731,7 +731,7 @@ int cmd_checkpoint(int argc, char **argv)
 			       metrics_check_path(a.metrics_file))) {
 		fprintf(stderr, "drivebench checkpoint: %s\n", err_msg());
 		store_args_free(&a.store);
-		return EXIT_BAD_INPUT;
+		return err_exit_code(EXIT_BAD_INPUT);   /* 3: the gate's refusals */
 	}
 	if (dlio_plan(&a.cfg, &plan)) {
 		fprintf(stderr, "drivebench checkpoint: %s\n", err_msg());

@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "device/output_gate.h"
 #include "util/error.h"
 
 static const char *const dir_names[DIR_ALL] = { "read", "write", "trim" };
@@ -233,6 +235,46 @@ static void temp_name(const char *path, char *tmp, size_t len)
 		snprintf(tmp, len, ".%s.%ld.tmp", path, (long)getpid());
 }
 
+/* Whether the file starts as metrics_write writes one. */
+static bool is_metrics_file(const char *path)
+{
+	static const char head[] = "# TYPE drivebench_";
+	char buf[sizeof(head) - 1];
+	FILE *f = fopen(path, "r");
+	size_t got = f ? fread(buf, 1, sizeof(buf), f) : 0;
+
+	if (f)
+		fclose(f);
+	return got == sizeof(buf) && !memcmp(buf, head, sizeof(buf));
+}
+
+/* What is at path may be replaced by a new file renamed over it: the
+ * output gate's (no block device, kernel setting or results database),
+ * then a regular file, not a symbolic link (the rename would replace the
+ * link), that metrics_write wrote (or an empty one), or a new name.
+ * Checked before the run and again before each rename: the path is the
+ * user's between writes. */
+static int check_target(const char *path)
+{
+	struct stat st;
+
+	if (output_gate_check("--metrics-file", path, OUTPUT_FILE))
+		return -1;
+	if (lstat(path, &st) != 0)
+		return 0;   /* a new name; the gate checked its folder */
+	if (S_ISLNK(st.st_mode))
+		return err_set("--metrics-file: '%s' is a symbolic link: the file is replaced by "
+			       "renaming a new one over it, which would replace the link (name "
+			       "the file it points to)", path);
+	if (!S_ISREG(st.st_mode))
+		return err_set("--metrics-file: '%s' is not a regular file: the file is replaced "
+			       "by renaming a new one over it", path);
+	if (st.st_size > 0 && !is_metrics_file(path))
+		return err_set("--metrics-file: '%s' exists and is not a drivebench metrics file: "
+			       "it would be replaced (remove it or name another file)", path);
+	return 0;
+}
+
 int metrics_check_path(const char *path)
 {
 	char tmp[4200];
@@ -240,11 +282,12 @@ int metrics_check_path(const char *path)
 
 	if (!path[0] || path[strlen(path) - 1] == '/')
 		return err_set("--metrics-file '%s': not a file name", path);
+	if (check_target(path))
+		return -1;
 	temp_name(path, tmp, sizeof(tmp));
-	f = fopen(tmp, "w");
-	if (!f)
-		return err_set("--metrics-file %s: cannot write beside it: %s", path, strerror(errno));
-	fclose(f);
+	if (!(f = output_gate_open("--metrics-file", tmp)))
+		return err_prefix("--metrics-file %s: cannot write beside it", path);
+	output_gate_close(f, "--metrics-file", tmp);
 	unlink(tmp);
 	return 0;
 }
@@ -258,10 +301,11 @@ int metrics_write(const char *path, const struct job_result *res, unsigned nr,
 	FILE *f;
 	int rc;
 
+	if (check_target(path))
+		return -1;
 	temp_name(path, tmp, sizeof(tmp));
-	f = fopen(tmp, "w");
-	if (!f)
-		return err_set("--metrics-file %s: %s", path, strerror(errno));
+	if (!(f = output_gate_open("--metrics-file", tmp)))
+		return -1;
 	family(f, "drivebench_info", "gauge", NULL, "what drivebench is running");
 	fprintf(f, "drivebench_info{command=\"%s\",step=\"", ctx->command);
 	label(f, ctx->step ? ctx->step : "");
@@ -286,11 +330,15 @@ int metrics_write(const char *path, const struct job_result *res, unsigned nr,
 	jobs(f, res, nr, rate_base(st, nr, at_ns), at_ns);
 	drive(f, ctx);
 	fprintf(f, "# EOF\n");
-	rc = ferror(f);
-	if (fclose(f) || rc || rename(tmp, path)) {
+	if (output_gate_close(f, "--metrics-file", tmp)) {
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path)) {
 		rc = errno;
 		unlink(tmp);
-		return err_set("--metrics-file %s: %s", path, strerror(rc ? rc : EIO));
+		return err_set("--metrics-file %s: cannot rename %s over it: %s", path, tmp,
+			       strerror(rc));
 	}
 	return remember(st, res, nr, at_ns);
 }

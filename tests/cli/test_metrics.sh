@@ -121,13 +121,74 @@ check "checkpoint: promtool check metrics accepts the file" "$PROMTOOL" check me
 expect_exit 2 "checkpoint: --metrics-file in a missing folder is refused" checkpoint \
 	--checkpoint-size 8MB --ranks 2 --count 1 --passes 1 --db "$TMP/ckpt.db" \
 	--metrics-file "$TMP/none/m.prom" "$TMP/ckpt"
-expect_output "--metrics-file $TMP/none/m.prom: cannot write beside it" "checkpoint: the error names the file"
+expect_output "--metrics-file: cannot create '$TMP/none/m.prom'" "checkpoint: the error names the file"
 
 expect_exit 2 "--metrics-file in a missing folder is refused before the run" \
 	run --no-db --metrics-file="$TMP/none/m.prom" --name=a --ioengine=null --size=1m
-expect_output "--metrics-file $TMP/none/m.prom: cannot write beside it" "the error names the file"
+expect_output "--metrics-file: cannot create '$TMP/none/m.prom'" "the error names the file"
 expect_exit 2 "suite: --metrics-file in a missing folder is refused" \
 	suite --suite "$TMP/short.suite" --db "$TMP/e.db" --metrics-file "$TMP/none/m.prom" "$target"
 expect_exit 2 "suite: --metrics-file with several targets is refused" \
 	suite --suite "$TMP/short.suite" --db "$TMP/e.db" --metrics-file "$TMP/m.prom" "$target" "$target"
 expect_output "--metrics-file: one target at a time" "the error says why"
+
+# PATH is replaced by a rename: what is there is checked before the run
+# (and again before each rename), never replaced unless it is a metrics
+# file drivebench wrote (or empty) or a new name
+JOB1="--name=a --ioengine=null --size=1m --rw=read"
+refuse() {   # CODE CASE PATTERN PATH
+	expect_exit "$1" "refused: $2 (exit $1)" run --db "$TMP/gate.db" --metrics-file "$4" $JOB1
+	expect_output "$3" "refused: $2: the error says why and names the file"
+}
+"$DB" run --db "$TMP/gate.db" $JOB1 >/dev/null 2>&1 || not_ok "a stored run for the gate"
+cp "$TMP/gate.db" "$TMP/gate-before.db"
+refuse 3 "the results database" "--metrics-file: refusing to replace '$TMP/gate.db': it is a results database" "$TMP/gate.db"
+check "refused: the database is untouched" cmp "$TMP/gate.db" "$TMP/gate-before.db"
+echo "my notes" > "$TMP/notes.txt"
+refuse 2 "a file that is not a metrics file" "--metrics-file: '$TMP/notes.txt' exists and is not a drivebench metrics file" "$TMP/notes.txt"
+check "refused: the file is untouched" test "$(cat "$TMP/notes.txt")" = "my notes"
+ln -s notes.txt "$TMP/link.prom"
+refuse 2 "a symbolic link" "--metrics-file: '$TMP/link.prom' is a symbolic link" "$TMP/link.prom"
+check "refused: the link is still a link" test -L "$TMP/link.prom"
+mkfifo "$TMP/fifo.prom"
+refuse 2 "a pipe" "--metrics-file: '$TMP/fifo.prom' is not a regular file" "$TMP/fifo.prom"
+check "refused: the pipe is still a pipe" test -p "$TMP/fifo.prom"
+mkdir "$TMP/dir.prom"
+refuse 2 "a directory" "--metrics-file: '$TMP/dir.prom' is a directory" "$TMP/dir.prom"
+if mknod "$TMP/null.prom" c 1 3 2>/dev/null; then   # /dev/null's numbers, outside /dev
+	refuse 2 "a character device (/dev/null's)" "--metrics-file: '$TMP/null.prom' is not a regular file" "$TMP/null.prom"
+	check "refused: the device node is still one" test -c "$TMP/null.prom"
+else
+	skip "refused: a character device (mknod not allowed)"
+fi
+blk=$(find /dev -maxdepth 1 -type b 2>/dev/null | head -1)
+if [ -n "$blk" ]; then
+	refuse 3 "a block device" "--metrics-file: refusing to write '$blk': it is a block device" "$blk"
+else
+	skip "refused: a block device (none in /dev)"
+fi
+refuse 3 "a new name in /dev" "--metrics-file: refusing to create '/dev/drivebench-m.prom'" /dev/drivebench-m.prom
+check "refused: nothing created in /dev" test ! -e /dev/drivebench-m.prom
+refuse 3 "a kernel setting" "--metrics-file: refusing to create '/proc/m.prom' on procfs" /proc/m.prom
+: > "$TMP/empty.prom"
+expect_exit 0 "an empty file is taken" run --no-db --metrics-file "$TMP/empty.prom" $JOB1
+expect_exit 0 "and its metrics file again" run --no-db --metrics-file "$TMP/empty.prom" $JOB1
+check "it holds the metrics" grep -q '^# EOF$' "$TMP/empty.prom"
+expect_exit 2 "suite: a file that is not a metrics file is refused before anything is written" \
+	suite --suite "$TMP/short.suite" --db "$TMP/none.db" --metrics-file "$TMP/notes.txt" "$target"
+check "suite: no database made" test ! -e "$TMP/none.db"
+expect_exit 3 "checkpoint: the results database is refused" checkpoint --checkpoint-size 8MB \
+	--ranks 2 --count 1 --passes 1 --db "$TMP/ckpt.db" --metrics-file "$TMP/gate.db" "$TMP/ckpt"
+
+# replaced by something else during the run: said once, never replaced,
+# and the run goes on
+"$DB" run --no-db --metrics-file="$TMP/mid-run.prom" --status-interval=200ms --name=a \
+	--ioengine=null --size=1g --rw=randread --bs=4k --rate_iops=2000 --runtime=1500ms \
+	--time_based >/dev/null 2>"$TMP/mid-run.err" &
+pid=$!
+for _ in $(seq 100); do [ -s "$TMP/mid-run.prom" ] && break; sleep 0.05; done
+echo "my notes" > "$TMP/mid-run.prom"
+wait $pid
+check "replaced mid-run: the run goes on (exit $?)" test $? -eq 0
+check "replaced mid-run: said once on stderr" test "$(grep -c 'mid-run.prom. exists and is not a drivebench metrics file' "$TMP/mid-run.err")" -eq 1
+check "replaced mid-run: the file is left as it was" test "$(cat "$TMP/mid-run.prom")" = "my notes"

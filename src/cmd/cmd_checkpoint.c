@@ -348,6 +348,8 @@ struct session {
 	/* --metrics-file: the checkpoint running and the last rates */
 	unsigned pass, index;
 	struct metrics_state metrics;
+	struct run_metrics_note metrics_note;   /* the other ranks' (MPI) */
+	char step_name[32];
 };
 
 /* --metrics-file: the checkpoint's figures so far (or at its end). */
@@ -415,6 +417,19 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 	metrics_state_restart(&ss->metrics);
 	ss->metrics.interval_ns = a->metrics_ns;
 	if (a->metrics_file) {
+		/* under mpirun every other rank writes its own */
+		ss->metrics_note = (struct run_metrics_note){
+			.path = a->metrics_file, .interval_ns = a->metrics_ns,
+			.command = "checkpoint", .step = ss->step_name,
+			.step_index = pass ? pass : a->passes + 1,
+			.nr_steps = a->passes + (a->readback ? 1 : 0),
+			.point = index, .nr_points = ss->count,
+		};
+		if (pass)
+			snprintf(ss->step_name, sizeof(ss->step_name), "pass %u", pass);
+		else
+			snprintf(ss->step_name, sizeof(ss->step_name), "read-back");
+		opt.metrics = &ss->metrics_note;
 		opt.status_tick_ns = a->metrics_ns;
 		opt.status = checkpoint_on_status;
 		opt.status_arg = ss;
@@ -435,8 +450,13 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 		goto done;
 	}
 	merged = &rec.entries[0];
-	if (a->metrics_file)
-		checkpoint_metrics(ss, rec.entries, rec.nr, 1.0);
+	if (a->metrics_file) {   /* MPI: rank 0's own, as its status */
+		struct recorded_own own;
+
+		if (recorded_own(&rec, &own) == 0)
+			checkpoint_metrics(ss, own.entries, own.nr, 1.0);
+		recorded_own_free(&own);
+	}
 	bytes = merged->dir[DIR_READ].bytes + merged->dir[DIR_WRITE].bytes;
 	seconds = (double)merged->runtime_ns / 1e9;
 	rc = 0;

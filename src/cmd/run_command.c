@@ -322,8 +322,15 @@ static int print_then_store(void *arg, const struct recorded *r)
 	int rc;
 
 	if (p->live) {
+		struct recorded_own own;
+
 		run_live_finish(p->live);
-		run_live_final_metrics(p->live, r->entries, r->nr);
+		if (recorded_own(r, &own)) {   /* MPI: rank 0's own, as its status */
+			metrics_state_free(&p->live->metrics);
+			return -1;
+		}
+		run_live_final_metrics(p->live, own.entries, own.nr);
+		recorded_own_free(&own);
 	}
 	if (p->du)
 		disk_util_finish(p->du);

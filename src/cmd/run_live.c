@@ -176,6 +176,12 @@ void run_live_start(struct run_live *live, struct run_options *opt)
 	live->metrics_ns = a->status_ns ? a->status_ns : RUN_METRICS_DEFAULT_NS;
 	live->next_metrics_ns = live->metrics_ns;
 	live->metrics.interval_ns = live->metrics_ns;
+	if (live->metrics_path) {   /* under mpirun every other rank writes its own */
+		live->metrics_note = (struct run_metrics_note){
+			.path = live->metrics_path, .interval_ns = live->metrics_ns, .command = "run",
+		};
+		opt->metrics = &live->metrics_note;
+	}
 	if (!live->status_ns && !live->eta && !live->metrics_path)
 		return;
 	/* the ETA redraws every second; a status more often ticks faster */

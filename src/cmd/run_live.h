@@ -38,6 +38,7 @@ struct run_live {
 	uint64_t metrics_ns, next_metrics_ns;
 	struct metrics_state metrics;
 	bool metrics_failed;                  /* said once */
+	struct run_metrics_note metrics_note; /* the other ranks' (MPI) */
 };
 
 /* Writes the final metrics from the entries to report (when asked for). */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "device/output_gate.h"
+#include "ranks/ranks.h"
 #include "util/error.h"
 
 static const char *const dir_names[DIR_ALL] = { "read", "write", "trim" };
@@ -29,6 +30,27 @@ static void label(FILE *f, const char *text)
 		else
 			fputc(*text, f);
 	}
+}
+
+/* Under mpirun every sample names its rank: ranks on one host write
+ * files one node_exporter reads, and their series must differ. */
+static void rank_label(FILE *f, bool first)
+{
+	if (ranks_active())
+		fprintf(f, "%srank=\"%d\"", first ? "" : ",", ranks_rank());
+}
+
+/* A sample without labels of its own: "name value", or
+ * "name{rank="R"} value" under mpirun. */
+static void plain(FILE *f, const char *name)
+{
+	fputs(name, f);
+	if (ranks_active()) {
+		fputc('{', f);
+		rank_label(f, true);
+		fputc('}', f);
+	}
+	fputc(' ', f);
 }
 
 static void family(FILE *f, const char *name, const char *type, const char *unit,
@@ -50,6 +72,7 @@ static void sample(FILE *f, const char *name, const struct job_result *r, int d,
 		fprintf(f, ",direction=\"%s\"", dir_names[d]);
 	if (extra)
 		fprintf(f, ",%s", extra);
+	rank_label(f, false);
 	fprintf(f, "} %.15g\n", value);
 }
 
@@ -90,7 +113,8 @@ static void drive(FILE *f, const struct metrics_context *ctx)
 	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
 		if (find_number(facts[i].delta ? delta : snap, facts[i].key, &v)) {
 			family(f, facts[i].name, "gauge", facts[i].unit, facts[i].help);
-			fprintf(f, "%s %.17g\n", facts[i].name, v);
+			plain(f, facts[i].name);
+			fprintf(f, "%.17g\n", v);
 		}
 	cJSON_Delete(snap);
 	cJSON_Delete(delta);
@@ -275,57 +299,77 @@ static int check_target(const char *path)
 	return 0;
 }
 
+/* This rank's file: path with %r %h %l %t expanded under mpirun. */
+static int own_path(const char *path, char *own, size_t len)
+{
+	if (ranks_expand(path, own, len))
+		return err_prefix("--metrics-file");
+	return 0;
+}
+
 int metrics_check_path(const char *path)
 {
-	char tmp[4200];
+	char own[4200], tmp[4300];
 	FILE *f;
 
 	if (!path[0] || path[strlen(path) - 1] == '/')
 		return err_set("--metrics-file '%s': not a file name", path);
-	if (check_target(path))
+	if (ranks_active() && !ranks_names_own(path))
+		return err_set("--metrics-file %s: under mpirun every rank writes its own file: "
+			       "name the rank in it (%%r, or %%h and %%l: drivebench-%%r.prom)", path);
+	if (own_path(path, own, sizeof(own)) || check_target(own))
 		return -1;
-	temp_name(path, tmp, sizeof(tmp));
+	temp_name(own, tmp, sizeof(tmp));
 	if (!(f = output_gate_open("--metrics-file", tmp)))
-		return err_prefix("--metrics-file %s: cannot write beside it", path);
+		return err_prefix("--metrics-file %s: cannot write beside it", own);
 	output_gate_close(f, "--metrics-file", tmp);
 	unlink(tmp);
 	return 0;
 }
 
-int metrics_write(const char *path, const struct job_result *res, unsigned nr,
+int metrics_write(const char *given, const struct job_result *res, unsigned nr,
 		  const struct metrics_context *ctx, struct metrics_state *st,
 		  uint64_t now_ns)
 {
+	const char *path;
 	uint64_t at_ns = counts_ns(res, nr, now_ns);
-	char tmp[4200];
+	char own[4200], tmp[4300];
 	FILE *f;
 	int rc;
 
-	if (check_target(path))
+	if (own_path(given, own, sizeof(own)) || check_target(own))
 		return -1;
+	path = own;
 	temp_name(path, tmp, sizeof(tmp));
 	if (!(f = output_gate_open("--metrics-file", tmp)))
 		return -1;
 	family(f, "drivebench_info", "gauge", NULL, "what drivebench is running");
 	fprintf(f, "drivebench_info{command=\"%s\",step=\"", ctx->command);
 	label(f, ctx->step ? ctx->step : "");
-	fprintf(f, "\"} 1\n");
+	fputc('"', f);
+	rank_label(f, false);
+	fprintf(f, "} 1\n");
 	if (ctx->nr_steps) {
 		family(f, "drivebench_step", "gauge", NULL, "the step running, from 1");
-		fprintf(f, "drivebench_step %u\n", ctx->step_index);
+		plain(f, "drivebench_step");
+		fprintf(f, "%u\n", ctx->step_index);
 		family(f, "drivebench_steps", "gauge", NULL, "the steps of the suite");
-		fprintf(f, "drivebench_steps %u\n", ctx->nr_steps);
+		plain(f, "drivebench_steps");
+		fprintf(f, "%u\n", ctx->nr_steps);
 	}
 	if (ctx->point) {
 		family(f, "drivebench_point", "gauge", NULL, "the point of the step running, from 1");
-		fprintf(f, "drivebench_point %u\n", ctx->point);
+		plain(f, "drivebench_point");
+		fprintf(f, "%u\n", ctx->point);
 	}
 	family(f, "drivebench_progress_ratio", "gauge", "ratio",
 	       "the part done of the running step (of the run outside a suite)");
-	fprintf(f, "drivebench_progress_ratio %.6f\n", ctx->progress);
+	plain(f, "drivebench_progress_ratio");
+	fprintf(f, "%.6f\n", ctx->progress);
 	if (ctx->eta_s >= 0) {
 		family(f, "drivebench_eta_seconds", "gauge", "seconds", "the time left");
-		fprintf(f, "drivebench_eta_seconds %.3f\n", ctx->eta_s);
+		plain(f, "drivebench_eta_seconds");
+		fprintf(f, "%.3f\n", ctx->eta_s);
 	}
 	jobs(f, res, nr, rate_base(st, nr, at_ns), at_ns);
 	drive(f, ctx);

@@ -267,3 +267,25 @@ void recorded_free(struct recorded *r)
 	rank_results_free(&r->ranks);
 	memset(r, 0, sizeof(*r));
 }
+
+int recorded_own(const struct recorded *r, struct recorded_own *own)
+{
+	memset(own, 0, sizeof(*own));
+	if (!r->ranks.nr) {
+		own->entries = r->entries;
+		own->nr = r->nr;
+		return 0;
+	}
+	if (run_output_for_report(&r->ranks.per_rank[0], &own->made, &own->nr))
+		return -1;
+	own->entries = own->made;
+	return 0;
+}
+
+void recorded_own_free(struct recorded_own *own)
+{
+	for (unsigned i = 0; own->made && i < own->nr; i++)
+		job_result_free(&own->made[i]);
+	free(own->made);
+	memset(own, 0, sizeof(*own));
+}

@@ -88,4 +88,15 @@ int record_run(const struct job_list *jobs, const struct run_options *opt,
 
 void recorded_free(struct recorded *r);
 
+/* What this process measured itself, as reported: r->entries, or under
+ * mpirun rank 0's own entries (r->entries are every rank's), as its live
+ * status and --metrics-file show them. Free with recorded_own_free. */
+struct recorded_own {
+	const struct job_result *entries;
+	unsigned nr;
+	struct job_result *made;   /* the MPI copy, or NULL */
+};
+int recorded_own(const struct recorded *r, struct recorded_own *own);
+void recorded_own_free(struct recorded_own *own);
+
 #endif

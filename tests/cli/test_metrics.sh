@@ -96,6 +96,11 @@ check "suite: node_exporter reads the file without error" \
 seen=$(cat "$TMP"/scrape.* | grep -E '^drivebench_step ' | awk '{print $2}' | sort -u | tr '\n' ' ')
 check "suite: scrapes during the suite saw both steps ($seen)" test "$seen" = "1 2 "
 check "suite: and the sweep's points" sh -c 'cat "$1"/scrape.* | grep -q "^drivebench_point 2"' sh "$TMP"
+etas=$(cat "$TMP"/scrape.* | grep -E '^drivebench_eta_seconds ' | awk '{print $2}' | sort -n | tail -1)
+check "suite: every scrape has the suite's ETA, at most its nominal 4.5 s (max ${etas:-none})" sh -c '
+	for f in "$1"/scrape.*; do grep -q "^drivebench_step " "$f" || continue
+		grep -q "^drivebench_eta_seconds " "$f" || exit 1; done
+	python3 -c "import sys; assert 0 < float(sys.argv[1]) <= 5.0" "$2"' sh "$TMP" "${etas:-0}"
 check "suite: the step's name is a label" grep -q 'drivebench_info{command="suite",step="measure-write"} 1' "$TMP/scrape.last"
 ios=$(metric "$TMP/scrape.last" drivebench_ios_total 'direction="write"')
 check "suite: the last scrape's writes are the stored last point's ($ios)" sql "$TMP/suite.db" "

@@ -748,7 +748,8 @@ int cmd_checkpoint(int argc, char **argv)
 	a.metrics_ns = RUN_METRICS_DEFAULT_NS;
 	if (a.metrics_file && ((a.status_interval &&
 				run_live_parse(a.status_interval, NULL, &a.metrics_ns, &rc)) ||
-			       metrics_check_path(a.metrics_file))) {
+			       metrics_check_path(a.metrics_file) ||
+			       metrics_check_other(a.metrics_file, "--db", a.store.db_path))) {
 		fprintf(stderr, "drivebench checkpoint: %s\n", err_msg());
 		store_args_free(&a.store);
 		return err_exit_code(EXIT_BAD_INPUT);   /* 3: the gate's refusals */

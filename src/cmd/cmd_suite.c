@@ -290,7 +290,11 @@ int cmd_suite(int argc, char **argv)
 		err_set("--metrics-file: one target at a time (a suite per target, each its own file)");
 		goto fail;
 	}
-	if (a.metrics_file && metrics_check_path(a.metrics_file)) {
+	if (a.metrics_file && (metrics_check_path(a.metrics_file) ||
+			       metrics_check_other(a.metrics_file, "--report", a.report) ||
+			       metrics_check_other(a.metrics_file, "--db", a.store.db_path) ||
+			       metrics_check_other(a.metrics_file, "the target",
+						   a.nr_targets ? a.targets[0] : NULL))) {
 		rc = err_exit_code(EXIT_BAD_INPUT);   /* 3: the gate's refusals */
 		goto fail;
 	}

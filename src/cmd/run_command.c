@@ -106,9 +106,13 @@ int run_args_done(struct run_args *a)
 		return err_set("--section %s: needs a job file", a->sections[0]);
 	if (run_live_parse(a->status_interval, a->eta, &a->status_ns, &a->eta_mode))
 		return -1;
-	if (a->metrics_file && metrics_check_path(a->metrics_file))
+	if (store_args_done(&a->store))
 		return -1;
-	return store_args_done(&a->store);
+	if (a->metrics_file && (metrics_check_path(a->metrics_file) ||
+				metrics_check_other(a->metrics_file, "--output", a->output) ||
+				metrics_check_other(a->metrics_file, "--db", a->store.db_path)))
+		return -1;
+	return 0;
 }
 
 void run_args_free(struct run_args *a)

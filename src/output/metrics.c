@@ -327,6 +327,38 @@ int metrics_check_path(const char *path)
 	return 0;
 }
 
+/* path's folder resolved, then its name: two spellings of one file
+ * compare equal (the file need not exist; its folder must). */
+static bool canonical(const char *path, char *out, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4200], *real;
+	bool ok;
+
+	snprintf(dir, sizeof(dir), "%.*s", !slash ? 1 : slash == path ? 1 : (int)(slash - path),
+		 !slash ? "." : path);
+	if (!(real = realpath(dir, NULL)))
+		return false;
+	ok = (size_t)snprintf(out, len, "%s/%s", real, slash ? slash + 1 : path) < len;
+	free(real);
+	return ok;
+}
+
+int metrics_check_other(const char *path, const char *what, const char *other)
+{
+	char own[4200], a[8400], b[8400];
+	struct stat sa, sb;
+
+	if (!other || own_path(path, own, sizeof(own)))
+		return other ? -1 : 0;
+	if ((stat(own, &sa) == 0 && stat(other, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	     sa.st_ino == sb.st_ino) ||
+	    (canonical(own, a, sizeof(a)) && canonical(other, b, sizeof(b)) && !strcmp(a, b)))
+		return err_set("--metrics-file %s: it is the file %s names: the metrics would "
+			       "replace it (name another file)", path, what);
+	return 0;
+}
+
 int metrics_write(const char *given, const struct job_result *res, unsigned nr,
 		  const struct metrics_context *ctx, struct metrics_state *st,
 		  uint64_t now_ns)

@@ -55,4 +55,9 @@ static inline void metrics_state_restart(struct metrics_state *st)
  * long run must not find out at its first write). 0 or -1 with err_msg. */
 int metrics_check_path(const char *path);
 
+/* Before the run: path is not the file another option names (what, e.g.
+ * "--output"; other NULL: none), which the rename would replace under it.
+ * 0 or -1 with err_msg naming both. */
+int metrics_check_other(const char *path, const char *what, const char *other);
+
 #endif

@@ -185,6 +185,23 @@ check "suite: no database made" test ! -e "$TMP/none.db"
 expect_exit 3 "checkpoint: the results database is refused" checkpoint --checkpoint-size 8MB \
 	--ranks 2 --count 1 --passes 1 --db "$TMP/ckpt.db" --metrics-file "$TMP/gate.db" "$TMP/ckpt"
 
+# another option's file, which the rename would replace under it (none
+# exists yet, so the gate alone would not see it)
+expect_exit 2 "run: the --output file is refused" run --no-db --output "$TMP/same.out" \
+	--metrics-file "$TMP/./same.out" $JOB1
+expect_output "--metrics-file $TMP/./same.out: it is the file --output names" "run: the error names both"
+check "run: nothing written" test ! -e "$TMP/same.out"
+expect_exit 2 "run: the new --db file is refused" run --db "$TMP/new.db" --metrics-file "$TMP/new.db" $JOB1
+expect_output "it is the file --db names" "run: the error names --db"
+check "run: no database made" test ! -e "$TMP/new.db"
+expect_exit 2 "suite: the --report file is refused" suite --suite "$TMP/short.suite" \
+	--db "$TMP/none.db" --report "$TMP/same.html" --metrics-file "$TMP/same.html" "$target"
+expect_output "it is the file --report names" "suite: the error names --report"
+expect_exit 2 "suite: the target is refused" suite --suite "$TMP/short.suite" \
+	--db "$TMP/none.db" --destroy-data "$target" --metrics-file "$target" "$target"
+expect_output "target.dat' exists and is not a drivebench metrics file" "suite: the error names the target"
+check "suite: no database made" test ! -e "$TMP/none.db"
+
 # replaced by something else during the run: said once, never replaced,
 # and the run goes on
 "$DB" run --no-db --metrics-file="$TMP/mid-run.prom" --status-interval=200ms --name=a \

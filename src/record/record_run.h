@@ -99,4 +99,15 @@ struct recorded_own {
 int recorded_own(const struct recorded *r, struct recorded_own *own);
 void recorded_own_free(struct recorded_own *own);
 
+/* An MPI run's ranks as fio's clients (output/output.h): each rank's own
+ * entries, made as the aggregate's are; none for one process. Free with
+ * recorded_clients_free. */
+struct recorded_clients {
+	struct run_client *c;
+	struct job_result **entries;   /* [nr]: each c[k].res, to free */
+	unsigned nr;
+};
+int recorded_clients_make(const struct rank_results *ranks, struct recorded_clients *cl);
+void recorded_clients_free(struct recorded_clients *cl);
+
 #endif

@@ -48,6 +48,18 @@ assert ios == int(float('$ios')) and b == int(float('$bytes')), (ios, b)
 assert abs(p99 / 1e9 - float('$p99')) <= 1e-12 + p99 * 1e-9, (p99, '$p99')"
 check "run: no temporary file left beside it" test -z "$(ls -A "$TMP" | grep '\.tmp$')"
 
+# without --status-interval: every 5 s (the first write of a 6 s run is
+# at 5/6 of it, before the final one)
+"$DB" run --no-db --metrics-file="$TMP/default.prom" --name=a --ioengine=null --size=1g \
+	--rw=randread --bs=4k --rate_iops=1000 --runtime=6 --time_based >/dev/null 2>&1 &
+pid=$!
+while kill -0 $pid 2>/dev/null && [ ! -s "$TMP/default.prom" ]; do sleep 0.05; done
+cp "$TMP/default.prom" "$TMP/first.prom" 2>/dev/null
+wait $pid
+progress=$(grep '^drivebench_progress_ratio ' "$TMP/first.prom" 2>/dev/null | awk '{print $2}')
+check "default interval: the first write is at 5 s of 6 (progress ${progress:-none})" \
+	python3 -c "import sys; assert 0.78 < float(sys.argv[1]) < 0.9" "${progress:-0}"
+
 # a short suite under node_exporter's textfile collector
 target="$TMP/target.dat"
 dd if=/dev/zero of="$target" bs=1M count=32 status=none

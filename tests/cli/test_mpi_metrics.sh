@@ -49,6 +49,22 @@ for r in 0 1; do
 		skip "rank $r: promtool (Debian's prometheus) not installed"
 	fi
 done
+# both ranks' files in one textfile folder: node_exporter reads them as one
+EXPORTER=$(command -v prometheus-node-exporter || command -v node_exporter)
+if [ -n "$EXPORTER" ]; then
+	port=$((20000 + ($$ + 7) % 20000))
+	"$EXPORTER" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
+		--collector.textfile --collector.textfile.directory="$TMP/m" >"$TMP/exporter.log" 2>&1 &
+	exporter=$!
+	for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/metrics" >"$TMP/scrape" && break; sleep 0.1; done
+	kill $exporter 2>/dev/null
+	check "node_exporter reads both ranks' files in one folder without error" sh -c \
+		'grep -q "^node_textfile_scrape_error 0$" "$1" &&
+		 grep -q "^drivebench_ios_total{.*rank=\"0\"}" "$1" && grep -q "^drivebench_ios_total{.*rank=\"1\"}" "$1"' \
+		sh "$TMP/scrape"
+else
+	skip "node_exporter (Debian's prometheus-node-exporter) not installed"
+fi
 # the last JSON document: the final one, with client_stats
 check "each rank's I/Os are its own client_stats entry's; its last-interval IOPS the rate" \
 	python3 - "$TMP/out" "$TMP/m" <<'PY'

@@ -123,6 +123,35 @@ check "suite: the last point's IOPS over its last interval is the rate asked for
 	python3 -c "import sys; assert abs(float(sys.argv[1]) - 1000) < 70" "$iops"
 check "suite: promtool check metrics accepts the file" "$PROMTOOL" check metrics < "$TMP/textfile/drivebench.prom"
 
+# the drive snapshot's figures where known: a modelled drive reports media
+# errors and (NAND over host bytes) the WAF, not a temperature
+cat > "$TMP/model.suite" <<'EOS'
+[suite]
+name = model
+
+[global]
+bs = 4k
+time_based = 1
+runtime = 500ms
+
+[w]
+step = measure
+rw = randwrite
+iodepth = 8
+EOS
+expect_exit 0 "suite on a modelled drive with --metrics-file" suite --suite "$TMP/model.suite" \
+	--db "$TMP/model.db" --metrics-file "$TMP/model.prom" --status-interval 200ms \
+	"vssd:$(pwd)/tests/data/models/test-tlc.ini@2g"
+waf=$(grep '^drivebench_drive_waf ' "$TMP/model.prom" | awk '{print $2}')
+check "model: the WAF is the stored point's drive delta ($waf)" sql "$TMP/model.db" "
+import json
+d = json.loads(c.execute('select drive_delta from results order by id desc limit 1').fetchone()[0])
+assert d['write_amplification'] > 0 and abs(d['write_amplification'] - float('${waf:-0}')) < 1e-12, (d, '$waf')"
+check "model: the media errors (0) are there" grep -q '^drivebench_drive_media_errors 0$' "$TMP/model.prom"
+check "model: no temperature series (the model reports none)" sh -c \
+	'! grep -q "^drivebench_drive_temperature_celsius" "$1"' sh "$TMP/model.prom"
+check "model: promtool check metrics accepts the file" "$PROMTOOL" check metrics < "$TMP/model.prom"
+
 # checkpoint: the file after the last checkpoint names its pass and index
 mkdir -p "$TMP/ckpt"
 expect_exit 0 "checkpoint --metrics-file" checkpoint --checkpoint-size 8MB --ranks 2 --count 2 \

@@ -187,7 +187,8 @@ static const struct cmdopt checkpoint_options[] = {
 		      "write live metrics for Prometheus (OpenMetrics text,\n"
 		      "atomically) to PATH every --status-interval and\n"
 		      "after each checkpoint (node_exporter's textfile\n"
-		      "collector)"),
+		      "collector); under mpirun each rank its own: %r\n"
+		      "in PATH"),
 	CMDOPT_STRING("--status-interval", 0, struct checkpoint_args, status_interval, "TIME",
 		      "how often --metrics-file is written (default 5s)"),
 	STORE_OPTION_DB(struct checkpoint_args, store),

@@ -128,7 +128,8 @@ static const struct cmdopt suite_options[] = {
 	CMDOPT_STRING("--metrics-file", 0, struct suite_args, metrics_file, "PATH",
 		      "write live metrics for Prometheus (OpenMetrics text,\n"
 		      "atomically) to PATH every --status-interval and\n"
-		      "after each point (node_exporter's textfile collector)"),
+		      "after each point (node_exporter's textfile collector);\n"
+		      "under mpirun each rank its own: %r in PATH"),
 	CMDOPT_STRING("--status-interval", 0, struct suite_args, status_interval, "TIME",
 		      "how often --metrics-file is written (default 5s)"),
 	CMDOPT_STRING("--report", 0, struct suite_args, report, "FILE",

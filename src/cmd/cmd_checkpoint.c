@@ -187,7 +187,8 @@ static const struct cmdopt checkpoint_options[] = {
 		      "write live metrics for Prometheus (OpenMetrics text,\n"
 		      "atomically) to PATH every --status-interval and\n"
 		      "after each checkpoint (node_exporter's textfile\n"
-		      "collector)"),
+		      "collector); under mpirun each rank its own: %r\n"
+		      "in PATH"),
 	CMDOPT_STRING("--status-interval", 0, struct checkpoint_args, status_interval, "TIME",
 		      "how often --metrics-file is written (default 5s)"),
 	STORE_OPTION_DB(struct checkpoint_args, store),
@@ -348,6 +349,8 @@ struct session {
 	/* --metrics-file: the checkpoint running and the last rates */
 	unsigned pass, index;
 	struct metrics_state metrics;
+	struct run_metrics_note metrics_note;   /* the other ranks' (MPI) */
+	char step_name[32];
 };
 
 /* --metrics-file: the checkpoint's figures so far (or at its end). */
@@ -413,7 +416,21 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 	ss->pass = pass;
 	ss->index = index;
 	metrics_state_restart(&ss->metrics);
+	ss->metrics.interval_ns = a->metrics_ns;
 	if (a->metrics_file) {
+		/* under mpirun every other rank writes its own */
+		ss->metrics_note = (struct run_metrics_note){
+			.path = a->metrics_file, .interval_ns = a->metrics_ns,
+			.command = "checkpoint", .step = ss->step_name,
+			.step_index = pass ? pass : a->passes + 1,
+			.nr_steps = a->passes + (a->readback ? 1 : 0),
+			.point = index, .nr_points = ss->count,
+		};
+		if (pass)
+			snprintf(ss->step_name, sizeof(ss->step_name), "pass %u", pass);
+		else
+			snprintf(ss->step_name, sizeof(ss->step_name), "read-back");
+		opt.metrics = &ss->metrics_note;
 		opt.status_tick_ns = a->metrics_ns;
 		opt.status = checkpoint_on_status;
 		opt.status_arg = ss;
@@ -434,8 +451,13 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 		goto done;
 	}
 	merged = &rec.entries[0];
-	if (a->metrics_file)
-		checkpoint_metrics(ss, rec.entries, rec.nr, 1.0);
+	if (a->metrics_file) {   /* MPI: rank 0's own, as its status */
+		struct recorded_own own;
+
+		if (recorded_own(&rec, &own) == 0)
+			checkpoint_metrics(ss, own.entries, own.nr, 1.0);
+		recorded_own_free(&own);
+	}
 	bytes = merged->dir[DIR_READ].bytes + merged->dir[DIR_WRITE].bytes;
 	seconds = (double)merged->runtime_ns / 1e9;
 	rc = 0;
@@ -727,10 +749,11 @@ int cmd_checkpoint(int argc, char **argv)
 	a.metrics_ns = RUN_METRICS_DEFAULT_NS;
 	if (a.metrics_file && ((a.status_interval &&
 				run_live_parse(a.status_interval, NULL, &a.metrics_ns, &rc)) ||
-			       metrics_check_path(a.metrics_file))) {
+			       metrics_check_path(a.metrics_file) ||
+			       metrics_check_other(a.metrics_file, "--db", a.store.db_path))) {
 		fprintf(stderr, "drivebench checkpoint: %s\n", err_msg());
 		store_args_free(&a.store);
-		return EXIT_BAD_INPUT;
+		return err_exit_code(EXIT_BAD_INPUT);   /* 3: the gate's refusals */
 	}
 	if (dlio_plan(&a.cfg, &plan)) {
 		fprintf(stderr, "drivebench checkpoint: %s\n", err_msg());

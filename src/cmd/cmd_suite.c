@@ -128,7 +128,8 @@ static const struct cmdopt suite_options[] = {
 	CMDOPT_STRING("--metrics-file", 0, struct suite_args, metrics_file, "PATH",
 		      "write live metrics for Prometheus (OpenMetrics text,\n"
 		      "atomically) to PATH every --status-interval and\n"
-		      "after each point (node_exporter's textfile collector)"),
+		      "after each point (node_exporter's textfile collector);\n"
+		      "under mpirun each rank its own: %r in PATH"),
 	CMDOPT_STRING("--status-interval", 0, struct suite_args, status_interval, "TIME",
 		      "how often --metrics-file is written (default 5s)"),
 	CMDOPT_STRING("--report", 0, struct suite_args, report, "FILE",
@@ -286,6 +287,18 @@ int cmd_suite(int argc, char **argv)
 		rc = err_exit_code(EXIT_BAD_INPUT);   /* 3: the gate's refusals */
 		goto fail;
 	}
+	if (a.metrics_file && a.nr_targets > 1) {
+		err_set("--metrics-file: one target at a time (a suite per target, each its own file)");
+		goto fail;
+	}
+	if (a.metrics_file && (metrics_check_path(a.metrics_file) ||
+			       metrics_check_other(a.metrics_file, "--report", a.report) ||
+			       metrics_check_other(a.metrics_file, "--db", a.store.db_path) ||
+			       metrics_check_other(a.metrics_file, "the target",
+						   a.nr_targets ? a.targets[0] : NULL))) {
+		rc = err_exit_code(EXIT_BAD_INPUT);   /* 3: the gate's refusals */
+		goto fail;
+	}
 	cmd_catch_stop_signals();   /* before the scratch layout, which may take a while */
 	/* the suite file is read (and refused when it is no regular file)
 	 * before the default target is laid out, unless --resume finds it
@@ -332,12 +345,6 @@ int cmd_suite(int argc, char **argv)
 	opt.stop = &cmd_stop_requested;
 	opt.progress_tty = isatty(STDERR_FILENO) == 1;
 	opt.command = command;
-	if (a.metrics_file && a.nr_targets > 1) {
-		err_set("--metrics-file: one target at a time (a suite per target, each its own file)");
-		goto fail;
-	}
-	if (a.metrics_file && metrics_check_path(a.metrics_file))
-		goto fail;
 	opt.metrics_file = a.metrics_file;
 	opt.metrics_ns = RUN_METRICS_DEFAULT_NS;
 	if (a.status_interval && run_live_parse(a.status_interval, NULL, &opt.metrics_ns, &eta_mode))

@@ -61,17 +61,20 @@ static int make_dir(const char *path)
 
 /* The point's document: the first result's top level, "jobs" holding each
  * result's job object as stored (raw text: 64-bit values stay exact),
- * disk_util after it as fio orders them. Caller frees. */
+ * client_stats (an MPI run's) and disk_util after it as fio orders them.
+ * Caller frees. */
 static char *point_document(const struct stored_fio_json *docs, unsigned first,
 			    unsigned end)
 {
-	cJSON *root = cJSON_Parse(docs[first].head), *jobs, *du;
+	cJSON *root = cJSON_Parse(docs[first].head), *jobs, *after[2];
+	static const char *const after_jobs[2] = { "client_stats", "disk_util" };
 	char *text = NULL;
 	bool ok;
 
 	if (!root)
 		return NULL;
-	du = cJSON_DetachItemFromObjectCaseSensitive(root, "disk_util");
+	for (int k = 0; k < 2; k++)
+		after[k] = cJSON_DetachItemFromObjectCaseSensitive(root, after_jobs[k]);
 	jobs = cJSON_AddArrayToObject(root, "jobs");
 	ok = jobs != NULL;
 	for (unsigned i = first; ok && i < end; i++) {
@@ -81,10 +84,11 @@ static char *point_document(const struct stored_fio_json *docs, unsigned first,
 		if (!ok)
 			cJSON_Delete(job);
 	}
-	if (du && !(ok && cJSON_AddItemToObject(root, "disk_util", du))) {
-		cJSON_Delete(du);
-		ok = false;
-	}
+	for (int k = 0; k < 2; k++)   /* as run orders them: MPI's clients, disks */
+		if (after[k] && !(ok && cJSON_AddItemToObject(root, after_jobs[k], after[k]))) {
+			cJSON_Delete(after[k]);
+			ok = false;
+		}
 	if (ok)
 		text = cJSON_Print(root);
 	cJSON_Delete(root);

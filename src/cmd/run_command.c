@@ -106,9 +106,13 @@ int run_args_done(struct run_args *a)
 		return err_set("--section %s: needs a job file", a->sections[0]);
 	if (run_live_parse(a->status_interval, a->eta, &a->status_ns, &a->eta_mode))
 		return -1;
-	if (a->metrics_file && metrics_check_path(a->metrics_file))
+	if (store_args_done(&a->store))
 		return -1;
-	return store_args_done(&a->store);
+	if (a->metrics_file && (metrics_check_path(a->metrics_file) ||
+				metrics_check_other(a->metrics_file, "--output", a->output) ||
+				metrics_check_other(a->metrics_file, "--db", a->store.db_path)))
+		return -1;
+	return 0;
 }
 
 void run_args_free(struct run_args *a)
@@ -268,70 +272,31 @@ struct printing {
 	struct run_live *live;        /* its ETA line ends before the output */
 };
 
-/* An MPI run's ranks as fio's clients (output/output.h): each rank's own
- * entries, made as the aggregate's are. */
-struct clients {
-	struct run_client *c;
-	struct job_result **entries;   /* [nr]: each c[k].res, to free */
-	unsigned nr;
-};
-
-static void clients_free(struct clients *cl)
-{
-	for (unsigned k = 0; k < cl->nr; k++) {
-		for (unsigned i = 0; i < cl->c[k].nr; i++)
-			job_result_free(&cl->entries[k][i]);
-		free(cl->entries[k]);
-	}
-	free(cl->c);
-	free(cl->entries);
-	memset(cl, 0, sizeof(*cl));
-}
-
-static int clients_make(const struct rank_results *ranks, struct clients *cl)
-{
-	memset(cl, 0, sizeof(*cl));
-	if (!ranks->nr)
-		return 0;
-	cl->c = calloc(ranks->nr, sizeof(*cl->c));
-	cl->entries = calloc(ranks->nr, sizeof(*cl->entries));
-	if (!cl->c || !cl->entries) {
-		clients_free(cl);
-		return err_set("out of memory");
-	}
-	for (; cl->nr < ranks->nr; cl->nr++) {
-		struct run_client *c = &cl->c[cl->nr];
-
-		if (run_output_for_report(&ranks->per_rank[cl->nr], &cl->entries[cl->nr], &c->nr)) {
-			clients_free(cl);
-			return -1;
-		}
-		c->res = cl->entries[cl->nr];
-		c->rank = cl->nr;
-		c->local_rank = (unsigned)ranks->local_ranks[cl->nr];
-		c->hostname = ranks->hosts[cl->nr].hostname;
-	}
-	return 0;
-}
-
 static int print_then_store(void *arg, const struct recorded *r)
 {
 	struct printing *p = arg;
 	FILE *printed = *p->output;
-	struct clients cl;
+	struct recorded_clients cl;
 	int rc;
 
 	if (p->live) {
+		struct recorded_own own;
+
 		run_live_finish(p->live);
-		run_live_final_metrics(p->live, r->entries, r->nr);
+		if (recorded_own(r, &own)) {   /* MPI: rank 0's own, as its status */
+			metrics_state_free(&p->live->metrics);
+			return -1;
+		}
+		run_live_final_metrics(p->live, own.entries, own.nr);
+		recorded_own_free(&own);
 	}
 	if (p->du)
 		disk_util_finish(p->du);
-	if (clients_make(&r->ranks, &cl))
+	if (recorded_clients_make(&r->ranks, &cl))
 		return -1;
 	rc = run_command_print(printed, p->a, &r->out, r->entries, r->nr, p->note, p->started,
 			       p->du, cl.c, cl.nr);
-	clients_free(&cl);
+	recorded_clients_free(&cl);
 	if (rc)
 		return -1;
 	*p->output = stdout;

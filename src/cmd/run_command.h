@@ -71,7 +71,8 @@ int run_opt_minimal(void *args, const struct cmdopt *o, const char *value);
 	CMDOPT_STRING("--metrics-file", 0, st, f.metrics_file, "PATH",            \
 		      "write live metrics for Prometheus (OpenMetrics text,\n"  \
 		      "atomically) to PATH every --status-interval\n"           \
-		      "(default 5s), for node_exporter's textfile collector"),  \
+		      "(default 5s), for node_exporter's textfile collector;\n" \
+		      "under mpirun each rank its own: %r in PATH"),            \
 	CMDOPT_SIZE("--max-buffer-mem", st, f.max_buffer_mem,                     \
 		    "refuse jobs needing more memory for I/O buffers,\n"        \
 		    "verify maps, series and histograms (default: a\n"          \

@@ -119,7 +119,7 @@ void run_live_final_metrics(struct run_live *live, const struct job_result *entr
 			    unsigned nr)
 {
 	if (live->metrics_path)
-		write_metrics(live, entries, nr, 1.0, 0, clock_now_ns() - live->run_start_ns);
+		write_metrics(live, entries, nr, 1.0, 0, clock_now_ns());
 	metrics_state_free(&live->metrics);
 }
 
@@ -147,7 +147,7 @@ static void on_status(void *arg, const struct run_status *st)
 	}
 	if (metrics)
 		write_metrics(live, entries, nr, st->fraction,
-			      st->eta_ns == UINT64_MAX ? -1 : (double)st->eta_ns / 1e9, now);
+			      st->eta_ns == UINT64_MAX ? -1 : (double)st->eta_ns / 1e9, clock_now_ns());
 	if (status) {
 		run_live_finish(live);
 		if (run_command_print(*live->output, live->a, st->live, entries, nr, live->note,
@@ -175,7 +175,13 @@ void run_live_start(struct run_live *live, struct run_options *opt)
 	live->metrics_path = a->metrics_file;
 	live->metrics_ns = a->status_ns ? a->status_ns : RUN_METRICS_DEFAULT_NS;
 	live->next_metrics_ns = live->metrics_ns;
-	live->run_start_ns = clock_now_ns();
+	live->metrics.interval_ns = live->metrics_ns;
+	if (live->metrics_path) {   /* under mpirun every other rank writes its own */
+		live->metrics_note = (struct run_metrics_note){
+			.path = live->metrics_path, .interval_ns = live->metrics_ns, .command = "run",
+		};
+		opt->metrics = &live->metrics_note;
+	}
 	if (!live->status_ns && !live->eta && !live->metrics_path)
 		return;
 	/* the ETA redraws every second; a status more often ticks faster */

@@ -38,7 +38,7 @@ struct run_live {
 	uint64_t metrics_ns, next_metrics_ns;
 	struct metrics_state metrics;
 	bool metrics_failed;                  /* said once */
-	uint64_t run_start_ns;
+	struct run_metrics_note metrics_note; /* the other ranks' (MPI) */
 };
 
 /* Writes the final metrics from the entries to report (when asked for). */

@@ -12,6 +12,7 @@
 #include "ranks/ranks.h"
 #include "measure/result_pack.h"
 #include "record/rank_merge.h"
+#include "record/rank_metrics.h"
 #include "device/cache.h"
 #include "device/target.h"
 #include "util/error.h"
@@ -94,6 +95,7 @@ static void pack_run(struct pack *p, const struct job_list *jobs, const struct r
 		pack_bytes(p, &jobs->jobs[j], sizeof(jobs->jobs[j]));
 	for (unsigned j = 0; shards && j < jobs->nr; j++)
 		pack_u64(p, shards[j]);
+	rank_metrics_pack(p, opt->metrics);
 }
 
 struct run_message {
@@ -106,6 +108,7 @@ struct run_message {
 	char **destroy_ids;
 	unsigned nr_destroy_ids;
 	struct job_list jobs;      /* every job of the list */
+	struct rank_metrics metrics;   /* --metrics-file: this rank's own */
 };
 
 static void run_message_free(struct run_message *m)
@@ -116,6 +119,7 @@ static void run_message_free(struct run_message *m)
 	free(m->shards);
 	free(m->target_name);
 	free(m->jobs.jobs);
+	rank_metrics_free(&m->metrics);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -169,6 +173,8 @@ static int unpack_run(struct unpack *u, struct run_message *m)
 		return err_set("out of memory");
 	for (unsigned j = 0; sharded && j < n; j++)
 		m->shards[j] = (unsigned)unpack_u64(u);
+	if (rank_metrics_unpack(u, &m->metrics))
+		return -1;
 	return unpack_done(u, "rank 0's job list");
 }
 
@@ -640,9 +646,12 @@ static void serve_run(struct unpack *u)
 	opt.stop = &serve_stop;
 	opt.destroy_ids = (const char *const *)m.destroy_ids;
 	opt.nr_destroy_ids = m.nr_destroy_ids;
+	if (rank_metrics_start(&m.metrics, &opt))
+		ranks_fail(err_exit_code(EXIT_BAD_INPUT), "%s", err_msg());
 	if (!(index = calloc(m.jobs.nr ? m.jobs.nr : 1, sizeof(*index))))
 		ranks_fail(EXIT_RUN_FAILED, "out of memory");
 	if (run_my_part(&m.jobs, &opt, m.shards, &out, &mine, index, &why) == 0) {
+		rank_metrics_finish(&m.metrics, &out);
 		if (pack_output(&p, &out, &mine, index) || ranks_gather(p.data, p.len, &all, &lens))
 			ranks_fail(EXIT_RUN_FAILED, "%s", err_msg());
 		pack_free(&p);

@@ -70,23 +70,30 @@ static struct run_info stored_info(const struct record_place *p, const struct re
 static int make_records(const struct record_place *p, struct recorded *r)
 {
 	struct run_info info = stored_info(p, r);
+	struct recorded_clients cl;
 
 	r->recs = calloc(r->nr + 1, sizeof(*r->recs));
-	if (!r->recs)
-		return err_set("out of memory");
+	/* MPI: the stored top level has fio's client_stats, as run prints it */
+	if (!r->recs || recorded_clients_make(&r->ranks, &cl))
+		return r->recs ? -1 : err_set("out of memory");
+	info.clients = cl.c;
+	info.nr_clients = cl.nr;
 	for (unsigned i = 0; i < r->nr; i++) {
 		struct result_record *rec = &r->recs[i];
 
 		if (record_from_result(&r->entries[i], rec) ||
 		    output_json_stored(r->entries, r->nr, i, &info, &rec->fio_head,
-				       &rec->fio_job))
+				       &rec->fio_job)) {
+			recorded_clients_free(&cl);
 			return -1;
+		}
 		rec->has_point = p->has_point;
 		rec->point = p->point;
 		rec->has_pass = p->has_pass;
 		rec->pass = p->pass;
 		rec->pass_index = p->pass_index;
 	}
+	recorded_clients_free(&cl);
 	return 0;
 }
 
@@ -266,4 +273,64 @@ void recorded_free(struct recorded *r)
 	run_output_free(&r->out);
 	rank_results_free(&r->ranks);
 	memset(r, 0, sizeof(*r));
+}
+
+int recorded_own(const struct recorded *r, struct recorded_own *own)
+{
+	memset(own, 0, sizeof(*own));
+	if (!r->ranks.nr) {
+		own->entries = r->entries;
+		own->nr = r->nr;
+		return 0;
+	}
+	if (run_output_for_report(&r->ranks.per_rank[0], &own->made, &own->nr))
+		return -1;
+	own->entries = own->made;
+	return 0;
+}
+
+void recorded_own_free(struct recorded_own *own)
+{
+	for (unsigned i = 0; own->made && i < own->nr; i++)
+		job_result_free(&own->made[i]);
+	free(own->made);
+	memset(own, 0, sizeof(*own));
+}
+
+void recorded_clients_free(struct recorded_clients *cl)
+{
+	for (unsigned k = 0; k < cl->nr; k++) {
+		for (unsigned i = 0; i < cl->c[k].nr; i++)
+			job_result_free(&cl->entries[k][i]);
+		free(cl->entries[k]);
+	}
+	free(cl->c);
+	free(cl->entries);
+	memset(cl, 0, sizeof(*cl));
+}
+
+int recorded_clients_make(const struct rank_results *ranks, struct recorded_clients *cl)
+{
+	memset(cl, 0, sizeof(*cl));
+	if (!ranks->nr)
+		return 0;
+	cl->c = calloc(ranks->nr, sizeof(*cl->c));
+	cl->entries = calloc(ranks->nr, sizeof(*cl->entries));
+	if (!cl->c || !cl->entries) {
+		recorded_clients_free(cl);
+		return err_set("out of memory");
+	}
+	for (; cl->nr < ranks->nr; cl->nr++) {
+		struct run_client *c = &cl->c[cl->nr];
+
+		if (run_output_for_report(&ranks->per_rank[cl->nr], &cl->entries[cl->nr], &c->nr)) {
+			recorded_clients_free(cl);
+			return -1;
+		}
+		c->res = cl->entries[cl->nr];
+		c->rank = cl->nr;
+		c->local_rank = (unsigned)ranks->local_ranks[cl->nr];
+		c->hostname = ranks->hosts[cl->nr].hostname;
+	}
+	return 0;
 }

@@ -88,4 +88,26 @@ int record_run(const struct job_list *jobs, const struct run_options *opt,
 
 void recorded_free(struct recorded *r);
 
+/* What this process measured itself, as reported: r->entries, or under
+ * mpirun rank 0's own entries (r->entries are every rank's), as its live
+ * status and --metrics-file show them. Free with recorded_own_free. */
+struct recorded_own {
+	const struct job_result *entries;
+	unsigned nr;
+	struct job_result *made;   /* the MPI copy, or NULL */
+};
+int recorded_own(const struct recorded *r, struct recorded_own *own);
+void recorded_own_free(struct recorded_own *own);
+
+/* An MPI run's ranks as fio's clients (output/output.h): each rank's own
+ * entries, made as the aggregate's are; none for one process. Free with
+ * recorded_clients_free. */
+struct recorded_clients {
+	struct run_client *c;
+	struct job_result **entries;   /* [nr]: each c[k].res, to free */
+	unsigned nr;
+};
+int recorded_clients_make(const struct rank_results *ranks, struct recorded_clients *cl);
+void recorded_clients_free(struct recorded_clients *cl);
+
 #endif

@@ -22,6 +22,15 @@ struct run_status {
 	double fraction;                 /* the part done of the current phase */
 };
 
+/* What a metrics file says beside the figures (output/metrics.h's
+ * context, as rank 0 sends it to the other ranks). */
+struct run_metrics_note {
+	const char *path;              /* as given: %r %h %l expand per rank */
+	uint64_t interval_ns;
+	const char *command, *step;    /* step: NULL outside a suite */
+	unsigned step_index, nr_steps, point, nr_points;
+};
+
 struct run_options {
 	uint64_t max_buffer_mem;              /* 0 = a quarter of RAM */
 	const volatile sig_atomic_t *stop;    /* set asynchronously to stop */
@@ -42,6 +51,10 @@ struct run_options {
 	uint64_t status_tick_ns;
 	void (*status)(void *arg, const struct run_status *st);
 	void *status_arg;
+	/* --metrics-file under mpirun: what every other rank writes its own
+	 * file with (record/rank_run.c); the runner only carries it. NULL:
+	 * no metrics file */
+	const struct run_metrics_note *metrics;
 	/* the run's verify seed for jobs that name none (MPI: rank 0's, so
 	 * every rank's blocks carry the one seed that is stored); false: drawn
 	 * at random */

@@ -45,6 +45,7 @@ struct suite_ctx {
 	 * the latest drive snapshot stored (owned) */
 	unsigned point;
 	struct metrics_state metrics;
+	struct run_metrics_note metrics_note;   /* the other ranks' (MPI) */
 	char *drive, *drive_delta;
 };
 

@@ -62,7 +62,8 @@ void suite_step_estimate(const struct suite_ctx *c, const struct suite_step *st,
 		*seconds = (double)(st->spec.ramp_ns + st->spec.runtime_ns) / 1e9 * step_repeats(st);
 	if (st->kind == STEP_SWEEP || st->kind == STEP_MEASURE)
 		*seconds += (double)st->pause_ns / 1e9 * step_repeats(st);
-	if (st->kind != STEP_SWEEP)
+	/* time_based: the runtime, whatever the size (fio's rule) */
+	if (st->kind != STEP_SWEEP && !st->spec.time_based)
 		*bytes = (st->spec.io_size ? st->spec.io_size : size) * step_repeats(st);
 }
 

@@ -106,7 +106,15 @@ static void suite_on_status(void *arg, const struct run_status *st)
  * progress into the status line. */
 struct run_options suite_run_options(struct suite_ctx *c)
 {
+	/* under mpirun every other rank writes its own --metrics-file */
+	c->metrics_note = (struct run_metrics_note){
+		.path = c->o->metrics_file, .interval_ns = c->o->metrics_ns,
+		.command = c->o->command_name ? c->o->command_name : "suite",
+		.step = c->step->name, .step_index = c->position + 1, .nr_steps = c->nr_selected,
+		.point = c->point,
+	};
 	return (struct run_options){
+		.metrics = c->o->metrics_file ? &c->metrics_note : NULL,
 		.max_buffer_mem = c->o->max_buffer_mem,
 		.stop = c->o->stop,
 		.destroy_ids = c->o->destroy_ids,
@@ -137,8 +145,9 @@ int suite_run_and_store(struct suite_ctx *c, const struct job_list *jobs,
 	int rc = 0;
 
 	/* the first sample's rate counts from here */
-	c->point = point + 1;
+	c->point = c->metrics_note.point = point + 1;
 	metrics_state_restart(&c->metrics);
+	c->metrics.interval_ns = c->o->metrics_ns;
 	c->phase_bytes = c->sample_bytes = 0;
 	c->sample_ns = clock_now_ns();
 	if (record_run(jobs, &opt, &place, &rec)) {
@@ -160,7 +169,13 @@ int suite_run_and_store(struct suite_ctx *c, const struct job_list *jobs,
 			c->drive = strdup(rec.entries[i].drive_after);
 			c->drive_delta = rec.entries[i].drive_delta ? strdup(rec.entries[i].drive_delta) : NULL;
 		}
-	suite_write_metrics(c, rec.entries, rec.nr);
+	if (c->o->metrics_file) {   /* MPI: rank 0's own, as its status */
+		struct recorded_own own;
+
+		if (recorded_own(&rec, &own) == 0)
+			suite_write_metrics(c, own.entries, own.nr);
+		recorded_own_free(&own);
+	}
 	for (unsigned i = 0; i < rec.nr; i++) {
 		for (int d = 0; d < DIR_COUNT; d++)
 			c->step_bytes += rec.entries[i].dir[d].bytes;

@@ -4,8 +4,9 @@
 # client_stats holds each rank's job objects with hostname and port, then an
 # "All clients" entry per aggregate entry equal to jobs[]; normal output
 # prints one block per rank under a "<host> rank R" line, then the
-# aggregate. One short run on 2 ranks (null engine, 1 s); without mpirun
-# nothing of it appears.
+# aggregate. One short run on 2 ranks (null engine, 1 s); a stored one
+# exports (export --format fio) as the document run printed, client_stats
+# included; without mpirun nothing of it appears.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mpi_lib.sh"
 
@@ -92,6 +93,23 @@ for lo, hi in ((i0, i1), (i1, ia), (ia, len(lines))):
 assert sum(l.startswith("  ranks: 2;") for l in lines[ia:]) == 2
 assert not any(l.startswith("  ranks:") for l in lines[:ia])
 '
+
+# --- stored and exported: export --format fio writes the document run printed,
+# client_stats included (issue 31.1: "the document run would have written")
+ASAN_OPTIONS="$MPI_ASAN_OPTIONS" timeout 120 mpirun --oversubscribe --bind-to none \
+	-x ASAN_OPTIONS -np 2 "$MPI_DB" run --output-format=json+ --db "$TMP/m.db" --label L \
+	--ioengine=null --bs=4k --size=16m --name=rd --rw=randread --iodepth=1 --numjobs=1 \
+	>"$TMP/stored.json" 2>"$TMP/err"
+check "a stored run on 2 ranks" [ $? -eq 0 ]
+"$DB" export --db "$TMP/m.db" --format fio --dir "$TMP/exp" >/dev/null 2>&1
+check "export of the MPI run: the document run printed, client_stats included" python3 - \
+	"$TMP/stored.json" "$TMP/exp/L/rd/randread-iodepth-1-numjobs-1.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert list(a) == list(b), (list(a), list(b))
+assert len(b["client_stats"]) == 3, len(b["client_stats"])
+assert a == b, [k for k in a if a[k] != b.get(k)]
+PY
 
 # --- one process: no client_stats, no rank blocks ------------------------------------
 for bin in "$DB" "$MPI_DB"; do

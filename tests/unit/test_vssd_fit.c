@@ -26,6 +26,7 @@
 #include "vssd/drive.h"
 #include "vssd/model.h"
 #include "vssd/sim.h"
+#include "helpers/vssd_run.h"
 
 #define TOLERANCE 0.15
 
@@ -87,15 +88,8 @@ static struct sim_result run_job(struct vdrive *d, enum sim_rw rw, uint64_t bs, 
 	/* 256 outstanding as 8 jobs of 32 (rated random figures are
 	 * measured with several workers: one queue bounds a job, queue_us) */
 	uint32_t jobs = depth == 256 ? 8 : 1;
-	struct sim_job j = { .rw = rw, .bs = (uint32_t)bs, .depth = depth / jobs, .jobs = jobs,
-			     .ios = ios,
-			     .bytes = (uint64_t)(capacities * (double)vdrive_model(d)->capacity),
-			     .untimed = untimed };
-	struct sim_result r;
 
-	if (sim_run(d, &j, &r))
-		fail_msg("sim: %s", err_msg());
-	return r;
+	return vssd_run(d, rw, (uint32_t)bs, depth / jobs, jobs, ios, capacities, untimed);
 }
 
 static struct sim_result run(struct vdrive *d, enum sim_rw rw, uint64_t bs, uint32_t depth,

@@ -26,6 +26,7 @@
 #include "vssd/drive.h"
 #include "vssd/model.h"
 #include "vssd/sim.h"
+#include "helpers/vssd_run.h"
 
 #define FIGURES "tests/data/vssd-review-figures.tsv"
 #define MAX_FIGURES 512
@@ -116,19 +117,6 @@ static unsigned load_figures(struct figure *figs)
 	return n;
 }
 
-static struct sim_result run(struct vdrive *d, enum sim_rw rw, uint32_t bs, uint32_t depth,
-			     uint32_t jobs, uint64_t ios, double capacities, bool untimed)
-{
-	struct sim_job j = { .rw = rw, .bs = bs, .depth = depth, .jobs = jobs, .ios = ios,
-			     .bytes = (uint64_t)(capacities * (double)vdrive_model(d)->capacity),
-			     .untimed = untimed };
-	struct sim_result r;
-
-	if (sim_run(d, &j, &r))
-		fail_msg("sim: %s", err_msg());
-	return r;
-}
-
 static double pick(const struct sim_result *r, enum metric m)
 {
 	switch (m) {
@@ -193,7 +181,7 @@ static void run_sweep(struct vdrive *d, struct figure *figs, unsigned n, uint32_
 	static const uint32_t depths[] = { 1, 2, 4, 8, 16, 32 }, jobs[] = { 1, 4, 8 };
 	double seconds = point_seconds() * vdrive_model(d)->scale;
 
-	run(d, SIM_WRITE, bs, 16, 1, 0, 1, false);
+	vssd_run(d, SIM_WRITE, bs, 16, 1, 0, 1, false);
 	for (unsigned a = 0; a < 6; a++)
 		for (unsigned b = 0; b < 3; b++) {
 			struct figure at = { .rw = SIM_RANDWRITE, .bs = bs, .depth = depths[a],
@@ -208,8 +196,8 @@ static void run_sweep(struct vdrive *d, struct figure *figs, unsigned n, uint32_
 		}
 	for (unsigned k = 0; k < n; k++)
 		if (figs[k].state == S_SWEEP && figs[k].bs == bs && !(figs[k].model > 0)) {
-			struct sim_result r = run(d, SIM_RANDWRITE, bs, figs[k].depth, figs[k].jobs,
-						  point_ios(&figs[k]), 0, false);
+			struct sim_result r = vssd_run(d, SIM_RANDWRITE, bs, figs[k].depth, figs[k].jobs,
+						       point_ios(&figs[k]), 0, false);
 			take(figs, n, &figs[k], S_SWEEP, &r);
 		}
 }
@@ -219,12 +207,12 @@ static void run_sweep(struct vdrive *d, struct figure *figs, unsigned n, uint32_
  * queues, then each point. */
 static void run_steady(struct vdrive *d, struct figure *figs, unsigned n, uint32_t bs)
 {
-	run(d, SIM_RANDWRITE, bs, 32, 8, 0, 1, true);
-	run(d, SIM_RANDWRITE, bs, 32, 8, 0, 0.05, false);
+	vssd_run(d, SIM_RANDWRITE, bs, 32, 8, 0, 1, true);
+	vssd_run(d, SIM_RANDWRITE, bs, 32, 8, 0, 0.05, false);
 	for (unsigned k = 0; k < n; k++)
 		if (figs[k].state == S_STEADY && figs[k].bs == bs && !(figs[k].model > 0)) {
-			struct sim_result r = run(d, SIM_RANDWRITE, bs, figs[k].depth, figs[k].jobs,
-						  point_ios(&figs[k]), 0, false);
+			struct sim_result r = vssd_run(d, SIM_RANDWRITE, bs, figs[k].depth, figs[k].jobs,
+						       point_ios(&figs[k]), 0, false);
 			take(figs, n, &figs[k], S_STEADY, &r);
 		}
 }
@@ -242,11 +230,11 @@ static void run_drive(struct figure *figs, unsigned n)
 	if (vssd_model_load(path, scale_of(figs[0].spec), &m))
 		fail_msg("%s", err_msg());
 	assert_non_null(d = vdrive_create(&m));
-	run(d, SIM_WRITE, 128 << 10, 16, 1, 0, 1, false);   /* the fill */
+	vssd_run(d, SIM_WRITE, 128 << 10, 16, 1, 0, 1, false);   /* the fill */
 	for (unsigned i = 0; i < n; i++)
 		if (figs[i].state == S_FILL && !(figs[i].model > 0)) {
-			struct sim_result r = run(d, figs[i].rw, figs[i].bs, figs[i].depth,
-						  figs[i].jobs, point_ios(&figs[i]), 0, false);
+			struct sim_result r = vssd_run(d, figs[i].rw, figs[i].bs, figs[i].depth,
+						       figs[i].jobs, point_ios(&figs[i]), 0, false);
 			take(figs, n, &figs[i], S_FILL, &r);
 		}
 	for (unsigned i = 0; i < n; i++)

@@ -134,17 +134,19 @@ static uint64_t time_ops(struct vdrive *d, const struct ftl_ops *ops, bool host,
 		if (dep->call != d->call)
 			*dep = (struct die_deps){ ready, ready, d->call };
 		if (op->kind == FTL_OP_READ) {
-			end = host ? timing_host_read(d->timing, mode, op->die, read_bytes, ready)
-				   : timing_nand_op(d->timing, NAND_READ, mode, op->die, read_bytes,
-						    ready);
+			end = host ? timing_host_read(d->timing, mode, op->die, op->block,
+						      read_bytes, ready)
+				   : timing_nand_op(d->timing, NAND_READ, mode, op->die, op->block,
+						    read_bytes, ready);
 			dep->read_done = end > dep->read_done ? end : dep->read_done;
 		} else if (op->kind == FTL_OP_PROGRAM) {
-			end = timing_nand_op(d->timing, NAND_PROGRAM, mode, op->die, 0, dep->read_done);
+			end = timing_nand_op(d->timing, NAND_PROGRAM, mode, op->die, 0, 0,
+					     dep->read_done);
 			dep->prog_done = end > dep->prog_done ? end : dep->prog_done;
 			if (end > *programmed)
 				*programmed = end;
 		} else {
-			end = timing_nand_op(d->timing, NAND_ERASE, mode, op->die, 0, dep->prog_done);
+			end = timing_nand_op(d->timing, NAND_ERASE, mode, op->die, 0, 0, dep->prog_done);
 		}
 		last = end > last ? end : last;
 	}
@@ -196,7 +198,8 @@ static int model_read(struct vdrive *d, uint64_t first, uint64_t count, uint32_t
 		first += (uint64_t)n;
 		count -= (uint64_t)n;
 	}
-	*done = timing_read_out(d->timing, len, nand);
+	/* the data path (decode) runs in parallel engines after the die */
+	*done = timing_read_out(d->timing, len, nand + d->model.timing.decode_ns);
 	return 0;
 }
 

@@ -24,10 +24,11 @@ struct raw_model {
 	uint64_t capacity;
 	double op;
 	unsigned bits;
-	uint64_t channels, dies, page, pages_per_block, iu, slc_cache, slc_dynamic, write_buffer;
-	uint64_t read_ns, program_ns, erase_ns, slc_read_ns, slc_program_ns, command_ns;
+	uint64_t channels, dies, planes, page, pages_per_block, iu, slc_cache, slc_dynamic, write_buffer;
+	uint64_t read_ns, program_ns, erase_ns, slc_read_ns, slc_program_ns, command_ns, decode_ns;
 	uint64_t suspend_ns, write_ack_ns, queue_ns, erase_slices;
 	double channel_mbs, controller_kiops, pcie_efficiency;
+	double program_jitter;     /* 0: every program takes program_us */
 	double queue_write_mbs;    /* 0: no per-queue write limit */
 	double write_intake_mbs;   /* 0: no drive-wide write limit */
 	uint64_t pcie_gen, pcie_lanes;
@@ -37,7 +38,7 @@ static void raw_defaults(struct raw_model *r)
 {
 	/* a generic TLC datacenter drive; a spec file's [model] says more */
 	*r = (struct raw_model){
-		.op = 0.07, .bits = 3, .channels = 16, .dies = 4, .page = 16384,
+		.op = 0.07, .bits = 3, .channels = 16, .dies = 4, .planes = 1, .page = 16384,
 		.pages_per_block = 1536, .iu = 4096, .write_buffer = 8ull << 20,
 		.read_ns = 50000, .program_ns = 600000, .erase_ns = 3000000,
 		.slc_read_ns = 20000, .slc_program_ns = 150000, .command_ns = 5000,
@@ -127,6 +128,18 @@ static int set_efficiency(const char *v, double *out)
 	return 0;
 }
 
+/* A spread: a fraction in [0, 1) or a percentage below 100%. */
+static int set_jitter(const char *v, double *out)
+{
+	if (!strcmp(v, "0") || !strcmp(v, "0%")) {
+		*out = 0;
+		return 0;
+	}
+	if (set_fraction(v, out))
+		return err_set("bad spread '%s' (0 <= spread < 1, or a percentage)", v);
+	return 0;
+}
+
 static int set_size(const char *v, uint64_t *out)
 {
 	return units_parse_size(v, 1024, out);
@@ -145,6 +158,8 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 		return set_count(v, 1, 256, &r->channels);
 	if (!strcmp(k, "dies_per_channel"))
 		return set_count(v, 1, 256, &r->dies);
+	if (!strcmp(k, "planes"))
+		return set_count(v, 1, 16, &r->planes);
 	if (!strcmp(k, "page"))
 		return set_size(v, &r->page);
 	if (!strcmp(k, "pages_per_block"))
@@ -161,6 +176,8 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 		return set_time(v, 1000, &r->read_ns);
 	if (!strcmp(k, "program_us"))
 		return set_time(v, 1000, &r->program_ns);
+	if (!strcmp(k, "program_jitter"))
+		return set_jitter(v, &r->program_jitter);
 	if (!strcmp(k, "erase_ms"))
 		return set_time(v, 1000000, &r->erase_ns);
 	if (!strcmp(k, "slc_read_us"))
@@ -169,6 +186,8 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 		return set_time(v, 1000, &r->slc_program_ns);
 	if (!strcmp(k, "command_us"))
 		return set_time(v, 1000, &r->command_ns);
+	if (!strcmp(k, "decode_us"))
+		return set_time_or_off(v, 1000, &r->decode_ns);
 	if (!strcmp(k, "write_ack_us"))
 		return set_time_or_off(v, 1000, &r->write_ack_ns);
 	if (!strcmp(k, "queue_write_mbs"))
@@ -366,14 +385,16 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 	};
 	m->timing = (struct timing_params){
 		.channels = (uint32_t)r->channels, .dies_per_channel = (uint32_t)r->dies,
-		.page_bytes = (uint32_t)r->page,
+		.planes = (uint32_t)r->planes, .page_bytes = (uint32_t)r->page,
 		.read_ns = { r->read_ns, r->slc_read_ns },
 		.program_ns = { r->program_ns, r->slc_program_ns },
 		.erase_ns = r->erase_ns,
+		.program_jitter = r->program_jitter,
 		.channel_bytes_per_ns = r->channel_mbs / 1000.0,
 		.link_bytes_per_ns = units_pcie_lane_mbs((unsigned)r->pcie_gen) * (double)r->pcie_lanes *
 				     r->pcie_efficiency / 1000.0,
 		.command_ns = r->command_ns,
+		.decode_ns = r->decode_ns,
 		.commands_per_ns = r->controller_kiops / 1e6,
 		.write_buffer_bytes = r->write_buffer,
 		.suspend_ns = r->suspend_ns,

@@ -17,6 +17,7 @@
 #include "vssd/timeline.h"
 
 #define TIMING_DIES_MAX 65536u
+#define TIMING_PLANES_MAX 16u
 #define DRAIN_HEAP_MAX (1u << 20)   /* pending buffered chunks, at most */
 
 struct drain {
@@ -26,8 +27,11 @@ struct drain {
 
 struct timing {
 	struct timing_params p;
+	uint32_t planes;                /* per die, at least 1 */
 	uint64_t *die_free;             /* every operation booked on the die ends */
-	uint64_t *host_read_free;       /* the host reads booked on it end (<= die_free) */
+	uint64_t *work_free;            /* its programs and erases end (<= die_free) */
+	uint64_t *plane_free;           /* per die and plane: its reads end */
+	uint64_t *host_read_free;       /* ... the host reads booked on it end */
 	uint64_t *erase_owed;           /* erase time its next programs run in slices */
 	struct timeline *channel;
 	struct timeline link;
@@ -39,6 +43,7 @@ struct timing {
 	uint64_t now;                   /* the latest submission: before it, nothing is pending */
 	uint64_t page_xfer_ns;          /* a page over a channel */
 	uint64_t command_gap_ns;        /* between commands the controller takes */
+	uint64_t jitter_state;          /* program_jitter's sequence (xorshift64) */
 	struct drain *heap;             /* min-heap by at_ns */
 	uint32_t nr_heap, cap_heap;
 	uint64_t reserved;              /* acknowledged, not yet programmed */
@@ -61,6 +66,7 @@ struct timing *timing_create(const struct timing_params *p)
 {
 	struct timing *t;
 	uint64_t dies = (uint64_t)p->channels * p->dies_per_channel;
+	uint32_t planes;
 
 	if (!p->channels || !p->dies_per_channel || dies > TIMING_DIES_MAX) {
 		err_set("vssd timing: %u channels x %u dies (1..%u dies in all)",
@@ -83,14 +89,25 @@ struct timing *timing_create(const struct timing_params *p)
 			err_set("vssd timing: read and program times must be above 0");
 			return NULL;
 		}
+	if (!(p->program_jitter >= 0 && p->program_jitter < 1)) {
+		err_set("vssd timing: program_jitter must be in [0, 1)");
+		return NULL;
+	}
 	if (!p->erase_ns) {
 		err_set("vssd timing: the erase time must be above 0");
 		return NULL;
 	}
+	if (p->planes > TIMING_PLANES_MAX) {
+		err_set("vssd timing: %u planes per die (at most %u)", p->planes, TIMING_PLANES_MAX);
+		return NULL;
+	}
+	planes = p->planes ? p->planes : 1;
 	t = calloc(1, sizeof(*t));
 	if (!t || !(t->die_free = calloc(dies, sizeof(*t->die_free))) ||
+	    !(t->work_free = calloc(dies, sizeof(*t->work_free))) ||
 	    !(t->erase_owed = calloc(dies, sizeof(*t->erase_owed))) ||
-	    !(t->host_read_free = calloc(dies, sizeof(*t->host_read_free))) ||
+	    !(t->plane_free = calloc(dies * planes, sizeof(*t->plane_free))) ||
+	    !(t->host_read_free = calloc(dies * planes, sizeof(*t->host_read_free))) ||
 	    !(t->channel = calloc(p->channels, sizeof(*t->channel))) ||
 	    (p->queue_ns && !(t->queue_free = calloc(TIMING_QUEUES, sizeof(*t->queue_free)))) ||
 	    (p->queue_write_bytes_per_ns > 0 &&
@@ -100,6 +117,8 @@ struct timing *timing_create(const struct timing_params *p)
 		return NULL;
 	}
 	t->p = *p;
+	t->planes = planes;
+	t->jitter_state = 0x9e3779b97f4a7c15ull;
 	t->page_xfer_ns = transfer_ns(p->page_bytes, p->channel_bytes_per_ns);
 	t->command_gap_ns = transfer_ns(1, p->commands_per_ns);
 	return t;
@@ -110,6 +129,8 @@ void timing_destroy(struct timing *t)
 	if (!t)
 		return;
 	free(t->die_free);
+	free(t->work_free);
+	free(t->plane_free);
 	free(t->erase_owed);
 	free(t->host_read_free);
 	free(t->queue_free);
@@ -127,6 +148,13 @@ static uint32_t die_index(const struct timing *t, uint32_t die)
 	return die % (t->p.channels * t->p.dies_per_channel);
 }
 
+/* The plane a read of block on die uses: planes interleave by block, as
+ * NAND addresses them. */
+static uint32_t plane_index(const struct timing *t, uint32_t die, uint32_t block)
+{
+	return die_index(t, die) * t->planes + block % t->planes;
+}
+
 /* A read's data leaves the die's register over its channel once tR ends
  * at read_end: returns when it is out. */
 static uint64_t read_data_out(struct timing *t, uint32_t die, uint32_t bytes, uint64_t read_end)
@@ -140,27 +168,45 @@ static uint64_t read_data_out(struct timing *t, uint32_t die, uint32_t bytes, ui
 	return timeline_book(ch, read_end, xfer) + xfer;
 }
 
+/* tPROG of mode for the next program, with program_jitter applied. */
+static uint64_t program_time(struct timing *t, enum nand_mode mode)
+{
+	uint64_t x = t->jitter_state, ns = t->p.program_ns[mode];
+	double u;
+
+	if (!(t->p.program_jitter > 0))
+		return ns;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	t->jitter_state = x;
+	u = (double)(x >> 11) / (double)(1ull << 52) - 1;   /* [-1, 1) */
+	return (uint64_t)((double)ns * (1 + u * t->p.program_jitter));
+}
+
 /* Holds die (and, for transfers, its channel) in the order the operation
  * uses them. */
 uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode mode,
-			uint32_t die, uint32_t bytes, uint64_t ready_ns)
+			uint32_t die, uint32_t block, uint32_t bytes, uint64_t ready_ns)
 {
 	uint32_t channel = (die / t->p.dies_per_channel) % t->p.channels;
 	uint32_t di = die_index(t, die);
-	uint64_t *dfree = &t->die_free[di];
+	uint64_t *dfree = &t->die_free[di], *plane;
 	struct timeline *ch = &t->channel[channel];
 	uint64_t xfer = t->page_xfer_ns;
-	uint64_t start, end, slice;
+	uint64_t start, end, slice, prog;
 
 	if (mode >= NAND_MODES)
 		mode = NAND_NATIVE;
 	t->stats.nand_ops[kind <= NAND_ERASE ? kind : NAND_READ]++;
 	switch (kind) {
-	case NAND_READ:
-		start = max_u64(ready_ns, *dfree);
-		*dfree = start + t->p.read_ns[mode];
+	case NAND_READ:   /* its plane, once the die's programs and erases are done */
+		plane = &t->plane_free[plane_index(t, die, block)];
+		start = max_u64(max_u64(ready_ns, *plane), t->work_free[di]);
+		end = *plane = start + t->p.read_ns[mode];
+		*dfree = max_u64(*dfree, end);
 		t->stats.die_busy_ns += t->p.read_ns[mode];
-		return read_data_out(t, die, bytes, *dfree);
+		return read_data_out(t, die, bytes, end);
 	case NAND_PROGRAM:
 		/* the page goes over the channel into the die's register while
 		 * the die may still be busy; the program needs both done */
@@ -171,8 +217,9 @@ uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode
 		slice = t->p.erase_slices > 1 ? t->p.erase_ns / t->p.erase_slices : 0;
 		slice = slice < t->erase_owed[di] ? slice : t->erase_owed[di];
 		t->erase_owed[di] -= slice;
-		end = *dfree = start + slice + t->p.program_ns[mode];
-		t->stats.die_busy_ns += slice + t->p.program_ns[mode];
+		prog = program_time(t, mode);
+		end = *dfree = t->work_free[di] = start + slice + prog;
+		t->stats.die_busy_ns += slice + prog;
 		return end;
 	case NAND_ERASE:
 	default:
@@ -181,32 +228,37 @@ uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode
 			t->erase_owed[di] += t->p.erase_ns;
 			return start;
 		}
-		end = *dfree = start + t->p.erase_ns;
+		end = *dfree = t->work_free[di] = start + t->p.erase_ns;
 		t->stats.die_busy_ns += t->p.erase_ns;
 		return end;
 	}
 }
 
-uint64_t timing_host_read(struct timing *t, enum nand_mode mode, uint32_t die,
+uint64_t timing_host_read(struct timing *t, enum nand_mode mode, uint32_t die, uint32_t block,
 			  uint32_t bytes, uint64_t ready_ns)
 {
-	uint32_t di = die_index(t, die);
-	uint64_t start = max_u64(ready_ns, t->host_read_free[di]), held;
+	uint32_t di = die_index(t, die), pi = plane_index(t, die, block);
+	uint64_t start = max_u64(ready_ns, t->host_read_free[pi]), held;
 
 	if (mode >= NAND_MODES)
 		mode = NAND_NATIVE;
-	/* an idle die (or no suspend): an ordinary read, in booking order */
-	if (!t->p.suspend_ns || t->die_free[di] <= start) {
-		uint64_t done = timing_nand_op(t, NAND_READ, mode, die, bytes, ready_ns);
+	/* an idle plane (or no suspend): an ordinary read, in booking order */
+	if (!t->p.suspend_ns || max_u64(t->plane_free[pi], t->work_free[di]) <= start) {
+		uint64_t done = timing_nand_op(t, NAND_READ, mode, die, block, bytes, ready_ns);
 
-		t->host_read_free[di] = t->die_free[di];
+		t->host_read_free[pi] = t->plane_free[pi];
 		return done;
 	}
 	/* the die is busy at start: its operation is suspended, the read
-	 * runs, and the die's queue resumes later by the time it held */
+	 * runs, and what was booked on the die (and this plane) resumes
+	 * later by the time it held */
 	held = t->p.suspend_ns + t->p.read_ns[mode];
-	t->host_read_free[di] = start + held;
+	t->host_read_free[pi] = start + held;
 	t->die_free[di] += held;
+	if (t->work_free[di] > start)
+		t->work_free[di] += held;
+	if (t->plane_free[pi] > start)
+		t->plane_free[pi] += held;
 	t->stats.nand_ops[NAND_READ]++;
 	t->stats.suspends++;
 	t->stats.die_busy_ns += held;

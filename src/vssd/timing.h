@@ -18,13 +18,26 @@ enum nand_mode { NAND_NATIVE, NAND_SLC, NAND_MODES };
 
 struct timing_params {
 	uint32_t channels, dies_per_channel;
+	/* planes per die that read on their own (independent plane read): a
+	 * read holds its block's plane (block % planes), a program or an
+	 * erase the whole die; 0 or 1 = the die is one unit */
+	uint32_t planes;
 	uint32_t page_bytes;               /* native page */
 	/* array times per mode: read (tR), program (tPROG) of one page */
 	uint64_t read_ns[NAND_MODES], program_ns[NAND_MODES];
 	uint64_t erase_ns;                 /* tBERS of one block */
+	/* each program takes tPROG times (1 + u * program_jitter), u spread
+	 * evenly over [-1, 1) (a fixed sequence): real tPROG varies with the
+	 * wordline and the cells, which keeps the dies' programs from
+	 * running in lock step; 0 = every program takes tPROG */
+	double program_jitter;
 	double channel_bytes_per_ns;       /* NAND bus of one channel (1.2 = 1200 MB/s) */
 	double link_bytes_per_ns;          /* host link (PCIe gen x lanes), both ways */
 	uint64_t command_ns;               /* controller latency per host command */
+	/* a read's data path after the die (ECC decode, DMA set-up): a
+	 * latency each read adds in parallel engines, not a die's time, so
+	 * reads colliding on a plane wait only for tR (issue 29.6) */
+	uint64_t decode_ns;
 	double commands_per_ns;            /* the controller's command rate (0.003 = 3M/s) */
 	uint64_t write_buffer_bytes;       /* writes acknowledged from here */
 	/* program/erase suspend: a host read on a die busy with other work
@@ -73,19 +86,20 @@ void timing_destroy(struct timing *t);
 
 /* One NAND operation on die, ready to start at ready_ns (its data in the
  * controller: for a program, after the host transfer): returns when it is
- * done. A read holds its die for tR, then its channel to move bytes out
+ * done. A read holds its block's plane for tR (once the die's programs
+ * and erases before it are done), then its channel to move bytes out
  * of the page register (only what was asked, as NAND's random data out
  * allows; 0 = the whole page); a program holds the channel for the page,
  * then the die for tPROG; an erase holds the die. */
 uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode mode,
-			uint32_t die, uint32_t bytes, uint64_t ready_ns);
+			uint32_t die, uint32_t block, uint32_t bytes, uint64_t ready_ns);
 
 /* A host read (a command's, or a read-modify-write's) of die, as
  * timing_nand_op's read, but with suspend_ns set it does not queue behind
  * the die's programs, erases and GC reads: it waits only for the host
- * reads before it, then suspend_ns, takes tR, and everything else booked
- * on the die ends later by suspend_ns + tR (docs/vssd.md "The clock"). */
-uint64_t timing_host_read(struct timing *t, enum nand_mode mode, uint32_t die,
+ * reads before it on its plane, then suspend_ns, takes tR, and everything
+ * else booked on the die ends later by suspend_ns + tR (docs/vssd.md "The clock"). */
+uint64_t timing_host_read(struct timing *t, enum nand_mode mode, uint32_t die, uint32_t block,
 			  uint32_t bytes, uint64_t ready_ns);
 
 /* The host side of a command submitted at submit_ns that moves bytes over

@@ -45,7 +45,7 @@ static uint64_t xfer(uint64_t bytes, double rate)
 static uint64_t read_4k(struct timing *t, uint32_t die, uint64_t submit)
 {
 	uint64_t start = timing_command_start(t, 0, submit);
-	uint64_t done = timing_nand_op(t, NAND_READ, NAND_NATIVE, die, 4096, start);
+	uint64_t done = timing_nand_op(t, NAND_READ, NAND_NATIVE, die, 0, 4096, start);
 
 	return timing_read_out(t, 4096, done);
 }
@@ -162,7 +162,7 @@ static void test_link_caps_sequential_reads(void **state)
 
 		for (int pg = 0; pg < 64; pg++) {
 			uint64_t d = timing_nand_op(t, NAND_READ, NAND_NATIVE,
-						    (uint32_t)((i * 64 + pg) % 32), 0, start);
+						    (uint32_t)((i * 64 + pg) % 32), 0, 0, start);
 			nand = d > nand ? d : nand;
 		}
 		done = timing_read_out(t, 1 << 20, nand);
@@ -208,13 +208,13 @@ static void test_program_holds_channel_then_die(void **state)
 	struct timing_stats st;
 
 	(void)state;
-	assert_int_equal(timing_nand_op(t, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0), x + 600 * US);
+	assert_int_equal(timing_nand_op(t, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0, 0), x + 600 * US);
 	/* SLC is faster; a second program on the die waits for the first */
-	assert_int_equal(timing_nand_op(t, NAND_PROGRAM, NAND_SLC, 3, 0, 0),
+	assert_int_equal(timing_nand_op(t, NAND_PROGRAM, NAND_SLC, 3, 0, 0, 0),
 			 x + 600 * US + 150 * US);
 	/* a read behind a program on the same die waits for it (interference) */
-	assert_true(timing_nand_op(t, NAND_READ, NAND_NATIVE, 3, 4096, 0) >= x + 750 * US + 50 * US);
-	assert_int_equal(timing_nand_op(t, NAND_ERASE, NAND_NATIVE, 7, 0, 0), 3000 * US);
+	assert_true(timing_nand_op(t, NAND_READ, NAND_NATIVE, 3, 0, 4096, 0) >= x + 750 * US + 50 * US);
+	assert_int_equal(timing_nand_op(t, NAND_ERASE, NAND_NATIVE, 7, 0, 0, 0), 3000 * US);
 	timing_get_stats(t, &st);
 	assert_int_equal(st.nand_ops[NAND_PROGRAM], 2);
 	assert_int_equal(st.nand_ops[NAND_READ], 1);
@@ -237,22 +237,22 @@ static void test_host_read_suspends_program(void **state)
 	p.suspend_ns = 5 * US;
 	t = timing_create(&p);
 	assert_non_null(t);
-	assert_int_equal(timing_nand_op(t, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0), prog_end);
+	assert_int_equal(timing_nand_op(t, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0, 0), prog_end);
 	/* at 100 us: suspend, tR, then the 4 KiB out over the channel */
-	assert_int_equal(timing_host_read(t, NAND_NATIVE, 3, 4096, 100 * US),
+	assert_int_equal(timing_host_read(t, NAND_NATIVE, 3, 0, 4096, 100 * US),
 			 100 * US + 5 * US + 50 * US + x4k);
 	/* a second one at 100 us waits for the first read only */
-	assert_int_equal(timing_host_read(t, NAND_NATIVE, 3, 4096, 100 * US),
+	assert_int_equal(timing_host_read(t, NAND_NATIVE, 3, 0, 4096, 100 * US),
 			 155 * US + 55 * US + x4k);
 	/* the program resumed: it, and a GC read behind it, end 2 x 55 us later */
-	assert_int_equal(timing_nand_op(t, NAND_READ, NAND_NATIVE, 3, 4096, 0),
+	assert_int_equal(timing_nand_op(t, NAND_READ, NAND_NATIVE, 3, 0, 4096, 0),
 			 prog_end + 110 * US + 50 * US + x4k);
 	/* an erase is suspended too */
-	assert_int_equal(timing_nand_op(t, NAND_ERASE, NAND_NATIVE, 7, 0, 0), 3000 * US);
-	assert_int_equal(timing_host_read(t, NAND_NATIVE, 7, 4096, 1000 * US),
+	assert_int_equal(timing_nand_op(t, NAND_ERASE, NAND_NATIVE, 7, 0, 0, 0), 3000 * US);
+	assert_int_equal(timing_host_read(t, NAND_NATIVE, 7, 0, 4096, 1000 * US),
 			 1055 * US + x4k);
 	/* an idle die: an ordinary read, no suspend */
-	assert_int_equal(timing_host_read(t, NAND_NATIVE, 9, 4096, 0), 50 * US + x4k);
+	assert_int_equal(timing_host_read(t, NAND_NATIVE, 9, 0, 4096, 0), 50 * US + x4k);
 	timing_get_stats(t, &st);
 	assert_int_equal(st.suspends, 3);
 	assert_int_equal(st.nand_ops[NAND_READ], 5);
@@ -261,8 +261,8 @@ static void test_host_read_suspends_program(void **state)
 	/* suspend_ns = 0: the host read queues behind the program */
 	p.suspend_ns = 0;
 	t = timing_create(&p);
-	timing_nand_op(t, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0);
-	assert_int_equal(timing_host_read(t, NAND_NATIVE, 3, 4096, 100 * US),
+	timing_nand_op(t, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0, 0);
+	assert_int_equal(timing_host_read(t, NAND_NATIVE, 3, 0, 4096, 100 * US),
 			 prog_end + 50 * US + x4k);
 	timing_get_stats(t, &st);
 	assert_int_equal(st.suspends, 0);
@@ -286,11 +286,11 @@ static void test_erase_slices(void **state)
 
 	assert_non_null(t);
 	assert_non_null(s);
-	assert_int_equal(timing_nand_op(t, NAND_ERASE, NAND_NATIVE, 3, 0, 0), 3000 * US);
-	assert_int_equal(timing_nand_op(s, NAND_ERASE, NAND_NATIVE, 3, 0, 0), 0);
+	assert_int_equal(timing_nand_op(t, NAND_ERASE, NAND_NATIVE, 3, 0, 0, 0), 3000 * US);
+	assert_int_equal(timing_nand_op(s, NAND_ERASE, NAND_NATIVE, 3, 0, 0, 0), 0);
 	for (int i = 0; i < 4; i++) {
-		whole[i] = timing_nand_op(t, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0);
-		sliced[i] = timing_nand_op(s, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0);
+		whole[i] = timing_nand_op(t, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0, 0);
+		sliced[i] = timing_nand_op(s, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0, 0);
 	}
 	/* whole: the first program after the erase; sliced: 750 us before each */
 	assert_int_equal(whole[0], 3000 * US + 600 * US);
@@ -303,7 +303,7 @@ static void test_erase_slices(void **state)
 	 * took its first page over the channel while idle) */
 	assert_int_equal(sliced[3], whole[3] + xfer_page);
 	/* owed slices are paid once: the fifth program is a program */
-	assert_int_equal(timing_nand_op(s, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0) - sliced[3], 600 * US);
+	assert_int_equal(timing_nand_op(s, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0, 0) - sliced[3], 600 * US);
 	timing_destroy(s);
 	timing_destroy(t);
 }

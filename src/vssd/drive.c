@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/error.h"
 #include "vssd/timing.h"
@@ -103,6 +104,22 @@ unsigned vdrive_state_segments(struct vdrive *d, struct ftl_segment *seg, unsign
 {
 	d->unprogrammed = 0;
 	return ftl_state_segments(d->ftl, seg, max);
+}
+
+struct vdrive *vdrive_clone(const struct vdrive *d)
+{
+	struct ftl_segment from[FTL_STATE_SEGMENTS], to[FTL_STATE_SEGMENTS];
+	struct vdrive *c = vdrive_create(&d->model);
+	unsigned n;
+
+	if (!c)
+		return NULL;
+	/* the source's segments name its memory; reading them changes nothing */
+	n = ftl_state_segments(d->ftl, from, FTL_STATE_SEGMENTS);
+	ftl_state_segments(c->ftl, to, FTL_STATE_SEGMENTS);
+	for (unsigned i = 0; i < n; i++)
+		memcpy(to[i].ptr, from[i].ptr, from[i].len);
+	return c;
 }
 
 static struct ftl_ops op_list(struct vdrive *d)

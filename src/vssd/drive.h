@@ -49,5 +49,9 @@ void vdrive_reset_waf(struct vdrive *d);
 /* The FTL's state as segments (ftl_state_segments): what lasts of a
  * drive between processes. The clock's does not: a loaded drive is idle. */
 unsigned vdrive_state_segments(struct vdrive *d, struct ftl_segment *seg, unsigned max);
+/* A second drive with d's FTL state and an idle clock (as a drive loaded
+ * from d's state file): to measure from d's state without aging d. NULL
+ * with err_msg. */
+struct vdrive *vdrive_clone(const struct vdrive *d);
 
 #endif

@@ -4,7 +4,8 @@
  * suspend_us = 0 a read waits behind them; a partial-IU write is
  * acknowledged from the write buffer either way); an untimed write goes through
  * the FTL and leaves the clock alone; the untimed path's refusals; jobs,
- * each on its own submission queue. */
+ * each on its own submission queue; a read's decode is latency, not die
+ * time; a clone is the drive's FTL on an idle clock. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -155,6 +156,92 @@ static void test_untimed_write(void **state)
 	vdrive_destroy(d);
 }
 
+/* A drive whose model has decode_ns of read decode. */
+static struct vdrive *drive_decode(uint64_t decode_ns)
+{
+	struct vssd_model m;
+	struct vdrive *d;
+
+	if (vssd_model_load(SPEC, "2g", &m))
+		fail_msg("%s", err_msg());
+	m.timing.decode_ns = decode_ns;
+	assert_non_null(d = vdrive_create(&m));
+	return d;
+}
+
+/* decode_us (issue 29.6): a read's decode adds to its latency but not to
+ * its die's time, so two reads of one page (one plane) a decode apart
+ * stay a tR apart, and a QD1 read is the decode longer. */
+static void test_decode_is_latency_not_die_time(void **state)
+{
+	struct vdrive *plain = drive_decode(0), *slow = drive_decode(40000);
+	uint64_t a[2], b[2];
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct vdrive *d = k ? slow : plain;
+
+		assert_int_equal(vdrive_write_untimed(d, 0, 64 << 10), 0);   /* one page, one die */
+		assert_int_equal(vdrive_io(d, 0, VDRIVE_READ, 0, 4096, 0, &a[k]), 0);
+		assert_int_equal(vdrive_io(d, 1, VDRIVE_READ, 8192, 4096, 0, &b[k]), 0);
+	}
+	assert_int_equal(a[1], a[0] + 40000);
+	assert_int_equal(b[1], b[0] + 40000);
+	/* the second waited for the first's tR only, with or without decode */
+	assert_true(b[0] - a[0] >= vdrive_model(plain)->timing.read_ns[NAND_NATIVE]);
+	assert_int_equal(b[1] - a[1], b[0] - a[0]);
+	vdrive_destroy(plain);
+	vdrive_destroy(slow);
+}
+
+/* The counters of two FTLs agree (field by field: the struct has
+ * padding). */
+static void assert_same_stats(const struct ftl_stats *a, const struct ftl_stats *b)
+{
+	assert_int_equal(a->host_ius_written, b->host_ius_written);
+	assert_int_equal(a->nand_ius_programmed, b->nand_ius_programmed);
+	assert_int_equal(a->gc_ius_moved, b->gc_ius_moved);
+	assert_int_equal(a->pages_programmed, b->pages_programmed);
+	assert_int_equal(a->pages_read, b->pages_read);
+	assert_int_equal(a->erases, b->erases);
+	assert_int_equal(a->erase_max, b->erase_max);
+	assert_int_equal(a->valid_ius, b->valid_ius);
+	assert_int_equal(a->free_blocks, b->free_blocks);
+	assert_int_equal(a->open_blocks, b->open_blocks);
+}
+
+/* vdrive_clone: the copy has the drive's FTL (its counters, its mapped
+ * IUs, read from NAND) and an idle clock; writing the copy leaves the
+ * drive as it was. */
+static void test_clone(void **state)
+{
+	struct vdrive *d = drive(5000), *c;
+	struct ftl_stats ds, cs, after;
+	uint64_t done, tr = vdrive_model(d)->timing.read_ns[NAND_NATIVE];
+
+	(void)state;
+	sim(d, SIM_WRITE, 128 << 10, 16, vdrive_model(d)->capacity / (128 << 10) / 2);
+	sim(d, SIM_RANDWRITE, 4096, 32, 20000);
+	assert_non_null(c = vdrive_clone(d));
+	vdrive_stats(d, &ds);
+	vdrive_stats(c, &cs);
+	assert_same_stats(&ds, &cs);
+	assert_int_equal(vdrive_last_done(c), 0);
+	/* the first half is mapped on the copy: a read takes tR; the last
+	 * quarter (never written) does not */
+	assert_int_equal(vdrive_io(c, 0, VDRIVE_READ, 4096, 4096, 0, &done), 0);
+	assert_true(done >= tr);
+	assert_int_equal(vdrive_io(c, 0, VDRIVE_READ, vdrive_model(c)->capacity - 4096, 4096,
+				   done, &done), 0);
+	sim(c, SIM_RANDWRITE, 4096, 32, 20000);
+	vdrive_stats(d, &after);
+	assert_same_stats(&ds, &after);
+	vdrive_stats(c, &cs);
+	assert_true(cs.host_ius_written > ds.host_ius_written);
+	vdrive_destroy(c);
+	vdrive_destroy(d);
+}
+
 /* Jobs in the simulator (issue 29.4): each keeps depth outstanding on
  * its own queue, so the P5430 (queue_us = 8) reads 32 outstanding from
  * eight jobs faster than from one; the I/Os asked are the I/Os done;
@@ -186,6 +273,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sim_jobs),
+		cmocka_unit_test(test_decode_is_latency_not_die_time),
+		cmocka_unit_test(test_clone),
 		cmocka_unit_test(test_host_reads_suspend_programs),
 		cmocka_unit_test(test_partial_write_acked_from_buffer),
 		cmocka_unit_test(test_untimed_write),

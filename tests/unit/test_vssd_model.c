@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "helpers/testfile.h"
@@ -105,6 +106,35 @@ static void test_suspend_key(void **state)
 	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
 						    "pages_per_block = 64\nerase_slices = 0\n"), NULL, &m), -1);
 	assert_non_null(strstr(err_msg(), "erase_slices"));
+	/* planes (1 by default, at most 16), decode_us (off by default) and
+	 * program_jitter (a spread below 100%, 0 by default) */
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\n"), NULL, &m), 0);
+	assert_int_equal(m.timing.planes, 1);
+	assert_true(m.timing.decode_ns == 0 && m.timing.program_jitter == 0);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nplanes = 4\ndecode_us = 35\n"
+						    "program_jitter = 10%\n"), NULL, &m), 0);
+	assert_int_equal(m.timing.planes, 4);
+	assert_int_equal(m.timing.decode_ns, 35000);
+	assert_true(fabs(m.timing.program_jitter - 0.1) < 1e-12);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nprogram_jitter = 0\n"), NULL, &m), 0);
+	assert_true(m.timing.program_jitter == 0);
+	const char *bad[] = { "planes = 0", "planes = 17", "decode_us = -1", "program_jitter = 100%",
+			      "program_jitter = 1.5", "program_jitter = x" };
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[160];
+
+		snprintf(text, sizeof(text), "[drive]\ncapacity_tb = 4\n[model]\npages_per_block = 64\n%s\n",
+			 bad[i]);
+		assert_int_equal(vssd_model_load(model_file(text), NULL, &m), -1);
+		/* the error names the key */
+		char key[32];
+
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(bad[i], " "), bad[i]);
+		assert_non_null(strstr(err_msg(), key));
+	}
 }
 
 /* slc_cache_dynamic: host data the dynamic cache holds on an empty drive,

@@ -7,10 +7,14 @@
  * median and worst error over the figures the fit did not use, by kind.
  *
  * States: every drive is filled sequentially once (128K, as the reviews'
- * two fills); reads and sequential writes run on that; random writes run
- * after a capacity of random writes at their block size through the FTL
- * alone (the reviews' workload-dependent preconditioning, to steady
- * state), then a short timed warm-up that fills the queues. */
+ * two fills); reads and sequential writes run on that. Random writes in
+ * the "sweep" state run the review's sweep (its grid of depths and jobs)
+ * after a sequential fill at their block size, each point aging the drive
+ * by what the real point wrote, and each figure measured from the state
+ * its point starts in, on a copy of the drive (run_sweep). Random writes
+ * in the "steady" state run after a capacity of random writes at their
+ * block size through the FTL alone (the reviews' workload-dependent
+ * preconditioning, to steady state) and a quarter capacity on the clock. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -400,18 +404,22 @@ static void test_review_figures(void **state)
 		       f->depth, f->jobs, metric_names[f->metric], f->measured, f->model,
 		       f->model / f->measured, f->fit ? " fit" : "");
 	}
-	struct summary reads = summarize(figs, n, read_or_sequential);
+	struct summary reads = summarize(figs, n, read_or_sequential), all = summarize(figs, n, any);
 
-	print_summary("all", summarize(figs, n, any));
+	print_summary("all", all);
 	print_summary("reads and sequential", reads);
 	print_summary("random writes", summarize(figs, n, random_write));
 	print_summary("percentiles", summarize(figs, n, is_tail));
 	/* issue 29's goal, where the model reaches it: reads and sequential
 	 * I/O (rates and mean latencies) within 10% at the median and none
-	 * past 1.5x */
+	 * past 1.5x, */
 	assert_true(reads.n >= 60);
 	assert_true(reads.median <= 1.10);
 	assert_true(reads.worst <= 1.5);
+	/* and over every figure at the median (the worst is not met yet:
+	 * docs/vssd-fit.md lists the figures past 1.5x and why) */
+	assert_true(all.n >= 120);
+	assert_true(all.median <= 1.10);
 }
 
 int main(void)

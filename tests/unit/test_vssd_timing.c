@@ -5,7 +5,9 @@
  * link caps sequential reads; the write buffer acknowledges at once until
  * it is full and then at the drains; a host read suspends a program or
  * erase and the die's queue resumes later by the read's time, a GC read
- * does not; bad parameters are refused. */
+ * does not; a die's planes read on their own but program and erase as
+ * one; tPROG spreads as program_jitter says around its mean; bad
+ * parameters are refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -308,6 +310,95 @@ static void test_erase_slices(void **state)
 	timing_destroy(t);
 }
 
+/* planes (issue 29.6): reads of blocks on different planes of one die
+ * overlap, reads on one plane queue, and a program holds every plane;
+ * one plane is the die as before. */
+static void test_planes_read_on_their_own(void **state)
+{
+	struct timing_params p = params();
+	uint64_t x4k = xfer(4096, 1.2), x = xfer(16384, 1.2);
+	struct timing *one, *four;
+
+	(void)state;
+	p.suspend_ns = 0;
+	one = timing_create(&p);
+	p.planes = 4;
+	four = timing_create(&p);
+	assert_non_null(one);
+	assert_non_null(four);
+	/* blocks 0 and 1 are on planes 0 and 1: both reads take tR at once,
+	 * then share the channel */
+	assert_int_equal(timing_nand_op(four, NAND_READ, NAND_NATIVE, 3, 0, 4096, 0), 50 * US + x4k);
+	assert_int_equal(timing_nand_op(four, NAND_READ, NAND_NATIVE, 3, 1, 4096, 0),
+			 50 * US + 2 * x4k);
+	/* block 4 is on plane 0 again: it waits for block 0's read */
+	assert_int_equal(timing_nand_op(four, NAND_READ, NAND_NATIVE, 3, 4, 4096, 0),
+			 100 * US + x4k);
+	/* one plane: the second read waits for the first */
+	assert_int_equal(timing_nand_op(one, NAND_READ, NAND_NATIVE, 3, 0, 4096, 0), 50 * US + x4k);
+	assert_int_equal(timing_nand_op(one, NAND_READ, NAND_NATIVE, 3, 1, 4096, 0),
+			 100 * US + x4k);
+	/* a program waits for every plane's reads, and a read on any plane
+	 * waits for the program */
+	assert_int_equal(timing_nand_op(four, NAND_PROGRAM, NAND_NATIVE, 3, 0, 0, 0),
+			 100 * US + 600 * US);
+	assert_int_equal(timing_nand_op(four, NAND_READ, NAND_NATIVE, 3, 3, 4096, 0),
+			 700 * US + 50 * US + x4k);
+	/* a host read with suspend on a busy plane of another die */
+	timing_destroy(four);
+	p.suspend_ns = 5 * US;
+	four = timing_create(&p);
+	assert_int_equal(timing_nand_op(four, NAND_PROGRAM, NAND_NATIVE, 5, 0, 0, 0), x + 600 * US);
+	assert_int_equal(timing_host_read(four, NAND_NATIVE, 5, 2, 4096, 100 * US),
+			 100 * US + 55 * US + x4k);
+	/* the program resumed 55 us later; a second plane's host read at the
+	 * same time does not wait for the first (they are on two planes) */
+	assert_int_equal(timing_host_read(four, NAND_NATIVE, 5, 3, 4096, 100 * US),
+			 100 * US + 55 * US + 2 * x4k);
+	assert_int_equal(timing_nand_op(four, NAND_READ, NAND_NATIVE, 5, 1, 4096, 0),
+			 x + 600 * US + 110 * US + 50 * US + x4k);
+	timing_destroy(four);
+	timing_destroy(one);
+}
+
+/* program_jitter: each tPROG lies within +-jitter of program_ns, they
+ * differ, their mean stays program_ns (within 1% over 10000), and two
+ * clocks made alike give the same sequence; 0 is the plain tPROG. */
+static void test_program_jitter(void **state)
+{
+	struct timing_params p = params();
+	struct timing *a, *b;
+	uint64_t prev_a = 0, prev_b = 0, lo = UINT64_MAX, hi = 0;
+	double sum = 0;
+	const int n = 10000;
+
+	(void)state;
+	p.program_jitter = 0.1;
+	a = timing_create(&p);
+	b = timing_create(&p);
+	assert_non_null(a);
+	assert_non_null(b);
+	for (int i = 0; i < n; i++) {
+		/* one die: each program starts when the last ends */
+		uint64_t end_a = timing_nand_op(a, NAND_PROGRAM, NAND_NATIVE, 0, 0, 0, 0);
+		uint64_t end_b = timing_nand_op(b, NAND_PROGRAM, NAND_NATIVE, 0, 0, 0, 0);
+		uint64_t took = end_a - (i ? prev_a : xfer(16384, 1.2));
+
+		assert_int_equal(end_a, end_b);
+		lo = took < lo ? took : lo;
+		hi = took > hi ? took : hi;
+		sum += (double)took;
+		prev_a = end_a;
+		prev_b = end_b;
+	}
+	(void)prev_b;
+	assert_true(lo >= 540 * US && hi <= 660 * US);
+	assert_true(hi - lo > 100 * US);   /* it spreads over the range */
+	assert_true(fabs(sum / n - 600.0 * US) < 6.0 * US);
+	timing_destroy(a);
+	timing_destroy(b);
+}
+
 static void test_bad_parameters(void **state)
 {
 	struct timing_params p;
@@ -340,6 +431,16 @@ static void test_bad_parameters(void **state)
 	p.erase_ns = 0;
 	assert_null(timing_create(&p));
 	assert_non_null(strstr(err_msg(), "erase"));
+	p = params();
+	p.planes = 17;
+	assert_null(timing_create(&p));
+	assert_non_null(strstr(err_msg(), "17 planes"));
+	p = params();
+	p.program_jitter = 1;
+	assert_null(timing_create(&p));
+	assert_non_null(strstr(err_msg(), "program_jitter"));
+	p.program_jitter = NAN;
+	assert_null(timing_create(&p));
 }
 
 /* A channel fills gaps: a die that is ready early is not queued behind a
@@ -516,6 +617,8 @@ int main(void)
 		cmocka_unit_test(test_write_buffer),
 		cmocka_unit_test(test_program_holds_channel_then_die),
 		cmocka_unit_test(test_host_read_suspends_program),
+		cmocka_unit_test(test_planes_read_on_their_own),
+		cmocka_unit_test(test_program_jitter),
 		cmocka_unit_test(test_bad_parameters),
 		cmocka_unit_test(test_timeline_fills_gaps),
 	};

@@ -5,15 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "cmd/args.h"
 #include "cmd/commands.h"
+#include "device/model_target.h"
 #include "device/safety.h"
 #include "device/snapshot.h"
 #include "util/error.h"
+#include "util/text.h"
 
 struct info_args {
 	bool json;
 	const char *target;
+	const char *vssd_state;       /* --vssd-state FILE: a vssd: TARGET as saved there */
 };
 
 static int set_target(void *args, const char *v)
@@ -29,11 +34,14 @@ static int set_target(void *args, const char *v)
 static const struct cmdopt info_options[] = {
 	CMDOPT_FLAG("--json", 0, struct info_args, json,
 		    "one JSON object instead of text (see docs/info.md)"),
+	CMDOPT_STRING("--vssd-state", 0, struct info_args, vssd_state, "FILE",
+		      "a vssd: TARGET as saved in FILE (vssd_state=,\n"
+		      "docs/vssd.md): its counters as its last job left them"),
 };
 
 static const struct cmdopt_spec info_spec = {
 	.command = "info",
-	.synopsis = "info [--json] TARGET",
+	.synopsis = "info [--json] [--vssd-state FILE] TARGET",
 	.about =
 	"Shows what TARGET (a regular file or a block device) is: kind, size,\n"
 	"block sizes, queue settings, model / serial / firmware, for NVMe the\n"
@@ -113,6 +121,22 @@ static void print_safety(int rc, const struct safety_verdict *v, const char *err
 		printf("  %s\n", hint);
 }
 
+/* --vssd-state: the modelled drive loaded from FILE, so its snapshot is
+ * the saved drive's. Nothing is written, so the file must be there (a
+ * missing one would show a fresh drive as if saved). */
+static int open_saved(const char *target, const char *state)
+{
+	int fd;
+
+	if (!model_target_is(target))
+		return err_set("--vssd-state %s: TARGET '%s' is not a modelled drive "
+			       "(vssd:FILE[@SCALE])", state, target);
+	if ((fd = text_open_input(state, "vssd_state file")) < 0)
+		return -1;
+	close(fd);
+	return model_target_open_state(target, state);
+}
+
 int cmd_info(int argc, char **argv)
 {
 	struct info_args args = { 0 };
@@ -132,6 +156,10 @@ int cmd_info(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 
+	if (args.vssd_state && open_saved(target, args.vssd_state)) {
+		fprintf(stderr, "drivebench info: %s\n", err_msg());
+		return EXIT_BAD_INPUT;
+	}
 	/* The snapshot is ~10 KB of fixed buffers; keep it off the stack. */
 	s = calloc(1, sizeof(*s));
 	if (!s) {

@@ -424,7 +424,9 @@ static int plan_with(struct plan_args args)
 		 * device-wide discard to wait for */
 		in.purge_instant = !t.is_block;
 	}
-	if (suite_load_set(suite_name, args.sets, args.nr_sets, &s) || select_steps(&args, &s) ||
+	/* the steps as a suite on the target runs them (--set vssd_state= on a model) */
+	if (suite_load_on(suite_name, args.sets, args.nr_sets, target_path, &s) ||
+	    select_steps(&args, &s) ||
 	    (args.time_scale && scale_time(&s, args.time_scale))) {
 		fprintf(stderr, "drivebench plan: %s\n", err_msg());
 		suite_free(&s);

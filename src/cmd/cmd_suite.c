@@ -15,6 +15,7 @@
 #include "cmd/parse_options.h"
 #include "cmd/suite_report.h"
 #include "cmd/suite_targets.h"
+#include "device/model_target.h"
 #include "ranks/ranks.h"
 #include "record/rank_run.h"
 #include "store/store.h"
@@ -207,6 +208,17 @@ static int apply_time_scale(struct suite *s, const char *text)
 	return suite_scale_time(s, f);
 }
 
+/* The target the suite's steps are checked for (suite_load_on): a
+ * modelled drive when every target is one (each process aims the steps at
+ * its own), so the options of ioengine=vssd (vssd_state=) are the steps'. */
+static const char *steps_target(const struct suite_args *a)
+{
+	for (unsigned i = 0; i < a->nr_targets; i++)
+		if (!model_target_is(a->targets[i]))
+			return NULL;
+	return a->nr_targets ? a->targets[0] : NULL;
+}
+
 /* --resume without --suite: the suite file the targets' runs ran, the
  * same for every target. */
 static int recorded_suite(const struct suite_args *a, char *path, size_t len)
@@ -304,7 +316,8 @@ int cmd_suite(int argc, char **argv)
 	 * before the default target is laid out, unless --resume finds it
 	 * in the database by the target */
 	if ((a.suite || !a.resume) &&
-	    suite_load_set(a.suite ? a.suite : DEFAULT_SUITE, a.sets, a.nr_sets, &s))
+	    suite_load_on(a.suite ? a.suite : DEFAULT_SUITE, a.sets, a.nr_sets, steps_target(&a),
+			  &s))
 		goto fail;
 	loaded = a.suite || !a.resume;
 	if (!a.nr_targets && cmd_default_target(&a.targets[a.nr_targets++])) {
@@ -316,7 +329,7 @@ int cmd_suite(int argc, char **argv)
 		if (recorded_suite(&a, recorded, sizeof(recorded)))
 			goto fail;
 		a.suite = recorded;
-		if (suite_load_set(a.suite, a.sets, a.nr_sets, &s))
+		if (suite_load_on(a.suite, a.sets, a.nr_sets, steps_target(&a), &s))
 			goto fail;
 		loaded = true;
 	}

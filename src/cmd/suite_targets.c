@@ -77,6 +77,23 @@ static int check_distinct(const struct suite_targets *t)
 	return code;
 }
 
+/* One vssd_state file is one drive's: several targets (each its own drive
+ * and process) would save over each other's. */
+static int check_one_state(const struct suite *s, unsigned nr)
+{
+	const char *state;
+
+	if (suite_vssd_state(s, &state) == 0 && !state[0])
+		return EXIT_OK;
+	if (state[0])
+		fprintf(stderr, "drivebench suite: vssd_state=%s: one state file is one drive's; "
+			"%u targets would each save theirs there: run one suite per target, each "
+			"with its own file\n", state, nr);
+	else
+		fprintf(stderr, "drivebench suite: %s\n", err_msg());
+	return EXIT_BAD_INPUT;
+}
+
 /* Every target through suite_check (the gate, the store, --resume) before
  * any starts; each failure is said, naming its target. */
 static int check_targets(const struct suite *s, struct child *c, unsigned nr,
@@ -374,6 +391,8 @@ int suite_targets_run(const struct suite *s, const struct suite_options *base,
 		return EXIT_RUN_FAILED;
 	}
 	code = check_distinct(t);
+	if (code == EXIT_OK)
+		code = check_one_state(s, t->nr);
 	for (unsigned i = 0; i < t->nr; i++) {
 		c[i].opt = *base;
 		c[i].opt.target = t->targets[i];

@@ -204,6 +204,17 @@ int model_target_check_job(const struct job_spec *spec, const char *path)
 	return 0;
 }
 
+int model_target_open_state(const char *path, const char *state)
+{
+	char file[JOB_PATH_MAX], scale[64];
+
+	if (!state || !state[0])
+		return 0;
+	if (model_target_parse(path, file, sizeof(file), scale, sizeof(scale)))
+		return -1;
+	return vssd_drive_open_state(file, scale, state, NULL);
+}
+
 int model_target_format(const char *path)
 {
 	char file[JOB_PATH_MAX], scale[64];

@@ -42,6 +42,13 @@ void model_target_identity(const char *path, char *key, size_t len);
  * spec names is replaced: a model is reached through its engine only. */
 int model_target_aim(struct job_spec *spec, const char *path);
 
+/* Opens the modelled drive of path with state as its state file
+ * (vssd_state=, io/vssd.h's vssd_drive_open_state): loaded from it now,
+ * before any job, format or snapshot meets the drive, and saved there as a
+ * job on ioengine=vssd saves it. state NULL or "": nothing to do. 0, or -1
+ * with err_msg naming the file. */
+int model_target_open_state(const char *path, const char *state);
+
 /* Formats the modelled drive (io/vssd.h's vssd_drive_format). 0 / -1. */
 int model_target_format(const char *path);
 

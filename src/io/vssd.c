@@ -5,8 +5,10 @@
  * handed back when that time comes, stamped with it, as the null engine
  * hands back its programmed latencies. One drive per model file and scale
  * lives for the whole process, shared by every clone and every run, so a
- * suite's steps see it age: fresh, preconditioned, steady. It keeps no
- * data: verify refuses it (no ENGINE_KEEPS_DATA). */
+ * suite's steps see it age: fresh, preconditioned, steady; with a state
+ * file (vssd_state=) it outlives the process: loaded when it is made,
+ * saved when its last job ends and after a format. It keeps no data:
+ * verify refuses it (no ENGINE_KEEPS_DATA). */
 #include "io/engine.h"
 #include "io/vssd.h"
 
@@ -39,6 +41,7 @@ struct vssd_drive {
 	struct vssd_model model;
 	struct vdrive *drive;            /* the model: FTL, clock, background GC */
 	uint32_t queues;                 /* submission queues handed out (one per job) */
+	unsigned users;                  /* jobs open on it now; the last to end saves it */
 	struct vssd_drive *next;
 };
 
@@ -74,6 +77,8 @@ static struct vssd_drive *drive_find(const char *key, const char *scale)
 /* ---- vssd_state=FILE: the FTL's state between processes ------------------ */
 
 #define STATE_MAGIC "drivebench vssd state 1\n"
+#define STATE_LINES 5        /* the magic, model=, scale=, capacity=, the geometry */
+#define STATE_SCALE_LINE 2
 
 /* The header names the drive: a file of another model or scale (or a
  * geometry changed since) is refused. */
@@ -84,6 +89,24 @@ static void state_header(const struct vssd_drive *d, char *buf, size_t len)
 	snprintf(buf, len, "%smodel=%s\nscale=%s\ncapacity=%llu\niu=%u blocks=%u pages=%u dies=%u\n",
 		 STATE_MAGIC, d->model.name, d->scale, (unsigned long long)d->model.capacity,
 		 g->iu_bytes, g->blocks, g->pages_per_block, g->channels * g->dies_per_channel);
+}
+
+/* PATH+suffix, when it exists, is a regular file (the file loaded, and
+ * FILE.tmp the save writes and renames); 0, or -1 with err_msg
+ * "cannot read vssd_state file 'PATH': it is a FIFO, not a regular file". */
+static int check_state_file(const char *path, const char *suffix)
+{
+	char name[sizeof(((struct job_spec *)0)->eng.vssd.state) + 8];
+	struct stat sb;
+	int fd;
+
+	snprintf(name, sizeof(name), "%s%s", path, suffix);
+	if (stat(name, &sb) != 0 && errno == ENOENT)
+		return 0;
+	if ((fd = text_open_input(name, "vssd_state file")) < 0)
+		return -1;
+	close(fd);
+	return 0;
 }
 
 /* Saves the drive's FTL to d->state (through FILE.tmp and a rename, so a
@@ -98,6 +121,11 @@ static int state_save(struct vssd_drive *d)
 	bool ok;
 	int fd;
 
+	/* the rename replaces FILE: never a device, FIFO or directory put
+	 * there since the job was checked (a link is replaced, not followed) */
+	if (lstat(d->state, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode))
+		return err_set("vssd_state=%s: not saved: it is %s, not a regular file", d->state,
+			       text_file_kind(sb.st_mode, "not a plain file"));
 	state_header(d, header, sizeof(header));
 	snprintf(tmp, sizeof(tmp), "%s.tmp", d->state);
 	/* never waits (a FIFO put there since the check) nor follows a link */
@@ -126,14 +154,51 @@ static int state_save(struct vssd_drive *d)
 	return 0;
 }
 
+/* Reads the header of the state file f (its magic, then the lines of
+ * state_header) and checks that it names drive d: the same model,
+ * capacity and geometry, and the same scale by value, as drive_find
+ * takes it (a file saved at @512m is the drive of @512M). Read line by
+ * line: the scale's spelling sets the header's length. 0, or -1 with
+ * err_msg naming the file (and both drives). */
+static int state_check_header(const struct vssd_drive *d, FILE *f)
+{
+	char want[2048], got[STATE_LINES][512], want_key[64], got_key[64];
+	char *w = want, *next;
+	bool same = true;
+
+	state_header(d, want, sizeof(want));
+	for (unsigned i = 0; i < STATE_LINES; i++) {
+		size_t len;
+
+		if (!fgets(got[i], sizeof(got[i]), f) || !(len = strlen(got[i])) ||
+		    got[i][len - 1] != '\n' || (i == 0 && strcmp(got[0], STATE_MAGIC)))
+			return err_set("vssd_state=%s: not a drivebench vssd state file", d->state);
+		got[i][len - 1] = 0;
+		next = strchr(w, '\n');
+		*next = 0;
+		if (i == STATE_SCALE_LINE) {   /* "scale=S": S by value */
+			vssd_scale_key(w + 6, want_key, sizeof(want_key));
+			vssd_scale_key(strncmp(got[i], "scale=", 6) ? got[i] : got[i] + 6, got_key,
+				       sizeof(got_key));
+			same = same && !strcmp(want_key, got_key);
+		} else if (i > 0) {
+			same = same && !strcmp(w, got[i]);
+		}
+		w = next + 1;
+	}
+	if (!same)
+		return err_set("vssd_state=%s: the file is of another drive (%s, %s), not of %s at "
+			       "scale %s", d->state, got[1], got[2], d->model.name[0] ?
+			       d->model.name : d->model_path, d->scale);
+	return 0;
+}
+
 /* Loads d->state into the fresh drive d when the file exists (a missing
  * file: the drive starts fresh and is saved there). 0, or -1 with err_msg. */
 static int state_load(struct vssd_drive *d)
 {
 	struct ftl_segment seg[FTL_STATE_SEGMENTS];
-	char want[2048], got[2048];
 	unsigned n;
-	size_t len;
 	struct stat sb;
 	int fd;
 	FILE *f;
@@ -148,23 +213,9 @@ static int state_load(struct vssd_drive *d)
 		close(fd);
 		return err_set("vssd_state=%s: cannot read it: %s", d->state, strerror(errno));
 	}
-	state_header(d, want, sizeof(want));
-	len = strlen(want);
-	if (fread(got, 1, len, f) != len || memcmp(got, STATE_MAGIC, strlen(STATE_MAGIC))) {
+	if (state_check_header(d, f)) {
 		fclose(f);
-		return err_set("vssd_state=%s: not a drivebench vssd state file", d->state);
-	}
-	if (memcmp(got, want, len)) {
-		got[len] = 0;
-		char *line = strstr(got, "model=");
-		char *end = line ? strchr(line, '\n') : NULL;
-
-		if (end && (end = strchr(end + 1, '\n')))
-			*end = 0;
-		fclose(f);
-		return err_set("vssd_state=%s: the file is of another drive (%s), not of %s at "
-			       "scale %s", d->state, line ? line : "?", d->model.name[0] ?
-			       d->model.name : d->model_path, d->scale);
+		return -1;
 	}
 	n = vdrive_state_segments(d->drive, seg, FTL_STATE_SEGMENTS);
 	for (unsigned i = 0; i < n; i++)
@@ -232,19 +283,41 @@ static struct vssd_drive *drive_get(const char *model, const char *scale, bool c
 	return drive_get_state(model, scale, create, NULL, drives_stop);
 }
 
-static struct vssd_drive *drive_open(const struct job_spec *spec,
-				      const volatile sig_atomic_t *stop)
+/* The drive (model, scale) with the state file state, made (and loaded
+ * from it) if this process has none yet. One drive has one file: a drive
+ * that has another, or was made without one (a job or a format used it
+ * fresh), is refused. A job that names no file takes the drive as it is,
+ * its file included (a suite's checkpoint jobs on a vssd: target). */
+static struct vssd_drive *drive_open_state(const char *model, const char *scale,
+					   const char *state, const volatile sig_atomic_t *stop)
 {
-	struct vssd_drive *d = drive_get_state(spec->eng.vssd.model, spec->eng.vssd.scale, true,
-					       spec->eng.vssd.state, stop);
+	struct vssd_drive *d = drive_get_state(model, scale, true, state, stop);
 
-	if (d && strcmp(d->state, spec->eng.vssd.state)) {
+	if (d && state && state[0] && strcmp(d->state, state)) {
 		err_set("vssd_state=%s: this process's drive (%s at scale %s) already has %s%s",
-			spec->eng.vssd.state, d->model_path, d->scale,
-			d->state[0] ? "the state file " : "no state file", d->state);
+			state, d->model_path, d->scale,
+			d->state[0] ? "the state file " : "no state file (it was made fresh "
+			"before)", d->state);
 		return NULL;
 	}
 	return d;
+}
+
+int vssd_drive_open_state(const char *model, const char *scale, const char *state,
+			  const volatile sig_atomic_t *stop)
+{
+	if (!state || !state[0])
+		return 0;
+	if (check_state_file(state, "") || check_state_file(state, ".tmp"))
+		return -1;
+	return drive_open_state(model, scale, state, stop ? stop : drives_stop) ? 0 : -1;
+}
+
+static struct vssd_drive *drive_open(const struct job_spec *spec,
+				      const volatile sig_atomic_t *stop)
+{
+	return drive_open_state(spec->eng.vssd.model, spec->eng.vssd.scale, spec->eng.vssd.state,
+				stop);
 }
 
 int vssd_drive_counters(const char *model, const char *scale, struct vssd_counters *c)
@@ -283,6 +356,11 @@ int vssd_drive_format(const char *model, const char *scale)
 		return drive_get(model, scale, true) ? 0 : -1;
 	pthread_mutex_lock(&d->lock);
 	vdrive_format(d->drive);
+	/* a suite's purge is a step: its drive is saved as a job's is (a
+	 * resume after it meets the formatted drive); a failed save is
+	 * reported, as at a job's end */
+	if (d->state[0] && state_save(d))
+		fprintf(stderr, "drivebench: %s\n", err_msg());
 	pthread_mutex_unlock(&d->lock);
 	return 0;
 }
@@ -360,23 +438,6 @@ static enum vdrive_dir io_dir(uint8_t dir)
 	return dir == DIR_READ ? VDRIVE_READ : dir == DIR_WRITE ? VDRIVE_WRITE : VDRIVE_TRIM;
 }
 
-/* PATH+suffix, when it exists, is a regular file; 0, or -1 with err_msg
- * "cannot read vssd_state file 'PATH': it is a FIFO, not a regular file". */
-static int check_state_file(const char *path, const char *suffix)
-{
-	char name[sizeof(((struct job_spec *)0)->eng.vssd.state) + 8];
-	struct stat sb;
-	int fd;
-
-	snprintf(name, sizeof(name), "%s%s", path, suffix);
-	if (stat(name, &sb) != 0 && errno == ENOENT)
-		return 0;
-	if ((fd = text_open_input(name, "vssd_state file")) < 0)
-		return -1;
-	close(fd);
-	return 0;
-}
-
 static int vssd_check(const struct job_spec *spec)
 {
 	struct vssd_model model;
@@ -429,6 +490,7 @@ static int vssd_init(struct engine *e, const struct job_spec *spec)
 	st->depth = e->depth;
 	pthread_mutex_lock(&d->lock);
 	st->queue = d->queues++;   /* each job its own queue, as one per CPU */
+	d->users++;
 	pthread_mutex_unlock(&d->lock);
 	e->priv = st;
 	return 0;
@@ -549,16 +611,19 @@ static int vssd_cancel(struct engine *e, struct io **out, unsigned max)
 static void vssd_cleanup(struct engine *e)
 {
 	struct vssd_state *st = e->priv;
+	struct vssd_drive *d;
 
 	if (!st)
 		return;
+	d = st->drive;
 	(void)book_submitted(st);   /* as cancel: the drive saw them */
-	if (st->drive->state[0]) {   /* every job's end saves the drive */
-		pthread_mutex_lock(&st->drive->lock);
-		if (state_save(st->drive))
-			fprintf(stderr, "drivebench: %s\n", err_msg());
-		pthread_mutex_unlock(&st->drive->lock);
-	}
+	/* the last job on the drive to end saves it (numjobs=16 ending
+	 * together write it once, not 16 times): so a kill loses at most what
+	 * the jobs running then did */
+	pthread_mutex_lock(&d->lock);
+	if (--d->users == 0 && d->state[0] && state_save(d))
+		fprintf(stderr, "drivebench: %s\n", err_msg());
+	pthread_mutex_unlock(&d->lock);
 	free(st->queued);
 	free(st->submitted);
 	free(st->pending);

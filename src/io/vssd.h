@@ -32,6 +32,19 @@ int vssd_drive_counters(const char *model, const char *scale, struct vssd_counte
  * secure erase does. 0, or -1 with err_msg. */
 int vssd_drive_format(const char *model, const char *scale);
 
+/* Names state as the state file of the drive (model, scale) for this
+ * process (vssd_state=, docs/vssd.md): the drive is made now if it is not
+ * yet, loaded from the file when it exists, and saved there when the last
+ * job on it ends and after a format. So whatever opens the drive next (a
+ * job, a format, a snapshot's counters) meets the saved drive. The file
+ * and FILE.tmp must be regular files when they exist; a file of another
+ * drive, not a state file or truncated is refused, and so is a drive that
+ * already has another state file or was made without one. state NULL or
+ * "": nothing to do. stop NULL: the flag of vssd_drives_stop_on. 0, or -1
+ * with err_msg. */
+int vssd_drive_open_state(const char *model, const char *scale, const char *state,
+			  const volatile sig_atomic_t *stop);
+
 /* The stop flag (SIGINT/SIGTERM) that making a drive outside a job checks
  * (a suite's purge makes it): a large drive takes seconds to clear, and a
  * set flag ends that with an error. A job's drive checks the run's flag. */

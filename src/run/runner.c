@@ -463,6 +463,15 @@ static int setup_clone(struct worker *w, struct target *t, unsigned groupid,
 			*why = RUN_FAILED_UNSAFE;
 		return err_prefix("job '%s'", s->name);
 	}
+	/* a drive with a state file is loaded now, before the first phase's
+	 * snapshots: they are of the drive as saved, not of a fresh one */
+	if (!strcmp(w->ops->name, "vssd") && s->eng.vssd.model[0] &&
+	    vssd_drive_open_state(s->eng.vssd.model, s->eng.vssd.scale, s->eng.vssd.state,
+				  opt->stop)) {
+		if (*opt->stop)   /* a signal while a large drive was made: exit 1 */
+			*why = RUN_FAILED_RUNTIME;
+		return err_prefix("job '%s'", s->name);
+	}
 	if (setup_verify(w, t, opt, vs, verify_bytes))
 		return err_prefix("job '%s'", s->name);
 	job_result_init(&w->result, s);

@@ -136,6 +136,17 @@ int suite_load(const char *name_or_path, struct suite *out);
  * override no step takes is an error naming it. */
 int suite_load_set(const char *name_or_path, const char *const *sets, unsigned nr_sets,
 		   struct suite *out);
+/* suite_load_set for the target the steps will run on. On a modelled
+ * drive (vssd:FILE[@SCALE]) every step runs on ioengine=vssd whatever
+ * engine it names (suite_step_spec), so each is checked so, and the
+ * options of ioengine=vssd (--set vssd_state=FILE) are the steps'. target
+ * NULL or any other target: as suite_load_set. */
+int suite_load_on(const char *name_or_path, const char *const *sets, unsigned nr_sets,
+		  const char *target, struct suite *out);
+/* The vssd_state file the suite's steps name, "" when none does. Steps on
+ * a vssd: target share one drive, so they share its file: two different
+ * files are refused, naming both steps. 0, or -1 with err_msg. */
+int suite_vssd_state(const struct suite *s, const char **state);
 void suite_free(struct suite *s);
 
 /* Whether a step answers to name: its own, or its test's (--only/--skip). */

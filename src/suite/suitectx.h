@@ -27,6 +27,7 @@ struct suite_ctx {
 	int64_t run_id;
 	char target_key[JOB_PATH_MAX];
 	struct target target;
+	const char *drive_state;       /* a vssd: target's vssd_state file ("" none; the steps') */
 	int exit_code;
 	bool interrupted;
 	struct suite_resume resume;    /* what a resume kept; nothing for a new run */

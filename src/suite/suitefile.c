@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "device/model_target.h"
 #include "util/env_expand.h"
 #include "util/error.h"
 #include "util/text.h"
@@ -50,6 +51,7 @@ struct parser {
 	unsigned nr_entries, cap_entries;
 	struct override *sets;
 	unsigned nr_sets;
+	const char *model_target;    /* the vssd: target the steps run on; NULL: none */
 };
 
 /* Where an entry came from, for messages: "FILE:LINE" or "--set TEXT". */
@@ -250,6 +252,24 @@ static int check_operating_point(const struct parser *p, const struct suite_step
 	return 0;
 }
 
+/* The step's job checked as it will run: on a modelled drive aimed at it
+ * (suite_step_spec), so the options of ioengine=vssd (vssd_state=) are
+ * the step's whatever engine it names. A copy: the run aims the step. */
+static int validate_spec(const struct parser *p, struct job_spec *spec)
+{
+	struct job_spec *aimed;
+	int rc;
+
+	if (!p->model_target)
+		return job_spec_validate(spec);
+	if (!(aimed = malloc(sizeof(*aimed))))
+		return err_set("out of memory");
+	*aimed = *spec;
+	rc = model_target_aim(aimed, p->model_target) || job_spec_validate(aimed) ? -1 : 0;
+	free(aimed);
+	return rc;
+}
+
 /* Checks that the step can run as written; the message has no prefix. */
 static int validate_step(const struct parser *p, struct suite_step *step)
 {
@@ -299,7 +319,7 @@ static int validate_step(const struct parser *p, struct suite_step *step)
 			return err_set("fill must be above 0");
 		break;
 	}
-	if (job_spec_validate(spec))
+	if (validate_spec(p, spec))
 		return -1;
 	/* run and verify turn verify_only jobs into reads; a suite step would
 	 * run the job as written, so it is refused rather than ignored */
@@ -659,6 +679,35 @@ int suite_load(const char *name_or_path, struct suite *out)
 int suite_load_set(const char *name_or_path, const char *const *sets, unsigned nr_sets,
 		   struct suite *out)
 {
+	return suite_load_on(name_or_path, sets, nr_sets, NULL, out);
+}
+
+int suite_vssd_state(const struct suite *s, const char **state)
+{
+	const struct suite_step *first = NULL;
+
+	*state = "";
+	for (unsigned i = 0; i < s->nr_steps; i++) {
+		const char *named = s->steps[i].spec.eng.vssd.state;
+
+		if (!named[0])
+			continue;
+		if (first && strcmp(named, *state))
+			return err_set("steps '%s' and '%s' name different vssd_state files (%s, %s): "
+				       "the suite's steps share one drive, so one file (--set "
+				       "vssd_state=FILE)", first->name, s->steps[i].name, *state, named);
+		if (!first) {
+			first = &s->steps[i];
+			*state = named;
+		}
+	}
+	return 0;
+}
+
+int suite_load_on(const char *name_or_path, const char *const *sets, unsigned nr_sets,
+		  const char *target, struct suite *out)
+{
+	struct target model;
 	struct parser *p;
 	const char *base, *dot;
 	int rc = -1;
@@ -666,6 +715,9 @@ int suite_load_set(const char *name_or_path, const char *const *sets, unsigned n
 	memset(out, 0, sizeof(*out));
 	if (!name_or_path || !*name_or_path)
 		return err_set("no suite given");
+	/* a bad model is the target's error, not each step's */
+	if (model_target_is(target) && model_target_probe(target, &model))
+		return -1;
 	if (looks_like_path(name_or_path)) {
 		if (strlen(name_or_path) >= sizeof(out->path))
 			return err_set("suite path too long");
@@ -678,6 +730,7 @@ int suite_load_set(const char *name_or_path, const char *const *sets, unsigned n
 		return err_set("out of memory");
 	p->file = out->path;
 	p->suite = out;
+	p->model_target = model_target_is(target) ? target : NULL;
 	job_spec_defaults(&p->global);
 	/* [global] options that name files (bssplit_file) find them next to the suite */
 	snprintf(p->global.source, sizeof(p->global.source), "%s", p->file);

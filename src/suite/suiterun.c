@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -442,10 +443,33 @@ static int prepare(struct suite_ctx *c)
 	    suite_check_logs(s, selected, c->nr_selected))
 		return -1;
 	suite_target_key(o->target, c->target_key, sizeof(c->target_key));
-	if (target_probe(o->target, &c->target) || store_open(o->db_path, &c->db)) {
+	if (target_probe(o->target, &c->target) ||
+	    (c->target.is_model && suite_vssd_state(s, &c->drive_state)) ||
+	    store_open(o->db_path, &c->db)) {
 		c->exit_code = err_exit_code(c->exit_code);
 		return -1;
 	}
+	return 0;
+}
+
+/* A modelled drive with a state file (vssd_state= in the steps, or --set)
+ * is loaded before the run's first snapshot: that snapshot, the purge and
+ * every step meet the drive as saved, a resumed run too. The steps' jobs
+ * save it as they end (and the purge's format): a kill loses at most the
+ * point that was running. */
+static int open_drive_state(struct suite_ctx *c)
+{
+	const char *state = c->drive_state;
+	bool saved = state && state[0] && access(state, F_OK) == 0;
+
+	if (!state || !state[0])
+		return 0;
+	if (model_target_open_state(c->o->target, state)) {
+		c->exit_code = *c->o->stop ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
+		return -1;
+	}
+	fprintf(stderr, "drivebench: the modelled drive %s %s (vssd_state)\n",
+		saved ? "is the one saved in" : "starts fresh and is saved in", state);
 	return 0;
 }
 
@@ -502,7 +526,7 @@ int suite_run(const struct suite *s, const struct suite_options *o, int *exit_co
 
 	if (!opts.stop)
 		opts.stop = &never;
-	if (prepare(&c))
+	if (prepare(&c) || open_drive_state(&c))
 		goto out;
 	c.exit_code = EXIT_RUN_FAILED;
 	if (o->resume ? resume_run(&c) : begin_run(&c))

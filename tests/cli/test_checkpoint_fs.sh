@@ -49,9 +49,13 @@ expect_output "checkpoint_fs = xfs: '$WORK/never.dat' is not a block device" "sa
 check "nothing created for the file target" test ! -e "$WORK/never.dat"
 check "no checkpoint directory next to it" test ! -e "$WORK/never.dat.checkpoints"
 check "no database written" test ! -e "$DRIVEBENCH_DB"
+model="vssd:$(pwd)/tests/data/models/test-tlc.ini@512m"
 expect_exit 2 "checkpoint_fs on a model target is refused" \
+	suite --suite "$WORK/xfs.suite" "$model"
+expect_output "'$model' is a model target, which keeps no data" "by name"
+expect_exit 2 "a model target whose file is missing is refused" \
 	suite --suite "$WORK/xfs.suite" "vssd:$WORK/model.vssd"
-expect_output "'vssd:$WORK/model.vssd' is a model target, which keeps no data" "by name"
+expect_output "cannot read vssd model '$WORK/model.vssd'" "naming the file"
 check "nothing written for the model target" test ! -e "$DRIVEBENCH_DB"
 expect_exit 2 "--checkpoint-fs with an unknown filesystem" \
 	checkpoint --checkpoint-size 8MB --ranks 2 --checkpoint-fs btrfs "$WORK"

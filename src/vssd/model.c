@@ -26,7 +26,7 @@ struct raw_model {
 	unsigned bits;
 	uint64_t channels, dies, planes, page, pages_per_block, iu, slc_cache, slc_dynamic, write_buffer;
 	uint64_t read_ns, program_ns, erase_ns, slc_read_ns, slc_program_ns, command_ns, decode_ns;
-	uint64_t suspend_ns, write_ack_ns, queue_ns, erase_slices;
+	uint64_t suspend_ns, write_ack_ns, write_ack_queued_ns, queue_ns, erase_slices;
 	double channel_mbs, controller_kiops, pcie_efficiency;
 	double program_jitter;     /* 0: every program takes program_us */
 	double queue_write_mbs;    /* 0: no per-queue write limit */
@@ -190,6 +190,8 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 		return set_time_or_off(v, 1000, &r->decode_ns);
 	if (!strcmp(k, "write_ack_us"))
 		return set_time_or_off(v, 1000, &r->write_ack_ns);
+	if (!strcmp(k, "write_ack_queued_ns"))
+		return set_time_or_off(v, 1, &r->write_ack_queued_ns);
 	if (!strcmp(k, "queue_write_mbs"))
 		return set_rate_or_off(v, &r->queue_write_mbs);
 	if (!strcmp(k, "write_intake_mbs"))
@@ -400,6 +402,7 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 		.suspend_ns = r->suspend_ns,
 		.erase_slices = (uint32_t)r->erase_slices,
 		.write_ack_ns = r->write_ack_ns,
+		.write_ack_queued_ns = r->write_ack_queued_ns,
 		.queue_write_bytes_per_ns = r->queue_write_mbs / 1000.0,   /* MB/s: 10^6 B/s */
 		.write_intake_bytes_per_ns = r->write_intake_mbs / 1000.0,
 		.queue_ns = r->queue_ns,

@@ -44,6 +44,8 @@ struct timing {
 	uint64_t page_xfer_ns;          /* a page over a channel */
 	uint64_t command_gap_ns;        /* between commands the controller takes */
 	uint64_t jitter_state;          /* program_jitter's sequence (xorshift64) */
+	uint64_t *acks;                 /* min-heap: the writes held, by ack time */
+	uint32_t nr_acks, cap_acks;
 	struct drain *heap;             /* min-heap by at_ns */
 	uint32_t nr_heap, cap_heap;
 	uint64_t reserved;              /* acknowledged, not yet programmed */
@@ -140,6 +142,7 @@ void timing_destroy(struct timing *t)
 	free(t->channel);
 	timeline_free(&t->link);
 	free(t->heap);
+	free(t->acks);
 	free(t);
 }
 
@@ -356,13 +359,74 @@ uint64_t timing_queue_write(struct timing *t, uint32_t queue, uint64_t bytes, ui
 	return in_ns;
 }
 
+/* ---- the writes the drive holds (write_ack_queued_ns) -------------------- */
+
+#define ACK_HEAP_MAX (1u << 21)
+
+static void acks_pop(struct timing *t)
+{
+	uint64_t last = t->acks[--t->nr_acks];
+	uint32_t i = 0;
+
+	for (;;) {
+		uint32_t child = 2 * i + 1;
+
+		if (child >= t->nr_acks)
+			break;
+		if (child + 1 < t->nr_acks && t->acks[child + 1] < t->acks[child])
+			child++;
+		if (t->acks[child] >= last)
+			break;
+		t->acks[i] = t->acks[child];
+		i = child;
+	}
+	if (t->nr_acks)
+		t->acks[i] = last;
+}
+
+/* How many writes are still held at now_ns (acknowledged later). */
+static uint32_t acks_held(struct timing *t, uint64_t now_ns)
+{
+	while (t->nr_acks && t->acks[0] <= now_ns)
+		acks_pop(t);
+	return t->nr_acks;
+}
+
+/* Adds a write acknowledged at at_ns. Past the cap (or with no memory)
+ * it is not counted: that errs toward a faster write path. */
+static void acks_push(struct timing *t, uint64_t at_ns)
+{
+	uint32_t i;
+
+	if (t->nr_acks == t->cap_acks) {
+		uint32_t cap = t->cap_acks ? t->cap_acks * 2 : 1024;
+		uint64_t *grown;
+
+		if (cap > ACK_HEAP_MAX || !(grown = realloc(t->acks, cap * sizeof(*grown))))
+			return;
+		t->acks = grown;
+		t->cap_acks = cap;
+	}
+	i = t->nr_acks++;
+	while (i > 0 && t->acks[(i - 1) / 2] > at_ns) {
+		t->acks[i] = t->acks[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	t->acks[i] = at_ns;
+}
+
 uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns)
 {
 	uint64_t at = in_ns, room = t->p.write_buffer_bytes;
 
-	/* the buffer takes writes one after another (write_ack_ns each) */
-	if (t->p.write_ack_ns) {
-		at = max_u64(in_ns, t->write_path_free) + t->p.write_ack_ns;
+	/* the buffer takes writes one after another (write_ack_ns each, and
+	 * write_ack_queued_ns for each write held when this one arrives) */
+	if (t->p.write_ack_ns || t->p.write_ack_queued_ns) {
+		uint64_t cost = t->p.write_ack_ns;
+
+		if (t->p.write_ack_queued_ns)
+			cost += t->p.write_ack_queued_ns * acks_held(t, in_ns);
+		at = max_u64(in_ns, t->write_path_free) + cost;
 		t->write_path_free = at;
 	}
 	drain_until(t, in_ns);
@@ -374,6 +438,8 @@ uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns)
 		heap_pop(t);
 	}
 	t->reserved += bytes;   /* held until a program drains it */
+	if (t->p.write_ack_queued_ns)
+		acks_push(t, at);
 	return at;
 }
 

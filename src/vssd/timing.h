@@ -50,6 +50,12 @@ struct timing_params {
 	/* the controller takes writes into its buffer one at a time, this
 	 * long each (its DRAM and power-loss path); 0 = no such stage */
 	uint64_t write_ack_ns;
+	/* ... and each write the drive holds (submitted, not yet
+	 * acknowledged) when a write reaches that stage adds this to its
+	 * time there: a controller whose write path slows as its list of
+	 * outstanding writes grows (the P5430's 4K random write, 152.5K at 8
+	 * in flight, 74.2K at 256, issue 29.7); 0 = no such growth */
+	uint64_t write_ack_queued_ns;
 	/* each submission queue (one per job) takes its commands one at a
 	 * time, one every queue_ns: the host's submitting thread and the
 	 * controller's handling of that queue, which the reviews cannot tell

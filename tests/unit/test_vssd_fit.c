@@ -37,6 +37,10 @@ struct rated {
 	 * (issue 29.10): one job's 128K sequential write and the most any
 	 * writes reached; 0 where the rating is the fit's */
 	double fit_seq_write_mbs, fit_write_ceiling_mbs;
+	/* [fit] rand_write_outstanding: the writes in flight at which a
+	 * review found the random-write rating met (8 jobs share them); 0:
+	 * the rating is checked at 256, as the others */
+	uint32_t fit_rand_write_outstanding;
 };
 
 /* [rated]'s figures and [fit]'s, from the spec file itself. */
@@ -57,6 +61,8 @@ static void read_rated(const char *path, struct rated *r)
 				r->fit_seq_write_mbs = atof(value);
 			else if (!strcmp(key, "write_ceiling_mbs"))
 				r->fit_write_ceiling_mbs = atof(value);
+			else if (!strcmp(key, "rand_write_outstanding"))
+				r->fit_rand_write_outstanding = (uint32_t)atoi(value);
 			else
 				fail_msg("%s: [fit] %s: not a key the test knows", path, key);
 		}
@@ -148,14 +154,25 @@ static void check_drive(const char *file, const char *scale)
 	 * quarter on the clock fills its queues, then a quarter is measured */
 	run_job(d, SIM_RANDWRITE, rated.rand_write_bs, 256, 1, 0, true);
 	run(d, SIM_RANDWRITE, rated.rand_write_bs, 256, 0.25, 0);
-	r = run(d, SIM_RANDWRITE, rated.rand_write_bs, 256, 0.25, 0);
+	if (rated.fit_rand_write_outstanding) {
+		uint32_t n = rated.fit_rand_write_outstanding;
+
+		assert_true(n >= 8 && n % 8 == 0);
+		r = vssd_run(d, SIM_RANDWRITE, (uint32_t)rated.rand_write_bs, n / 8, 8, 0, 0.25,
+			     false);
+		printf("  %-28s rand_write_iops at %u in flight ([fit])\n", file, n);
+	} else {
+		r = run(d, SIM_RANDWRITE, rated.rand_write_bs, 256, 0.25, 0);
+	}
 	near(file, "rand_write_iops", r.iops, rated.rand_write_iops);
 	printf("  %-28s FOB %.0f IOPS, steady %.0f at WAF %.2f\n", file, fob.iops, r.iops, r.waf);
 	/* a fresh drive writes at least twice as fast, unless the buffer's
-	 * intake (write_ack_us, one write at a time) bounds it first */
-	double intake = m.timing.write_ack_ns ? 1e9 / (double)m.timing.write_ack_ns : INFINITY;
+	 * intake (write_ack_us, one write at a time, and write_ack_queued_ns
+	 * for each of the other 255 the FOB keeps in flight) bounds it first */
+	uint64_t per_write = m.timing.write_ack_ns + 255 * m.timing.write_ack_queued_ns;
+	double intake = per_write ? 1e9 / (double)per_write : INFINITY;
 	assert_true(fob.iops > fmin(2 * r.iops, 0.95 * intake));
-	assert_true(fob.iops <= intake * 1.001);
+	assert_true(fob.iops <= intake * 1.005);
 	assert_true(r.waf > 1.5);
 	vdrive_destroy(d);
 

@@ -121,8 +121,12 @@ static void test_suspend_key(void **state)
 	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
 						    "pages_per_block = 64\nprogram_jitter = 0\n"), NULL, &m), 0);
 	assert_true(m.timing.program_jitter == 0);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nwrite_ack_queued_ns = 28\n"),
+					 NULL, &m), 0);
+	assert_int_equal(m.timing.write_ack_queued_ns, 28);
 	const char *bad[] = { "planes = 0", "planes = 17", "decode_us = -1", "program_jitter = 100%",
-			      "program_jitter = 1.5", "program_jitter = x" };
+			      "program_jitter = 1.5", "program_jitter = x", "write_ack_queued_ns = x" };
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char text[160];
 

@@ -491,6 +491,32 @@ static void test_write_ack_intake(void **state)
 	}
 }
 
+/* write_ack_queued_ns (issue 29.7): each write the drive holds when a
+ * write reaches the intake adds to that write's time there; once they
+ * are acknowledged a write takes write_ack_ns alone again. */
+static void test_write_ack_grows_with_writes_held(void **state)
+{
+	struct timing_params p = params();
+	struct timing *t;
+	uint64_t at = 1000 * US, expect = at;
+
+	(void)state;
+	p.write_ack_ns = 5 * US;
+	p.write_ack_queued_ns = 100;
+	assert_non_null(t = timing_create(&p));
+	/* eight writes in at once: the k-th meets k held */
+	for (uint64_t k = 0; k < 8; k++) {
+		expect += 5 * US + 100 * k;
+		assert_int_equal(timing_write_ack(t, 4096, at), expect);
+	}
+	/* after the last is acknowledged, none is held */
+	assert_int_equal(timing_write_ack(t, 4096, expect + 1), expect + 1 + 5 * US);
+	/* two in at once again: the second meets one held */
+	assert_int_equal(timing_write_ack(t, 4096, expect + 100 * US), expect + 105 * US);
+	assert_int_equal(timing_write_ack(t, 4096, expect + 100 * US), expect + 110 * US + 100);
+	timing_destroy(t);
+}
+
 /* queue_write_mbs (issue 29.10): each submission queue moves its writes'
  * data in at most queue_write_bytes_per_ns, so 8 x 128K writes that
  * arrive together on one queue are in bytes / rate apart, while on 8
@@ -606,6 +632,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_ack_intake),
+		cmocka_unit_test(test_write_ack_grows_with_writes_held),
 		cmocka_unit_test(test_queue_write_rate),
 		cmocka_unit_test(test_write_intake_rate),
 		cmocka_unit_test(test_erase_slices),

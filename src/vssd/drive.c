@@ -202,8 +202,9 @@ static int model_read(struct vdrive *d, uint64_t first, uint64_t count, uint32_t
 		      uint64_t start, uint64_t *done)
 {
 	uint32_t page = d->model.timing.page_bytes;
-	uint64_t nand = start, unused = 0;
+	uint64_t nand = start, unused = 0, retry, ready;
 
+	timing_take_retry(d->timing);
 	while (count) {
 		struct ftl_ops ops = op_list(d);
 		int64_t n = ftl_read(d->ftl, first, count, &ops);
@@ -215,8 +216,15 @@ static int model_read(struct vdrive *d, uint64_t first, uint64_t count, uint32_t
 		first += (uint64_t)n;
 		count -= (uint64_t)n;
 	}
-	/* the data path (decode) runs in parallel engines after the die */
-	*done = timing_read_out(d->timing, len, nand + d->model.timing.decode_ns);
+	/* the data path (decode) runs in parallel engines after the die. A
+	 * read that retried loses its place for the link: the data of the
+	 * reads ready before it goes first, so it completes the retry later
+	 * than it would have (its slot is booked where it was, the link's
+	 * time the same); booked at its NAND's end, a link busy further
+	 * ahead than the retry would hide it */
+	retry = timing_take_retry(d->timing);
+	ready = nand - retry > start ? nand - retry : start;
+	*done = timing_read_out(d->timing, len, ready + d->model.timing.decode_ns) + retry;
 	return 0;
 }
 

@@ -29,6 +29,8 @@ struct raw_model {
 	uint64_t suspend_ns, write_ack_ns, write_ack_queued_ns, queue_ns, erase_slices;
 	double channel_mbs, controller_kiops, pcie_efficiency;
 	double program_jitter;     /* 0: every program takes program_us */
+	double read_retry_rate;    /* per 4 KiB read; 0: no retries */
+	uint64_t read_retry_ns;
 	double queue_write_mbs;    /* 0: no per-queue write limit */
 	double write_intake_mbs;   /* 0: no drive-wide write limit */
 	uint64_t pcie_gen, pcie_lanes;
@@ -128,6 +130,18 @@ static int set_efficiency(const char *v, double *out)
 	return 0;
 }
 
+/* A probability: a number in [0, 1) (1e-5 or 0.001%). */
+static int set_rate_fraction(const char *v, double *out)
+{
+	if (!strcmp(v, "0") || !strcmp(v, "0%")) {
+		*out = 0;
+		return 0;
+	}
+	if (set_fraction(v, out))
+		return err_set("bad probability '%s' (0 <= p < 1, or a percentage)", v);
+	return 0;
+}
+
 /* A spread: a fraction in [0, 1) or a percentage below 100%. */
 static int set_jitter(const char *v, double *out)
 {
@@ -186,6 +200,10 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 		return set_time(v, 1000, &r->slc_program_ns);
 	if (!strcmp(k, "command_us"))
 		return set_time(v, 1000, &r->command_ns);
+	if (!strcmp(k, "read_retry_rate"))
+		return set_rate_fraction(v, &r->read_retry_rate);
+	if (!strcmp(k, "read_retry_us"))
+		return set_time_or_off(v, 1000, &r->read_retry_ns);
 	if (!strcmp(k, "decode_us"))
 		return set_time_or_off(v, 1000, &r->decode_ns);
 	if (!strcmp(k, "write_ack_us"))
@@ -392,6 +410,8 @@ static int build(const struct raw_model *r, double fraction, uint64_t want,
 		.program_ns = { r->program_ns, r->slc_program_ns },
 		.erase_ns = r->erase_ns,
 		.program_jitter = r->program_jitter,
+		.read_retry_rate = r->read_retry_rate,
+		.read_retry_ns = r->read_retry_ns,
 		.channel_bytes_per_ns = r->channel_mbs / 1000.0,
 		.link_bytes_per_ns = units_pcie_lane_mbs((unsigned)r->pcie_gen) * (double)r->pcie_lanes *
 				     r->pcie_efficiency / 1000.0,

@@ -44,6 +44,8 @@ struct timing {
 	uint64_t page_xfer_ns;          /* a page over a channel */
 	uint64_t command_gap_ns;        /* between commands the controller takes */
 	uint64_t jitter_state;          /* program_jitter's sequence (xorshift64) */
+	uint64_t retry_state;           /* read_retry_rate's sequence */
+	uint64_t retry_max_ns;          /* the longest retry since timing_take_retry */
 	uint64_t *acks;                 /* min-heap: the writes held, by ack time */
 	uint32_t nr_acks, cap_acks;
 	struct drain *heap;             /* min-heap by at_ns */
@@ -91,6 +93,10 @@ struct timing *timing_create(const struct timing_params *p)
 			err_set("vssd timing: read and program times must be above 0");
 			return NULL;
 		}
+	if (!(p->read_retry_rate >= 0 && p->read_retry_rate < 1)) {
+		err_set("vssd timing: read_retry_rate must be in [0, 1)");
+		return NULL;
+	}
 	if (!(p->program_jitter >= 0 && p->program_jitter < 1)) {
 		err_set("vssd timing: program_jitter must be in [0, 1)");
 		return NULL;
@@ -121,6 +127,7 @@ struct timing *timing_create(const struct timing_params *p)
 	t->p = *p;
 	t->planes = planes;
 	t->jitter_state = 0x9e3779b97f4a7c15ull;
+	t->retry_state = 0xd1b54a32d192ed03ull;
 	t->page_xfer_ns = transfer_ns(p->page_bytes, p->channel_bytes_per_ns);
 	t->command_gap_ns = transfer_ns(1, p->commands_per_ns);
 	return t;
@@ -171,20 +178,45 @@ static uint64_t read_data_out(struct timing *t, uint32_t die, uint32_t bytes, ui
 	return timeline_book(ch, read_end, xfer) + xfer;
 }
 
-/* tPROG of mode for the next program, with program_jitter applied. */
-static uint64_t program_time(struct timing *t, enum nand_mode mode)
+/* The next of a fixed sequence (xorshift64) in [0, 1). */
+static double next_unit(uint64_t *state)
 {
-	uint64_t x = t->jitter_state, ns = t->p.program_ns[mode];
-	double u;
+	uint64_t x = *state;
 
-	if (!(t->p.program_jitter > 0))
-		return ns;
 	x ^= x << 13;
 	x ^= x >> 7;
 	x ^= x << 17;
-	t->jitter_state = x;
-	u = (double)(x >> 11) / (double)(1ull << 52) - 1;   /* [-1, 1) */
-	return (uint64_t)((double)ns * (1 + u * t->p.program_jitter));
+	*state = x;
+	return (double)(x >> 11) / (double)(1ull << 53);
+}
+
+/* tPROG of mode for the next program, with program_jitter applied. */
+static uint64_t program_time(struct timing *t, enum nand_mode mode)
+{
+	uint64_t ns = t->p.program_ns[mode];
+
+	if (!(t->p.program_jitter > 0))
+		return ns;
+	return (uint64_t)((double)ns * (1 + (2 * next_unit(&t->jitter_state) - 1) *
+					    t->p.program_jitter));
+}
+
+/* tR of mode for the next read of bytes (0: a page), with a retry when
+ * one of its 4 KiB fails its first decode (read_retry_rate). */
+static uint64_t read_time(struct timing *t, enum nand_mode mode, uint32_t bytes)
+{
+	uint64_t ns = t->p.read_ns[mode];
+	uint32_t units;
+
+	if (!(t->p.read_retry_rate > 0))
+		return ns;
+	units = ((bytes ? bytes : t->p.page_bytes) + 4095) / 4096;
+	if (next_unit(&t->retry_state) < 1 - pow(1 - t->p.read_retry_rate, units)) {
+		t->stats.read_retries++;
+		ns += t->p.read_retry_ns;
+		t->retry_max_ns = t->p.read_retry_ns;
+	}
+	return ns;
 }
 
 /* Holds die (and, for transfers, its channel) in the order the operation
@@ -206,9 +238,10 @@ uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode
 	case NAND_READ:   /* its plane, once the die's programs and erases are done */
 		plane = &t->plane_free[plane_index(t, die, block)];
 		start = max_u64(max_u64(ready_ns, *plane), t->work_free[di]);
-		end = *plane = start + t->p.read_ns[mode];
+		slice = read_time(t, mode, bytes);
+		end = *plane = start + slice;
 		*dfree = max_u64(*dfree, end);
-		t->stats.die_busy_ns += t->p.read_ns[mode];
+		t->stats.die_busy_ns += slice;
 		return read_data_out(t, die, bytes, end);
 	case NAND_PROGRAM:
 		/* the page goes over the channel into the die's register while
@@ -255,7 +288,7 @@ uint64_t timing_host_read(struct timing *t, enum nand_mode mode, uint32_t die, u
 	/* the die is busy at start: its operation is suspended, the read
 	 * runs, and what was booked on the die (and this plane) resumes
 	 * later by the time it held */
-	held = t->p.suspend_ns + t->p.read_ns[mode];
+	held = t->p.suspend_ns + read_time(t, mode, bytes);
 	t->host_read_free[pi] = start + held;
 	t->die_free[di] += held;
 	if (t->work_free[di] > start)
@@ -266,6 +299,14 @@ uint64_t timing_host_read(struct timing *t, enum nand_mode mode, uint32_t die, u
 	t->stats.suspends++;
 	t->stats.die_busy_ns += held;
 	return read_data_out(t, die, bytes, start + held);
+}
+
+uint64_t timing_take_retry(struct timing *t)
+{
+	uint64_t r = t->retry_max_ns;
+
+	t->retry_max_ns = 0;
+	return r;
 }
 
 uint64_t timing_command_start(struct timing *t, uint32_t queue, uint64_t submit_ns)

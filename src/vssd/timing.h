@@ -34,6 +34,12 @@ struct timing_params {
 	double channel_bytes_per_ns;       /* NAND bus of one channel (1.2 = 1200 MB/s) */
 	double link_bytes_per_ns;          /* host link (PCIe gen x lanes), both ways */
 	uint64_t command_ns;               /* controller latency per host command */
+	/* read retry: each 4 KiB of data a read takes from a page fails its
+	 * first decode with this probability (a fixed sequence), and the
+	 * read then holds its plane read_retry_ns longer (re-reads at other
+	 * read voltages, soft decode); 0 = no retries */
+	double read_retry_rate;
+	uint64_t read_retry_ns;
 	/* a read's data path after the die (ECC decode, DMA set-up): a
 	 * latency each read adds in parallel engines, not a die's time, so
 	 * reads colliding on a plane wait only for tR (issue 29.6) */
@@ -56,6 +62,7 @@ struct timing_params {
 	 * outstanding writes grows (the P5430's 4K random write, 152.5K at 8
 	 * in flight, 74.2K at 256, issue 29.7); 0 = no such growth */
 	uint64_t write_ack_queued_ns;
+
 	/* each submission queue (one per job) takes its commands one at a
 	 * time, one every queue_ns: the host's submitting thread and the
 	 * controller's handling of that queue, which the reviews cannot tell
@@ -108,6 +115,11 @@ uint64_t timing_nand_op(struct timing *t, enum nand_op_kind kind, enum nand_mode
 uint64_t timing_host_read(struct timing *t, enum nand_mode mode, uint32_t die, uint32_t block,
 			  uint32_t bytes, uint64_t ready_ns);
 
+/* The retry time (read_retry_ns) of the reads booked since the last call
+ * if any of them retried, else 0; and starts over. A command's reads run
+ * in parallel, so one retry delays it by the retry's time. */
+uint64_t timing_take_retry(struct timing *t);
+
 /* The host side of a command submitted at submit_ns that moves bytes over
  * the link. A read's data goes out once its NAND reads are done
  * (nand_done_ns): returns the completion. A write's data comes in first:
@@ -138,6 +150,7 @@ void timing_write_drained(struct timing *t, uint64_t bytes, uint64_t done_ns);
 struct timing_stats {
 	uint64_t nand_ops[3];
 	uint64_t suspends;         /* host reads that suspended other work */
+	uint64_t read_retries;     /* reads that took read_retry_ns more */
 	uint64_t die_busy_ns;      /* summed over dies */
 	uint64_t link_bytes;
 };

@@ -125,8 +125,14 @@ static void test_suspend_key(void **state)
 						    "pages_per_block = 64\nwrite_ack_queued_ns = 28\n"),
 					 NULL, &m), 0);
 	assert_int_equal(m.timing.write_ack_queued_ns, 28);
+	assert_int_equal(vssd_model_load(model_file("[drive]\ncapacity_tb = 4\n[model]\n"
+						    "pages_per_block = 64\nread_retry_rate = 4e-5\n"
+						    "read_retry_us = 900\n"), NULL, &m), 0);
+	assert_true(fabs(m.timing.read_retry_rate - 4e-5) < 1e-12);
+	assert_int_equal(m.timing.read_retry_ns, 900000);
 	const char *bad[] = { "planes = 0", "planes = 17", "decode_us = -1", "program_jitter = 100%",
-			      "program_jitter = 1.5", "program_jitter = x", "write_ack_queued_ns = x" };
+			      "program_jitter = 1.5", "program_jitter = x", "write_ack_queued_ns = x",
+			      "read_retry_rate = 1", "read_retry_rate = -1e-5", "read_retry_us = x" };
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char text[160];
 

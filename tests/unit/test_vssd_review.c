@@ -36,6 +36,9 @@
 #define MAX_FIGURES 512
 #define POINT_TURNOVERS 200ull   /* a point's I/Os: this many times those in flight */
 #define POINT_IOS_MAX 120000ull  /* ... at most (and at least 30000) */
+#ifndef TAIL_IOS
+#define TAIL_IOS 400000ull       /* a point whose percentiles are figures */
+#endif
 
 enum metric { M_IOPS, M_MBS, M_LAT, M_P99, M_P999, M_P9999 };
 /* the drive's state for a figure: the file's state column */
@@ -140,12 +143,17 @@ static bool same_point(const struct figure *a, const struct figure *b)
 	return a->rw == b->rw && a->bs == b->bs && a->depth == b->depth && a->jobs == b->jobs;
 }
 
-/* The I/Os a point runs: enough for its percentiles and for its queues
- * to turn over many times. */
-static uint64_t point_ios(const struct figure *f)
+/* The I/Os a point runs: enough for its queues to turn over many times,
+ * and where the review gives percentiles at the point, enough for a
+ * p99.99 of TAIL_IOS / 10,000 samples past it and for the GC's slow
+ * waves of a steady state to average out. */
+static uint64_t point_ios(const struct figure *figs, unsigned n, const struct figure *f)
 {
 	uint64_t ios = POINT_TURNOVERS * f->depth * f->jobs;
 
+	for (unsigned k = 0; k < n; k++)
+		if (figs[k].metric >= M_P99 && figs[k].state == f->state && same_point(&figs[k], f))
+			return TAIL_IOS;
 	return ios < 30000 ? 30000 : ios > POINT_IOS_MAX ? POINT_IOS_MAX : ios;
 }
 
@@ -259,7 +267,7 @@ static void run_sweep(struct vdrive *d, struct figure *figs, unsigned n, const c
 	for (unsigned k = 0; k < n; k++)
 		if (figs[k].state == S_SWEEP && figs[k].bs == bs && !(figs[k].model > 0)) {
 			struct sim_result r = vssd_run(d, SIM_RANDWRITE, bs, figs[k].depth, figs[k].jobs,
-						       point_ios(&figs[k]), 0, false);
+						       point_ios(figs, n, &figs[k]), 0, false);
 			take(figs, n, &figs[k], S_SWEEP, &r);
 		}
 }
@@ -276,7 +284,7 @@ static void run_steady(struct vdrive *d, struct figure *figs, unsigned n, uint32
 	for (unsigned k = 0; k < n; k++)
 		if (figs[k].state == S_STEADY && figs[k].bs == bs && !(figs[k].model > 0)) {
 			struct sim_result r = vssd_run(d, SIM_RANDWRITE, bs, figs[k].depth, figs[k].jobs,
-						       point_ios(&figs[k]), 0, false);
+						       point_ios(figs, n, &figs[k]), 0, false);
 			take(figs, n, &figs[k], S_STEADY, &r);
 		}
 }
@@ -298,7 +306,7 @@ static void run_drive(struct figure *figs, unsigned n)
 	for (unsigned i = 0; i < n; i++)
 		if (figs[i].state == S_FILL && !(figs[i].model > 0)) {
 			struct sim_result r = vssd_run(d, figs[i].rw, figs[i].bs, figs[i].depth,
-						       figs[i].jobs, point_ios(&figs[i]), 0, false);
+						       figs[i].jobs, point_ios(figs, n, &figs[i]), 0, false);
 			take(figs, n, &figs[i], S_FILL, &r);
 		}
 	for (unsigned i = 0; i < n; i++)

@@ -6,8 +6,8 @@
  * it is full and then at the drains; a host read suspends a program or
  * erase and the die's queue resumes later by the read's time, a GC read
  * does not; a die's planes read on their own but program and erase as
- * one; tPROG spreads as program_jitter says around its mean; bad
- * parameters are refused. */
+ * one; tPROG spreads as program_jitter says around its mean; reads
+ * retry as often as read_retry_rate says; bad parameters are refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -399,6 +399,59 @@ static void test_program_jitter(void **state)
 	timing_destroy(b);
 }
 
+/* read_retry_rate: about that share of 4 KiB reads (on idle planes)
+ * takes read_retry_ns more, a 32 KiB read about 8 times as often; the
+ * retries are counted and a second clock made alike retries the same
+ * reads; 0 never retries. */
+static void test_read_retry(void **state)
+{
+	struct timing_params p = params();
+	struct timing *a, *b;
+	struct timing_stats st;
+	const int n = 200000;
+	int slow4k = 0, slow32k = 0;
+
+	(void)state;
+	p.read_retry_rate = 0.002;
+	p.read_retry_ns = 900 * US;
+	p.page_bytes = 32768;
+	a = timing_create(&p);
+	b = timing_create(&p);
+	assert_non_null(a);
+	assert_non_null(b);
+	for (int i = 0; i < n; i++) {
+		/* each read on a plane idle by then: 10 ms apart */
+		uint64_t at = (uint64_t)i * 10000 * US;
+		uint64_t done = timing_nand_op(a, NAND_READ, NAND_NATIVE, 0, 0, 4096, at);
+
+		assert_int_equal(timing_nand_op(b, NAND_READ, NAND_NATIVE, 0, 0, 4096, at), done);
+		slow4k += done - at > 500 * US;
+		if (done - at > 500 * US)
+			assert_int_equal(timing_take_retry(a), 900 * US);
+		else
+			assert_int_equal(timing_take_retry(a), 0);
+	}
+	for (int i = 0; i < n / 8; i++) {
+		uint64_t at = (uint64_t)(n + i) * 10000 * US;
+
+		slow32k += timing_nand_op(a, NAND_READ, NAND_NATIVE, 1, 0, 32768, at) - at > 500 * US;
+	}
+	print_message("retries: 4K %d of %d, 32K %d of %d\n", slow4k, n, slow32k, n / 8);
+	assert_true(slow4k > n * 0.002 * 0.8 && slow4k < n * 0.002 * 1.2);
+	assert_true(slow32k > n / 8 * 0.016 * 0.8 && slow32k < n / 8 * 0.016 * 1.2);
+	timing_get_stats(a, &st);
+	assert_int_equal(st.read_retries, (uint64_t)(slow4k + slow32k));
+	timing_destroy(a);
+	timing_destroy(b);
+	p.read_retry_rate = 0;
+	a = timing_create(&p);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(timing_nand_op(a, NAND_READ, NAND_NATIVE, 0, 0, 4096,
+						(uint64_t)i * 1000 * US),
+				 (uint64_t)i * 1000 * US + 50 * US + xfer(4096, 1.2));
+	timing_destroy(a);
+}
+
 static void test_bad_parameters(void **state)
 {
 	struct timing_params p;
@@ -441,6 +494,10 @@ static void test_bad_parameters(void **state)
 	assert_non_null(strstr(err_msg(), "program_jitter"));
 	p.program_jitter = NAN;
 	assert_null(timing_create(&p));
+	p = params();
+	p.read_retry_rate = 1;
+	assert_null(timing_create(&p));
+	assert_non_null(strstr(err_msg(), "read_retry_rate"));
 }
 
 /* A channel fills gaps: a die that is ready early is not queued behind a
@@ -646,6 +703,7 @@ int main(void)
 		cmocka_unit_test(test_host_read_suspends_program),
 		cmocka_unit_test(test_planes_read_on_their_own),
 		cmocka_unit_test(test_program_jitter),
+		cmocka_unit_test(test_read_retry),
 		cmocka_unit_test(test_bad_parameters),
 		cmocka_unit_test(test_timeline_fills_gaps),
 	};

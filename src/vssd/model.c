@@ -130,27 +130,16 @@ static int set_efficiency(const char *v, double *out)
 	return 0;
 }
 
-/* A probability: a number in [0, 1) (1e-5 or 0.001%). */
-static int set_rate_fraction(const char *v, double *out)
+/* A share that may be 0 (a mechanism off): a number in [0, 1) or a
+ * percentage below 100% (a spread, a probability). */
+static int set_share_or_off(const char *v, double *out)
 {
 	if (!strcmp(v, "0") || !strcmp(v, "0%")) {
 		*out = 0;
 		return 0;
 	}
 	if (set_fraction(v, out))
-		return err_set("bad probability '%s' (0 <= p < 1, or a percentage)", v);
-	return 0;
-}
-
-/* A spread: a fraction in [0, 1) or a percentage below 100%. */
-static int set_jitter(const char *v, double *out)
-{
-	if (!strcmp(v, "0") || !strcmp(v, "0%")) {
-		*out = 0;
-		return 0;
-	}
-	if (set_fraction(v, out))
-		return err_set("bad spread '%s' (0 <= spread < 1, or a percentage)", v);
+		return err_set("bad share '%s' (0 <= share < 1, or a percentage)", v);
 	return 0;
 }
 
@@ -191,7 +180,7 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 	if (!strcmp(k, "program_us"))
 		return set_time(v, 1000, &r->program_ns);
 	if (!strcmp(k, "program_jitter"))
-		return set_jitter(v, &r->program_jitter);
+		return set_share_or_off(v, &r->program_jitter);
 	if (!strcmp(k, "erase_ms"))
 		return set_time(v, 1000000, &r->erase_ns);
 	if (!strcmp(k, "slc_read_us"))
@@ -201,7 +190,7 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 	if (!strcmp(k, "command_us"))
 		return set_time(v, 1000, &r->command_ns);
 	if (!strcmp(k, "read_retry_rate"))
-		return set_rate_fraction(v, &r->read_retry_rate);
+		return set_share_or_off(v, &r->read_retry_rate);
 	if (!strcmp(k, "read_retry_us"))
 		return set_time_or_off(v, 1000, &r->read_retry_ns);
 	if (!strcmp(k, "decode_us"))

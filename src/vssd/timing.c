@@ -19,10 +19,17 @@
 #define TIMING_DIES_MAX 65536u
 #define TIMING_PLANES_MAX 16u
 #define DRAIN_HEAP_MAX (1u << 20)   /* pending buffered chunks, at most */
+#define ACK_HEAP_MAX (1u << 21)     /* writes held that write_ack_queued_ns counts */
 
 struct drain {
 	uint64_t at_ns;
 	uint64_t bytes;
+};
+
+/* A min-heap of drains by at_ns, growing to max entries. */
+struct time_heap {
+	struct drain *v;
+	uint32_t n, cap, max;
 };
 
 struct timing {
@@ -46,10 +53,8 @@ struct timing {
 	uint64_t jitter_state;          /* program_jitter's sequence (xorshift64) */
 	uint64_t retry_state;           /* read_retry_rate's sequence */
 	uint64_t retry_max_ns;          /* the longest retry since timing_take_retry */
-	uint64_t *acks;                 /* min-heap: the writes held, by ack time */
-	uint32_t nr_acks, cap_acks;
-	struct drain *heap;             /* min-heap by at_ns */
-	uint32_t nr_heap, cap_heap;
+	struct time_heap drains;        /* buffered bytes, by when they leave */
+	struct time_heap acks;          /* the writes held, by their ack (bytes 0) */
 	uint64_t reserved;              /* acknowledged, not yet programmed */
 	uint64_t draining;              /* programmed, leaving at heap times */
 	struct timing_stats stats;
@@ -126,6 +131,8 @@ struct timing *timing_create(const struct timing_params *p)
 	}
 	t->p = *p;
 	t->planes = planes;
+	t->drains.max = DRAIN_HEAP_MAX;
+	t->acks.max = ACK_HEAP_MAX;
 	t->jitter_state = 0x9e3779b97f4a7c15ull;
 	t->retry_state = 0xd1b54a32d192ed03ull;
 	t->page_xfer_ns = transfer_ns(p->page_bytes, p->channel_bytes_per_ns);
@@ -148,8 +155,8 @@ void timing_destroy(struct timing *t)
 		timeline_free(&t->channel[c]);
 	free(t->channel);
 	timeline_free(&t->link);
-	free(t->heap);
-	free(t->acks);
+	free(t->drains.v);
+	free(t->acks.v);
 	free(t);
 }
 
@@ -348,33 +355,63 @@ uint64_t timing_write_in(struct timing *t, uint64_t bytes, uint64_t start_ns)
 
 /* ---- the write buffer: a min-heap of drains ------------------------------ */
 
-static void heap_pop(struct timing *t)
+/* Takes the heap's soonest entry off it (the heap is not empty). */
+static struct drain heap_take(struct time_heap *h)
 {
-	struct drain last = t->heap[--t->nr_heap];
+	struct drain top = h->v[0], last = h->v[--h->n];
 	uint32_t i = 0;
 
-	t->draining -= t->heap[0].bytes;
 	for (;;) {
 		uint32_t child = 2 * i + 1;
 
-		if (child >= t->nr_heap)
+		if (child >= h->n)
 			break;
-		if (child + 1 < t->nr_heap && t->heap[child + 1].at_ns < t->heap[child].at_ns)
+		if (child + 1 < h->n && h->v[child + 1].at_ns < h->v[child].at_ns)
 			child++;
-		if (t->heap[child].at_ns >= last.at_ns)
+		if (h->v[child].at_ns >= last.at_ns)
 			break;
-		t->heap[i] = t->heap[child];
+		h->v[i] = h->v[child];
 		i = child;
 	}
-	if (t->nr_heap)
-		t->heap[i] = last;
+	if (h->n)
+		h->v[i] = last;
+	return top;
+}
+
+/* Adds x; -1 when the heap is at its most entries (or out of memory). */
+static int heap_put(struct time_heap *h, struct drain x)
+{
+	uint32_t i;
+
+	if (h->n == h->cap) {
+		uint32_t cap = h->cap ? h->cap * 2 : 1024;
+		struct drain *grown;
+
+		if (cap > h->max || !(grown = realloc(h->v, cap * sizeof(*grown))))
+			return -1;
+		h->v = grown;
+		h->cap = cap;
+	}
+	i = h->n++;
+	while (i > 0 && h->v[(i - 1) / 2].at_ns > x.at_ns) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = x;
+	return 0;
+}
+
+/* The buffer's soonest chunk leaves. */
+static void drain_one(struct timing *t)
+{
+	t->draining -= heap_take(&t->drains).bytes;
 }
 
 /* Drains whatever left the buffer by now_ns. */
 static void drain_until(struct timing *t, uint64_t now_ns)
 {
-	while (t->nr_heap && t->heap[0].at_ns <= now_ns)
-		heap_pop(t);
+	while (t->drains.n && t->drains.v[0].at_ns <= now_ns)
+		drain_one(t);
 }
 
 /* A write's data through a stage that moves bytes at rate, one write
@@ -402,58 +439,12 @@ uint64_t timing_queue_write(struct timing *t, uint32_t queue, uint64_t bytes, ui
 
 /* ---- the writes the drive holds (write_ack_queued_ns) -------------------- */
 
-#define ACK_HEAP_MAX (1u << 21)
-
-static void acks_pop(struct timing *t)
-{
-	uint64_t last = t->acks[--t->nr_acks];
-	uint32_t i = 0;
-
-	for (;;) {
-		uint32_t child = 2 * i + 1;
-
-		if (child >= t->nr_acks)
-			break;
-		if (child + 1 < t->nr_acks && t->acks[child + 1] < t->acks[child])
-			child++;
-		if (t->acks[child] >= last)
-			break;
-		t->acks[i] = t->acks[child];
-		i = child;
-	}
-	if (t->nr_acks)
-		t->acks[i] = last;
-}
-
 /* How many writes are still held at now_ns (acknowledged later). */
 static uint32_t acks_held(struct timing *t, uint64_t now_ns)
 {
-	while (t->nr_acks && t->acks[0] <= now_ns)
-		acks_pop(t);
-	return t->nr_acks;
-}
-
-/* Adds a write acknowledged at at_ns. Past the cap (or with no memory)
- * it is not counted: that errs toward a faster write path. */
-static void acks_push(struct timing *t, uint64_t at_ns)
-{
-	uint32_t i;
-
-	if (t->nr_acks == t->cap_acks) {
-		uint32_t cap = t->cap_acks ? t->cap_acks * 2 : 1024;
-		uint64_t *grown;
-
-		if (cap > ACK_HEAP_MAX || !(grown = realloc(t->acks, cap * sizeof(*grown))))
-			return;
-		t->acks = grown;
-		t->cap_acks = cap;
-	}
-	i = t->nr_acks++;
-	while (i > 0 && t->acks[(i - 1) / 2] > at_ns) {
-		t->acks[i] = t->acks[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	t->acks[i] = at_ns;
+	while (t->acks.n && t->acks.v[0].at_ns <= now_ns)
+		heap_take(&t->acks);
+	return t->acks.n;
 }
 
 uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns)
@@ -474,32 +465,20 @@ uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns)
 	/* a write larger than the buffer waits for it to empty */
 	if (bytes > room)
 		bytes = room;
-	while (t->reserved + t->draining + bytes > room && t->nr_heap) {
-		at = max_u64(at, t->heap[0].at_ns);
-		heap_pop(t);
+	while (t->reserved + t->draining + bytes > room && t->drains.n) {
+		at = max_u64(at, t->drains.v[0].at_ns);
+		drain_one(t);
 	}
 	t->reserved += bytes;   /* held until a program drains it */
+	/* past the heap's most, a write is not counted: that errs toward a
+	 * faster write path */
 	if (t->p.write_ack_queued_ns)
-		acks_push(t, at);
+		(void)heap_put(&t->acks, (struct drain){ at, 0 });
 	return at;
-}
-
-static int heap_grow(struct timing *t)
-{
-	uint32_t cap = t->cap_heap ? t->cap_heap * 2 : 1024;
-	struct drain *grown;
-
-	if (cap > DRAIN_HEAP_MAX || !(grown = realloc(t->heap, cap * sizeof(*grown))))
-		return -1;
-	t->heap = grown;
-	t->cap_heap = cap;
-	return 0;
 }
 
 void timing_write_drained(struct timing *t, uint64_t bytes, uint64_t done_ns)
 {
-	uint32_t i;
-
 	if (bytes > t->reserved)
 		bytes = t->reserved;
 	if (!bytes)
@@ -507,16 +486,13 @@ void timing_write_drained(struct timing *t, uint64_t bytes, uint64_t done_ns)
 	t->reserved -= bytes;
 	/* a full heap (or no memory) lets its soonest chunk leave now: that
 	 * errs toward a faster buffer, never an unbounded one */
-	if (t->nr_heap == t->cap_heap && heap_grow(t) && t->nr_heap)
-		heap_pop(t);
-	if (t->nr_heap == t->cap_heap)
-		return;
-	i = t->nr_heap++;
-	while (i > 0 && t->heap[(i - 1) / 2].at_ns > done_ns) {
-		t->heap[i] = t->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
+	if (heap_put(&t->drains, (struct drain){ done_ns, bytes })) {
+		if (!t->drains.n)
+			return;
+		drain_one(t);
+		if (heap_put(&t->drains, (struct drain){ done_ns, bytes }))
+			return;
 	}
-	t->heap[i] = (struct drain){ done_ns, bytes };
 	t->draining += bytes;
 }
 

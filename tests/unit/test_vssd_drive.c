@@ -22,16 +22,32 @@
 /* The P5430: 8K IUs, so a 4K write is a read-modify-write; tPROG 2.8 ms. */
 #define SPEC "specs/solidigm-d5-p5430-30t.ini"
 
-static struct vdrive *drive(uint64_t suspend_ns)
+/* The P5430 at 2g, its clock's parameters as the caller sets them. */
+static struct vdrive *drive_with(void (*set)(struct timing_params *, uint64_t), uint64_t value)
 {
 	struct vssd_model m;
 	struct vdrive *d;
 
 	if (vssd_model_load(SPEC, "2g", &m))
 		fail_msg("%s", err_msg());
-	m.timing.suspend_ns = suspend_ns;
+	set(&m.timing, value);
 	assert_non_null(d = vdrive_create(&m));
 	return d;
+}
+
+static void set_suspend(struct timing_params *t, uint64_t ns)
+{
+	t->suspend_ns = ns;
+}
+
+static void set_decode(struct timing_params *t, uint64_t ns)
+{
+	t->decode_ns = ns;
+}
+
+static struct vdrive *drive(uint64_t suspend_ns)
+{
+	return drive_with(set_suspend, suspend_ns);
 }
 
 static void sim(struct vdrive *d, enum sim_rw rw, uint32_t bs, uint32_t depth, uint64_t ios)
@@ -157,25 +173,12 @@ static void test_untimed_write(void **state)
 	vdrive_destroy(d);
 }
 
-/* A drive whose model has decode_ns of read decode. */
-static struct vdrive *drive_decode(uint64_t decode_ns)
-{
-	struct vssd_model m;
-	struct vdrive *d;
-
-	if (vssd_model_load(SPEC, "2g", &m))
-		fail_msg("%s", err_msg());
-	m.timing.decode_ns = decode_ns;
-	assert_non_null(d = vdrive_create(&m));
-	return d;
-}
-
 /* decode_us (issue 29.6): a read's decode adds to its latency but not to
  * its die's time, so two reads of one page (one plane) a decode apart
  * stay a tR apart, and a QD1 read is the decode longer. */
 static void test_decode_is_latency_not_die_time(void **state)
 {
-	struct vdrive *plain = drive_decode(0), *slow = drive_decode(40000);
+	struct vdrive *plain = drive_with(set_decode, 0), *slow = drive_with(set_decode, 40000);
 	uint64_t a[2], b[2];
 
 	(void)state;

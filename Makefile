@@ -18,6 +18,21 @@ LDFLAGS += $(EXTRA_LDFLAGS)
 
 LIB_SRC := $(shell find src -name '*.c' ! -path src/main.c | sort)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/src/main.o
+# The MPI build (`make mpi`, below) compiles again only the sources that
+# test DRIVEBENCH_MPI (MPI_OWN_SRC: src/ranks/); every other object is
+# $(BUILD)'s, the same object it would compile (mpicc is the compiler with
+# OpenMPI's include and library paths). A header testing it would make
+# every source the MPI build's own.
+MPI_OWN_SRC := $(if $(shell grep -rl --include='*.h' DRIVEBENCH_MPI src),$(LIB_SRC) src/main.c,\
+	$(shell grep -l DRIVEBENCH_MPI $(LIB_SRC) src/main.c))
+MPI_SHARED_OBJ := $(filter-out $(MPI_OWN_SRC:%.c=%.o),$(LIB_SRC:%.c=%.o) src/main.o)
+# MPI_REUSE=DIR (make mpi's own make): the shared objects are DIR's
+ifdef MPI_REUSE
+LIB_OBJ := $(foreach o,$(LIB_SRC:%.c=%.o),\
+	$(if $(filter $(o),$(MPI_SHARED_OBJ)),$(MPI_REUSE),$(BUILD))/$(o))
+MAIN_OBJ := $(if $(filter src/main.o,$(MPI_SHARED_OBJ)),$(MPI_REUSE),$(BUILD))/src/main.o
+endif
 # The library is linked whole: the io layer registers its engine catalog
 # with the job model from a constructor (job/engine_catalog.h), an object
 # nothing else names.
@@ -57,8 +72,8 @@ $(BUILD)/libdrivebench.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/drivebench: $(BUILD)/src/main.o $(BUILD)/libdrivebench.a
-	$(CC) $(LDFLAGS) -o $@ $(BUILD)/src/main.o $(WHOLE_LIB) $(LDLIBS)
+$(BUILD)/drivebench: $(MAIN_OBJ) $(BUILD)/libdrivebench.a
+	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(WHOLE_LIB) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_HELPER_OBJ) $(BUILD)/libdrivebench.a
 	@mkdir -p $(dir $@)
@@ -85,16 +100,18 @@ $(FAKE_DIR)/libcuda.so.1: tests/fake/fake_cuda_driver.c tests/fake/fake_cuda.h
 test: all
 	@sh tests/run.sh $(BUILD)
 
-# The MPI build (docs/distributed.md): the same sources with mpicc and
-# DRIVEBENCH_MPI into $(MPI_BUILD), copied to $(BUILD)/drivebench-mpi.
-# OpenMPI's packages are installed when missing; the plain build needs none.
+# The MPI build (docs/distributed.md): the sources with mpicc and
+# DRIVEBENCH_MPI into $(MPI_BUILD), copied to $(BUILD)/drivebench-mpi;
+# those that never test DRIVEBENCH_MPI are $(BUILD)'s objects
+# (MPI_SHARED_OBJ, above), not compiled twice. OpenMPI's packages are
+# installed when missing; the plain build needs none.
 MPI_BUILD ?= build-mpi
 MPI_PKGS := libopenmpi-dev openmpi-bin
 # check, asan and demo build with one compiler per core (CI has 2)
 BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-mpi:
+mpi: $(MPI_SHARED_OBJ:%=$(BUILD)/%)
 	@sh scripts/deps.sh $(MPI_PKGS)
-	@$(MAKE) --no-print-directory BUILD=$(MPI_BUILD) CC=mpicc \
+	@$(MAKE) --no-print-directory BUILD=$(MPI_BUILD) MPI_REUSE=$(BUILD) CC=mpicc \
 		EXTRA_CFLAGS="-DDRIVEBENCH_MPI $(EXTRA_CFLAGS)" $(MPI_BUILD)/drivebench
 	@mkdir -p $(BUILD) && cp $(MPI_BUILD)/drivebench $(BUILD)/drivebench-mpi
 

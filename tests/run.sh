@@ -6,8 +6,10 @@
 # have: an NVMe device with poll queues, a GPU); see docs/testing.md.
 # TEST_JOBS=N runs N tests at a time (default 2, the CI machine's cores; 1
 # runs them one after the other), except those tests/alone.txt lists, which
-# run with no other test beside them; each test's lines are printed in the
-# same order either way, once it and every test before it have ended.
+# run with no other test beside them, one after the other once every other
+# test has ended (one wait for the others to end, not one before each);
+# each test's lines are printed in that order whatever TEST_JOBS is, once
+# it and every test before it have ended.
 # TEST_LEAVE_OUT=FILE leaves out the tests FILE lists (`make asan`:
 # tests/asan-leave-out.txt) and names them at the end; they are neither
 # passed nor skipped.
@@ -112,15 +114,19 @@ if [ -n "${TEST_LEAVE_OUT:-}" ] && [ ! -r "$TEST_LEAVE_OUT" ]; then
 	echo "tests/run.sh: TEST_LEAVE_OUT=$TEST_LEAVE_OUT cannot be read" >&2; exit 2
 fi
 
-# the tests, in order, one a line in $work/list
+# the tests, in order, one a line in $work/list: those that share the
+# machine, then those of tests/alone.txt ($work/alone until then)
 left=""
+: >"$work/alone"
 for t in "$build"/tests/test_* tests/cli/test_*.sh tests/nvme/test_*.sh; do
 	[ -e "$t" ] || continue
 	case "$t" in *.d|*.o) continue ;; esac
 	[ -n "$pattern" ] && ! echo "$t" | grep -q "$pattern" && continue
 	if left_out "$t"; then left="$left $(basename "$t")"; continue; fi
+	if alone "$t"; then printf '%s\n' "$t" >>"$work/alone"; continue; fi
 	printf '%s\n' "$t"
 done >"$work/list"
+cat "$work/alone" >>"$work/list"
 total=$(wc -l <"$work/list")
 
 # start tests in order while fewer than $jobs run (a test of

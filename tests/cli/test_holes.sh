@@ -136,11 +136,12 @@ done
 check "nothing was written to the target or the directory" \
 	test -z "$(ls "$TMP/ro/ck")" -a "$(stat -c %b "$TMP/ro/t.dat")" = 0
 
-# 5. equal model scales spelled differently are one modelled drive
+# 5. equal model scales spelled differently are one modelled drive (at a
+# scale the model works at: a suite reads the model before its targets)
 MODEL="$(pwd)/models/generic-qlc.ini"
 printf '[suite]\nname = t\n[m]\nstep = measure\nrw = read\nruntime = 100ms\ntime_based = 1\n' \
 	>"$TMP/t.suite"
-for pair in "2g 2G" "2g 2048m" "1/1000 0.001"; do
+for pair in "6g 6G" "6g 6144m" "1/1000 0.001"; do
 	set -- $pair
 	expect_exit 2 "vssd:M@$1 and vssd:M@$2 are refused as one drive" suite --suite "$TMP/t.suite" \
 		--db "$TMP/dup.db" --target "vssd:$MODEL@$1" --target "vssd:$MODEL@$2"

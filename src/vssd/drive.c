@@ -236,15 +236,16 @@ static int model_write(struct vdrive *d, uint32_t queue, uint64_t offset, uint32
 					 timing_write_in(d->timing, len, start));
 	uint64_t ack, rmw = in;
 	uint64_t programmed = 0;
+	bool partial = ftl_needs_rmw(iu, offset, len);
 
 	/* a write that leaves part of an IU reads the rest of it before the
 	 * program (read-modify-write), but the host is acknowledged from the
 	 * write buffer, where the partial unit merges: the read delays the
 	 * program, not the command (issue 29.3; it delayed both, 107 us for a
 	 * 4K QD1 write on 8K units) */
-	if (ftl_needs_rmw(iu, offset, len) && model_read(d, first, 1, iu, in, &rmw))
+	if (partial && model_read(d, first, 1, iu, in, &rmw))
 		return -1;
-	ack = timing_write_ack(d->timing, len, in);
+	ack = timing_write_ack(d->timing, &(struct write_arrival){ len, start, in, partial });
 	while (count) {
 		struct ftl_ops ops = op_list(d);
 		int64_t n = ftl_write(d->ftl, first, count, &ops);

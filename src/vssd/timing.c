@@ -437,9 +437,9 @@ uint64_t timing_queue_write(struct timing *t, uint32_t queue, uint64_t bytes, ui
 	return in_ns;
 }
 
-/* ---- the writes the drive holds (write_ack_queued_ns) -------------------- */
+/* ---- the partial writes the drive holds (write_ack_queued_ns) ------------ */
 
-/* How many writes are still held at now_ns (acknowledged later). */
+/* How many partial writes are still held at now_ns (acknowledged later). */
 static uint32_t acks_held(struct timing *t, uint64_t now_ns)
 {
 	while (t->acks.n && t->acks.v[0].at_ns <= now_ns)
@@ -447,21 +447,24 @@ static uint32_t acks_held(struct timing *t, uint64_t now_ns)
 	return t->acks.n;
 }
 
-uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns)
+uint64_t timing_write_ack(struct timing *t, const struct write_arrival *w)
 {
-	uint64_t at = in_ns, room = t->p.write_buffer_bytes;
+	uint64_t at = w->in_ns, room = t->p.write_buffer_bytes, bytes = w->bytes;
+	bool queued = t->p.write_ack_queued_ns && w->partial;
 
-	/* the buffer takes writes one after another (write_ack_ns each, and
-	 * write_ack_queued_ns for each write held when this one arrives) */
-	if (t->p.write_ack_ns || t->p.write_ack_queued_ns) {
+	/* the buffer's intake handles writes one after another, from when
+	 * each command starts (beside its data's move over the link), and
+	 * acknowledges none before its data is in: write_ack_ns each, and
+	 * for a partial write write_ack_queued_ns per partial write held */
+	if (t->p.write_ack_ns || queued) {
 		uint64_t cost = t->p.write_ack_ns;
 
-		if (t->p.write_ack_queued_ns)
-			cost += t->p.write_ack_queued_ns * acks_held(t, in_ns);
-		at = max_u64(in_ns, t->write_path_free) + cost;
-		t->write_path_free = at;
+		if (queued)
+			cost += t->p.write_ack_queued_ns * acks_held(t, w->start_ns);
+		t->write_path_free = max_u64(w->start_ns, t->write_path_free) + cost;
+		at = max_u64(at, t->write_path_free);
 	}
-	drain_until(t, in_ns);
+	drain_until(t, w->in_ns);
 	/* a write larger than the buffer waits for it to empty */
 	if (bytes > room)
 		bytes = room;
@@ -472,7 +475,7 @@ uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns)
 	t->reserved += bytes;   /* held until a program drains it */
 	/* past the heap's most, a write is not counted: that errs toward a
 	 * faster write path */
-	if (t->p.write_ack_queued_ns)
+	if (queued)
 		(void)heap_put(&t->acks, (struct drain){ at, 0 });
 	return at;
 }

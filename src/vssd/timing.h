@@ -54,13 +54,16 @@ struct timing_params {
 	 * program waits a whole erase); 0 or 1 = the erase runs whole */
 	uint32_t erase_slices;
 	/* the controller takes writes into its buffer one at a time, this
-	 * long each (its DRAM and power-loss path); 0 = no such stage */
+	 * long each (its DRAM and power-loss path), beginning when a write's
+	 * command starts, beside its data's transfer; 0 = no such stage */
 	uint64_t write_ack_ns;
-	/* ... and each write the drive holds (submitted, not yet
-	 * acknowledged) when a write reaches that stage adds this to its
-	 * time there: a controller whose write path slows as its list of
-	 * outstanding writes grows (the P5430's 4K random write, 152.5K at 8
-	 * in flight, 74.2K at 256, issue 29.7); 0 = no such growth */
+	/* ... and each partial write (one that leaves part of a mapping
+	 * unit, merged in the buffer) the drive holds (submitted, not yet
+	 * acknowledged) when a partial write reaches that stage adds this to
+	 * its time there: a merge path that slows as its list of partial
+	 * units grows (the P5430's 4K random write, 152.5K at 8 in flight,
+	 * 74.2K at 256; the P5336's 64K writes at 256 in flight keep their
+	 * speed while its 4K ones drop, issue 29.7); 0 = no such growth */
 	uint64_t write_ack_queued_ns;
 
 	/* each submission queue (one per job) takes its commands one at a
@@ -142,7 +145,16 @@ uint64_t timing_write_in(struct timing *t, uint64_t bytes, uint64_t start_ns);
  * (write_intake_bytes_per_ns), allow: in_ns when both are off. */
 uint64_t timing_queue_write(struct timing *t, uint32_t queue, uint64_t bytes, uint64_t in_ns);
 
-uint64_t timing_write_ack(struct timing *t, uint64_t bytes, uint64_t in_ns);
+/* A write as it reaches the write buffer: its size, when its command
+ * started (timing_command_start), when its data is in (timing_write_in,
+ * timing_queue_write), and whether it leaves part of a mapping unit (a
+ * partial write, merged in the buffer). */
+struct write_arrival {
+	uint64_t bytes, start_ns, in_ns;
+	bool partial;
+};
+
+uint64_t timing_write_ack(struct timing *t, const struct write_arrival *w);
 /* bytes of buffered writes leave the buffer at done_ns (their program). */
 void timing_write_drained(struct timing *t, uint64_t bytes, uint64_t done_ns);
 

@@ -242,6 +242,14 @@ static int resume_run(struct suite_ctx *c)
 		c->exit_code = bad_input ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 		return -1;
 	}
+	/* a modelled drive lives in one process unless a state file keeps
+	 * it: the steps left would meet a fresh drive, not the one the
+	 * steps kept left (their fill, their preconditioning) */
+	if (c->target.is_model && !(c->drive_state && c->drive_state[0]))
+		fprintf(stderr, "drivebench: warning: the modelled drive %s was not saved "
+			"(no vssd_state): the resumed steps run on a fresh drive, not on the "
+			"one the run's earlier steps left (--set vssd_state=FILE keeps it)\n",
+			c->o->target);
 	return 0;
 }
 

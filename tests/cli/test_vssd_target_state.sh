@@ -5,7 +5,8 @@
 # saved drive; `info --vssd-state` shows it; a suite with --set vssd_state=
 # runs every step (its checkpoint jobs too) on the saved drive, from the
 # run's first snapshot on, and its purge's format is saved; a suite killed
-# after its fill resumes on the filled drive; refusals by name, exit 2 (a
+# after its fill resumes on the filled drive (without vssd_state on a fresh
+# one, with a warning); refusals by name, exit 2 (a
 # file of another scale, a FIFO, a directory, a character device, two
 # files for one drive, one file for several targets, --vssd-state on a
 # file target or with no file).
@@ -121,9 +122,19 @@ for _ in $(seq 1 300); do   # up to 30 s for the fill (under ASan: slower)
 done
 { kill -9 $pid; wait $pid; } 2>/dev/null   # (the shell's "Killed" line too)
 check "the suite was killed in its idle step, after the fill" grep -q "wait idle: started" "$TMP/bg.err"
+for f in "$rdb"*; do cp "$f" "$TMP/nostate.db${f#"$rdb"}"; done   # the run as killed, twice
+expect_exit 0 "resumed without vssd_state, the suite completes" $s --resume --skip ckpt,wait \
+	--db="$TMP/nostate.db" "$t"
+expect_output "warning: the modelled drive $t was not saved \(no vssd_state\): the resumed steps run on a fresh drive" \
+	"... warning that its drive is a fresh one"
+check "... whose reads meet unmapped IUs" sql "$TMP/nostate.db" '
+v = c.execute("select max(d.clat_mean) from results r join result_dirs d on d.result_id = r.id where r.job_name = ?", ("rr",)).fetchone()[0]
+assert v and v < 20e3, v
+'
 expect_exit 0 "the resumed suite completes" $s --resume --skip ckpt,wait --db="$rdb" \
 	--set vssd_state="$TMP/r.state" "$t"
 expect_output "is the one saved in .*r.state" "... on the saved drive"
+check "... with no warning" sh -c "! printf '%s' \"\$1\" | grep -q 'was not saved'" _ "$OUT$ERR"
 check "... one run, the fill kept, rr measured on the filled drive" sql "$rdb" "RUN = 1
 $reads_mapped"'
 assert c.execute("select count(*) from runs").fetchone()[0] == 1

@@ -29,6 +29,7 @@
 #include "vssd/drive.h"
 #include "vssd/ftl.h"
 #include "vssd/model.h"
+#include "vssd/state_file.h"
 
 #define VSSD_WAIT_SLICE_NS 50000000ull   /* a reap waits at most this */
 
@@ -76,161 +77,26 @@ static struct vssd_drive *drive_find(const char *key, const char *scale)
 
 /* ---- vssd_state=FILE: the FTL's state between processes ------------------ */
 
-#define STATE_MAGIC "drivebench vssd state 1\n"
-#define STATE_LINES 5        /* the magic, model=, scale=, capacity=, the geometry */
-#define STATE_SCALE_LINE 2
-
-/* The header names the drive: a file of another model or scale (or a
- * geometry changed since) is refused. */
-static void state_header(const struct vssd_drive *d, char *buf, size_t len)
+/* "vssd_state=PATH", as every message about d's state file names it. */
+static const char *state_label(const struct vssd_drive *d, char *buf, size_t len)
 {
-	const struct ftl_geometry *g = &d->model.geometry;
-
-	snprintf(buf, len, "%smodel=%s\nscale=%s\ncapacity=%llu\niu=%u blocks=%u pages=%u dies=%u\n",
-		 STATE_MAGIC, d->model.name, d->scale, (unsigned long long)d->model.capacity,
-		 g->iu_bytes, g->blocks, g->pages_per_block, g->channels * g->dies_per_channel);
+	snprintf(buf, len, "vssd_state=%s", d->state);
+	return buf;
 }
 
-/* PATH+suffix, when it exists, is a regular file (the file loaded, and
- * FILE.tmp the save writes and renames); 0, or -1 with err_msg
- * "cannot read vssd_state file 'PATH': it is a FIFO, not a regular file". */
-static int check_state_file(const char *path, const char *suffix)
-{
-	char name[sizeof(((struct job_spec *)0)->eng.vssd.state) + 8];
-	struct stat sb;
-	int fd;
-
-	snprintf(name, sizeof(name), "%s%s", path, suffix);
-	if (stat(name, &sb) != 0 && errno == ENOENT)
-		return 0;
-	if ((fd = text_open_input(name, "vssd_state file")) < 0)
-		return -1;
-	close(fd);
-	return 0;
-}
-
-/* Saves the drive's FTL to d->state (through FILE.tmp and a rename, so a
- * failed save leaves the old file). 0, or -1 with err_msg. */
 static int state_save(struct vssd_drive *d)
 {
-	struct ftl_segment seg[FTL_STATE_SEGMENTS];
-	char header[2048], tmp[sizeof(d->state) + 8];
-	unsigned n = vdrive_state_segments(d->drive, seg, FTL_STATE_SEGMENTS);
-	struct stat sb;
-	FILE *f;
-	bool ok;
-	int fd;
+	char label[sizeof(d->state) + 16];
 
-	/* the rename replaces FILE: never a device, FIFO or directory put
-	 * there since the job was checked (a link is replaced, not followed) */
-	if (lstat(d->state, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode))
-		return err_set("vssd_state=%s: not saved: it is %s, not a regular file", d->state,
-			       text_file_kind(sb.st_mode, "not a plain file"));
-	state_header(d, header, sizeof(header));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", d->state);
-	/* never waits (a FIFO put there since the check) nor follows a link */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-	if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
-		close(fd);
-		fd = -1;
-		errno = EINVAL;
-	}
-	if (fd < 0 || !(f = fdopen(fd, "wb"))) {
-		int e = errno;
-
-		if (fd >= 0)
-			close(fd);
-		return err_set("vssd_state=%s: cannot write %s: %s", d->state, tmp, strerror(e));
-	}
-	ok = fputs(header, f) >= 0;
-	for (unsigned i = 0; ok && i < n; i++)
-		ok = fwrite(seg[i].ptr, 1, seg[i].len, f) == seg[i].len;
-	if (fclose(f) || !ok || rename(tmp, d->state)) {
-		int e = errno;
-
-		remove(tmp);
-		return err_set("vssd_state=%s: cannot save the drive: %s", d->state, strerror(e));
-	}
-	return 0;
+	return vdrive_state_save(d->drive, d->scale, d->state, state_label(d, label, sizeof(label)));
 }
 
-/* Reads the header of the state file f (its magic, then the lines of
- * state_header) and checks that it names drive d: the same model,
- * capacity and geometry, and the same scale by value, as drive_find
- * takes it (a file saved at @512m is the drive of @512M). Read line by
- * line: the scale's spelling sets the header's length. 0, or -1 with
- * err_msg naming the file (and both drives). */
-static int state_check_header(const struct vssd_drive *d, FILE *f)
-{
-	char want[2048], got[STATE_LINES][512], want_key[64], got_key[64];
-	char *w = want, *next;
-	bool same = true;
-
-	state_header(d, want, sizeof(want));
-	for (unsigned i = 0; i < STATE_LINES; i++) {
-		size_t len;
-
-		if (!fgets(got[i], sizeof(got[i]), f) || !(len = strlen(got[i])) ||
-		    got[i][len - 1] != '\n' || (i == 0 && strcmp(got[0], STATE_MAGIC)))
-			return err_set("vssd_state=%s: not a drivebench vssd state file", d->state);
-		got[i][len - 1] = 0;
-		next = strchr(w, '\n');
-		*next = 0;
-		if (i == STATE_SCALE_LINE) {   /* "scale=S": S by value */
-			vssd_scale_key(w + 6, want_key, sizeof(want_key));
-			vssd_scale_key(strncmp(got[i], "scale=", 6) ? got[i] : got[i] + 6, got_key,
-				       sizeof(got_key));
-			same = same && !strcmp(want_key, got_key);
-		} else if (i > 0) {
-			same = same && !strcmp(w, got[i]);
-		}
-		w = next + 1;
-	}
-	if (!same)
-		return err_set("vssd_state=%s: the file is of another drive (%s, %s), not of %s at "
-			       "scale %s", d->state, got[1], got[2], d->model.name[0] ?
-			       d->model.name : d->model_path, d->scale);
-	return 0;
-}
-
-/* Loads d->state into the fresh drive d when the file exists (a missing
- * file: the drive starts fresh and is saved there). 0, or -1 with err_msg. */
 static int state_load(struct vssd_drive *d)
 {
-	struct ftl_segment seg[FTL_STATE_SEGMENTS];
-	unsigned n;
-	struct stat sb;
-	int fd;
-	FILE *f;
+	char label[sizeof(d->state) + 16];
 
-	if (stat(d->state, &sb) != 0 && errno == ENOENT)
-		return 0;
-	/* a regular file only, opened without waiting (vssd_check refused
-	 * any other already; this is the same check at the open) */
-	if ((fd = text_open_input(d->state, "vssd_state file")) < 0)
-		return -1;
-	if (!(f = fdopen(fd, "rb"))) {
-		close(fd);
-		return err_set("vssd_state=%s: cannot read it: %s", d->state, strerror(errno));
-	}
-	if (state_check_header(d, f)) {
-		fclose(f);
-		return -1;
-	}
-	n = vdrive_state_segments(d->drive, seg, FTL_STATE_SEGMENTS);
-	for (unsigned i = 0; i < n; i++)
-		if (fread(seg[i].ptr, 1, seg[i].len, f) != seg[i].len) {
-			fclose(f);
-			vdrive_format(d->drive);   /* half loaded: start from an empty drive */
-			return err_set("vssd_state=%s: the file is truncated", d->state);
-		}
-	if (fgetc(f) != EOF) {
-		fclose(f);
-		vdrive_format(d->drive);
-		return err_set("vssd_state=%s: the file is longer than the drive's state", d->state);
-	}
-	fclose(f);
-	return 0;
+	return vdrive_state_load(d->drive, d->scale, d->model_path, d->state,
+				 state_label(d, label, sizeof(label))) < 0 ? -1 : 0;
 }
 
 /* The drive (model, scale), made fresh if this process has none yet; with
@@ -308,7 +174,7 @@ int vssd_drive_open_state(const char *model, const char *scale, const char *stat
 {
 	if (!state || !state[0])
 		return 0;
-	if (check_state_file(state, "") || check_state_file(state, ".tmp"))
+	if (vdrive_state_file_check(state, "") || vdrive_state_file_check(state, ".tmp"))
 		return -1;
 	return drive_open_state(model, scale, state, stop ? stop : drives_stop) ? 0 : -1;
 }
@@ -452,8 +318,8 @@ static int vssd_check(const struct job_spec *spec)
 	/* vssd_state=: a file that exists must be a regular one (a FIFO would
 	 * hold the worker that loads it), and so must FILE.tmp it is saved
 	 * through */
-	if (spec->eng.vssd.state[0] && (check_state_file(spec->eng.vssd.state, "") ||
-					check_state_file(spec->eng.vssd.state, ".tmp")))
+	if (spec->eng.vssd.state[0] && (vdrive_state_file_check(spec->eng.vssd.state, "") ||
+					vdrive_state_file_check(spec->eng.vssd.state, ".tmp")))
 		return -1;
 	/* the model is read now, before any worker starts (a file that is not
 	 * regular, or not a model, fails the job here, never in a worker) */

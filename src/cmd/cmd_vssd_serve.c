@@ -29,12 +29,15 @@
 #include "vssd/drive.h"
 #include "vssd/ftl.h"
 #include "vssd/model.h"
+#include "vssd/state_file.h"
 
 #define SERVE_FILE "drive"
 #define SERVE_MAX_THREADS 64
 #define SERVE_MAX_WRITE (1u << 20)   /* asked of the kernel; it may give less */
 #define SIDECAR_SUFFIX ".vssd-backing"
 #define SIDECAR_MAGIC "drivebench vssd backing 1\n"
+#define STATE_SUFFIX ".vssd-state"
+#define REBUILD_CHUNK (1u << 20)
 
 struct serve {
 	char model_path[PATH_MAX], scale[64], backing[PATH_MAX], stats_path[PATH_MAX];
@@ -42,6 +45,8 @@ struct serve {
 	struct vdrive *drive;
 	pthread_mutex_t lock;            /* the drive and the counters */
 	int fd;                          /* the backing file */
+	bool reused;                     /* ... is this drive's, from an earlier server */
+	char state_path[PATH_MAX + sizeof(STATE_SUFFIX)];   /* the FTL beside it */
 	uint64_t reads, writes, trims, flushes, bytes_read, bytes_written, bytes_trimmed;
 	unsigned max_write;              /* what the kernel granted */
 };
@@ -340,6 +345,7 @@ static int backing_open(struct serve *s, bool consent)
 					  "that is not a backing file of %s at scale %s (no %s); give "
 					  "--destroy-data %s to overwrite it", s->backing,
 					  s->model.name, s->scale, side, s->backing);
+		s->reused = !consent;
 	}
 	if (!ours && output_gate_check("--backing", s->backing, OUTPUT_FILE))
 		return -1;
@@ -352,6 +358,92 @@ static int backing_open(struct serve *s, bool consent)
 	if (!(f = fopen(side, "w")) || fputs(text, f) < 0 || fclose(f))
 		return err_set("--backing %s: cannot write %s: %s", s->backing, side, strerror(errno));
 	return 0;
+}
+
+/* ---- the FTL beside the backing file ------------------------------------------ */
+
+/* "--backing B: its FTL state B.vssd-state", as messages name the file. */
+static const char *state_label(const struct serve *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "--backing %s: its FTL state %s", s->backing, s->state_path);
+	return buf;
+}
+
+/* A reused backing file without a saved FTL (a server killed, or a file
+ * from before the state was kept): its FTL is rebuilt from the data, each
+ * range the backing file holds written once, in LBA order, off the clock
+ * (an approximation: the order and the overwrites that placed it are
+ * gone). Returns the bytes written, or -1. */
+static int64_t rebuild_from_data(struct serve *s)
+{
+	uint64_t iu = s->model.geometry.iu_bytes, cap = s->model.capacity, total = 0;
+	off_t pos = 0;
+
+	while ((uint64_t)pos < cap) {
+		off_t data = lseek(s->fd, pos, SEEK_DATA), hole;
+
+		if (data < 0)
+			break;   /* ENXIO: no data past pos */
+		hole = lseek(s->fd, data, SEEK_HOLE);
+		uint64_t from = (uint64_t)data / iu * iu;
+		uint64_t to = hole < 0 || (uint64_t)hole > cap ? cap : (uint64_t)hole;
+
+		to = (to + iu - 1) / iu * iu < cap ? (to + iu - 1) / iu * iu : cap;
+		for (uint64_t off = from; off < to; off += REBUILD_CHUNK) {
+			uint64_t len = to - off < REBUILD_CHUNK ? to - off : REBUILD_CHUNK;
+
+			if (vdrive_write_untimed(s->drive, off, (uint32_t)len))
+				return -1;
+			total += len;
+		}
+		pos = (off_t)to;
+	}
+	return (int64_t)total;
+}
+
+/* The FTL lives beside the backing file (BACKING.vssd-state): saved when
+ * the server stops, loaded when the backing file is reused and removed
+ * once loaded, so a server killed leaves none and the next one rebuilds
+ * the FTL from the data rather than load one older than it. A new backing
+ * file (or --destroy-data) starts a fresh drive: a state file left beside
+ * it is removed, anything else there is refused. */
+static int drive_state_open(struct serve *s)
+{
+	char label[2 * PATH_MAX + 64];
+	int64_t rebuilt;
+	int r;
+
+	state_label(s, label, sizeof(label));
+	if (!s->reused) {
+		if ((r = vdrive_state_file_kind(s->state_path)) < 0)
+			return err_refuse("%s: refusing to replace it: %s", label, err_msg());
+		if (r && unlink(s->state_path))
+			return err_set("%s: cannot remove it: %s", label, strerror(errno));
+		return 0;
+	}
+	if ((r = vdrive_state_load(s->drive, s->scale, s->model_path, s->state_path, label)) < 0)
+		return -1;
+	if (r) {
+		if (unlink(s->state_path))
+			return err_set("%s: cannot remove it once loaded: %s", label, strerror(errno));
+		fprintf(stderr, "drivebench vssd-serve: the drive's FTL is the one saved in %s\n",
+			s->state_path);
+		return 0;
+	}
+	if ((rebuilt = rebuild_from_data(s)) < 0)
+		return -1;
+	fprintf(stderr, "drivebench vssd-serve: no FTL saved beside %s (a server that did not "
+		"stop cleanly): the FTL is rebuilt from its data, %llu bytes written once in "
+		"LBA order\n", s->backing, (unsigned long long)rebuilt);
+	return 0;
+}
+
+static int drive_state_save(struct serve *s)
+{
+	char label[2 * PATH_MAX + 64];
+
+	return vdrive_state_save(s->drive, s->scale, s->state_path,
+				 state_label(s, label, sizeof(label)));
 }
 
 /* ---- the command ------------------------------------------------------------ */
@@ -471,6 +563,14 @@ int cmd_vssd_serve(int argc, char **argv)
 		fprintf(stderr, "drivebench vssd-serve: %s\n", err_msg());
 		goto out;
 	}
+	snprintf(s.state_path, sizeof(s.state_path), "%s%s", s.backing, STATE_SUFFIX);
+	if (drive_state_open(&s)) {
+		fprintf(stderr, "drivebench vssd-serve: %s\n", err_msg());
+		rc = err_refused() ? EXIT_UNSAFE : EXIT_BAD_INPUT;
+		vdrive_destroy(s.drive);
+		s.drive = NULL;   /* nothing to save: the file is as it was */
+		goto out;
+	}
 	pthread_mutex_init(&s.lock, NULL);
 	if (fuse_opt_add_arg(&args, "drivebench") ||
 	    !(fuse = fuse_new(&args, &serve_ops, sizeof(serve_ops), &s))) {
@@ -519,6 +619,11 @@ int cmd_vssd_serve(int argc, char **argv)
 	}
 out:
 	fuse_opt_free_args(&args);
+	/* the FTL is saved however the server ends, once it has one */
+	if (s.drive && drive_state_save(&s)) {
+		fprintf(stderr, "drivebench vssd-serve: %s\n", err_msg());
+		rc = EXIT_RUN_FAILED;
+	}
 	if (s.fd >= 0)
 		close(s.fd);
 	vdrive_destroy(s.drive);

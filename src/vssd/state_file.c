@@ -45,6 +45,22 @@ int vdrive_state_file_check(const char *path, const char *suffix)
 	return 0;
 }
 
+int vdrive_state_file_kind(const char *path)
+{
+	char line[sizeof(STATE_MAGIC)];
+	struct stat sb;
+	FILE *f;
+	bool ours;
+
+	if (lstat(path, &sb) != 0 && errno == ENOENT)
+		return 0;
+	if (!(f = text_open_input_stream(path, "vssd_state file")))
+		return -1;
+	ours = fgets(line, sizeof(line), f) && !strcmp(line, STATE_MAGIC);
+	fclose(f);
+	return ours ? 1 : err_set("'%s' is not a drivebench vssd state file", path);
+}
+
 int vdrive_state_save(struct vdrive *d, const char *scale, const char *path, const char *label)
 {
 	struct ftl_segment seg[FTL_STATE_SEGMENTS];

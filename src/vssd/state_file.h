@@ -14,6 +14,11 @@
  * read vssd_state file 'PATH': it is a FIFO, not a regular file". */
 int vdrive_state_file_check(const char *path, const char *suffix);
 
+/* Whether path is a state file: 1 (a regular file that begins as one),
+ * 0 (there is no such file), -1 with err_msg (anything else: another
+ * file, a FIFO, a device, a link, unreadable). */
+int vdrive_state_file_kind(const char *path);
+
 /* Saves d's FTL, the drive of model file model_path at scale, to path
  * through path.tmp and a rename (a failed save leaves the old file; a
  * device, FIFO or directory at path is never replaced). 0, or -1. */

@@ -5,7 +5,9 @@
 # model's counters advancing (the server's stats on exit), XFS made,
 # mounted and a file written and read on it, a clean unmount on SIGTERM
 # and detach; the backing file's gate (a foreign non-empty file refused,
-# this drive's own backing file reused); errors (no mount point, a bad
+# this drive's own backing file reused, its FTL saved beside it at a stop and
+# loaded at the next start, rebuilt from the data after a kill; a leftover
+# state file of a new backing removed, a foreign one refused); errors (no mount point, a bad
 # model, a bad argument). Needs root, /dev/fuse and losetup: where they are
 # missing the test FAILS (says why), for a build that has vssd-serve must
 # be able to serve.
@@ -134,9 +136,15 @@ check "and counted host bytes (>= 16 MiB + the file)" test "${hw:-0}" -ge 251658
 check "NAND written >= host written (WAF >= 1)" test "${nw:-0}" -ge "${hw:-1}"
 check "fsync reached the model as flushes" test "${fl:-0}" -gt 0
 
+STATE="$WORK/drive.img.vssd-state"
+check "the FTL is saved beside the backing file at the stop" \
+	test "$(head -1 "$STATE" 2>/dev/null)" = "drivebench vssd state 1"
+
 # the drive's own backing file is reused (XFS in it: the output gate alone
-# would refuse a filesystem image)
+# would refuse a filesystem image), and its FTL with it
 if serve; then ok "its own backing file is reused"; else not_ok "its own backing file is reused"; fi
+check "... with the FTL saved beside it" grep -q "the drive's FTL is the one saved in $STATE" "$WORK/serve.err"
+check "... which is removed once loaded (a kill now leaves none)" test ! -e "$STATE"
 LOOP=$(losetup --direct-io=on -f --show "$MNT/drive")
 check "the XFS file is still there after a restart" sh -c "mount '$LOOP' '$WORK/xfs' && cmp '$WORK/file' '$WORK/xfs/file'"
 umount "$WORK/xfs"
@@ -144,6 +152,47 @@ losetup -d "$LOOP"
 LOOP=""
 check "SIGINT stops it too" stop INT
 check "nothing left mounted after SIGINT" sh -c "! grep -q ' $MNT ' /proc/self/mounts"
+hw2=$(sed 's/.*host_written=\([0-9]*\).*/\1/' "$WORK/stats.txt")
+check "the FTL's counters go on from the first server's ($hw2 >= $hw host bytes)" \
+	test "${hw2:-0}" -ge "${hw:-1}"
+
+# a server killed saves nothing: the next one rebuilds the FTL from the data
+if serve; then ok "served again"; else not_ok "served again"; fi
+{ kill -KILL "$PID"; wait "$PID"; } 2>/dev/null
+PID=""
+umount "$MNT" 2>/dev/null
+check "a server killed leaves no FTL state" test ! -e "$STATE"
+if serve; then ok "the next one starts"; else not_ok "the next one starts"; fi
+check "... rebuilding the FTL from the backing's data" \
+	grep -q "no FTL saved beside $WORK/drive.img (a server that did not stop cleanly): the FTL is rebuilt from its data, [1-9][0-9]* bytes" "$WORK/serve.err"
+LOOP=$(losetup --direct-io=on -f --show "$MNT/drive")
+check "... the XFS file still there" sh -c "mount '$LOOP' '$WORK/xfs' && cmp '$WORK/file' '$WORK/xfs/file'"
+umount "$WORK/xfs"
+losetup -d "$LOOP"
+LOOP=""
+check "... and it stops, saving the FTL" stop
+check "... beside the backing file" test -s "$STATE"
+
+# a new backing file starts a fresh drive: a state file beside it is
+# removed, anything else there refused and left alone
+cp "$STATE" "$WORK/new.img.vssd-state"
+"$DB" vssd-serve --model "$MODEL" --scale $SCALE --backing "$WORK/new.img" "$MNT" 2>"$WORK/serve.err" &
+PID=$!
+for _ in $(seq 50); do [ -f "$MNT/drive" ] && break; sleep 0.1; done
+check "a new backing file's leftover state file is removed" test ! -e "$WORK/new.img.vssd-state"
+stop
+rm -f "$WORK/new.img" "$WORK/new.img.vssd-backing" "$WORK/new.img.vssd-state"
+echo "not a state" >"$WORK/new.img.vssd-state"
+expect_exit 3 "a file that is not a state file beside a new backing file is refused" \
+	vssd-serve --model "$MODEL" --scale $SCALE --backing "$WORK/new.img" "$MNT"
+expect_output "its FTL state $WORK/new.img.vssd-state: refusing to replace it" "... naming it"
+check "... and left alone" test "$(cat "$WORK/new.img.vssd-state")" = "not a state"
+printf 'drivebench vssd state 1\nmodel=x\n' >"$STATE"
+expect_exit 2 "a damaged state file beside a reused backing file is refused" \
+	vssd-serve --model "$MODEL" --scale $SCALE --backing "$WORK/drive.img" "$MNT"
+expect_output "its FTL state $STATE: not a drivebench vssd state file" "... naming it"
+check "... and left alone" test "$(wc -l <"$STATE")" = 2
+rm -f "$STATE"
 expect_exit 3 "the backing file is refused for another scale" vssd-serve --model "$MODEL" \
 	--scale 4g --backing "$WORK/drive.img" "$MNT"
 expect_output "names another drive" "says the sidecar names another drive"

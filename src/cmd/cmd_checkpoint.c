@@ -19,6 +19,7 @@
 #include "run/runner.h"
 #include "store/store.h"
 #include "device/output_gate.h"
+#include "device/model_target.h"
 #include "device/target.h"
 #include "util/error.h"
 #include "record/rank_merge.h"
@@ -201,7 +202,7 @@ static const struct cmdopt checkpoint_options[] = {
 
 static const struct cmdopt_spec checkpoint_spec = {
 	.command = "checkpoint",
-	.synopsis = "checkpoint [options] DIR|DEVICE\ncheckpoint --plan [--json] [sizing options]",
+	.synopsis = "checkpoint [options] DIR|DEVICE|vssd:MODEL[@SCALE]\ncheckpoint --plan [--json] [sizing options]",
 	.about =
 	"Writes DLIO-style LLM checkpoints into DIR (a directory on a mounted\n"
 	"filesystem): one job per rank and file, all starting at one barrier;\n"
@@ -210,7 +211,8 @@ static const struct cmdopt_spec checkpoint_spec = {
 	"passes 2.. write over the same files in place. On a block DEVICE the\n"
 	"files are consecutive regions of it from its start, or with\n"
 	"--checkpoint-fs files on a filesystem made on it for the run (the\n"
-	"device's --destroy-data consent as for any write to it). See\n"
+	"device's --destroy-data consent as for any write to it); on a\n"
+	"modelled drive, vssd:MODEL[@SCALE], regions of it. See\n"
 	"docs/checkpoint.md.\n",
 	.options = checkpoint_options,
 	.nr_options = CMDOPT_COUNT(checkpoint_options),
@@ -610,6 +612,16 @@ static int check_place(const struct checkpoint_args *a, struct checkpoint_write 
 
 	if (a->fs_type)
 		return make_fs(a, w, available, fs);
+	/* a modelled drive (vssd:MODEL@SCALE) as a raw device: its jobs run
+	 * on ioengine=vssd (checkpoint.c aims them), one drive for every
+	 * pass of this process, so pass 2 meets the drive pass 1 filled */
+	if (model_target_is(a->dir)) {
+		if (target_probe(a->dir, &t))
+			return err_exit_code(EXIT_BAD_INPUT);
+		w->device = a->dir;
+		*available = t.size;
+		return EXIT_OK;
+	}
 	if (stat(a->dir, &st)) {
 		err_set("cannot use '%s': %s", a->dir, strerror(errno));
 		return EXIT_BAD_INPUT;

@@ -23,7 +23,9 @@ int checkpoint_fs_check(const char *option, const char *type, const char *target
 		return err_set("%s: unknown filesystem (supported: %s)", said, FS_SETUP_TYPES);
 	if (model_target_is(target))
 		return err_set("%s: '%s' is a model target, which keeps no data: "
-			       "there is no filesystem to make on it", said, target);
+			       "there is no filesystem to make on it (drivebench vssd-serve "
+			       "serves the model as a file a loop device and a filesystem "
+			       "go on, docs/vssd.md)", said, target);
 	missing = stat(target, &st);
 	if (missing && errno != ENOENT)
 		return err_set("%s: cannot use '%s': %s", said, target, strerror(errno));

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -351,6 +352,12 @@ static int backing_open(struct serve *s, bool consent)
 		return -1;
 	if ((s->fd = open(s->backing, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0)
 		return err_set("--backing %s: %s", s->backing, strerror(errno));
+	/* one server a backing file: a second would write the same data and
+	 * take the first one's FTL state from under it */
+	if (flock(s->fd, LOCK_EX | LOCK_NB))
+		return errno == EWOULDBLOCK
+			       ? err_refuse("--backing %s: another vssd-serve is serving it", s->backing)
+			       : err_set("--backing %s: cannot lock it: %s", s->backing, strerror(errno));
 	if (ftruncate(s->fd, (off_t)s->model.capacity))
 		return err_set("--backing %s: cannot size it to %llu bytes: %s", s->backing,
 			       (unsigned long long)s->model.capacity, strerror(errno));

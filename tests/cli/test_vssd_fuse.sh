@@ -145,6 +145,10 @@ check "the FTL is saved beside the backing file at the stop" \
 if serve; then ok "its own backing file is reused"; else not_ok "its own backing file is reused"; fi
 check "... with the FTL saved beside it" grep -q "the drive's FTL is the one saved in $STATE" "$WORK/serve.err"
 check "... which is removed once loaded (a kill now leaves none)" test ! -e "$STATE"
+expect_exit 3 "a second server on the same backing file is refused" vssd-serve --model "$MODEL" \
+	--scale $SCALE --backing "$WORK/drive.img" "$WORK/xfs"
+expect_output "--backing $WORK/drive.img: another vssd-serve is serving it" "... saying so"
+check "... before it mounted anything" sh -c "! grep -q ' $WORK/xfs ' /proc/self/mounts"
 LOOP=$(losetup --direct-io=on -f --show "$MNT/drive")
 check "the XFS file is still there after a restart" sh -c "mount '$LOOP' '$WORK/xfs' && cmp '$WORK/file' '$WORK/xfs/file'"
 umount "$WORK/xfs"

@@ -17,6 +17,7 @@
 #include "run/runner.h"
 #include "store/store.h"
 #include "device/disk_util.h"
+#include "device/model_target.h"
 #include "device/output_gate.h"
 #include "device/target.h"
 #include "util/error.h"
@@ -144,6 +145,18 @@ int run_command_jobs(const struct run_args *a, struct job_list *jobs)
 	for (unsigned i = 0; i < a->nr_sets; i++) {
 		snprintf(set, sizeof(set), "%s", a->sets[i]);
 		if (job_list_set_all(jobs, set))
+			return -1;
+	}
+	/* a vssd: target names its drive: ioengine=vssd with no vssd_model
+	 * nor vssd_scale of its own takes them from it (an engine that is not
+	 * vssd stays an error at the target's check: it was asked for) */
+	for (unsigned j = 0; j < jobs->nr; j++) {
+		struct job_spec *s = &jobs->jobs[j];
+		char target[sizeof(s->filename)];
+
+		snprintf(target, sizeof(target), "%s", s->filename);   /* aim rewrites it */
+		if (!strcmp(s->ioengine, "vssd") && !s->eng.vssd.model[0] && !s->eng.vssd.scale[0] &&
+		    model_target_is(target) && model_target_aim(s, target))
 			return -1;
 	}
 	/* checked after the overrides: --set runtime=1 completes a

@@ -29,6 +29,19 @@ assert v and v >= 40e3, v
 '
 
 # --- run on the target --------------------------------------------------------
+expect_exit 0 "ioengine=vssd on $t takes its model and scale from the target" run \
+	--db="$TMP/aim.db" --filename="$t" --ioengine=vssd $rr
+check "... and stores them as the job's options" sql "$TMP/aim.db" '
+import json
+o = json.loads(c.execute("select options_json from results").fetchone()[0])
+assert o["ioengine"] == "vssd" and o["vssd_model"] == "'"$m"'" and o["vssd_scale"] == "512m", o
+'
+expect_exit 2 "... not when the job names a scale of its own without a model" run --no-db \
+	--filename="$t" --ioengine=vssd --vssd_scale=1g $rr
+expect_output "ioengine=vssd needs vssd_model=" "... (it says what is missing)"
+expect_exit 2 "another engine on a vssd: target stays an error" run --no-db --filename="$t" \
+	--ioengine=psync $rr
+expect_output "is a modelled drive: it takes ioengine=vssd, not ioengine=psync" "... naming both"
 expect_exit 0 "a fill on $t with vssd_state= runs" $run_on --no-db --name=f --rw=write \
 	--bs=128k --iodepth=16 --vssd_state="$TMP/run.state"
 check "... and saves the drive" [ -s "$TMP/run.state" ]

@@ -1,7 +1,8 @@
 /* cmd_checkpoint.c - `drivebench checkpoint`: sizes a DLIO-style LLM
  * checkpoint (workload/dlio.h), prints the plan, or writes checkpoints
  * into a directory, or as regions of a block device, for several passes
- * (pass 1 fills, later passes write over them in place) through the one
+ * (pass 1 fills, later passes write the same files again, each truncated
+ * first as torch.save does; regions are overwritten) through the one
  * runner, storing one result per checkpoint and printing per-checkpoint
  * progress and the pass means. */
 #include <errno.h>
@@ -208,8 +209,9 @@ static const struct cmdopt_spec checkpoint_spec = {
 	"filesystem): one job per rank and file, all starting at one barrier;\n"
 	"a checkpoint's time runs from that barrier to the last file's fsync.\n"
 	"Pass 1 writes as many checkpoints as fit in DIR's free space x --fill,\n"
-	"passes 2.. write over the same files in place. On a block DEVICE the\n"
-	"files are consecutive regions of it from its start, or with\n"
+	"passes 2.. write the same files again, each truncated first as\n"
+	"torch.save does. On a block DEVICE the files are consecutive regions\n"
+	"of it from its start (overwritten in place), or with\n"
 	"--checkpoint-fs files on a filesystem made on it for the run (the\n"
 	"device's --destroy-data consent as for any write to it); on a\n"
 	"modelled drive, vssd:MODEL[@SCALE], regions of it. See\n"
@@ -346,6 +348,8 @@ struct session {
 	int64_t run_id;
 	unsigned count;
 	struct pass_stats *stats;   /* [passes + 1]: [0] = read-back */
+	/* files this run created but could not mark: its consent, every pass */
+	struct checkpoint_consent consent;
 	bool stopped;
 	int exit_code;
 	/* --metrics-file: the checkpoint running and the last rates */
@@ -388,8 +392,8 @@ static void checkpoint_on_status(void *arg, const struct run_status *st)
 	free(entries);
 }
 
-/* One checkpoint: prepare its files (pass 1 creates them), run, store,
- * print progress. */
+/* One checkpoint: prepare its files (pass 1 creates them, later passes
+ * truncate them), run, store, print progress. */
 static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 			  int64_t step_id)
 {
@@ -437,7 +441,7 @@ static int one_checkpoint(struct session *ss, unsigned pass, unsigned index,
 		opt.status = checkpoint_on_status;
 		opt.status_arg = ss;
 	}
-	if (checkpoint_one_prepare(ss->plan, &w, pass, index, &opt, &one, &why)) {
+	if (checkpoint_one_prepare(ss->plan, &w, pass, index, &opt, &ss->consent, &one, &why)) {
 		ss->exit_code = run_failure_exit_code(why);
 		goto done;
 	}
@@ -712,6 +716,7 @@ static int write_placed(const struct checkpoint_args *a, const struct dlio_plan 
 done:
 	store_close(ss.db);
 	free(ss.stats);
+	checkpoint_consent_free(&ss.consent);
 	metrics_state_free(&ss.metrics);
 	return ss.exit_code;
 }

@@ -354,7 +354,7 @@ static int checkpoint_count(struct suite_ctx *c, int64_t step_id, const struct d
 /* One checkpoint of one pass, stored as point (pass - 1) x count + i - 1. */
 static int checkpoint_point(struct suite_ctx *c, const struct dlio_plan *plan,
 			    const struct checkpoint_write *w, unsigned pass, unsigned i,
-			    unsigned count, int64_t step_id)
+			    unsigned count, int64_t step_id, struct checkpoint_consent *consent)
 {
 	struct run_options opt = suite_run_options(c);
 	struct checkpoint_one one;
@@ -371,7 +371,7 @@ static int checkpoint_point(struct suite_ctx *c, const struct dlio_plan *plan,
 
 	c->phase_bytes = c->sample_bytes = 0;
 	c->sample_ns = clock_now_ns();
-	if (checkpoint_one_prepare(plan, w, pass, i, &opt, &one, &why)) {
+	if (checkpoint_one_prepare(plan, w, pass, i, &opt, consent, &one, &why)) {
 		c->exit_code = run_failure_exit_code(why);
 		rc = -1;
 	} else if (record_run(&one.jobs, &one.opt, &place, &rec)) {
@@ -400,17 +400,20 @@ static int checkpoint_point(struct suite_ctx *c, const struct dlio_plan *plan,
 
 /* DLIO-style checkpoint passes (workload/checkpoint.h): pass 1 writes the
  * checkpoints (files, or on a block device regions of it or files on the
- * filesystem checkpoint_fs made for the step), later passes write over
- * them in place; one result per
- * checkpoint, named "passP-ckptNNN", under this step. A resume continues
- * at the first checkpoint not stored (a pass-1 checkpoint cut short is
- * written again over its partly written files). */
+ * filesystem checkpoint_fs made for the step), later passes write the
+ * same files again, each truncated first as torch.save does (regions are
+ * overwritten in place); one result per checkpoint, named
+ * "passP-ckptNNN", under this step. A resume continues at the first
+ * checkpoint not stored (a checkpoint cut short has its partly written
+ * files truncated and written again, as any later pass's). */
 static int do_checkpoint(struct suite_ctx *c, int64_t step_id)
 {
 	const struct suite_step *st = c->step;
 	char dir[JOB_PATH_MAX];
 	struct checkpoint_write w = { .fsync = true };
 	struct fs_setup fs = { 0 };
+	/* files the step created but could not mark: its consent, every pass */
+	struct checkpoint_consent consent = { 0 };
 	struct dlio_plan plan;
 	uint64_t available;
 	unsigned count;
@@ -429,9 +432,11 @@ static int do_checkpoint(struct suite_ctx *c, int64_t step_id)
 	for (unsigned p = 1; p <= st->checkpoint_passes && rc == 0; p++)
 		for (unsigned i = 1; i <= count && rc == 0; i++)
 			if (!suite_point_kept(c, step_id, (p - 1) * count + i - 1))
-				rc = checkpoint_point(c, &plan, &w, p, i, count, step_id);
+				rc = checkpoint_point(c, &plan, &w, p, i, count, step_id,
+						      &consent);
 out:
 	rc = checkpoint_release(c, &fs, rc);
+	checkpoint_consent_free(&consent);
 	dlio_plan_free(&plan);
 	return rc;
 }

@@ -1,9 +1,11 @@
 /* checkpoint.c - DLIO-style checkpoints as producers of job specs: lays out
- * one checkpoint's files (sparse, owned by drivebench), builds its jobs
+ * one checkpoint's files (empty, as torch.save's open(path, "wb") leaves
+ * them, and only files drivebench owns: make_empty), builds its jobs
  * (one per rank and file, one phase, group_reporting), runs them through
  * the one runner and merges them into one result per checkpoint. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,9 @@
 #include "device/safety.h"
 #include "device/output_gate.h"
 #include "device/target.h"
+#include "device/write_consent.h"
 #include "util/error.h"
+#include "util/text.h"
 #include "workload/checkpoint.h"
 #include "workload/checkpoint_regions.h"
 
@@ -108,41 +112,148 @@ static int file_path(const char *ckpt_dir, const struct dlio_file *f, char *out,
 	return 0;
 }
 
-/* A new sparse file of the planned size: the runner then finds it long
- * enough and does not lay it out (which would write it once unmeasured). */
-static int create_sparse(const char *path, uint64_t bytes,
-			 struct checkpoint_consent *consent)
+static bool consent_has(const struct checkpoint_consent *c, const char *path)
 {
-	char mark[4];
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	for (unsigned i = 0; i < c->nr; i++)
+		if (strcmp(c->paths[i], path) == 0)
+			return true;
+	return false;
+}
 
-	if (fd < 0 && errno == EEXIST)
-		return 0;   /* an earlier pass's file: the safety gate decides */
+/* ids (--destroy-data, this run's consent) name path: the path as given
+ * or the same file under another spelling, as the safety gate reads them. */
+static bool ids_name(const char *path, const char *const *ids, unsigned nr_ids)
+{
+	char resolved[PATH_MAX], other[PATH_MAX];
+	bool have = realpath(path, resolved) != NULL;
+
+	for (unsigned i = 0; i < nr_ids; i++)
+		if (ids[i] && ids[i][0] &&
+		    (strcmp(ids[i], path) == 0 ||
+		     (have && realpath(ids[i], other) && strcmp(other, resolved) == 0)))
+			return true;
+	return false;
+}
+
+static bool fd_marked(int fd)
+{
+	char value[8];
+
+	return fgetxattr(fd, SAFETY_CREATED_XATTR, value, sizeof(value)) == 1 &&
+	       value[0] == '1';
+}
+
+/* A checkpoint file that exists, opened for emptying once it is known to
+ * be drivebench's: a regular file, never followed through a link, judged
+ * by the safety gate (the refusal worded as the runner words it: the
+ * same message, exit 3), and owned on the descriptor opened (its mark
+ * read there, or a consent naming the path), the same inode before and
+ * after the gate. The descriptor, or -1 with err_msg. */
+static int open_owned(const char *path, const char *const *ids, unsigned nr_ids)
+{
+	struct stat before, opened, after;
+	bool owned;
+	int fd;
+
+	if (lstat(path, &before))
+		return err_set("cannot open '%s': %s", path, strerror(errno));
+	if (S_ISLNK(before.st_mode))
+		return err_refuse("refusing to write to '%s': it is a symbolic link; a "
+				  "checkpoint file is never written through a link", path);
+	if (!S_ISREG(before.st_mode))
+		return err_refuse("refusing to write to '%s': it is %s, not a regular file",
+				  path, text_file_kind(before.st_mode, "not a regular file"));
+	/* no O_TRUNC: nothing is cut before the opened file is judged */
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP)
+		return err_refuse("refusing to write to '%s': it is a symbolic link; a "
+				  "checkpoint file is never written through a link", path);
 	if (fd < 0)
-		return err_set("cannot create '%s': %s", path, strerror(errno));
-	if (safety_mark_created(fd)) {
+		return err_set("cannot open '%s': %s", path, strerror(errno));
+	owned = fd_marked(fd) || ids_name(path, ids, nr_ids);
+	if (fstat(fd, &opened) || !S_ISREG(opened.st_mode) ||
+	    opened.st_dev != before.st_dev || opened.st_ino != before.st_ino) {
 		close(fd);
-		return err_prefix("cannot create '%s'", path);
+		return err_refuse("refusing to write to '%s': it changed while it was "
+				  "being checked", path);
 	}
-	if (ftruncate(fd, (off_t)bytes)) {
-		int saved = errno;
-
-		close(fd);
-		return err_set("cannot size '%s': %s", path, strerror(saved));
-	}
-	if (fgetxattr(fd, SAFETY_CREATED_XATTR, mark, sizeof(mark)) <= 0 &&
-	    consent_add(consent, path)) {
+	if (target_path_consent(NULL, path, ids, nr_ids)) {
 		close(fd);
 		return -1;
 	}
-	if (close(fd))
+	if (lstat(path, &after) ||
+	    after.st_dev != opened.st_dev || after.st_ino != opened.st_ino) {
+		close(fd);
+		return err_refuse("refusing to write to '%s': it changed while it was "
+				  "being checked", path);
+	}
+	if (!owned) {   /* the gate's answer was for another file, or not ownership */
+		close(fd);
+		return err_refuse("refusing to truncate '%s': the file opened carries no "
+				  "mark of drivebench's and no --destroy-data names it", path);
+	}
+	return fd;
+}
+
+/* One checkpoint file as torch.save's open(path, "wb") leaves it: empty,
+ * so that the measured writes append to it and the filesystem allocates
+ * its blocks as they come, as torch.save's writes do (the jobs leave an
+ * empty file as it is: fallocate=none). A missing file is created and
+ * marked as drivebench's (where the filesystem cannot mark it, consent
+ * gets its path: this run may write it, every pass). An existing one (an
+ * earlier pass's, or a resumed checkpoint's) is truncated to 0, so the
+ * filesystem frees its blocks and the writes allocate new ones, as after
+ * torch.save's O_TRUNC, but only when it is drivebench's (open_owned): a
+ * file drivebench did not create, a link or anything else is refused
+ * (exit 3) and left as it is. ids: --destroy-data. */
+static int make_empty(const char *path, const char *const *ids, unsigned nr_ids,
+		      struct checkpoint_consent *consent)
+{
+	const char **gate_ids;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd >= 0) {
+		if (safety_mark_created(fd)) {
+			close(fd);
+			return err_prefix("cannot create '%s'", path);
+		}
+		if (!fd_marked(fd) && consent_add(consent, path)) {
+			close(fd);
+			return -1;
+		}
+		if (close(fd))
+			return err_set("cannot create '%s': %s", path, strerror(errno));
+		return 0;
+	}
+	if (errno != EEXIST)
 		return err_set("cannot create '%s': %s", path, strerror(errno));
+	/* this run's consent for a file it created but could not mark */
+	gate_ids = calloc(nr_ids + 1, sizeof(*gate_ids));
+	if (!gate_ids)
+		return err_set("out of memory");
+	for (unsigned i = 0; i < nr_ids; i++)
+		gate_ids[i] = ids[i];
+	if (consent_has(consent, path))
+		gate_ids[nr_ids++] = path;
+	fd = open_owned(path, gate_ids, nr_ids);
+	free(gate_ids);
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, 0)) {
+		int saved = errno;
+
+		close(fd);
+		return err_set("cannot truncate '%s': %s", path, strerror(saved));
+	}
+	if (close(fd))
+		return err_set("cannot truncate '%s': %s", path, strerror(errno));
 	return 0;
 }
 
-/* The checkpoint's directories, then each file: sparse (consent given)
- * or, without consent, written whole (target_layout_file). */
+/* The checkpoint's directories, then each file: emptied (make_empty;
+ * consent given) or, without consent, written whole (target_layout_file). */
 static int lay_out(const struct dlio_plan *plan, const char *dir, unsigned index,
+		   const char *const *ids, unsigned nr_ids,
 		   struct checkpoint_consent *consent, const volatile sig_atomic_t *stop)
 {
 	char ckpt[4096], path[4096];
@@ -170,23 +281,24 @@ static int lay_out(const struct dlio_plan *plan, const char *dir, unsigned index
 				return -1;
 			*slash = '/';
 		}
-		if (consent ? create_sparse(path, f->bytes, consent) :
+		if (consent ? make_empty(path, ids, nr_ids, consent) :
 			      target_layout_file(path, f->bytes, stop) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-int checkpoint_prepare(const struct dlio_plan *plan, const char *dir,
-		       unsigned index, struct checkpoint_consent *consent)
+int checkpoint_prepare(const struct dlio_plan *plan, const char *dir, unsigned index,
+		       const char *const *ids, unsigned nr_ids,
+		       struct checkpoint_consent *consent)
 {
-	return lay_out(plan, dir, index, consent, NULL);
+	return lay_out(plan, dir, index, ids, nr_ids, consent, NULL);
 }
 
 int checkpoint_restore(const struct dlio_plan *plan, const char *dir, unsigned index,
 		       const volatile sig_atomic_t *stop)
 {
-	return lay_out(plan, dir, index, NULL, stop);
+	return lay_out(plan, dir, index, NULL, 0, NULL, stop);
 }
 
 static int add_job(struct job_list *out, const struct checkpoint_write *w,
@@ -208,11 +320,15 @@ static int add_job(struct job_list *out, const struct checkpoint_write *w,
 	s.direct = false;              /* torch.save writes through the page cache */
 	s.end_fsync = !w->read && w->fsync;
 	s.group_reporting = true;
+	/* a file is empty before its writes (checkpoint_prepare): they extend
+	 * it, nothing is allocated first */
+	if (!w->device)
+		s.files.fallocate = FALLOCATE_NONE;
 	snprintf(s.options_text, sizeof(s.options_text),
-		 "rw=%s\nbs=%llu\noffset=%llu\nsize=%llu\nioengine=psync\ndirect=0\nend_fsync=%d\n",
+		 "rw=%s\nbs=%llu\noffset=%llu\nsize=%llu\nioengine=psync\ndirect=0\nend_fsync=%d\n%s",
 		 w->read ? "read" : "write", (unsigned long long)bs,
 		 (unsigned long long)offset, (unsigned long long)bytes,
-		 s.end_fsync ? 1 : 0);
+		 s.end_fsync ? 1 : 0, w->device ? "" : "fallocate=none\n");
 	/* a modelled drive is reached through its engine only */
 	if (model_target_is(path) && model_target_aim(&s, path))
 		return -1;
@@ -241,7 +357,12 @@ int checkpoint_jobs(const struct dlio_plan *plan, const struct checkpoint_write 
 	for (unsigned i = 0; i < plan->nr; i++) {
 		const struct dlio_file *f = &plan->files[i];
 		uint64_t whole = f->bytes / bs * bs, tail = f->bytes - whole;
-		uint64_t start = w->device ? at : 0;
+		/* a region: the whole requests, then the tail after them; a
+		 * file: the tail first, at its start, so the whole requests
+		 * append to it as torch.save's writes do (a tail written at
+		 * the end at the start would make the file its full size at
+		 * once, the rest writes into a hole) */
+		uint64_t body = w->device ? at : tail, end = w->device ? at + whole : 0;
 
 		/* the next file's region (checkpoint_regions.c's layout) */
 		if (w->device)
@@ -251,11 +372,11 @@ int checkpoint_jobs(const struct dlio_plan *plan, const struct checkpoint_write 
 		if (!w->device && file_path(ckpt, f, path, sizeof(path)))
 			return -1;
 		snprintf(name, sizeof(name), "rank%u:%.100s", f->rank, f->name);
-		if (whole && add_job(out, w, path, name, start, whole, bs))
+		if (whole && add_job(out, w, path, name, body, whole, bs))
 			return -1;
 		/* the tail as one smaller request, so exactly f->bytes move */
 		snprintf(name, sizeof(name), "rank%u:%.100s+tail", f->rank, f->name);
-		if (tail && add_job(out, w, path, name, start + whole, tail, tail))
+		if (tail && add_job(out, w, path, name, end, tail, tail))
 			return -1;
 	}
 	if (!out->nr)
@@ -279,29 +400,47 @@ static int job_shards(const struct job_list *jobs, unsigned **out)
 
 int checkpoint_one_prepare(const struct dlio_plan *plan, const struct checkpoint_write *w,
 			   unsigned pass, unsigned index, const struct run_options *opt,
-			   struct checkpoint_one *one, enum run_failure *why)
+			   struct checkpoint_consent *consent, struct checkpoint_one *one,
+			   enum run_failure *why)
 {
+	char ckpt[4096];
+	size_t len;
+	unsigned mine = 0;
+
 	memset(one, 0, sizeof(*one));
 	one->opt = *opt;
 	*why = RUN_FAILED_INPUT;
-	if (pass <= 1 && !w->read && !w->device && checkpoint_prepare(plan, w->dir, index, &one->consent)) {
+	if (w->read || w->device)
+		goto jobs;
+	/* every pass that writes: each file emptied first */
+	if (checkpoint_prepare(plan, w->dir, index, opt->destroy_ids, opt->nr_destroy_ids,
+			       consent)) {
 		if (err_refused())
 			*why = RUN_FAILED_UNSAFE;
 		return -1;
 	}
-	if (checkpoint_jobs(plan, w, index, &one->jobs) || job_shards(&one->jobs, &one->shards))
+	if (checkpoint_dir_path(w->dir, index, ckpt, sizeof(ckpt)))
 		return -1;
-	if (one->consent.nr) {
-		one->ids = calloc(opt->nr_destroy_ids + one->consent.nr, sizeof(*one->ids));
+	len = strlen(ckpt);
+	/* the run's consent for this checkpoint's files only: the gate asks
+	 * every ID of the list for every file */
+	for (unsigned i = 0; i < consent->nr; i++)
+		mine += !strncmp(consent->paths[i], ckpt, len) && consent->paths[i][len] == '/';
+	if (mine) {
+		one->ids = calloc(opt->nr_destroy_ids + mine, sizeof(*one->ids));
 		if (!one->ids)
 			return err_set("out of memory");
 		for (unsigned i = 0; i < opt->nr_destroy_ids; i++)
 			one->ids[i] = opt->destroy_ids[i];
-		for (unsigned i = 0; i < one->consent.nr; i++)
-			one->ids[opt->nr_destroy_ids + i] = one->consent.paths[i];
 		one->opt.destroy_ids = one->ids;
-		one->opt.nr_destroy_ids = opt->nr_destroy_ids + one->consent.nr;
+		one->opt.nr_destroy_ids = opt->nr_destroy_ids;
+		for (unsigned i = 0; i < consent->nr; i++)
+			if (!strncmp(consent->paths[i], ckpt, len) && consent->paths[i][len] == '/')
+				one->ids[one->opt.nr_destroy_ids++] = consent->paths[i];
 	}
+jobs:
+	if (checkpoint_jobs(plan, w, index, &one->jobs) || job_shards(&one->jobs, &one->shards))
+		return -1;
 	checkpoint_result_name(pass, index, one->name, sizeof(one->name));
 	return 0;
 }
@@ -310,7 +449,6 @@ void checkpoint_one_free(struct checkpoint_one *one)
 {
 	free(one->ids);
 	free(one->shards);
-	checkpoint_consent_free(&one->consent);
 	job_list_free(&one->jobs);
 	memset(one, 0, sizeof(*one));
 }

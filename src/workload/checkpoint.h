@@ -50,20 +50,28 @@ unsigned checkpoint_count_for_space(uint64_t free_bytes, double fill,
  * users: f_bavail). */
 int checkpoint_free_bytes(const char *dir, uint64_t *free_bytes);
 
-/* Creates dir/ckpt-NNN and every planned file in it that is missing, as a
- * sparse file of its planned size marked as created by drivebench (so the
- * runner neither lays it out nor refuses it; the measured writes allocate
- * its blocks as a new file's would). Files that exist (an earlier pass)
- * are kept as they are. Paths of files created here that could not be
- * marked (no user xattrs) are added to *consent (malloc'd strings; the
- * caller frees them with checkpoint_consent_free) so this run may write
- * them anyway. */
+/* Creates dir/ckpt-NNN and makes every planned file in it what torch.save's
+ * open(path, "wb") makes it: empty, so that the measured writes append to
+ * it and the filesystem allocates its blocks as they come (the jobs'
+ * fallocate=none leaves it so). A missing file is created and marked as
+ * created by drivebench; an existing one (an earlier pass's, a resumed
+ * checkpoint's) is truncated to 0, so the filesystem frees its blocks and
+ * the writes allocate new ones, as after torch.save's O_TRUNC, but only
+ * when it is drivebench's, judged on the descriptor opened (its mark, or
+ * ids / *consent naming it) and by the safety gate: a file drivebench did
+ * not create, a symbolic link or anything but a regular file is refused
+ * (err_refused(), the gate's message) and left untouched. Paths of files
+ * created here that could not be marked (no user xattrs) are added to
+ * *consent (malloc'd strings; the caller keeps them for the whole run,
+ * every pass, and frees them with checkpoint_consent_free) so this run
+ * may write them again. ids are the --destroy-data names. */
 struct checkpoint_consent {
 	char **paths;
 	unsigned nr, cap;
 };
-int checkpoint_prepare(const struct dlio_plan *plan, const char *dir,
-		       unsigned index, struct checkpoint_consent *consent);
+int checkpoint_prepare(const struct dlio_plan *plan, const char *dir, unsigned index,
+		       const char *const *ids, unsigned nr_ids,
+		       struct checkpoint_consent *consent);
 void checkpoint_consent_free(struct checkpoint_consent *c);
 
 /* The files of checkpoint index written again whole, unmeasured, with
@@ -76,22 +84,29 @@ int checkpoint_restore(const struct dlio_plan *plan, const char *dir, unsigned i
 
 /* The jobs of one checkpoint: one per (rank, file) writing (or reading)
  * the whole file sequentially with bs-sized requests (psync, direct=0 as
- * torch.save writes, end_fsync=1 unless !fsync); a file whose size is not
- * a multiple of bs gets a second job for the tail, so exactly the planned
- * bytes move. In region mode a file is its region of w->device (the
+ * torch.save writes, end_fsync=1 unless !fsync; for files fallocate=none,
+ * so the writes extend the empty file); a file whose size is not a
+ * multiple of bs gets a second job for the tail, so exactly the planned
+ * bytes move: a file's tail is its first bytes (the bs requests then
+ * append after it), a region's its last. In region mode a file is its region of w->device (the
  * job's offset), and end_fsync is the device's fsync. All jobs share one phase and group_reporting. Appends to
  * out (which the caller frees). */
 int checkpoint_jobs(const struct dlio_plan *plan, const struct checkpoint_write *w,
 		    unsigned index, struct job_list *out);
 
-/* One checkpoint, ready to run: on pass 1 (or any pass <= 1) lays out its
- * files (checkpoint_prepare; nothing to lay out in region mode), builds its jobs, and its run options: opt
- * with the --destroy-data consent extended by the files created here that
- * could not be marked. The caller runs one->jobs with one->opt through
+/* One checkpoint, ready to run: on every pass that writes files (not a
+ * read-back, not region mode) lays out its files (checkpoint_prepare:
+ * created empty in pass 1, truncated in later passes and on a resume),
+ * builds its jobs, and its run options: opt with the
+ * --destroy-data consent extended by this checkpoint's files in *consent,
+ * the run's files created but not markable (held by the caller for the
+ * whole run). The caller runs one->jobs with one->opt through
  * record_run, merged into one result named one->name
  * (checkpoint_result_name(pass, index)): bytes of every job, runtime of
- * the longest = from the start barrier to the last file's fsync. Free with
- * checkpoint_one_free, also after a failure. */
+ * the longest = from the start barrier to the last file's fsync. The
+ * truncation is before the start barrier, outside the measured time, as
+ * the files' open is. Free with checkpoint_one_free, also after a
+ * failure. */
 struct checkpoint_one {
 	struct job_list jobs;
 	/* [jobs.nr]: the DLIO rank whose file each job writes (under MPI the
@@ -99,12 +114,12 @@ struct checkpoint_one {
 	unsigned *shards;
 	struct run_options opt;
 	char name[JOB_NAME_MAX];
-	struct checkpoint_consent consent;
 	const char **ids;
 };
 int checkpoint_one_prepare(const struct dlio_plan *plan, const struct checkpoint_write *w,
 			   unsigned pass, unsigned index, const struct run_options *opt,
-			   struct checkpoint_one *one, enum run_failure *why);
+			   struct checkpoint_consent *consent, struct checkpoint_one *one,
+			   enum run_failure *why);
 void checkpoint_one_free(struct checkpoint_one *one);
 
 /* "pass2-ckpt003"; pass 0 names the read-back "read-ckpt003". */

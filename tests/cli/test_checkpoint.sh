@@ -1,8 +1,10 @@
 #!/bin/bash
 # test_checkpoint.sh - `drivebench checkpoint`: a scaled run (4 ranks, tiny
 # sizes, 3 passes x 3 checkpoints) on a scratch directory, its stored
-# results, the overwrite in place, --plan and --plan --json, the read-back,
-# and bad input (exit 2).
+# results, the same files written again, each truncated first as
+# torch.save's O_TRUNC does (seen under strace), a foreign file or a link
+# put in a file's place before pass 2 refused and left alone, --plan and
+# --plan --json, the read-back, and bad input (exit 2).
 . "$(dirname "$0")/lib.sh"
 
 sql() { sqlite3 "$DRIVEBENCH_DB" "$1"; }
@@ -36,13 +38,148 @@ check "three checkpoint directories" test "$(ls "$TMP/ckpt" | tr '\n' ' ')" = "c
 check "8 files in each" test "$(find "$TMP/ckpt" -type f | wc -l)" -eq 24
 ls -i "$TMP"/ckpt/ckpt-002 > "$TMP/inodes1"
 
-# overwrite in place: the same files (same inodes), no new ones
+# written again: the same files (same inodes), no new ones
 expect_exit 0 "another run over the same checkpoints" \
 	checkpoint --checkpoint-size 8MB --ranks 4 --count 3 --passes 2 "$TMP/ckpt"
 ls -i "$TMP"/ckpt/ckpt-002 > "$TMP/inodes2"
 check "same inodes after more passes" cmp -s "$TMP/inodes1" "$TMP/inodes2"
 check "still 24 files" test "$(find "$TMP/ckpt" -type f | wc -l)" -eq 24
 check "file sizes as planned" test "$(stat -c %s "$TMP/ckpt/ckpt-001/zero_pp_rank_0_mp_rank_0_optim_states.pt")" -eq 1714286
+
+# every checkpoint's files start empty, as torch.save's open(path, "wb")
+# leaves them, and the writes append: under strace, each pass-1
+# checkpoint creates its files, each later one truncates each to 0
+# (O_TRUNC: the filesystem frees the file's blocks, the writes allocate
+# new ones), no file is sized or allocated before its writes, and
+# nothing is created, removed or renamed after pass 1
+if ! command -v strace >/dev/null; then
+	skip "strace is missing (scripts/deps.sh installs it): the truncation is not seen"
+elif ! strace -qq -o /dev/null true 2>/dev/null; then
+	skip "strace cannot trace here (ptrace not allowed)"
+else
+	mkdir "$TMP/trunc"
+	expect_exit 0 "--plan --json for the traced run" checkpoint --checkpoint-size 8MB --ranks 4 --plan --json
+	printf '%s\n' "$OUT" >"$TMP/trunc.plan"
+	rm -f "$DRIVEBENCH_DB"
+	# shellcheck disable=SC2086
+	timeout 120 strace $CKPT_STRACE -o "$TMP/trunc.trace" "$DB" checkpoint --checkpoint-size 8MB --ranks 4 \
+		--count 2 --passes 3 "$TMP/trunc" >"$TMP/trunc.out" 2>"$TMP/trunc.err"
+	check "a traced run: 3 passes of 2 checkpoints" test $? -eq 0
+	check "pass 1 creates each file empty; passes 2 and 3 truncate each to 0 before writing it" \
+		ckpt_truncations "$TMP/trunc.trace" 8 same-files
+	ls -i "$TMP"/trunc/ckpt-001 >"$TMP/trunc.inodes1"
+	check "every file whole after the run: the planned size, every 4 KiB written" python3 - "$TMP/trunc" "$TMP/trunc.plan" <<'PY'
+import json, os, sys
+plan = json.load(open(sys.argv[2]))
+for ckpt in ("ckpt-001", "ckpt-002"):
+    for f in plan["files"]:
+        path = os.path.join(sys.argv[1], ckpt, f["name"])
+        st = os.stat(path)
+        assert st.st_size == f["bytes"], (path, st.st_size)
+        assert st.st_blocks * 512 >= f["bytes"], (path, "holes")
+        with open(path, "rb") as h:
+            data = h.read()
+        zero = bytes(4096)
+        for at in range(0, len(data), 4096):
+            block = data[at:at + 4096]
+            assert block != zero[:len(block)], (path, at, "zeros")
+        assert os.getxattr(path, "user.drivebench.created") == b"1", path
+PY
+	expect_exit 0 "another run over the traced checkpoints" \
+		checkpoint --checkpoint-size 8MB --ranks 4 --count 2 --passes 2 "$TMP/trunc"
+	ls -i "$TMP"/trunc/ckpt-001 >"$TMP/trunc.inodes2"
+	check "the same inodes after it" cmp -s "$TMP/trunc.inodes1" "$TMP/trunc.inodes2"
+
+	# stopped_at_pass2 DIR ARGS...: runs `drivebench ARGS DIR` under strace,
+	# which stops it (SIGSTOP) as pass 2 begins: at its second mkdir of
+	# DIR/ckpt-001, before any file of pass 2 is opened (strace says when
+	# the stop has happened); 1 when it never stopped. resume: SIGCONT
+	# until strace sees it go on, then its exit code (drivebench's).
+	alive() { st=$(ps -o stat= -p "$1"); [ -n "$st" ] && [ "${st#Z}" = "$st" ]; }
+	stopped_at_pass2() {
+		sdir=$1; shift
+		: >"$TMP/stop.trace"
+		# shellcheck disable=SC2086
+		strace $STRACE_ENV -f -qq -o "$TMP/stop.trace" -P "$sdir/ckpt-001" -e trace=mkdir,mkdirat \
+			-e inject=mkdir,mkdirat:signal=SIGSTOP:when=2 \
+			"$DB" "$@" "$sdir" >"$TMP/stop.out" 2>"$TMP/stop.err" &
+		SPID=$!
+		for _ in $(seq 1200); do
+			grep -q -- "--- stopped by SIGSTOP ---" "$TMP/stop.trace" && return 0
+			alive "$SPID" || return 1
+			sleep 0.05
+		done
+		return 1
+	}
+	resume() {
+		pid=$(pgrep -P "$SPID" | head -1)
+		for _ in $(seq 600); do
+			if [ -z "$pid" ] || ! alive "$pid"; then break; fi
+			kill -CONT "$pid" 2>/dev/null
+			sleep 0.1
+		done
+		wait "$SPID"
+	}
+	# a foreign file (no mark) in a file's place before pass 2
+	mkdir "$TMP/foreign2"
+	rm -f "$DRIVEBENCH_DB"
+	victim="$TMP/foreign2/ckpt-001/zero_pp_rank_0_mp_rank_1_optim_states.pt"
+	if stopped_at_pass2 "$TMP/foreign2" checkpoint --checkpoint-size 8MB --ranks 4 --count 1 --passes 2; then
+		ok "stopped between pass 1 and pass 2"
+		rm "$victim"
+		head -c 5000 /dev/urandom >"$victim"
+		before=$(md5sum <"$victim")
+		resume; rc=$?
+		check "a foreign file before pass 2: refused, exit 3 ($rc)" test "$rc" -eq 3
+		check "with the gate's message" grep -q "existing file $victim was not created by drivebench" "$TMP/stop.err"
+		check "and how to consent" grep -q -- "pass --destroy-data=$victim to allow writing over this file" "$TMP/stop.err"
+		check "the foreign file keeps its size" test "$(stat -c %s "$victim")" -eq 5000
+		check "and its content" test "$(md5sum <"$victim")" = "$before"
+		check "pass 2 stored nothing" test "$(sqlite3 "$DRIVEBENCH_DB" "select count(*) from results where pass = 2")" -eq 0
+	else
+		not_ok "stopped between pass 1 and pass 2 (the run never reached pass 2's start)"
+		kill "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null
+	fi
+	# a symbolic link in a file's place before pass 2, to a file drivebench
+	# made (the write gate alone follows it and allows that file)
+	mkdir "$TMP/link2"
+	rm -f "$DRIVEBENCH_DB"
+	link="$TMP/link2/ckpt-001/zero_pp_rank_0_mp_rank_1_optim_states.pt"
+	target="$TMP/trunc/ckpt-002/zero_pp_rank_0_mp_rank_1_optim_states.pt"
+	tsize=$(stat -c %s "$target")
+	tsum=$(md5sum <"$target")
+	if stopped_at_pass2 "$TMP/link2" checkpoint --checkpoint-size 8MB --ranks 4 --count 1 --passes 2; then
+		rm "$link"
+		ln -s "$target" "$link"
+		resume; rc=$?
+		check "a symbolic link before pass 2: refused, exit 3 ($rc)" test "$rc" -eq 3
+		check "saying it is a link" grep -q "refusing to write to '$link': it is a symbolic link" "$TMP/stop.err"
+		check "the link is left" test -L "$link"
+		check "its target keeps its size and content" \
+			test "$(stat -c %s "$target")" -eq "$tsize" -a "$(md5sum <"$target")" = "$tsum"
+	else
+		not_ok "stopped between pass 1 and pass 2 (link)"
+		kill "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null
+	fi
+fi
+
+# a filesystem without user xattrs (ramfs): the files this run created
+# cannot be marked; they are its to truncate and write in every pass of
+# the run (its consent), and the next run is refused them
+if [ "$(id -u)" -eq 0 ] && mkdir "$TMP/ramfs" && mount -t ramfs ramfs "$TMP/ramfs" 2>/dev/null; then
+	trap 'umount "$TMP/ramfs" 2>/dev/null; rm -rf "$TMP"' EXIT
+	rm -f "$DRIVEBENCH_DB"
+	expect_exit 0 "no user xattrs: 3 passes under the run's consent" \
+		checkpoint --checkpoint-size 4MB --ranks 2 --count 2 --passes 3 "$TMP/ramfs"
+	check "every pass stored" test "$(sqlite3 "$DRIVEBENCH_DB" "select count(*) from results")" -eq 6
+	expect_exit 3 "the next run is refused the unmarked files" \
+		checkpoint --checkpoint-size 4MB --ranks 2 --count 2 --passes 1 "$TMP/ramfs"
+	expect_output "was not created by drivebench" "says why"
+	check "and leaves them whole" test "$(stat -c %s "$TMP/ramfs/ckpt-001/zero_pp_rank_0_mp_rank_0_model_states.pt")" -eq 285714
+	umount "$TMP/ramfs"
+else
+	skip "no ramfs to test a filesystem without user xattrs (needs root)"
+fi
 
 # read-back, --no-fsync, --fill
 mkdir "$TMP/ckpt2"
@@ -56,6 +193,8 @@ check "read-back results" test "$(sql "select count(*) from results where job_na
 mkdir -p "$TMP/foreign/ckpt-001"
 head -c 1000 /dev/urandom > "$TMP/foreign/ckpt-001/zero_pp_rank_0_mp_rank_0_model_states.pt"
 expect_exit 3 "refuses a file it did not create" checkpoint --checkpoint-size 4MB --ranks 2 --count 1 --passes 1 "$TMP/foreign"
+expect_output "existing file $TMP/foreign/ckpt-001/zero_pp_rank_0_mp_rank_0_model_states.pt was not created by drivebench" "says why"
+check "and leaves it as it was" test "$(stat -c %s "$TMP/foreign/ckpt-001/zero_pp_rank_0_mp_rank_0_model_states.pt")" -eq 1000
 
 # bad input: exit 2
 expect_exit 2 "no size" checkpoint --plan

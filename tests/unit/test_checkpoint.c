@@ -1,6 +1,7 @@
 /* test_checkpoint.c - checkpoint jobs, files and naming: the jobs of one
  * checkpoint (tail jobs, one phase, fsync), sparse layout that later passes
- * keep, the fit count, result names, a real tiny checkpoint run whose
+ * empty again (same inodes, blocks freed) only for drivebench's own files
+ * (a foreign file, a link, a FIFO refused and left alone), the fit count, result names, a real tiny checkpoint run whose
  * merged result carries exactly the planned bytes, region mode (a raw
  * device's regions, their fit and the recorded layout), and the filesystem
  * mode's record, checks and restored files. */
@@ -12,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -104,16 +107,19 @@ static void test_jobs(void **state)
 	(void)state;
 	assert_int_equal(checkpoint_jobs(&plan, &w, 7, &jobs), 0);
 	/* r0_model: whole + tail; r0_optim: whole; r1_model: tail only
-	 * (4000 < 1 MiB); r1_optim: whole */
+	 * (4000 < 1 MiB); r1_optim: whole. A file's tail is its first
+	 * bytes, so that the whole requests append to the file after it */
 	assert_int_equal(jobs.nr, 5);
 	assert_string_equal(jobs.jobs[0].filename, "/d/ckpt-007/r0_model.pt");
 	assert_int_equal(jobs.jobs[0].size, 3 * 1048576);
-	assert_int_equal(jobs.jobs[0].offset, 0);
+	assert_int_equal(jobs.jobs[0].offset, 5);
 	assert_int_equal(jobs.jobs[0].bs[DIR_WRITE], 1048576);
 	assert_string_equal(jobs.jobs[1].filename, "/d/ckpt-007/r0_model.pt");
-	assert_int_equal(jobs.jobs[1].offset, 3 * 1048576);
+	assert_int_equal(jobs.jobs[1].offset, 0);
 	assert_int_equal(jobs.jobs[1].size, 5);
 	assert_int_equal(jobs.jobs[1].bs[DIR_WRITE], 5);
+	assert_int_equal(jobs.jobs[2].offset, 0);
+	assert_int_equal(jobs.jobs[3].offset, 0);
 	assert_int_equal(jobs.jobs[3].size, 4000);
 	assert_int_equal(jobs.jobs[3].bs[DIR_WRITE], 4000);
 	for (unsigned i = 0; i < jobs.nr; i++) {
@@ -126,6 +132,9 @@ static void test_jobs(void **state)
 		assert_true(s->group_reporting);
 		assert_false(s->stonewall);   /* one phase: one start barrier */
 		assert_int_equal(s->numjobs, 1);
+		/* the file starts empty: nothing allocated before the writes */
+		assert_int_equal(s->files.fallocate, FALLOCATE_NONE);
+		assert_non_null(strstr(s->options_text, "fallocate=none\n"));
 	}
 	assert_int_equal(total, plan.total_bytes);
 	job_list_free(&jobs);
@@ -186,6 +195,10 @@ static void test_regions(void **state)
 	assert_int_equal(jobs.jobs[2].offset, base + span + 3 * 1048576 + 4096);
 	assert_int_equal(jobs.jobs[3].offset, base + span + 5 * 1048576 + 4096);
 	assert_int_equal(jobs.jobs[4].offset, base + span + 5 * 1048576 + 8192);
+	/* regions are overwritten as before: the tail after the whole
+	 * requests, no fallocate= (a device has no file to lay out) */
+	for (unsigned i = 0; i < jobs.nr; i++)
+		assert_null(strstr(jobs.jobs[i].options_text, "fallocate"));
 	assert_int_equal(total, plan.total_bytes);
 	job_list_free(&jobs);
 
@@ -316,34 +329,144 @@ static void test_restore(void **state)
 	assert_non_null(strstr(err_msg(), "cannot create"));
 }
 
+/* a file's bytes from its start (up to len), or -1 */
+static ssize_t head_of(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t got;
+
+	if (!f)
+		return -1;
+	got = fread(buf, 1, len, f);
+	fclose(f);
+	return (ssize_t)got;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
 static void test_prepare(void **state)
 {
 	struct dlio_plan plan = test_plan();
 	struct checkpoint_consent consent = { 0 };
-	char path[256];
+	char path[256], buf[4096];
 	struct stat st;
 	ino_t first;
+	int fd;
 
 	(void)state;
-	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 1, &consent), 0);
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 1, NULL, 0, &consent), 0);
 	for (unsigned i = 0; i < plan.nr; i++) {
 		snprintf(path, sizeof(path), "%s/ckpt-001/%s", tmp_dir(), files[i].name);
 		assert_int_equal(stat(path, &st), 0);
-		assert_int_equal(st.st_size, files[i].bytes);
-		/* sparse: nothing written before the measured writes */
-		assert_true((uint64_t)st.st_blocks * 512 < files[i].bytes);
+		/* empty, as torch.save's open(path, "wb"): the writes append */
+		assert_int_equal(st.st_size, 0);
+		assert_int_equal(st.st_blocks, 0);
 	}
 	snprintf(path, sizeof(path), "%s/ckpt-001/%s", tmp_dir(), files[0].name);
 	assert_int_equal(stat(path, &st), 0);
 	first = st.st_ino;
-	/* a second pass keeps the files */
-	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 1, &consent), 0);
+	/* written (as pass 1 writes it), then a later pass: the same file,
+	 * emptied (its blocks freed), as torch.save's O_TRUNC */
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	memset(buf, 'x', sizeof(buf));
+	for (unsigned i = 0; i < 256; i++)
+		assert_int_equal(pwrite(fd, buf, sizeof(buf), (off_t)i * sizeof(buf)), sizeof(buf));
+	assert_int_equal(fsync(fd), 0);
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true((uint64_t)st.st_blocks * 512 >= 256 * sizeof(buf));
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 1, NULL, 0, &consent), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_ino, first);
+	assert_int_equal(st.st_size, 0);
+	assert_int_equal(st.st_blocks, 0);
 	checkpoint_consent_free(&consent);
 
-	assert_int_equal(checkpoint_prepare(&plan, "/nonexistent/dir", 1, &consent), -1);
+	assert_int_equal(checkpoint_prepare(&plan, "/nonexistent/dir", 1, NULL, 0, &consent), -1);
 	assert_non_null(strstr(err_msg(), "cannot create"));
+	checkpoint_consent_free(&consent);
+}
+
+/* An existing file that is not drivebench's is refused (exit 3, the
+ * gate's message) and left as it was; --destroy-data or this run's
+ * consent naming it lets it be emptied. */
+static void test_prepare_refuses(void **state)
+{
+	struct dlio_plan plan = test_plan();
+	struct checkpoint_consent consent = { 0 };
+	char dir[160], path[512], link_path[512], target[512], buf[64];
+	const char *ids[1];
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 4, NULL, 0, &consent), 0);
+	snprintf(dir, sizeof(dir), "%s/ckpt-004", tmp_dir());
+	/* a foreign file in the place of one of drivebench's */
+	snprintf(path, sizeof(path), "%s/%s", dir, files[1].name);
+	assert_int_equal(unlink(path), 0);
+	write_file(path, "someone's data");
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 4, NULL, 0, &consent), -1);
+	assert_true(err_refused());
+	assert_non_null(strstr(err_msg(), "refusing to write to"));
+	assert_non_null(strstr(err_msg(), "was not created by drivebench"));
+	assert_non_null(strstr(err_msg(), "--destroy-data="));
+	assert_int_equal(head_of(path, buf, sizeof(buf)), 14);
+	assert_int_equal(memcmp(buf, "someone's data", 14), 0);
+	/* the consent of this run (a file it created, not markable) */
+	assert_int_equal(stat(path, &st), 0);
+	consent.paths = calloc(1, sizeof(*consent.paths));
+	assert_non_null(consent.paths);
+	consent.paths[0] = strdup(path);
+	consent.nr = consent.cap = 1;
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 4, NULL, 0, &consent), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	checkpoint_consent_free(&consent);
+	/* --destroy-data naming it, spelled otherwise */
+	write_file(path, "someone's data");
+	snprintf(target, sizeof(target), "%s/./%s", dir, files[1].name);
+	ids[0] = target;
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 4, ids, 1, &consent), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	/* emptied, it is still not drivebench's (not marked): made anew */
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 4, NULL, 0, &consent), -1);
+	assert_true(err_refused());
+	assert_int_equal(unlink(path), 0);
+	/* a symbolic link in a file's place: refused, its target untouched */
+	snprintf(target, sizeof(target), "%s/elsewhere.dat", tmp_dir());
+	write_file(target, "someone's data");
+	snprintf(link_path, sizeof(link_path), "%s/%s", dir, files[2].name);
+	assert_int_equal(unlink(link_path), 0);
+	assert_int_equal(symlink(target, link_path), 0);
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 4, NULL, 0, &consent), -1);
+	assert_true(err_refused());
+	assert_non_null(strstr(err_msg(), "symbolic link"));
+	assert_int_equal(head_of(target, buf, sizeof(buf)), 14);
+	assert_int_equal(lstat(link_path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	/* even a link to a file drivebench made */
+	assert_int_equal(unlink(link_path), 0);
+	snprintf(target, sizeof(target), "%s/%s", dir, files[0].name);
+	assert_int_equal(symlink(target, link_path), 0);
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 4, NULL, 0, &consent), -1);
+	assert_true(err_refused());
+	/* a FIFO: refused without waiting for a reader */
+	assert_int_equal(unlink(link_path), 0);
+	assert_int_equal(mkfifo(link_path, 0644), 0);
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 4, NULL, 0, &consent), -1);
+	assert_true(err_refused());
+	assert_non_null(strstr(err_msg(), "a FIFO, not a regular file"));
+	assert_int_equal(unlink(link_path), 0);
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 4, NULL, 0, &consent), 0);
 	checkpoint_consent_free(&consent);
 }
 
@@ -362,7 +485,7 @@ static void test_run(void **state)
 	struct stat st;
 
 	(void)state;
-	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 2, &consent), 0);
+	assert_int_equal(checkpoint_prepare(&plan, tmp_dir(), 2, NULL, 0, &consent), 0);
 	opt.destroy_ids = (const char *const *)consent.paths;
 	opt.nr_destroy_ids = consent.nr;
 	assert_int_equal(checkpoint_jobs(&plan, &w, 2, &jobs), 0);
@@ -420,13 +543,15 @@ static void test_plan_for(void **state)
 }
 
 /* one checkpoint start to end: pass 1 lays out and writes, a later pass
- * writes the same files, the result is named after pass and index */
+ * truncates and writes the same files, the result is named after pass and
+ * index */
 static void test_one_run(void **state)
 {
 	struct dlio_plan plan = test_plan();
 	struct checkpoint_write w = { .dir = tmp_dir(), .fsync = true };
 	volatile sig_atomic_t stop = 0;
 	struct run_options opt = { .stop = &stop };
+	struct checkpoint_consent consent = { 0 };
 	struct checkpoint_one one;
 	struct record_place place = { .merged_name = one.name };
 	struct recorded rec;
@@ -436,7 +561,7 @@ static void test_one_run(void **state)
 	ino_t first;
 
 	(void)state;
-	assert_int_equal(checkpoint_one_prepare(&plan, &w, 1, 3, &opt, &one, &why), 0);
+	assert_int_equal(checkpoint_one_prepare(&plan, &w, 1, 3, &opt, &consent, &one, &why), 0);
 	assert_string_equal(one.name, "pass1-ckpt003");
 	assert_int_equal(record_run(&one.jobs, &one.opt, &place, &rec), 0);
 	assert_string_equal(rec.entries[0].name, "pass1-ckpt003");
@@ -446,7 +571,7 @@ static void test_one_run(void **state)
 	snprintf(path, sizeof(path), "%s/ckpt-003/%s", tmp_dir(), files[1].name);
 	assert_int_equal(stat(path, &st), 0);
 	first = st.st_ino;
-	assert_int_equal(checkpoint_one_prepare(&plan, &w, 2, 3, &opt, &one, &why), 0);
+	assert_int_equal(checkpoint_one_prepare(&plan, &w, 2, 3, &opt, &consent, &one, &why), 0);
 	assert_int_equal(record_run(&one.jobs, &one.opt, &place, &rec), 0);
 	assert_string_equal(rec.entries[0].name, "pass2-ckpt003");
 	assert_int_equal(rec.entries[0].dir[DIR_WRITE].bytes, plan.total_bytes);
@@ -456,21 +581,31 @@ static void test_one_run(void **state)
 	assert_int_equal(st.st_ino, first);
 	/* read-back */
 	w.read = true;
-	assert_int_equal(checkpoint_one_prepare(&plan, &w, 0, 3, &opt, &one, &why), 0);
+	assert_int_equal(checkpoint_one_prepare(&plan, &w, 0, 3, &opt, &consent, &one, &why), 0);
 	assert_int_equal(record_run(&one.jobs, &one.opt, &place, &rec), 0);
 	assert_string_equal(rec.entries[0].name, "read-ckpt003");
 	assert_int_equal(rec.entries[0].dir[DIR_READ].bytes, plan.total_bytes);
 	assert_int_equal(rec.entries[0].dir[DIR_WRITE].bytes, 0);
 	recorded_free(&rec);
 	checkpoint_one_free(&one);
-	/* a later pass of a checkpoint never laid out: the files are missing */
+	/* a later pass of a checkpoint whose files are missing (a resume on
+	 * a directory emptied since): made as torch.save makes them */
 	w.read = false;
-	assert_int_equal(checkpoint_one_prepare(&plan, &w, 2, 9, &opt, &one, &why), 0);
-	assert_int_equal(record_run(&one.jobs, &one.opt, &place, &rec), -1);
-	assert_false(rec.ran);
-	assert_non_null(strstr(err_msg(), "ckpt-009"));
+	assert_int_equal(checkpoint_one_prepare(&plan, &w, 2, 9, &opt, &consent, &one, &why), 0);
+	assert_int_equal(record_run(&one.jobs, &one.opt, &place, &rec), 0);
+	assert_int_equal(rec.entries[0].dir[DIR_WRITE].bytes, plan.total_bytes);
 	recorded_free(&rec);
 	checkpoint_one_free(&one);
+	/* a foreign file: refused before any job, as unsafe */
+	snprintf(path, sizeof(path), "%s/ckpt-009/%s", tmp_dir(), files[0].name);
+	assert_int_equal(unlink(path), 0);
+	write_file(path, "someone's data");
+	assert_int_equal(checkpoint_one_prepare(&plan, &w, 3, 9, &opt, &consent, &one, &why), -1);
+	assert_int_equal(why, RUN_FAILED_UNSAFE);
+	checkpoint_one_free(&one);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 14);
+	checkpoint_consent_free(&consent);
 }
 
 int main(void)
@@ -486,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_fs_mode),
 		cmocka_unit_test(test_restore),
 		cmocka_unit_test(test_prepare),
+		cmocka_unit_test(test_prepare_refuses),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_plan_for),
 		cmocka_unit_test(test_one_run),

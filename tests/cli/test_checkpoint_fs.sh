@@ -144,7 +144,7 @@ TRACE=""
 if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; then
 	TRACE="strace $CKPT_STRACE -o $WORK/fs.trace"
 else
-	skip "strace is missing or cannot trace (scripts/deps.sh installs it): pass 2's truncation on XFS is not seen"
+	not_ok "strace is missing or cannot trace (scripts/deps.sh installs it): pass 2's truncation on XFS is not seen"
 fi
 # shellcheck disable=SC2086
 OUT=$(timeout 120 $TRACE "$DB" checkpoint --checkpoint-size 8MB --ranks 2 --count 2 --passes 2 \

@@ -97,6 +97,11 @@ report() {
 	if [ "$f" -ne 0 ]; then
 		failures="$failures $t"
 		echo "--- FAIL: $t (exit $rc, ${secs}s)"
+		# the failed checks with what they printed, wherever they are in
+		# the log (a check early in a long test is past its tail), then
+		# the tail (a crash's last words)
+		grep -n -A 12 -E '^not ok - |^\[  FAILED  \] ' "$log" | head -n 120
+		echo "--- the last 40 lines of $t:"
 		tail -n 40 "$log"
 	elif [ "$s" -ne 0 ]; then
 		echo "--- ok: $t ($p, $s skipped, ${secs}s)"

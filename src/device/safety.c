@@ -614,6 +614,20 @@ const char *safety_consent_hint(const struct safety_verdict *v)
 	return hint;
 }
 
+bool safety_fd_marked(int fd)
+{
+	char value[8];
+
+	return fgetxattr(fd, SAFETY_CREATED_XATTR, value, sizeof(value)) == 1 && value[0] == '1';
+}
+
+bool safety_names_file(const char *destroy_id, const char *path)
+{
+	char resolved[PATH_MAX];
+
+	return names_file(destroy_id, path, realpath(path, resolved) ? resolved : path);
+}
+
 int safety_mark_created(int fd)
 {
 	if (fsetxattr(fd, SAFETY_CREATED_XATTR, "1", 1, 0) == 0)

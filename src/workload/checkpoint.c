@@ -5,7 +5,6 @@
  * the one runner and merges them into one result per checkpoint. */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,27 +119,14 @@ static bool consent_has(const struct checkpoint_consent *c, const char *path)
 	return false;
 }
 
-/* ids (--destroy-data, this run's consent) name path: the path as given
- * or the same file under another spelling, as the safety gate reads them. */
+/* ids (--destroy-data, this run's consent) name path, as the safety gate
+ * reads them. */
 static bool ids_name(const char *path, const char *const *ids, unsigned nr_ids)
 {
-	char resolved[PATH_MAX], other[PATH_MAX];
-	bool have = realpath(path, resolved) != NULL;
-
 	for (unsigned i = 0; i < nr_ids; i++)
-		if (ids[i] && ids[i][0] &&
-		    (strcmp(ids[i], path) == 0 ||
-		     (have && realpath(ids[i], other) && strcmp(other, resolved) == 0)))
+		if (safety_names_file(ids[i], path))
 			return true;
 	return false;
-}
-
-static bool fd_marked(int fd)
-{
-	char value[8];
-
-	return fgetxattr(fd, SAFETY_CREATED_XATTR, value, sizeof(value)) == 1 &&
-	       value[0] == '1';
 }
 
 /* A checkpoint file that exists, opened for emptying once it is known to
@@ -170,7 +156,7 @@ static int open_owned(const char *path, const char *const *ids, unsigned nr_ids)
 				  "checkpoint file is never written through a link", path);
 	if (fd < 0)
 		return err_set("cannot open '%s': %s", path, strerror(errno));
-	owned = fd_marked(fd) || ids_name(path, ids, nr_ids);
+	owned = safety_fd_marked(fd) || ids_name(path, ids, nr_ids);
 	if (fstat(fd, &opened) || !S_ISREG(opened.st_mode) ||
 	    opened.st_dev != before.st_dev || opened.st_ino != before.st_ino) {
 		close(fd);
@@ -217,7 +203,7 @@ static int make_empty(const char *path, const char *const *ids, unsigned nr_ids,
 			close(fd);
 			return err_prefix("cannot create '%s'", path);
 		}
-		if (!fd_marked(fd) && consent_add(consent, path)) {
+		if (!safety_fd_marked(fd) && consent_add(consent, path)) {
 			close(fd);
 			return -1;
 		}
@@ -405,7 +391,6 @@ int checkpoint_one_prepare(const struct dlio_plan *plan, const struct checkpoint
 {
 	char ckpt[4096];
 	size_t len;
-	unsigned mine = 0;
 
 	memset(one, 0, sizeof(*one));
 	one->opt = *opt;
@@ -424,10 +409,8 @@ int checkpoint_one_prepare(const struct dlio_plan *plan, const struct checkpoint
 	len = strlen(ckpt);
 	/* the run's consent for this checkpoint's files only: the gate asks
 	 * every ID of the list for every file */
-	for (unsigned i = 0; i < consent->nr; i++)
-		mine += !strncmp(consent->paths[i], ckpt, len) && consent->paths[i][len] == '/';
-	if (mine) {
-		one->ids = calloc(opt->nr_destroy_ids + mine, sizeof(*one->ids));
+	if (consent->nr) {
+		one->ids = calloc(opt->nr_destroy_ids + consent->nr, sizeof(*one->ids));
 		if (!one->ids)
 			return err_set("out of memory");
 		for (unsigned i = 0; i < opt->nr_destroy_ids; i++)

@@ -392,10 +392,12 @@ static int64_t rebuild_from_data(struct serve *s)
 		if (data < 0)
 			break;   /* ENXIO: no data past pos */
 		hole = lseek(s->fd, data, SEEK_HOLE);
+		/* whole IUs, within the drive */
 		uint64_t from = (uint64_t)data / iu * iu;
-		uint64_t to = hole < 0 || (uint64_t)hole > cap ? cap : (uint64_t)hole;
+		uint64_t to = hole < 0 ? cap : ((uint64_t)hole + iu - 1) / iu * iu;
 
-		to = (to + iu - 1) / iu * iu < cap ? (to + iu - 1) / iu * iu : cap;
+		if (to > cap)
+			to = cap;
 		for (uint64_t off = from; off < to; off += REBUILD_CHUNK) {
 			uint64_t len = to - off < REBUILD_CHUNK ? to - off : REBUILD_CHUNK;
 

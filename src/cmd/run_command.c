@@ -154,9 +154,11 @@ int run_command_jobs(const struct run_args *a, struct job_list *jobs)
 		struct job_spec *s = &jobs->jobs[j];
 		char target[sizeof(s->filename)];
 
+		if (strcmp(s->ioengine, "vssd") || s->eng.vssd.model[0] || s->eng.vssd.scale[0] ||
+		    !model_target_is(s->filename))
+			continue;
 		snprintf(target, sizeof(target), "%s", s->filename);   /* aim rewrites it */
-		if (!strcmp(s->ioengine, "vssd") && !s->eng.vssd.model[0] && !s->eng.vssd.scale[0] &&
-		    model_target_is(target) && model_target_aim(s, target))
+		if (model_target_aim(s, target))
 			return -1;
 	}
 	/* checked after the overrides: --set runtime=1 completes a

@@ -19,9 +19,9 @@ int vdrive_state_file_check(const char *path, const char *suffix);
  * file, a FIFO, a device, a link, unreadable). */
 int vdrive_state_file_kind(const char *path);
 
-/* Saves d's FTL, the drive of model file model_path at scale, to path
- * through path.tmp and a rename (a failed save leaves the old file; a
- * device, FIFO or directory at path is never replaced). 0, or -1. */
+/* Saves d's FTL (its model at scale) to path through path.tmp and a
+ * rename (a failed save leaves the old file; a device, FIFO or directory
+ * at path is never replaced). 0, or -1 with err_msg. */
 int vdrive_state_save(struct vdrive *d, const char *scale, const char *path,
 		      const char *label);
 

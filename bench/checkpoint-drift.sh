@@ -29,33 +29,17 @@ count=${COUNT:-}
 [ -c /dev/fuse ] || { echo "checkpoint-drift: needs /dev/fuse" >&2; exit 2; }
 [ $# -gt 0 ] || set -- "new=$(pwd)/${BUILD:-build}/drivebench"
 server=$(pwd)/${BUILD:-build}/drivebench   # serves the drive for every binary
-work=$(mktemp -d /var/tmp/drivebench-drift.XXXXXX)
-loop="" pid=""
-cleanup() {
-	[ -n "$loop" ] && losetup -d "$loop"
-	[ -n "$pid" ] && kill -TERM "$pid" && wait "$pid"
-	rm -rf "$work"
-}
-trap cleanup EXIT
-mkdir "$work/mnt"
+. "$(dirname "$0")/serve_lib.sh" drift
 
 # session NAME BINARY N: a new drive, N passes written by BINARY; appends
 # "NAME N host nand erases mean1 .. meanN" to $work/figures
 session() {
-	rm -f "$work/drive.img" "$work/drive.img.vssd-backing" "$work/stats.txt" "$work/db"
-	"$server" vssd-serve --model "$model" --scale "$scale" --backing "$work/drive.img" \
-		--stats "$work/stats.txt" "$work/mnt" 2>"$work/serve.err" &
-	pid=$!
-	for _ in $(seq 100); do [ -f "$work/mnt/drive" ] && break; sleep 0.1; done
-	[ -f "$work/mnt/drive" ] || { cat "$work/serve.err" >&2; exit 1; }
-	loop=$(losetup --direct-io=on -f --show "$work/mnt/drive")
+	rm -f "$work/drive.img" "$work/drive.img.vssd-backing" "$work/drive.img.vssd-state" "$work/stats.txt" "$work/db"
+	serve_start "$server" "$model" "$scale" --stats "$work/stats.txt"
 	"$2" checkpoint --checkpoint-size "$size" --ranks "$ranks" --passes "$3" \
 		${count:+--count "$count"} --checkpoint-fs xfs --db "$work/db" "$loop" \
 		>"$work/out" 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
-	losetup -d "$loop"
-	loop=""
-	kill -TERM "$pid" && wait "$pid"
-	pid=""
+	serve_stop
 	stats=$(cat "$work/stats.txt")
 	means=$(awk '$1 ~ /^[0-9]+$/ && NF == 5 { printf " %s", $3 }' "$work/out")
 	printf '%-6s passes 1..%s: %s\n' "$1" "$3" \

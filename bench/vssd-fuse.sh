@@ -10,14 +10,7 @@ set -eu
 db=$(pwd)/${BUILD:-build}/drivebench
 model=$(realpath "${1:-specs/solidigm-d5-p5430-30t.ini}")
 scale=${2:-4g}
-work=$(mktemp -d /var/tmp/drivebench-fuse-bench.XXXXXX)
-loop="" pid=""
-cleanup() {
-	[ -n "$loop" ] && losetup -d "$loop"
-	[ -n "$pid" ] && kill -TERM "$pid" && wait "$pid"
-	rm -rf "$work"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/serve_lib.sh" fuse-bench
 cat >"$work/jobs.fio" <<JOBS
 [global]
 size=512m
@@ -59,11 +52,7 @@ PY
 }
 "$db" run --no-db --output-format=json --output="$work/direct.json" --ioengine=vssd \
 	--vssd_model="$model" --vssd_scale="$scale" --filename="vssd:$model@$scale" "$work/jobs.fio"
-mkdir "$work/mnt"
-"$db" vssd-serve --model "$model" --scale "$scale" --backing "$work/drive.img" "$work/mnt" &
-pid=$!
-for _ in $(seq 50); do [ -f "$work/mnt/drive" ] && break; sleep 0.1; done
-loop=$(losetup --direct-io=on -f --show "$work/mnt/drive")
+serve_start "$db" "$model" "$scale"
 "$db" run --no-db --output-format=json --output="$work/fuse.json" --ioengine=libaio \
 	--filename="$loop" "$work/jobs.fio"
 echo "job        direct IOPS  lat_us | fuse+loop IOPS  lat_us | IOPS ratio  added lat_us"

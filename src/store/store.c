@@ -55,6 +55,32 @@ static int busy_wait(void *arg, int count)
 	sqlite3_sleep(BUSY_STEP_MS);
 	return 1;
 }
+/* Switches the database to WAL. The switch needs the file's exclusive
+ * lock, and SQLite returns SQLITE_BUSY at once, without its busy handler,
+ * when two connections that both hold a read lock ask for it (waiting
+ * could deadlock): runs creating one database together met that. So a
+ * busy switch is retried here, its read lock released between tries,
+ * within the same timeout and stop as the busy handler's. */
+static int set_wal(struct store *s)
+{
+	uint64_t since = clock_now_ns();
+	int rc;
+
+	for (;;) {
+		rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY)
+			break;
+		if (stop_flag && *stop_flag) {
+			s->cut_by_stop = true;
+			break;
+		}
+		if (clock_now_ns() - since >= (uint64_t)BUSY_TIMEOUT_MS * 1000000u)
+			break;
+		sqlite3_sleep(BUSY_STEP_MS);
+	}
+	return rc == SQLITE_OK ? 0 : db_error(s, "not a usable database");
+}
+
 static int user_version(struct store *s, unsigned *version)
 {
 	sqlite3_stmt *st;
@@ -191,7 +217,7 @@ int store_open(const char *path, struct store **out)
 		store_close(s);
 		return -1;
 	}
-	if (db_exec(s, "PRAGMA journal_mode = WAL", "not a usable database") ||
+	if (set_wal(s) ||
 	    db_exec(s, "PRAGMA synchronous = NORMAL", "setting synchronous") ||
 	    db_exec(s, "PRAGMA foreign_keys = ON", "enabling foreign keys") ||
 	    migrate(s) || check_writable(s)) {

@@ -7,7 +7,9 @@
  * direction round-trip, a verdict outside the list is refused; schema v7:
  * a version-6 database migrates (units due from the units checked, the
  * failures kept, 'missing' accepted), units due, a verify_fatal stop and a
- * missing range of 4 TiB round-trip. */
+ * missing range of 4 TiB round-trip; a database another process holds a
+ * write lock on when it is created is waited for, not refused, and a stop
+ * ends that wait. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -317,6 +321,87 @@ static void test_migrate_from_empty_file(void **state)
 	db = raw_open(f->path);
 	assert_int_equal(raw_int(db, "PRAGMA user_version"), schema_version);
 	sqlite3_close(db);
+}
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A child that holds the write lock of path (a database it made, in
+ * rollback mode) for hold_ms; returns once the lock is held. */
+static pid_t hold_write_lock(const char *path, unsigned hold_ms)
+{
+	int ready[2];
+	char byte;
+	pid_t child;
+
+	assert_int_equal(pipe(ready), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		sqlite3 *db = NULL;
+		int bad = sqlite3_open(path, &db) != SQLITE_OK ||
+			  sqlite3_exec(db, "PRAGMA user_version = 0", NULL, NULL, NULL) != SQLITE_OK ||
+			  sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK;
+
+		if (write(ready[1], "x", 1) != 1)
+			bad = 1;
+		usleep(hold_ms * 1000);
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_close(db);
+		_exit(bad);
+	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &byte, 1), 1);
+	close(ready[0]);
+	return child;
+}
+
+static void assert_child_ok(pid_t child)
+{
+	int status;
+
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* Runs creating one database together: while one held the new file's
+ * write lock, another's switch to WAL got "database is locked" at once
+ * (SQLite skips its busy handler there), so that run was refused. Here a
+ * child holds the lock for 300 ms: the open waits and succeeds. */
+static void test_open_waits_for_a_write_lock_held_at_creation(void **state)
+{
+	struct fixture *f = *state;
+	pid_t child = hold_write_lock(f->path, 300);
+	struct store *s;
+	double start = seconds_now();
+
+	if (store_open(f->path, &s) != 0)
+		fail_msg("open while another process held the write lock: %s", err_msg());
+	assert_true(seconds_now() - start >= 0.2);
+	store_close(s);
+	assert_child_ok(child);
+}
+
+/* ... and a stop (Ctrl-C) during that wait ends it at once, saying so */
+static void test_open_stopped_while_waiting_for_the_lock(void **state)
+{
+	struct fixture *f = *state;
+	static volatile sig_atomic_t stop = 1;
+	pid_t child = hold_write_lock(f->path, 2000);
+	struct store *s;
+	double start = seconds_now();
+
+	store_stop_on(&stop);
+	assert_int_equal(store_open(f->path, &s), -1);
+	store_stop_on(NULL);
+	assert_true(seconds_now() - start < 1.0);
+	assert_non_null(strstr(err_msg(), "interrupted while waiting for another process's lock"));
+	assert_child_ok(child);
 }
 
 static void test_migrate_from_v1_keeps_data(void **state)
@@ -1130,6 +1215,10 @@ int main(void)
 		cmocka_unit_test(test_record_empty_direction_and_bssplit),
 		cmocka_unit_test_setup_teardown(test_schema_created, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_empty_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_waits_for_a_write_lock_held_at_creation,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_stopped_while_waiting_for_the_lock,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_from_v1_keeps_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_newer_version_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_database_refused, setup, teardown),

@@ -262,10 +262,23 @@ static int read_file(const char *path, struct raw_model *r, struct vssd_model *m
 			}
 			*end = '\0';
 			snprintf(section, sizeof(section), "%s", key + 1);
+			/* a spec sheet's sections ([drive] and [rated] are the spec
+			 * sheet reader's, [fit] the fit's notes); any other is a
+			 * typo whose keys would be dropped unseen */
+			if (strcmp(section, "model") && strcmp(section, "drive") &&
+			    strcmp(section, "rated") && strcmp(section, "fit")) {
+				rc = err_set("%s:%u: unknown section [%s] (known: drive, rated, "
+					     "model, fit)", path, tr.line, section);
+				break;
+			}
 			any_model |= !strcmp(section, "model");
 			continue;
 		}
 		key = text_split_option(key, &value);
+		if (!*section) {
+			rc = err_set("%s:%u: key '%s' outside a section", path, tr.line, key);
+			break;
+		}
 		if (!value || !*value) {
 			rc = err_set("%s:%u: key '%s' needs a value", path, tr.line, key);
 			break;

@@ -220,6 +220,10 @@ static void test_refusals(void **state)
 	expect_refused("[model]\nwarp = 1\n", NULL, "key 'warp': unknown key");
 	expect_refused("[model]\ncell\n", NULL, "m.ini:2: key 'cell' needs a value");
 	expect_refused("[model\n", NULL, "m.ini:1: bad section line");
+	expect_refused("[drive]\ncapacity_tb = 1\n[model]\n[modle]\ncell = tlc\n", NULL,
+		       "m.ini:4: unknown section [modle]");
+	expect_refused("cell = tlc\n[drive]\ncapacity_tb = 1\n[model]\n", NULL,
+		       "m.ini:1: key 'cell' outside a section");
 	expect_refused("[drive]\ncapacity_tb = 1\n[model]\npage = 16k\niu = 12k\n", NULL,
 		       "iu 12288 must divide page 16384");
 	expect_refused("[drive]\ncapacity_tb = 1\n[model]\n", "1/100000000",

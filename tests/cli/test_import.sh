@@ -143,6 +143,13 @@ expect_exit 2 "JSON that is not fio output exits 2" import --db "$DBFILE" --labe
 expect_output "other.json: not fio JSON output \(no \"jobs\" array\)" "non-fio JSON is named"
 expect_exit 2 "a missing file exits 2" import --db "$DBFILE" --label driveA "$TMP/missing.json"
 expect_output "missing.json: No such file or directory" "the missing file is named"
+# a file too large to be fio JSON is refused after 256 MiB, not read whole
+# into memory and parsed (a tree 10-20x the text)
+{ printf '{"jobs": [\n'; head -c 300000000 /dev/zero | tr '\0' ' '; } > "$TMP/huge.json"
+expect_exit 2 "a 300 MB file is refused" import --db "$DBFILE" --label driveA "$TMP/huge.json"
+expect_output "huge.json: 256 MiB or more, larger than fio JSON this import reads" \
+	"the refusal names the file and the bound"
+rm -f "$TMP/huge.json"
 "$DB" export --db "$DBFILE" --format json > "$TMP/after.json"
 check "the database is unchanged by the failed imports" cmp -s "$TMP/before.json" "$TMP/after.json"
 expect_exit 2 "a malformed file creates no database" import --db "$TMP/new.db" --label x "$TMP/malformed.json"

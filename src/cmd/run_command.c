@@ -147,15 +147,16 @@ int run_command_jobs(const struct run_args *a, struct job_list *jobs)
 		if (job_list_set_all(jobs, set))
 			return -1;
 	}
-	/* a vssd: target names its drive: ioengine=vssd with no vssd_model
-	 * nor vssd_scale of its own takes them from it (an engine that is not
-	 * vssd stays an error at the target's check: it was asked for) */
+	/* a vssd: target names its drive: a job with no ioengine, or
+	 * ioengine=vssd with no vssd_model nor vssd_scale of its own, takes
+	 * them from it (another engine given stays an error at the target's
+	 * check: it was asked for) */
 	for (unsigned j = 0; j < jobs->nr; j++) {
 		struct job_spec *s = &jobs->jobs[j];
 		char target[sizeof(s->filename)];
 
-		if (strcmp(s->ioengine, "vssd") || s->eng.vssd.model[0] || s->eng.vssd.scale[0] ||
-		    !model_target_is(s->filename))
+		if ((s->ioengine_given && strcmp(s->ioengine, "vssd")) || s->eng.vssd.model[0] ||
+		    s->eng.vssd.scale[0] || !model_target_is(s->filename))
 			continue;
 		snprintf(target, sizeof(target), "%s", s->filename);   /* aim rewrites it */
 		if (model_target_aim(s, target))

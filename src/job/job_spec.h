@@ -147,6 +147,7 @@ struct job_spec {
 
 	/* how */
 	char ioengine[32];             /* io/engine.c's table; default io_uring */
+	bool ioengine_given;           /* ioengine= was set (a vssd: target's default is vssd) */
 	unsigned iodepth;
 	unsigned iodepth_batch_submit; /* fio's default 1; 0 = iodepth */
 	unsigned iodepth_batch_complete_min;

@@ -240,6 +240,7 @@ static int set_ioengine(struct job_spec *spec, const char *value)
 	for (size_t i = 0; i <= len; i++)
 		name[i] = (char)tolower((unsigned char)value[i]);
 	memcpy(spec->ioengine, name, len + 1);
+	spec->ioengine_given = true;
 	return 0;
 }
 

@@ -36,6 +36,15 @@ import json
 o = json.loads(c.execute("select options_json from results").fetchone()[0])
 assert o["ioengine"] == "vssd" and o["vssd_model"] == "'"$m"'" and o["vssd_scale"] == "512m", o
 '
+expect_exit 0 "a job with no ioengine on $t runs on the model (the target's default engine)" \
+	run --db="$TMP/aim-default.db" --filename="$t" $rr
+check "... stored as ioengine=vssd with the target's model and scale" sql "$TMP/aim-default.db" '
+import json
+o = json.loads(c.execute("select options_json from results").fetchone()[0])
+assert o["ioengine"] == "vssd" and o["vssd_model"] == "'"$m"'" and o["vssd_scale"] == "512m", o
+'
+printf '[global]\nfilename=%s\n[rr]\nrw=randread\nbs=4k\nsize=1m\n' "$t" >"$TMP/noengine.fio"
+expect_exit 0 "... and from a job file whose [global] names the target" run --no-db "$TMP/noengine.fio"
 expect_exit 2 "... not when the job names a scale of its own without a model" run --no-db \
 	--filename="$t" --ioengine=vssd --vssd_scale=1g $rr
 expect_output "ioengine=vssd needs vssd_model=" "... (it says what is missing)"

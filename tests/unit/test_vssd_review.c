@@ -169,9 +169,14 @@ static double point_seconds(void)
 	return env ? atof(env) : 60;
 }
 
-/* The fit's scale of each drive (docs/vssd-fit.md). */
+/* The fit's scale of each drive (docs/vssd-fit.md); DB_SCALE runs every
+ * drive at another (1/1000, the default's: about 3 minutes). */
 static const char *scale_of(const char *spec)
 {
+	const char *env = getenv("DB_SCALE");
+
+	if (env && env[0])
+		return env;
 	return strstr(spec, "p5430") || strstr(spec, "ps1030") ? "4g" : "8g";
 }
 

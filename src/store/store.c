@@ -55,12 +55,14 @@ static int busy_wait(void *arg, int count)
 	sqlite3_sleep(BUSY_STEP_MS);
 	return 1;
 }
-/* Switches the database to WAL. The switch needs the file's exclusive
- * lock, and SQLite returns SQLITE_BUSY at once, without its busy handler,
- * when two connections that both hold a read lock ask for it (waiting
- * could deadlock): runs creating one database together met that. So a
- * busy switch is retried here, its read lock released between tries,
- * within the same timeout and stop as the busy handler's. */
+
+/* Switches the database to WAL. The switch takes the file's write lock
+ * after the read lock the pragma holds, and SQLite returns SQLITE_BUSY at
+ * once, without its busy handler, when another connection has the write
+ * lock then (waiting while holding a read lock could deadlock): runs
+ * creating one database together met that. So a busy switch is retried
+ * here, its read lock released between tries, within the busy handler's
+ * timeout, and a stop ends the wait as it ends the handler's. */
 static int set_wal(struct store *s)
 {
 	uint64_t since = clock_now_ns();

@@ -181,6 +181,25 @@ static int open_owned(const char *path, const char *const *ids, unsigned nr_ids)
 	return fd;
 }
 
+/* open_owned with --destroy-data's names (ids) and this run's consent
+ * for a file it created but could not mark. */
+static int open_owned_consented(const char *path, const char *const *ids, unsigned nr_ids,
+				const struct checkpoint_consent *consent)
+{
+	const char **gate_ids = calloc(nr_ids + 1, sizeof(*gate_ids));
+	int fd;
+
+	if (!gate_ids)
+		return err_set("out of memory");
+	for (unsigned i = 0; i < nr_ids; i++)
+		gate_ids[i] = ids[i];
+	if (consent_has(consent, path))
+		gate_ids[nr_ids++] = path;
+	fd = open_owned(path, gate_ids, nr_ids);
+	free(gate_ids);
+	return fd;
+}
+
 /* One checkpoint file as torch.save's open(path, "wb") leaves it: empty,
  * so that the measured writes append to it and the filesystem allocates
  * its blocks as they come, as torch.save's writes do (the jobs leave an
@@ -195,7 +214,6 @@ static int open_owned(const char *path, const char *const *ids, unsigned nr_ids)
 static int make_empty(const char *path, const char *const *ids, unsigned nr_ids,
 		      struct checkpoint_consent *consent)
 {
-	const char **gate_ids;
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 
 	if (fd >= 0) {
@@ -213,16 +231,7 @@ static int make_empty(const char *path, const char *const *ids, unsigned nr_ids,
 	}
 	if (errno != EEXIST)
 		return err_set("cannot create '%s': %s", path, strerror(errno));
-	/* this run's consent for a file it created but could not mark */
-	gate_ids = calloc(nr_ids + 1, sizeof(*gate_ids));
-	if (!gate_ids)
-		return err_set("out of memory");
-	for (unsigned i = 0; i < nr_ids; i++)
-		gate_ids[i] = ids[i];
-	if (consent_has(consent, path))
-		gate_ids[nr_ids++] = path;
-	fd = open_owned(path, gate_ids, nr_ids);
-	free(gate_ids);
+	fd = open_owned_consented(path, ids, nr_ids, consent);
 	if (fd < 0)
 		return -1;
 	if (ftruncate(fd, 0)) {
@@ -233,6 +242,37 @@ static int make_empty(const char *path, const char *const *ids, unsigned nr_ids,
 	}
 	if (close(fd))
 		return err_set("cannot truncate '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/* Every file of the checkpoint that exists is judged (open_owned) before
+ * any is emptied: a foreign file, a link or anything else refuses the
+ * checkpoint with drivebench's own files in it still whole (emptying them
+ * in plan order had cut those before the foreign one). Each is judged
+ * again when it is emptied (make_empty), so a file swapped in between is
+ * refused then. */
+static int check_all_owned(const struct dlio_plan *plan, const char *ckpt,
+			   const char *const *ids, unsigned nr_ids,
+			   const struct checkpoint_consent *consent)
+{
+	char path[4096];
+	struct stat st;
+
+	for (unsigned i = 0; i < plan->nr; i++) {
+		int fd;
+
+		if (file_path(ckpt, &plan->files[i], path, sizeof(path)))
+			return -1;
+		if (lstat(path, &st)) {
+			if (errno == ENOENT)   /* made new, as pass 1 makes it */
+				continue;
+			return err_set("cannot open '%s': %s", path, strerror(errno));
+		}
+		fd = open_owned_consented(path, ids, nr_ids, consent);
+		if (fd < 0)
+			return -1;
+		close(fd);
+	}
 	return 0;
 }
 
@@ -249,6 +289,8 @@ static int lay_out(const struct dlio_plan *plan, const char *dir, unsigned index
 	if (mkdir(ckpt, 0755) && errno != EEXIST)
 		return err_set("cannot create '%s': %s", ckpt, strerror(errno));
 	if (output_gate_check("checkpoint directory", ckpt, OUTPUT_DIRECTORY))
+		return -1;
+	if (consent && check_all_owned(plan, ckpt, ids, nr_ids, consent))
 		return -1;
 	for (unsigned i = 0; i < plan->nr; i++) {
 		const struct dlio_file *f = &plan->files[i];

@@ -129,12 +129,18 @@ PY
 		rm "$victim"
 		head -c 5000 /dev/urandom >"$victim"
 		before=$(md5sum <"$victim")
+		others=$(find "$TMP/foreign2/ckpt-001" -type f ! -path "$victim" -printf '%p %s\n' | sort)
 		resume; rc=$?
 		check "a foreign file before pass 2: refused, exit 3 ($rc)" test "$rc" -eq 3
 		check "with the gate's message" grep -q "existing file $victim was not created by drivebench" "$TMP/stop.err"
 		check "and how to consent" grep -q -- "pass --destroy-data=$victim to allow writing over this file" "$TMP/stop.err"
 		check "the foreign file keeps its size" test "$(stat -c %s "$victim")" -eq 5000
 		check "and its content" test "$(md5sum <"$victim")" = "$before"
+		# every file is judged before any is truncated: drivebench's own
+		# files of that checkpoint, before the foreign one in plan order
+		# too, keep pass 1's data
+		check "the checkpoint's own files all keep their sizes ($(echo "$others" | wc -l) files)" \
+			test "$(find "$TMP/foreign2/ckpt-001" -type f ! -path "$victim" -printf '%p %s\n' | sort)" = "$others"
 		check "pass 2 stored nothing" test "$(sqlite3 "$DRIVEBENCH_DB" "select count(*) from results where pass = 2")" -eq 0
 	else
 		not_ok "stopped between pass 1 and pass 2 (the run never reached pass 2's start)"

@@ -61,25 +61,15 @@ static int busy_wait(void *arg, int count)
  * once, without its busy handler, when another connection has the write
  * lock then (waiting while holding a read lock could deadlock): runs
  * creating one database together met that. So a busy switch is retried
- * here, its read lock released between tries, within the busy handler's
- * timeout, and a stop ends the wait as it ends the handler's. */
+ * here, its read lock released between tries, waiting as the busy
+ * handler waits (busy_wait: its steps, timeout and stop). */
 static int set_wal(struct store *s)
 {
-	uint64_t since = clock_now_ns();
-	int rc;
+	int rc, tries = 0;
 
-	for (;;) {
+	do
 		rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
-		if ((rc & 0xff) != SQLITE_BUSY)
-			break;
-		if (stop_flag && *stop_flag) {
-			s->cut_by_stop = true;
-			break;
-		}
-		if (clock_now_ns() - since >= (uint64_t)BUSY_TIMEOUT_MS * 1000000u)
-			break;
-		sqlite3_sleep(BUSY_STEP_MS);
-	}
+	while ((rc & 0xff) == SQLITE_BUSY && busy_wait(s, tries++));
 	return rc == SQLITE_OK ? 0 : db_error(s, "not a usable database");
 }
 

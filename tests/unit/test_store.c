@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -27,6 +26,7 @@
 #include "store/record.h"
 #include "store/schema.h"
 #include "store/store.h"
+#include "util/clock.h"
 #include "util/error.h"
 #include "verify/verify.h"
 #include "helpers/tmpdir.h"
@@ -323,14 +323,6 @@ static void test_migrate_from_empty_file(void **state)
 	sqlite3_close(db);
 }
 
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* A child that holds the write lock of path (a database it made, in
  * rollback mode) for hold_ms; returns once the lock is held. */
 static pid_t hold_write_lock(const char *path, unsigned hold_ms)
@@ -378,11 +370,11 @@ static void test_open_waits_for_a_write_lock_held_at_creation(void **state)
 	struct fixture *f = *state;
 	pid_t child = hold_write_lock(f->path, 300);
 	struct store *s;
-	double start = seconds_now();
+	double start = clock_now_ns() / 1e9;
 
 	if (store_open(f->path, &s) != 0)
 		fail_msg("open while another process held the write lock: %s", err_msg());
-	assert_true(seconds_now() - start >= 0.2);
+	assert_true(clock_now_ns() / 1e9 - start >= 0.2);
 	store_close(s);
 	assert_child_ok(child);
 }
@@ -394,12 +386,12 @@ static void test_open_stopped_while_waiting_for_the_lock(void **state)
 	static volatile sig_atomic_t stop = 1;
 	pid_t child = hold_write_lock(f->path, 2000);
 	struct store *s;
-	double start = seconds_now();
+	double start = clock_now_ns() / 1e9;
 
 	store_stop_on(&stop);
 	assert_int_equal(store_open(f->path, &s), -1);
 	store_stop_on(NULL);
-	assert_true(seconds_now() - start < 1.0);
+	assert_true(clock_now_ns() / 1e9 - start < 1.0);
 	assert_non_null(strstr(err_msg(), "interrupted while waiting for another process's lock"));
 	assert_child_ok(child);
 }

@@ -428,12 +428,17 @@ static int check_block(const char *path, dev_t rdev, const char *destroy_id,
 	return 0;
 }
 
-static bool has_created_mark(const char *path)
+/* The mark's value as read (getxattr's or fgetxattr's answer): "1". */
+static bool is_mark(ssize_t got, const char *value)
+{
+	return got == 1 && value[0] == '1';
+}
+
+bool safety_path_marked(const char *path)
 {
 	char value[8];
-	ssize_t got = getxattr(path, SAFETY_CREATED_XATTR, value, sizeof(value));
 
-	return got == 1 && value[0] == '1';
+	return is_mark(getxattr(path, SAFETY_CREATED_XATTR, value, sizeof(value)), value);
 }
 
 static bool names_file(const char *destroy_id, const char *path,
@@ -508,7 +513,7 @@ static int check_file(const char *path, const struct stat *st, const char *destr
 		signatures = st->st_size > 0 ? check_signatures(v, fd, 0, 0, path) : 0;
 		close(fd);
 	}
-	if ((signatures == 0 && has_created_mark(path)) ||
+	if ((signatures == 0 && safety_path_marked(path)) ||
 	    names_file(destroy_id, path, resolved)) {
 		v->allowed = true;
 		return 0;
@@ -618,7 +623,7 @@ bool safety_fd_marked(int fd)
 {
 	char value[8];
 
-	return fgetxattr(fd, SAFETY_CREATED_XATTR, value, sizeof(value)) == 1 && value[0] == '1';
+	return is_mark(fgetxattr(fd, SAFETY_CREATED_XATTR, value, sizeof(value)), value);
 }
 
 bool safety_names_file(const char *destroy_id, const char *path)

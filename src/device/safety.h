@@ -49,7 +49,9 @@ const char *safety_consent_hint(const struct safety_verdict *v);
  * no user extended attributes (then the file is not marked and a later run
  * refuses it without consent); -1 with err_msg on any other failure. */
 int safety_mark_created(int fd);
-/* Whether the file open as fd carries that mark. */
+/* Whether the file (or directory) at path, or the file open as fd,
+ * carries that mark. */
+bool safety_path_marked(const char *path);
 bool safety_fd_marked(int fd);
 /* Whether destroy_id (a --destroy-data name) names the file at path: the
  * path as given, or the same file under another spelling ("./x", a link

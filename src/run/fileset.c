@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "io/fileops.h"
@@ -39,13 +38,6 @@ uint64_t fileset_memory_bytes(const struct job_spec *spec)
 
 /* ---- the gate ----------------------------------------------------------- */
 
-static bool dir_has_mark(const char *path)
-{
-	char value[8];
-
-	return getxattr(path, SAFETY_CREATED_XATTR, value, sizeof(value)) == 1 && value[0] == '1';
-}
-
 /* A directory a dir engine creates or removes: a new one, one drivebench
  * made (marked), or one --destroy-data names; never in procfs or sysfs. */
 static int dir_consent(const char *path, const struct run_options *opt)
@@ -59,7 +51,7 @@ static int dir_consent(const char *path, const struct run_options *opt)
 		return errno == ENOENT ? 0 : err_set("cannot examine %s: %s", path, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return err_set("'%s' is not a directory (a dir engine works on directories)", path);
-	if (dir_has_mark(path))
+	if (safety_path_marked(path))
 		return 0;
 	for (unsigned i = 0; i < opt->nr_destroy_ids; i++)
 		if (!strcmp(opt->destroy_ids[i], path))

@@ -148,6 +148,20 @@ static int set_size(const char *v, uint64_t *out)
 	return units_parse_size(v, 1024, out);
 }
 
+/* A page or a mapping unit: a NAND page is KiBs, so below a sector or
+ * above 1 MiB is a typo (and 0 would divide by zero in build()). */
+#define UNIT_MIN 512
+#define UNIT_MAX (1u << 20)
+
+static int set_unit_size(const char *v, uint64_t *out)
+{
+	if (set_size(v, out))
+		return -1;
+	if (*out < UNIT_MIN || *out > UNIT_MAX)
+		return err_set("'%s' is outside %u bytes .. 1 MiB", v, UNIT_MIN);
+	return 0;
+}
+
 /* One key of [model]; the unit of a bare time is the key's (_us, _ms). */
 static int model_key(struct raw_model *r, const char *k, const char *v)
 {
@@ -164,11 +178,11 @@ static int model_key(struct raw_model *r, const char *k, const char *v)
 	if (!strcmp(k, "planes"))
 		return set_count(v, 1, 16, &r->planes);
 	if (!strcmp(k, "page"))
-		return set_size(v, &r->page);
+		return set_unit_size(v, &r->page);
 	if (!strcmp(k, "pages_per_block"))
 		return set_count(v, 16, 65536, &r->pages_per_block);
 	if (!strcmp(k, "iu"))
-		return set_size(v, &r->iu);
+		return set_unit_size(v, &r->iu);
 	if (!strcmp(k, "slc_cache"))
 		return units_parse_size(v, 1000, &r->slc_cache);
 	if (!strcmp(k, "slc_cache_dynamic"))

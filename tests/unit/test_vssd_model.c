@@ -226,6 +226,13 @@ static void test_refusals(void **state)
 		       "m.ini:1: key 'cell' outside a section");
 	expect_refused("[drive]\ncapacity_tb = 1\n[model]\npage = 16k\niu = 12k\n", NULL,
 		       "iu 12288 must divide page 16384");
+	/* 0 divided build()'s page by it (SIGFPE) */
+	expect_refused("[drive]\ncapacity_tb = 1\n[model]\niu = 0\n", NULL,
+		       "m.ini:4: key 'iu': '0' is outside 512 bytes .. 1 MiB");
+	expect_refused("[drive]\ncapacity_tb = 1\n[model]\npage = 0\niu = 0\n", NULL,
+		       "m.ini:4: key 'page': '0' is outside 512 bytes .. 1 MiB");
+	expect_refused("[drive]\ncapacity_tb = 1\n[model]\npage = 2m\n", NULL,
+		       "key 'page': '2m' is outside 512 bytes .. 1 MiB");
 	expect_refused("[drive]\ncapacity_tb = 1\n[model]\n", "1/100000000",
 		       "fewer than the 8 garbage collection needs");
 	expect_refused("[drive]\ncapacity_tb = 1\n[model]\n", "2t",

@@ -55,7 +55,7 @@ char *env_expand(const char *line, const char *file, unsigned lineno, bool stric
 			memcpy(name, s + 2, name_len);
 			name[name_len] = '\0';
 			piece = name_len ? getenv(name) : NULL;
-			if (!piece && strict) {
+			if (!piece && name_len) {
 				err_set("%s:%u: environment variable '%s' is not set", file, lineno,
 					name);
 				free(name);

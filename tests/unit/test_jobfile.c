@@ -201,8 +201,10 @@ static void test_include_and_env(void **state)
 }
 
 /* fio 3.33: ${VAR} in an option line (key or value) is the variable's
- * value, or nothing when it is unset ("${}" too); "${" without "}" stays;
- * section headers and include lines are not expanded. */
+ * value ("${}" is nothing); "${" without "}" stays; section headers and
+ * include lines are not expanded. An unset variable, which fio expands to
+ * nothing, is refused naming it: filename=${DIR}/f with DIR unset would
+ * have run on /f. */
 static void test_env_as_fio(void **state)
 {
 	struct fixture *f = *state;
@@ -211,11 +213,12 @@ static void test_env_as_fio(void **state)
 
 	unsetenv("DB_TEST_UNSET_VAR");
 	assert_int_equal(setenv("DB_TEST_SET", "8", 1), 0);
+	assert_int_equal(setenv("DB_TEST_EMPTY", "", 1), 0);
 	write_file(f, "env.fio",
 		   "[a${DB_TEST_SET}]\n"
-		   "filename=x${DB_TEST_UNSET_VAR}y\n"
-		   "bs=${DB_TEST_UNSET_VAR}${DB_TEST_SET}k\n"
-		   "${DB_TEST_UNSET_VAR}iodepth=${}4\n"
+		   "filename=x${DB_TEST_EMPTY}y\n"
+		   "bs=${DB_TEST_EMPTY}${DB_TEST_SET}k\n"
+		   "${DB_TEST_EMPTY}iodepth=${}4\n"
 		   "description=${OOPS\n",
 		   path);
 	load_ok(path, &list);
@@ -227,11 +230,17 @@ static void test_env_as_fio(void **state)
 	assert_string_equal(list.jobs[0].description, "${OOPS");
 	job_list_free(&list);
 
-	/* an option whose whole value is an unset variable is empty: the
-	 * option's own error, as in fio ("failed parsing size=") */
-	write_file(f, "env2.fio", "[a]\nsize=${DB_TEST_UNSET_VAR}\n", path);
+	/* a variable set to nothing is the empty string: the option's own
+	 * error, as in fio ("failed parsing size=") */
+	write_file(f, "env2.fio", "[a]\nsize=${DB_TEST_EMPTY}\n", path);
 	load_fails(f, path, "env2.fio:2: option 'size': bad size ''");
+	/* an unset one is refused, in a value and in a key */
+	write_file(f, "env3.fio", "[a]\nsize=1m\nfilename=${DB_TEST_UNSET_VAR}/data.bin\n", path);
+	load_fails(f, path, "env3.fio:3: environment variable 'DB_TEST_UNSET_VAR' is not set");
+	write_file(f, "env4.fio", "[a]\n${DB_TEST_UNSET_VAR}iodepth=4\n", path);
+	load_fails(f, path, "env4.fio:2: environment variable 'DB_TEST_UNSET_VAR' is not set");
 	unsetenv("DB_TEST_SET");
+	unsetenv("DB_TEST_EMPTY");
 }
 
 /* --section: only the sections named, plus [global] (and any section

@@ -223,13 +223,14 @@ static int checkpoint_make_fs(struct suite_ctx *c, struct checkpoint_write *w,
 }
 
 /* Where the checkpoints go: for a file target, files in the directory
- * next to it, TARGET.checkpoints (available: its free space); for a block
+ * next to it, TARGET.checkpoints (available: its free space, for a fill
+ * at most the target's range); for a block
  * device, regions of the target's range from its start or the step's
  * offset (available: the range's length; workload/checkpoint_regions.h),
  * or with checkpoint_fs files on a filesystem made for them. */
 static int checkpoint_place(struct suite_ctx *c, char *dir, size_t len,
 			    struct checkpoint_write *w, uint64_t *available,
-			    struct fs_setup *fs)
+			    bool *by_target, struct fs_setup *fs)
 {
 	int n;
 
@@ -252,7 +253,24 @@ static int checkpoint_place(struct suite_ctx *c, char *dir, size_t len,
 		return -1;
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return err_set("cannot create '%s': %s", dir, strerror(errno));
-	return checkpoint_free_bytes(dir, available);
+	if (checkpoint_free_bytes(dir, available))
+		return -1;
+	/* a file target stands for a drive of its size: a fill writes as
+	 * many checkpoints as fit that (as `plan` counts them), never the
+	 * whole filesystem beside it (an 8 MB scratch file filled 21 GB) */
+	if (!c->step->checkpoint_count) {
+		struct job_spec spec;
+		uint64_t start, range;
+
+		suite_step_spec(c, c->step, "", &spec);
+		if (suite_spec_range(c, &spec, &start, &range))
+			return -1;
+		if (range < *available) {
+			*available = range;
+			*by_target = true;
+		}
+	}
+	return 0;
 }
 
 /* A resume makes a new filesystem: the checkpoints an earlier pass 1
@@ -309,7 +327,7 @@ static int checkpoint_release(struct suite_ctx *c, struct fs_setup *fs, int rc)
  * the device are refused before any write. */
 static int checkpoint_count(struct suite_ctx *c, int64_t step_id, const struct dlio_plan *plan,
 			    const struct checkpoint_write *w, uint64_t available,
-			    unsigned *count)
+			    bool by_target, unsigned *count)
 {
 	const struct suite_step *st = c->step;
 	uint64_t span = w->device ? checkpoint_span(plan) : plan->total_bytes;
@@ -334,10 +352,16 @@ static int checkpoint_count(struct suite_ctx *c, int64_t step_id, const struct d
 	*count = st->checkpoint_count ? st->checkpoint_count :
 		checkpoint_count_for_space(available, st->checkpoint_fill, span);
 	if (!*count)
-		return err_set("not one checkpoint of %.2f GB fits in the %.2f GB %s in '%s'",
-			       (double)span / 1e9, (double)available / 1e9,
-			       w->device ? "of the target's range" : "free",
-			       w->device ? w->device : w->dir);
+		return w->device ?
+			err_set("not one checkpoint of %.2f GB fits in the %.2f GB of the "
+				"target's range in '%s'", (double)span / 1e9,
+				(double)available / 1e9, w->device) :
+			by_target ?
+			err_set("not one checkpoint of %.2f GB fits in the %.2f GB of the "
+				"file target (its size bounds a fill): give the step a count, "
+				"or a larger target", (double)span / 1e9, (double)available / 1e9) :
+			err_set("not one checkpoint of %.2f GB fits in the %.2f GB free in '%s'",
+				(double)span / 1e9, (double)available / 1e9, w->dir);
 	if (w->device && checkpoint_regions_fit(plan, *count, available, w->device))
 		return -1;
 	j = checkpoint_detail_json(plan, w, *count);
@@ -416,6 +440,7 @@ static int do_checkpoint(struct suite_ctx *c, int64_t step_id)
 	struct checkpoint_consent consent = { 0 };
 	struct dlio_plan plan;
 	uint64_t available;
+	bool by_target = false;   /* available is the file target's size */
 	unsigned count;
 	int rc = -1;
 
@@ -423,8 +448,8 @@ static int do_checkpoint(struct suite_ctx *c, int64_t step_id)
 	if (checkpoint_plan_for(st->checkpoint_model, st->checkpoint_size,
 				st->checkpoint_ranks, &plan))
 		return -1;
-	if (checkpoint_place(c, dir, sizeof(dir), &w, &available, &fs) ||
-	    checkpoint_count(c, step_id, &plan, &w, available, &count) ||
+	if (checkpoint_place(c, dir, sizeof(dir), &w, &available, &by_target, &fs) ||
+	    checkpoint_count(c, step_id, &plan, &w, available, by_target, &count) ||
 	    checkpoint_restore_kept(c, step_id, &plan, &w, count))
 		goto out;
 	c->exit_code = EXIT_OK;

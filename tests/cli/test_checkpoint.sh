@@ -251,3 +251,25 @@ printf '[c]\nstep = checkpoint\ncheckpoint_size = 1GB\n' > "$TMP/noranks.suite"
 expect_exit 2 "suite: checkpoint_size without ranks" suite --suite "$TMP/noranks.suite" "$TMP/target.dat"
 printf '[c]\nstep = measure\nranks = 2\n' > "$TMP/wrongkind.suite"
 expect_exit 2 "suite: ranks on a measure step" suite --suite "$TMP/wrongkind.suite" "$TMP/target.dat"
+# a fill (no count) on a file target fills a drive of the target's size,
+# as `plan` counts it, never the filesystem beside it: an 8 MB target
+# with 64 MB checkpoints once wrote checkpoints until the disk was 90%
+# full (plan said 0). The refusal names the bound: checkpoints of 1 PB
+# fit neither bound, so a build without it refuses too (naming the free
+# space) and writes nothing; only then does the 256 MB fill run
+printf '[global]\nioengine=psync\n[c]\nstep=checkpoint\ncheckpoint_size=%s\nranks=1\npasses=1\n' 1PB > "$TMP/huge.suite"
+printf '[global]\nioengine=psync\n[c]\nstep=checkpoint\ncheckpoint_size=%s\nranks=1\npasses=1\n' 64MB > "$TMP/fill.suite"
+truncate -s 8M "$TMP/small.dat"
+expect_exit 2 "suite: a fill on a file target smaller than a checkpoint" \
+	suite --suite "$TMP/huge.suite" --destroy-data "$TMP/small.dat" "$TMP/small.dat"
+said=$(expect_output "not one checkpoint of 1000000.00 GB fits in the 0.01 GB of the file target \(its size bounds a fill\)" \
+	"says the target's size bounds it")
+echo "$said"
+if [ "${said#ok}" != "$said" ]; then
+	truncate -s 256M "$TMP/fill.dat"
+	expect_exit 0 "plan: a fill on a 256 MB file target" plan --suite "$TMP/fill.suite" "$TMP/fill.dat" --rated-write 100 --rated-read 100
+	expect_output "1 passes x 3 checkpoints of 0.06 GB" "plan: 3 checkpoints"
+	expect_exit 0 "suite: a fill on a 256 MB file target" \
+		suite --suite "$TMP/fill.suite" --destroy-data "$TMP/fill.dat" "$TMP/fill.dat"
+	check "suite: 3 checkpoints written, as planned" test "$(find "$TMP/fill.dat.checkpoints" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq 3
+fi

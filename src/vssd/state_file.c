@@ -61,6 +61,41 @@ int vdrive_state_file_kind(const char *path)
 	return ours ? 1 : err_set("'%s' is not a drivebench vssd state file", path);
 }
 
+/* A save killed between its write and its rename leaves tmp behind: it
+ * is removed when it is one of ours (a regular file with one link and the
+ * state magic). Anything else at that name is refused, never truncated:
+ * a hard link there would have cut the file it shares (a disk image). */
+static int remove_leftover_tmp(const char *tmp, const char *label)
+{
+	char line[sizeof(STATE_MAGIC)];
+	struct stat sb;
+	bool ours = false;
+	int fd;
+
+	if (lstat(tmp, &sb) != 0)
+		return errno == ENOENT ? 0 :
+			err_set("%s: not saved: %s: %s", label, tmp, strerror(errno));
+	if (S_ISREG(sb.st_mode) && sb.st_nlink == 1 &&
+	    (fd = open(tmp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) >= 0) {
+		ssize_t n = read(fd, line, sizeof(line) - 1);
+		struct stat now;
+
+		ours = n == (ssize_t)sizeof(line) - 1 && !memcmp(line, STATE_MAGIC, (size_t)n) &&
+		       fstat(fd, &now) == 0 && now.st_dev == sb.st_dev && now.st_ino == sb.st_ino;
+		close(fd);
+	}
+	if (!ours)
+		return err_set("%s: not saved: '%s' is in the way, %s, not a state file an "
+			       "earlier save left: remove it", label, tmp,
+			       S_ISLNK(sb.st_mode) ? "a symbolic link" :
+			       !S_ISREG(sb.st_mode) ? text_file_kind(sb.st_mode, "not a plain file") :
+			       sb.st_nlink > 1 ? "a file with other links" :
+			       "a file without the state header");
+	if (unlink(tmp) != 0 && errno != ENOENT)
+		return err_set("%s: not saved: cannot remove '%s': %s", label, tmp, strerror(errno));
+	return 0;
+}
+
 int vdrive_state_save(struct vdrive *d, const char *scale, const char *path, const char *label)
 {
 	struct ftl_segment seg[FTL_STATE_SEGMENTS];
@@ -78,13 +113,10 @@ int vdrive_state_save(struct vdrive *d, const char *scale, const char *path, con
 			       text_file_kind(sb.st_mode, "not a plain file"));
 	state_header(vdrive_model(d), scale, header, sizeof(header));
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	/* never waits (a FIFO put there since the check) nor follows a link */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-	if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
-		close(fd);
-		fd = -1;
-		errno = EINVAL;
-	}
+	if (remove_leftover_tmp(tmp, label))
+		return -1;
+	/* a new file, never one put there since (O_EXCL: nor a link) */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0 || !(f = fdopen(fd, "wb"))) {
 		int e = errno;
 

@@ -47,3 +47,29 @@ expect_output "already has the state file .*a.state" "... naming the one it has"
 expect_exit 0 "a state file that cannot be written (no such folder): the run completes" $v \
 	--name=f --rw=write --bs=128k --size=1m --vssd_state="$TMP/nodir/x.state"
 expect_output "cannot write .*nodir/x.state.tmp" "... and says the drive was not saved"
+# the save's temporary file: one an earlier save left (killed before its
+# rename) is replaced; anything else there is refused, never truncated (a
+# hard link there once cut the disk image it shared to the state's size)
+head -c 1048576 /dev/urandom >"$TMP/image.img"
+sum_before=$(sha256sum <"$TMP/image.img")
+ln "$TMP/image.img" "$TMP/hl.state.tmp"
+expect_exit 0 "a hard link at the state's .tmp name: the run completes" $v \
+	--name=f --rw=write --bs=128k --size=1m --vssd_state="$TMP/hl.state"
+expect_output "hl.state.tmp' is in the way, a file with other links" "... and says the drive was not saved, and why"
+check "... the linked image is untouched" [ "$(sha256sum <"$TMP/image.img")" = "$sum_before" ]
+check "... and no state file was made" [ ! -e "$TMP/hl.state" ]
+printf 'my notes\n' >"$TMP/fo.state.tmp"
+expect_exit 0 "a foreign file at the .tmp name: the run completes" $v \
+	--name=f --rw=write --bs=128k --size=1m --vssd_state="$TMP/fo.state"
+expect_output "fo.state.tmp' is in the way, a file without the state header" "... naming it"
+check "... and it is untouched" [ "$(cat "$TMP/fo.state.tmp")" = "my notes" ]
+ln -s "$TMP/image.img" "$TMP/sl.state.tmp"
+expect_exit 0 "a symbolic link at the .tmp name: the run completes" $v \
+	--name=f --rw=write --bs=128k --size=1m --vssd_state="$TMP/sl.state"
+expect_output "sl.state.tmp' is in the way, a symbolic link" "... naming it"
+check "... the image it names is untouched" [ "$(sha256sum <"$TMP/image.img")" = "$sum_before" ]
+cp "$TMP/d.state" "$TMP/lo.state.tmp"
+expect_exit 0 "a state file an earlier save left at the .tmp name is replaced" $v \
+	--name=f --rw=write --bs=128k --size=1m --vssd_state="$TMP/lo.state"
+check "... the state is saved" [ -s "$TMP/lo.state" ]
+check "... and the leftover is gone" [ ! -e "$TMP/lo.state.tmp" ]

@@ -27,6 +27,7 @@
 #include "io/vssd.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/text.h"
 #include "vssd/drive.h"
 #include "vssd/ftl.h"
 #include "vssd/model.h"
@@ -325,16 +326,70 @@ static int sidecar_matches(const struct serve *s, const char *side)
 			  got + strlen(SIDECAR_MAGIC), s->model.name, s->scale, s->backing);
 }
 
+/* Opens the sidecar for writing, before the backing file is touched. It
+ * is drivebench's own file: absent, or a regular file with one link that
+ * holds a sidecar (of this drive or, under the backing's --destroy-data,
+ * another). Anything else at its name (a link, a device, a user's file, a
+ * hard link to an image) is refused untouched: it is opened without
+ * following a link, and cut only by sidecar_write. Returns the fd or -1. */
+static int sidecar_open(const struct serve *s, const char *side)
+{
+	char head[sizeof(SIDECAR_MAGIC) - 1];
+	const char *why = NULL;
+	struct stat st;
+	int fd = open(side, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		      0644);
+
+	if (fd < 0)
+		return errno == ELOOP ?
+			err_refuse("--backing %s: refusing to write its sidecar %s: it is a "
+				   "symbolic link", s->backing, side) :
+			err_set("--backing %s: cannot write %s: %s", s->backing, side,
+				strerror(errno));
+	if (fstat(fd, &st) != 0)
+		why = strerror(errno);
+	else if (!S_ISREG(st.st_mode))
+		why = text_file_kind(st.st_mode, "not a plain file");
+	else if (st.st_nlink > 1)
+		why = "a file with other links";
+	else if (st.st_size > 0 && (pread(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+				    memcmp(head, SIDECAR_MAGIC, sizeof(head))))
+		why = "a file that is not a sidecar";
+	if (why) {
+		close(fd);
+		return err_refuse("--backing %s: refusing to write its sidecar %s: it is %s",
+				  s->backing, side, why);
+	}
+	return fd;
+}
+
+/* Writes this drive's sidecar through fd (from sidecar_open) and closes it. */
+static int sidecar_write(const struct serve *s, const char *side, int fd)
+{
+	char text[PATH_MAX + 256];
+	size_t len;
+
+	sidecar_text(s, text, sizeof(text));
+	len = strlen(text);
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, text, len, 0) != (ssize_t)len) {
+		int e = errno;
+
+		close(fd);
+		return err_set("--backing %s: cannot write %s: %s", s->backing, side, strerror(e));
+	}
+	return close(fd) == 0 ? 0 :
+		err_set("--backing %s: cannot write %s: %s", s->backing, side, strerror(errno));
+}
+
 /* The write gate for the backing file: an existing non-empty file is
  * reused only as this model's and scale's backing file (its sidecar says
  * so) or with --destroy-data naming it; anything else new passes the
  * output gate. Opens it (s->fd) at the drive's size and writes the sidecar. */
 static int backing_open(struct serve *s, bool consent)
 {
-	char side[PATH_MAX + sizeof(SIDECAR_SUFFIX)], text[PATH_MAX + 256];
+	char side[PATH_MAX + sizeof(SIDECAR_SUFFIX)];
 	struct stat st;
-	int ours = 0;
-	FILE *f;
+	int ours = 0, side_fd;
 
 	snprintf(side, sizeof(side), "%s%s", s->backing, SIDECAR_SUFFIX);
 	if (stat(s->backing, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
@@ -350,21 +405,30 @@ static int backing_open(struct serve *s, bool consent)
 	}
 	if (!ours && output_gate_check("--backing", s->backing, OUTPUT_FILE))
 		return -1;
-	if ((s->fd = open(s->backing, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0)
-		return err_set("--backing %s: %s", s->backing, strerror(errno));
+	if ((side_fd = sidecar_open(s, side)) < 0)
+		return -1;
+	if ((s->fd = open(s->backing, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0) {
+		err_set("--backing %s: %s", s->backing, strerror(errno));
+		goto fail;
+	}
 	/* one server a backing file: a second would write the same data and
 	 * take the first one's FTL state from under it */
-	if (flock(s->fd, LOCK_EX | LOCK_NB))
-		return errno == EWOULDBLOCK
-			       ? err_refuse("--backing %s: another vssd-serve is serving it", s->backing)
-			       : err_set("--backing %s: cannot lock it: %s", s->backing, strerror(errno));
-	if (ftruncate(s->fd, (off_t)s->model.capacity))
-		return err_set("--backing %s: cannot size it to %llu bytes: %s", s->backing,
-			       (unsigned long long)s->model.capacity, strerror(errno));
-	sidecar_text(s, text, sizeof(text));
-	if (!(f = fopen(side, "w")) || fputs(text, f) < 0 || fclose(f))
-		return err_set("--backing %s: cannot write %s: %s", s->backing, side, strerror(errno));
-	return 0;
+	if (flock(s->fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
+			err_refuse("--backing %s: another vssd-serve is serving it", s->backing);
+		else
+			err_set("--backing %s: cannot lock it: %s", s->backing, strerror(errno));
+		goto fail;
+	}
+	if (ftruncate(s->fd, (off_t)s->model.capacity)) {
+		err_set("--backing %s: cannot size it to %llu bytes: %s", s->backing,
+			(unsigned long long)s->model.capacity, strerror(errno));
+		goto fail;
+	}
+	return sidecar_write(s, side, side_fd);
+fail:
+	close(side_fd);
+	return -1;
 }
 
 /* ---- the FTL beside the backing file ------------------------------------------ */

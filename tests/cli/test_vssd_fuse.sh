@@ -57,6 +57,28 @@ expect_output "refusing to use it: it is a non-empty file that is not a backing 
 check "the foreign file is untouched" test "$(stat -c %s "$WORK/foreign.img")" = 4096
 expect_exit 2 "--destroy-data naming another file" vssd-serve --model "$MODEL" \
 	--scale $SCALE --backing "$WORK/foreign.img" --destroy-data "$MODEL" "$MNT"
+# the sidecar (BACKING.vssd-backing) is drivebench's own: a link, a user's
+# file or a hard link at its name is refused untouched, before the backing
+# file is made (it was written through all three, one an ext4 image)
+echo precious >"$WORK/precious.txt"
+ln -s "$WORK/precious.txt" "$WORK/s1.img.vssd-backing"
+expect_exit 3 "a symbolic link at the sidecar's name is refused" vssd-serve --model "$MODEL" \
+	--scale $SCALE --backing "$WORK/s1.img" "$MNT"
+expect_output "refusing to write its sidecar $WORK/s1.img.vssd-backing: it is a symbolic link" "... naming it"
+check "... the file it names is untouched" test "$(cat "$WORK/precious.txt")" = precious
+check "... and no backing file is made" test ! -e "$WORK/s1.img"
+echo "my notes" >"$WORK/s2.img.vssd-backing"
+expect_exit 3 "a user's file at the sidecar's name is refused" vssd-serve --model "$MODEL" \
+	--scale $SCALE --backing "$WORK/s2.img" "$MNT"
+expect_output "its sidecar $WORK/s2.img.vssd-backing: it is a file that is not a sidecar" "... naming it"
+check "... and it is untouched" test "$(cat "$WORK/s2.img.vssd-backing")" = "my notes"
+head -c 1048576 /dev/urandom >"$WORK/image.img"
+sum=$(sha256sum <"$WORK/image.img")
+ln "$WORK/image.img" "$WORK/s3.img.vssd-backing"
+expect_exit 3 "a hard link at the sidecar's name is refused" vssd-serve --model "$MODEL" \
+	--scale $SCALE --backing "$WORK/s3.img" "$MNT"
+expect_output "its sidecar $WORK/s3.img.vssd-backing: it is a file with other links" "... naming it"
+check "... and the image is untouched" test "$(sha256sum <"$WORK/image.img")" = "$sum"
 
 # --- serving (root, /dev/fuse, loop devices) -----------------------------------
 why=""

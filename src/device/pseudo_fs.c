@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
 static const struct {
 	long magic;
@@ -47,14 +49,51 @@ static bool has_prefix(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
-/* The resolved path, or of its parent directory when it does not exist. */
+#define LINK_HOPS_MAX 40   /* the kernel's own limit (ELOOP) */
+
+/* A dangling symbolic link's chain followed to the missing name it ends
+ * at: where a create through it makes the file. false when path is not a
+ * link (or the chain loops). */
+static bool dangling_end(const char *path, char *out, size_t len)
+{
+	char cur[PATH_MAX], target[PATH_MAX], next[2 * PATH_MAX];
+	struct stat st;
+
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (int hops = 0; hops <= LINK_HOPS_MAX; hops++) {
+		ssize_t n;
+		const char *slash;
+
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+			snprintf(out, len, "%s", cur);
+			return hops > 0;
+		}
+		if ((n = readlink(cur, target, sizeof(target) - 1)) < 0)
+			return false;
+		target[n] = '\0';
+		slash = strrchr(cur, '/');
+		if (target[0] == '/' || !slash)
+			snprintf(next, sizeof(next), "%s", target);
+		else
+			snprintf(next, sizeof(next), "%.*s/%s", (int)(slash - cur), cur, target);
+		if (strlen(next) >= sizeof(cur))
+			return false;
+		memcpy(cur, next, strlen(next) + 1);
+	}
+	return false;
+}
+
+/* The resolved path, or of its parent directory when it does not exist
+ * (for a dangling link, of the missing name its chain ends at). */
 static bool resolve(const char *path, char *out)
 {
-	char parent[PATH_MAX];
+	char parent[PATH_MAX], end[PATH_MAX];
 	const char *slash;
 
 	if (realpath(path, out))
 		return true;
+	if (dangling_end(path, end, sizeof(end)))
+		path = end;
 	slash = strrchr(path, '/');
 	if (!slash)
 		return realpath(".", out) != NULL;

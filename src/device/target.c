@@ -153,6 +153,44 @@ static int probe_missing(const char *path, struct target *t)
 	return 0;
 }
 
+void target_identity_of(const char *path, struct target_identity *id)
+{
+	struct stat st;
+
+	memset(id, 0, sizeof(*id));
+	if (stat(path, &st) != 0)
+		return;
+	if (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) {
+		id->device = true;
+		id->rdev = st.st_rdev;
+	} else if (S_ISREG(st.st_mode)) {
+		id->file = true;
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+	}
+}
+
+int target_recheck_opened(const char *path, const struct target_identity *id, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return err_set("target '%s': cannot examine it: %s", path, strerror(errno));
+	if (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) {
+		if (id->device && st.st_rdev == id->rdev)
+			return 0;
+	} else if (S_ISREG(st.st_mode)) {
+		if ((id->file && st.st_dev == id->dev && st.st_ino == id->ino) ||
+		    safety_fd_marked(fd))
+			return 0;
+	}
+	return err_refuse("target '%s': refusing to use it: it is %s now, not the %s checked "
+			  "before the run (the path changed since)", path,
+			  text_file_kind(st.st_mode, S_ISREG(st.st_mode) ?
+					 "another file" : "not a plain file"),
+			  id->device ? "device" : id->file ? "file" : "new file");
+}
+
 int target_probe(const char *path, struct target *t)
 {
 	struct stat st;
@@ -169,6 +207,7 @@ int target_probe(const char *path, struct target *t)
 	if (model_target_is(path))
 		return model_target_probe(path, t);
 	memcpy(t->path, path, length + 1);
+	target_identity_of(path, &t->id);
 
 	if (stat(path, &st) < 0) {
 		if (errno == ENOENT)
@@ -638,6 +677,7 @@ int target_file_range(const struct target *t, const struct job_spec *spec,
 int target_open(const struct target *t, const struct job_spec *spec)
 {
 	int flags = O_CLOEXEC;
+	bool created;
 	int fd;
 
 	/* a file is laid out before it is opened: only a job that writes may
@@ -654,9 +694,21 @@ int target_open(const struct target *t, const struct job_spec *spec)
 		flags |= O_DIRECT;
 	if (spec->sync_io)
 		flags |= O_SYNC;
-	fd = open(t->path, flags, 0644);
-	/* a file this open creates (create_on_open) is drivebench's own */
-	if (fd >= 0 && !t->exists && (flags & O_CREAT) && safety_mark_created(fd) < 0) {
+	/* a file missing at the probe is made by this open (O_EXCL: never
+	 * one put there since); created on open, it is drivebench's own */
+	created = !t->exists && (flags & O_CREAT);
+	fd = open(t->path, created ? flags | O_EXCL : flags, 0644);
+	if (fd < 0 && created && errno == EEXIST) {
+		created = false;   /* it appeared: judged below like any other */
+		fd = open(t->path, flags, 0644);
+	}
+	if (fd >= 0 && created && safety_mark_created(fd) < 0) {
+		close(fd);
+		return -1;
+	}
+	/* a later group opens its target when the group starts: the path
+	 * must still name what the gate judged before the run */
+	if (fd >= 0 && !created && target_recheck_opened(t->path, &t->id, fd)) {
 		close(fd);
 		return -1;
 	}

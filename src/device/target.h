@@ -4,6 +4,7 @@
 #define DRIVEBENCH_TARGET_H
 
 #include <signal.h>
+#include <sys/types.h>
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,6 +14,15 @@
 #define SCRATCH_DEFAULT_PATH "./drivebench-scratch.dat"
 #define SCRATCH_DEFAULT_SIZE (1ull << 30)
 #define SCRATCH_ENV "DRIVEBENCH_SCRATCH"
+
+/* What a probe found at a path, to know the object opened later is it:
+ * a device by its number, a regular file by its inode. */
+struct target_identity {
+	bool device;                /* a block or character device: rdev */
+	bool file;                  /* an existing regular file: dev, ino */
+	dev_t dev, rdev;
+	ino_t ino;
+};
 
 struct target {
 	char path[JOB_PATH_MAX];
@@ -28,6 +38,7 @@ struct target {
 	uint64_t size;              /* bytes (0 for a file that does not exist) */
 	unsigned logical_block;     /* 512 for files unless the fs says more */
 	unsigned physical_block;
+	struct target_identity id;  /* what was probed (target_recheck_opened) */
 };
 
 /* Looks at path without opening it for I/O: kind, size, block sizes.
@@ -36,6 +47,17 @@ struct target {
  * character device is sized by Identify Namespace (NSZE x the LBA size in
  * use, which is its logical and physical block). */
 int target_probe(const char *path, struct target *t);
+
+/* Records in id what path names now (nothing when it is missing). */
+void target_identity_of(const char *path, struct target_identity *id);
+
+/* Whether fd, just opened at path, is what id recorded when it was
+ * checked: the same device, or the same regular file, or a regular file
+ * drivebench made (its created mark: a file laid out or created since,
+ * such as one a job with unlink=1 removed). A path changed in between (a
+ * link swapped to a disk while earlier groups ran) is refused: 0, or -1
+ * with err_msg (refused) naming path and what it is now. */
+int target_recheck_opened(const char *path, const struct target_identity *id, int fd);
 
 /* Whether path suits the job's engine: an NVMe namespace's character
  * device takes only an engine that sends NVMe commands (nvme_engine:

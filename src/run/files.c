@@ -40,10 +40,15 @@ static int open_file(struct worker *w, unsigned k)
 	struct worker_files *fs = w->files;
 	struct job_file *jf = &fs->file[k];
 	int flags = open_flags(w->spec);
-	/* create_on_open: a file this open creates is drivebench's own */
+	/* create_on_open: a file this open creates (O_EXCL: never one put
+	 * there since) is drivebench's own */
 	bool creates = (flags & O_CREAT) && access(jf->path, F_OK) != 0;
-	int fd = open(jf->path, flags, 0644);
+	int fd = open(jf->path, creates ? flags | O_EXCL : flags, 0644);
 
+	if (fd < 0 && creates && errno == EEXIST) {
+		creates = false;   /* it appeared: judged below like any other */
+		fd = open(jf->path, flags, 0644);
+	}
 	if (fd < 0) {
 		if (errno == EINVAL && w->spec->direct)
 			return err_set("cannot open '%s': %s: the filesystem does not support "
@@ -53,6 +58,12 @@ static int open_file(struct worker *w, unsigned k)
 	if (creates && safety_mark_created(fd) < 0) {
 		close(fd);
 		return -1;
+	}
+	/* a file opened when the job's group starts (or later, openfiles=)
+	 * must still be what the gate judged before the run */
+	if (!creates && target_recheck_opened(jf->path, &jf->id, fd)) {
+		close(fd);
+		return err_prefix("job '%s'", w->spec->name);
 	}
 	jf->fd = fd;
 	fs->handles[k] = fd;

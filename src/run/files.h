@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "device/target.h"
 #include "device/write_consent.h"
 #include "io/engine.h"
 #include "job/file_service.h"
@@ -31,6 +32,7 @@ struct job_file {
 	uint64_t pos[DIR_COUNT];     /* next sequential offset, range-relative */
 	struct offset_gen *offsets;  /* a random job's, per file */
 	bool done;                   /* range used up: skipped until a reset */
+	struct target_identity id;   /* what the gate judged (target_recheck_opened) */
 };
 
 struct worker_files {

@@ -244,6 +244,7 @@ static int prepare_file(struct worker *w, unsigned i, struct target *t, uint64_t
 	if (probe(w, path, t) || file_range(w, t, extra, r, &jf->start, &jf->len) ||
 	    lay_out(w, t, jf, stop))
 		return -1;
+	target_identity_of(path, &jf->id);   /* as judged and laid out */
 	return 0;
 }
 

@@ -253,3 +253,23 @@ mkdir "$WORK/dir" "$WORK/cwd"
 	--rw=write --size=64k --directory="$WORK/dir" --filename=loop0)
 check "the file is in the directory" test -f "$WORK/dir/loop0"
 check "nothing was written in the working directory" test ! -e "$WORK/cwd/loop0"
+
+# --- 8: a dangling link into /dev: the gate judges where the create lands ------------
+# (an output through a link to a missing /dev name made that name, as a
+# regular file on devtmpfs: the /dev rule judged the link's own name)
+dev_new=/dev/drivebench-gate-$$
+ln -s "$dev_new" "$WORK/dangling.json"
+refused 3 "--output through a dangling link into /dev" run --no-db --name=w --ioengine=null \
+	--size=1m --output="$WORK/dangling.json"
+expect_output "a missing name in /dev" "... saying why"
+ln -s "$dev_new" "$WORK/dangling_bw.1.log"
+refused 3 "a log file through a dangling link into /dev" run --no-db --name=w --ioengine=null \
+	--size=1m --write_bw_log="$WORK/dangling"
+ln -s "$WORK/dangling.json" "$WORK/two-hops.db"
+refused 3 "--db through two links ending at a missing /dev name" run --db "$WORK/two-hops.db" \
+	--name=w --ioengine=null --size=1m
+ln -s "$dev_new" "$WORK/dangling.html"
+refused 3 "report --out through a dangling link into /dev" report --db "$TMP/c.db" \
+	--out "$WORK/dangling.html"
+check "nothing was created in /dev" test ! -e "$dev_new"
+rm -f "$dev_new"

@@ -303,6 +303,27 @@ static unsigned check_signatures(struct safety_verdict *v, int fd, uint64_t offs
 	return (unsigned)n;
 }
 
+/* Whether the kernel refuses an exclusive open of partition name (its
+ * node /dev/NAME, when that is the partition's): mounted in another mount
+ * namespace, which this one's mountinfo does not show; an exclusive open
+ * of the whole disk succeeds while a partition of it is held. */
+static bool partition_busy(const char *name, dev_t rdev)
+{
+	char node[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	snprintf(node, sizeof(node), "/dev/%s", name);
+	if (stat(node, &st) != 0 || !S_ISBLK(st.st_mode) || st.st_rdev != rdev)
+		return false;
+	fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	return errno == EBUSY;
+}
+
 /* Every partition the kernel lists for a whole disk: in use (mounted, swap,
  * holders), or carrying a signature of its own. The partition table itself
  * may be gone while the kernel still knows its partitions (and a filesystem
@@ -323,6 +344,7 @@ static unsigned check_partitions(struct safety_verdict *v, const char *path,
 	while ((entry = readdir(dir))) {
 		char attribute[PATH_MAX + NAME_MAX + 16], subject[PATH_MAX + NAME_MAX + 32];
 		uint64_t offset, size;
+		unsigned in_use;
 		dev_t rdev;
 
 		if (strncmp(entry->d_name, disk, strlen(disk)) != 0)
@@ -332,8 +354,15 @@ static unsigned check_partitions(struct safety_verdict *v, const char *path,
 		if (access(attribute, F_OK) != 0 ||
 		    dev_of(entry->d_name, &rdev) != 0)
 			continue;
-		found += check_in_use(v, path, entry->d_name, rdev, false,
-				      mountinfo, swaps);
+		in_use = check_in_use(v, path, entry->d_name, rdev, false, mountinfo, swaps);
+		if (!in_use && partition_busy(entry->d_name, rdev)) {
+			add_reason(v, "%s's partition /dev/%s is busy: the kernel holds it "
+				      "exclusively (mounted in another mount namespace, or "
+				      "claimed by another driver)", path, entry->d_name);
+			v->mounted = true;
+			in_use = 1;
+		}
+		found += in_use;
 		if (fd < 0 || partition_region(entry->d_name, &offset, &size) || size == 0)
 			continue;
 		snprintf(subject, sizeof(subject), "%s's partition /dev/%s", path, entry->d_name);

@@ -143,3 +143,28 @@ before=$(digest "$clean")
 expect_exit 0 "clean device written without consent" \
 	run $WRITE --direct=1 --filename="$clean"
 check "clean device was written" test "$(digest "$clean")" != "$before"
+
+# a partition mounted in another mount namespace: this namespace's
+# mountinfo does not show it and an exclusive open of the whole disk
+# succeeds, so the disk was written under it with --destroy-data; the
+# partition's own exclusive open is what the kernel refuses
+truncate -s 16M "$WORK/nsdisk.img"
+printf 'label: gpt\n,8M\n' | sfdisk -q "$WORK/nsdisk.img" >/dev/null 2>&1
+nsdisk=$(losetup -f --show "$WORK/nsdisk.img") && LOOPS="$LOOPS $nsdisk"
+# the partition told to the kernel (BLKPG, as partx does): a kernel may
+# lack the table parsers that losetup -P relies on
+addpart "$nsdisk" 1 2048 16384
+for _ in $(seq 50); do [ -b "${nsdisk}p1" ] && break; sleep 0.1; done
+check "a partition ${nsdisk}p1 with ext4" mkfs_ext4 "${nsdisk}p1"
+mkdir "$WORK/nsmnt"
+unshare -m --propagation private sh -c \
+	"mount ${nsdisk}p1 $WORK/nsmnt && touch $WORK/ns.up && sleep 60" &
+ns_pid=$!
+for _ in $(seq 100); do [ -e "$WORK/ns.up" ] && break; sleep 0.1; done
+check "${nsdisk}p1 mounted in another mount namespace" test -e "$WORK/ns.up"
+expect_refused "disk whose partition is mounted in another namespace, with --destroy-data" \
+	"partition ${nsdisk}p1 is busy: the kernel holds it exclusively" "$nsdisk" \
+	$WRITE --direct=1 --filename="$nsdisk" --destroy-data="${nsdisk#/dev/}"
+kill "$ns_pid" 2>/dev/null
+pkill -f "sleep 60" -P "$ns_pid" 2>/dev/null
+wait "$ns_pid" 2>/dev/null

@@ -87,6 +87,30 @@ static int user_version(struct store *s, unsigned *version)
 	return rc == SQLITE_ROW ? 0 : db_error(s, "reading the schema version");
 }
 
+/* A file at schema version 0 is new to drivebench: it must hold nothing
+ * yet. Another program's SQLite database (tables, no version) is not
+ * taken over: drivebench's tables were added beside its own. */
+static int check_not_foreign(struct store *s)
+{
+	sqlite3_stmt *st;
+	char name[128] = "";
+	int rc;
+
+	if (db_prepare(s, "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
+			  "LIMIT 1", &st))
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		snprintf(name, sizeof(name), "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return err_set("%s: not a drivebench results database: it holds '%s' (another "
+			       "program's SQLite database) and no drivebench schema version; "
+			       "drivebench never adds its tables to another database", s->path,
+			       name);
+	return rc == SQLITE_DONE ? 0 : db_error(s, "reading its tables");
+}
+
 static int migrate(struct store *s)
 {
 	unsigned version;
@@ -209,6 +233,10 @@ int store_open(const char *path, struct store **out)
 		store_close(s);
 		return -1;
 	}
+	if (version == 0 && check_not_foreign(s)) {
+		store_close(s);
+		return -1;
+	}
 	if (set_wal(s) ||
 	    db_exec(s, "PRAGMA synchronous = NORMAL", "setting synchronous") ||
 	    db_exec(s, "PRAGMA foreign_keys = ON", "enabling foreign keys") ||
@@ -270,6 +298,8 @@ int store_open_read(const char *path, const char *command, struct store **out)
 	if (version > schema_version)
 		err_set("%s: schema version %u is newer than this build knows (%u); "
 			"use a newer drivebench", s->path, version, schema_version);
+	else if (version == 0 && check_not_foreign(s))
+		version = UINT32_MAX;   /* refused: err_msg says why */
 	else if (version < schema_version && read_older(s))
 		err_prefix("%s: schema version %u is older than this build's (%u) and "
 			   "could not be read as it is; `drivebench %s` never changes a "

@@ -464,6 +464,32 @@ static void test_newer_version_refused(void **state)
 	sqlite3_close(db);
 }
 
+/* Another program's SQLite database (tables, schema version 0) is not
+ * taken over, for writing or reading: drivebench's 11 tables were added
+ * beside its own. */
+static void test_foreign_database_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s = (struct store *)1;
+	sqlite3 *db = raw_open(f->path);
+
+	raw_exec(db, "CREATE TABLE inventory (item TEXT)");
+	sqlite3_close(db);
+	assert_int_equal(store_open(f->path, &s), -1);
+	assert_null(s);
+	assert_non_null(strstr(err_msg(), "not a drivebench results database: it holds "
+					  "'inventory'"));
+	s = (struct store *)1;
+	assert_int_equal(store_open_read(f->path, "report", &s), -1);
+	assert_null(s);
+	assert_non_null(strstr(err_msg(), "not a drivebench results database"));
+	/* and it holds its one table still */
+	db = raw_open(f->path);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM sqlite_master"), 1);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 0);
+	sqlite3_close(db);
+}
+
 static void test_not_a_database_refused(void **state)
 {
 	struct fixture *f = *state;
@@ -1214,6 +1240,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migrate_from_v1_keeps_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_newer_version_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_database_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_foreign_database_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_result_is_one_transaction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs_hosts_drives_labels, setup, teardown),

@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_parser.sh - fio's job-file parser behaviours that change what runs,
-# with the job files of tests/data/jobs/parser-*.fio: an unset ${VAR} is
-# empty, --section runs only the sections named, --set runtime=1 completes
+# with the job files of tests/data/jobs/parser-*.fio: a ${VAR} set to
+# nothing is empty (an unset one is refused), --section runs only the sections named, --set runtime=1 completes
 # a time_based job, and $mb_memory / $ncpus / $pagesize arithmetic and
 # expressions in parentheses give the sizes fio computes.
 . "$(dirname "$0")/lib.sh"
@@ -19,9 +19,12 @@ $1"
 # --- ${VAR} -----------------------------------------------------------------
 unset DB_FILES_UNSET
 run_db run --no-db --output-format=json "$JOBS/parser-env.fio"
-check "an unset \${VAR} is empty: the job runs" test "$RC" -eq 0
-check "size=16k\${UNSET} is 16k" json 'assert jobs[0]["read"]["io_bytes"] == 16384'
-check "iodepth=\${UNSET}2 is 2" json 'assert jobs[0]["job options"]["iodepth"] == "2"'
+check "an unset \${VAR} is refused (fio makes it empty)" test "$RC" -eq 2
+expect_output "parser-env.fio:8: environment variable 'DB_FILES_UNSET' is not set" "... naming file, line and variable"
+DB_FILES_UNSET= run_db run --no-db --output-format=json "$JOBS/parser-env.fio"
+check "a \${VAR} set to nothing is empty: the job runs" test "$RC" -eq 0
+check "size=16k\${EMPTY} is 16k" json 'assert jobs[0]["read"]["io_bytes"] == 16384'
+check "iodepth=\${EMPTY}2 is 2" json 'assert jobs[0]["job options"]["iodepth"] == "2"'
 check "the section name is not expanded (fio keeps it)" json 'assert jobs[0]["jobname"] == "env-${DB_FILES_UNSET}", jobs[0]["jobname"]'
 DB_FILES_UNSET=00 run_db run --no-db --output-format=json "$JOBS/parser-env.fio"
 check "a set \${VAR} is its value: size=16k00 is a bad size" test "$RC" -eq 2

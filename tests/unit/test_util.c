@@ -77,10 +77,16 @@ static void env_is_expanded(void **state)
 	assert_string_equal(out, "no variables, $HOME {x} $");
 	free(out);
 
-	/* job files, as fio: unset and ${} are empty, an open ${ stays */
-	out = env_expand("a=${DB_TEST_UNSET}b${}c ${open", "a.fio", 2, false);
+	/* job files, as fio: ${} and a variable set to nothing are empty, an
+	 * open ${ stays; unlike fio, an unset variable is an error (it would
+	 * move filename=${DIR}/f to /f) */
+	setenv("DB_TEST_EMPTY", "", 1);
+	out = env_expand("a=${DB_TEST_EMPTY}b${}c ${open", "a.fio", 2, false);
 	assert_string_equal(out, "a=bc ${open");
 	free(out);
+	assert_null(env_expand("a=${DB_TEST_UNSET}b", "a.fio", 2, false));
+	assert_string_equal(err_msg(), "a.fio:2: environment variable 'DB_TEST_UNSET' is not set");
+	unsetenv("DB_TEST_EMPTY");
 
 	/* suites: each of those is an error naming file:line */
 	assert_null(env_expand("a=${DB_TEST_UNSET}b", "s.suite", 4, true));
@@ -94,10 +100,9 @@ static void env_is_expanded(void **state)
 	memcpy(name + 258, "}", 2);   /* a 256-byte name, then the end */
 	assert_null(env_expand(name, "s.suite", 7, true));
 	assert_non_null(strstr(err_msg(), "s.suite:7: bad ${VAR} in '${AAAA"));
-	/* the same long name in a job file is only unset */
-	out = env_expand(name, "a.fio", 7, false);
-	assert_string_equal(out, "");
-	free(out);
+	/* the same long name in a job file is only unset: refused as such */
+	assert_null(env_expand(name, "a.fio", 7, false));
+	assert_non_null(strstr(err_msg(), "a.fio:7: environment variable 'AAAA"));
 }
 
 /* Lines come back whole; a BOM only at the start; limits are errors. */

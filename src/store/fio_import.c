@@ -119,7 +119,8 @@ static bool json_left_open(const char *text, size_t start, size_t len)
 /* ---- typed field access: a missing field reads as 0, a field of the wrong
  * type is an error naming it. */
 
-static int get_double(const struct parse_ctx *c, const cJSON *obj,
+/* obj[key] as a number; 0 (no error) when missing. */
+static int get_number(const struct parse_ctx *c, const cJSON *obj,
 		      const char *path, const char *key, double *value)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -133,11 +134,26 @@ static int get_double(const struct parse_ctx *c, const cJSON *obj,
 	return 0;
 }
 
+static int get_double(const struct parse_ctx *c, const cJSON *obj,
+		      const char *path, const char *key, double *value)
+{
+	if (get_number(c, obj, path, key, value) < 0)
+		return -1;
+	/* every figure read this way (rates, bytes, latencies, times) is
+	 * finite and not negative: 1e99999 parses as infinity, which a report
+	 * printed as "inf" and an export as null */
+	if (!isfinite(*value) || *value < 0)
+		return field_error(c, path, key, "is not a finite number of 0 or more");
+	return 0;
+}
+
+/* A whole number (fio writes counts, bytes and nanoseconds so): 1.5 bytes
+ * is not rounded, it is refused. */
 static int double_to_u64(double d, uint64_t *value)
 {
-	if (!(d >= 0.0) || d >= 18446744073709551616.0)
+	if (!(d >= 0.0) || d >= 18446744073709551616.0 || d != floor(d))
 		return -1;
-	*value = (uint64_t)(d + 0.5);
+	*value = (uint64_t)d;
 	return 0;
 }
 
@@ -146,7 +162,7 @@ static int get_u64(const struct parse_ctx *c, const cJSON *obj,
 {
 	double d;
 
-	if (get_double(c, obj, path, key, &d) < 0)
+	if (get_number(c, obj, path, key, &d) < 0)
 		return -1;
 	if (double_to_u64(d, value) < 0)
 		return field_error(c, path, key, "is not a non-negative integer");
@@ -320,6 +336,8 @@ static int parse_lat_summary(const struct parse_ctx *c, const cJSON *dir,
 	    get_double(c, *lat_obj, sub, "mean", &s->mean) < 0 ||
 	    get_double(c, *lat_obj, sub, "stddev", &s->stddev) < 0)
 		return -1;
+	if (s->n && s->min > s->max)
+		return field_error(c, sub, "min", "is above max");
 	return 0;
 }
 

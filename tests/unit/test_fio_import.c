@@ -376,6 +376,29 @@ static void test_field_types_checked(void **state)
 				    "\"write\":{\"clat_ns\":{\"N\":-1}}}]}", &imp), -1);
 	assert_string_equal(err_msg(), "inline.json: jobs[1] ('b'): write.clat_ns.N is not a non-negative integer");
 	assert_empty(&imp);   /* the first, good job is not kept */
+	/* figures no fio writes: infinite (1e99999 parses so; a report
+	 * printed "inf" and an export null), negative, a fraction of a byte,
+	 * a minimum above the maximum */
+	assert_int_equal(parse_text("{\"jobs\":[{\"jobname\":\"a\",\"read\":{\"iops\":1e99999}}]}",
+				    &imp), -1);
+	assert_string_equal(err_msg(), "inline.json: jobs[0] ('a'): read.iops is not a finite "
+				       "number of 0 or more");
+	assert_int_equal(parse_text("{\"jobs\":[{\"jobname\":\"a\",\"read\":{\"bw_bytes\":-1e9}}]}",
+				    &imp), -1);
+	assert_string_equal(err_msg(), "inline.json: jobs[0] ('a'): read.bw_bytes is not a finite "
+				       "number of 0 or more");
+	assert_int_equal(parse_text("{\"jobs\":[{\"jobname\":\"a\",\"read\":{\"io_bytes\":1.5}}]}",
+				    &imp), -1);
+	assert_string_equal(err_msg(), "inline.json: jobs[0] ('a'): read.io_bytes is not a "
+				       "non-negative integer");
+	assert_int_equal(parse_text("{\"jobs\":[{\"jobname\":\"a\",\"read\":{\"lat_ns\":"
+				    "{\"N\":2,\"min\":5,\"max\":1,\"mean\":3}}}]}", &imp), -1);
+	assert_string_equal(err_msg(), "inline.json: jobs[0] ('a'): read.lat_ns.min is above max");
+	assert_int_equal(parse_text("{\"jobs\":[{\"jobname\":\"a\",\"read\":{\"lat_ns\":"
+				    "{\"N\":2,\"min\":1,\"max\":5,\"mean\":3,\"stddev\":-1}}}]}",
+				    &imp), -1);
+	assert_string_equal(err_msg(), "inline.json: jobs[0] ('a'): read.lat_ns.stddev is not a "
+				       "finite number of 0 or more");
 	assert_int_equal(parse_text("{\"jobs\":[{\"jobname\":\"a\",\"read\":[]}]}", &imp), -1);
 	assert_string_equal(err_msg(), "inline.json: jobs[0] ('a'): read is not an object");
 	assert_int_equal(parse_text("{\"jobs\":[{\"groupid\":1}]}", &imp), -1);

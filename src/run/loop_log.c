@@ -44,6 +44,7 @@ struct loop_log {
 	const struct job_output *o;
 	const struct dir_stats *dirs;        /* the clone's result (clat hist) */
 	bool bw, iops, lat, hist;
+	bool no_slat;                        /* a synchronous engine: fio has none */
 	struct fio_log_buf bw_buf, iops_buf, hist_buf, lat_buf[LAT_KINDS];
 	struct avg_window lat_win[LAT_KINDS][DIR_ALL];
 	struct hist_window hist_win[DIR_ALL];
@@ -242,6 +243,11 @@ static void hist_window_add(struct loop_log *lg, unsigned dir, uint64_t bytes, u
 	w->last_ms = t_ms - (window - lg->o->log_hist_msec);
 }
 
+void loop_log_without_slat(struct loop_log *lg)
+{
+	lg->no_slat = true;
+}
+
 void loop_log_io(struct loop_log *lg, unsigned dir, uint64_t offset, uint64_t bytes,
 		 uint64_t slat_ns, uint64_t clat_ns, uint64_t lat_ns, uint64_t t_ns)
 {
@@ -249,7 +255,7 @@ void loop_log_io(struct loop_log *lg, unsigned dir, uint64_t offset, uint64_t by
 	uint64_t t_ms = t_ns / NS_PER_MS;
 
 	if (lg->lat)
-		for (int k = 0; k < LAT_KINDS; k++) {
+		for (int k = lg->no_slat ? 1 : 0; k < LAT_KINDS; k++) {
 			if (lg->o->log_avg_msec)
 				lat_avg_add(lg, k, dir, lat[k], t_ms);
 			else

@@ -32,6 +32,10 @@ int run_logs_open(struct run_logs *logs, struct worker *workers, unsigned nr);
  * failed). */
 int run_logs_close(struct run_logs *logs);
 
+/* A synchronous engine's clone: its I/O has no submission latency (fio
+ * records none), so the slat log stays empty, as fio's. */
+void loop_log_without_slat(struct loop_log *lg);
+
 /* Hooks of the loop. t_ns: time since the measurement started. */
 /* One completed I/O of the measured part (after its latencies were added
  * to the result). */

@@ -66,6 +66,8 @@ void loop_run(struct worker *w)
 	l.sync = (w->ops->flags & ENGINE_SYNC) != 0;
 	if (l.sync && w->nr_free > 1)
 		w->nr_free = 1;
+	if (l.sync && l.log)
+		loop_log_without_slat(l.log);
 	l.interval = s->series_interval_ns ? s->series_interval_ns : 1000000000ull;
 	/* an engine that moves no data (cpuio, exec) runs for its runtime */
 	l.time_based = s->time_based || engine_has(w->ops, ENGINE_NO_IO);

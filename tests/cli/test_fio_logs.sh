@@ -239,3 +239,16 @@ expect_exit 2 "a log in a missing directory is bad input" \
 expect_exit 2 "log_compression is refused by name" \
 	run --no-db --name=g --ioengine=null --size=1m --write_bw_log=x --log_compression=1m
 expect_output "log_compression.*not supported" "the error names log_compression"
+
+# a synchronous engine has no submission latency: fio's slat log is empty
+# (its JSON's slat_ns.N is 0), while the clat and lat logs have an entry
+# per I/O; drivebench wrote 256 slat entries here, fio none
+mkdir "$TMP/sync" && cd "$TMP/sync" || exit 1
+expect_exit 0 "a psync job with write_lat_log" run --no-db --name=g --ioengine=psync \
+	--rw=write --bs=4k --size=1m --filename="$TMP/sync/f.dat" --write_lat_log=g
+check "psync: the slat log is empty, as fio's" test -e g_slat.1.log -a ! -s g_slat.1.log
+check "psync: the clat and lat logs have an entry per I/O" \
+	test "$(wc -l <g_clat.1.log)" -eq 256 -a "$(wc -l <g_lat.1.log)" -eq 256
+expect_exit 0 "a libaio job with write_lat_log" run --no-db --name=g --ioengine=libaio \
+	--rw=write --bs=4k --size=1m --filename="$TMP/sync/f.dat" --write_lat_log=a
+check "libaio: the slat log has an entry per I/O" test "$(wc -l <a_slat.1.log)" -eq 256

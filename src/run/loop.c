@@ -35,8 +35,6 @@ limits_reached(struct loop *l, uint64_t now)
 		l->abandon = true;
 		return true;
 	}
-	if (!l->measuring)
-		return false;
 	return !l->time_based && l->bytes_issued >= l->bytes_target;
 }
 
@@ -172,7 +170,7 @@ static unsigned adaptive_batch(uint64_t cost_per_io_ns, unsigned depth)
 static inline bool may_issue(const struct loop *l)
 {
 	return l->issuing && l->w->nr_free &&
-	       (l->time_based || !l->measuring || l->bytes_issued < l->bytes_target);
+	       (l->time_based || l->bytes_issued < l->bytes_target);
 }
 
 /* Prepares up to max new requests and submits them with one call; stamps

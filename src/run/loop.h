@@ -22,7 +22,7 @@ struct loop {
 	bool time_based;
 	bool sync;                    /* ENGINE_SYNC: stamped before submit */
 	uint64_t measure_start, ramp_end;   /* the deadline is w->deadline_ns */
-	uint64_t bytes_target;        /* measured bytes to issue (0 = none) */
+	uint64_t bytes_target;        /* bytes to issue, the ramp's included (0 = none) */
 	uint64_t bytes_issued;
 	/* fsync=N / fdatasync=N (loop_sync.c): writes left before the next
 	 * sync (UINT64_MAX when neither is set; 0 holds new I/O back until

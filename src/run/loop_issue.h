@@ -72,8 +72,9 @@ static inline void start_request(struct loop *l, struct io *io, int dir,
 	} else {
 		io->len = (uint32_t)len;
 	}
-	if (l->measuring)
-		l->bytes_issued += len;
+	/* the ramp's I/O counts: as fio's io_issue_bytes, which its ramp
+	 * does not reset, a job bound by size does size bytes in all */
+	l->bytes_issued += len;
 	if (dir == DIR_WRITE) {
 		l->writes_to_sync--;   /* 0: the next I/O waits for a sync */
 		buffers_write(&w->bufs, io, now);

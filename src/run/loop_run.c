@@ -101,9 +101,10 @@ void loop_run(struct worker *w)
 	if (l.sync)
 		drop_slat(w);
 	report_faults(&l);
-	if (!l.measuring) {   /* stopped during the ramp: nothing measured */
+	if (!l.measuring) {   /* ended during the ramp: nothing measured */
+		/* stopped (partial, set by the loop), or its bytes all went in
+		 * the ramp: fio then reports a job with no I/O */
 		w->result.ramp_ns = end - l.measure_start;
-		w->result.partial = true;
 		l.measure_start = end;
 		getrusage(RUSAGE_THREAD, &l.ru_start);
 	}

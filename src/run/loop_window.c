@@ -50,7 +50,6 @@ void loop_restart_measurement(struct loop *l, uint64_t now)
 	job_result_start_rates(&w->result, &l->rates, job_rate_window_ms(w->spec, true),
 			       job_rate_window_ms(w->spec, false), now, deadline_of(l));
 	l->next_event = l->next_tick < l->rates.next_ns ? l->next_tick : l->rates.next_ns;
-	l->bytes_issued = 0;
 	memset(&l->tick, 0, sizeof(l->tick));
 	getrusage(RUSAGE_THREAD, &l->ru_start);
 	if (l->pace)

@@ -643,7 +643,7 @@ int pacing_round(struct loop *l)
 			loop_tick(l, l->now);
 	}
 	/* loops: a pass done, the next starts at the region's start */
-	if (l->measuring && l->issuing && !l->time_based &&
+	if (l->issuing && !l->time_based &&
 	    l->bytes_issued >= l->bytes_target && pc->loops_done + 1 < pc->p->loops) {
 		if (loop_drain(l))
 			return -1;

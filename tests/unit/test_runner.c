@@ -147,6 +147,39 @@ static void runtime_and_ramp_are_honoured(void **state)
 	job_list_free(&jobs);
 }
 
+/* As in fio, a size-bound job's ramp uses up part of its size: 1024
+ * reads at 1000 a second with a 500 ms ramp measure about 524 (they
+ * measured all 1024 after the ramp's 500, 1.5x the bytes asked). A job
+ * whose bytes all go in the ramp measures none and is not partial. */
+static void ramp_counts_toward_size(void **state)
+{
+	const char *args[] = { "--name=t", "--ioengine=null", "--rw=read", "--bs=4k",
+		"--size=4m", "--rate_iops=1000", "--ramp_time=500ms" };
+	const char *all_in_ramp[] = { "--name=t", "--ioengine=null", "--rw=read", "--bs=4k",
+		"--size=128k", "--rate_iops=1000", "--ramp_time=500ms" };
+	struct job_list jobs;
+	struct run_output out;
+	const struct job_result *r;
+
+	(void)state;
+	jobs_from(&jobs, args, 7);
+	assert_int_equal(run(&jobs, &out, 0, NULL), 0);
+	r = &out.results[0];
+	assert_true(r->dir[DIR_READ].ios > 100);
+	assert_true(r->dir[DIR_READ].ios < 1024 - 300);
+	assert_true(r->ramp_ns >= 500000000ull);
+	run_output_free(&out);
+	job_list_free(&jobs);
+
+	jobs_from(&jobs, all_in_ramp, 7);
+	assert_int_equal(run(&jobs, &out, 0, NULL), 0);
+	r = &out.results[0];
+	assert_int_equal(r->dir[DIR_READ].ios, 0);
+	assert_false(r->partial);
+	run_output_free(&out);
+	job_list_free(&jobs);
+}
+
 static void groups_and_group_reporting(void **state)
 {
 	const char *args[] = { "--ioengine=null", "--rw=read", "--bs=4k",
@@ -250,6 +283,7 @@ int main(void)
 		cmocka_unit_test(large_requests_are_chunked),
 		cmocka_unit_test(buffer_limit_refuses_with_arithmetic),
 		cmocka_unit_test(runtime_and_ramp_are_honoured),
+		cmocka_unit_test(ramp_counts_toward_size),
 		cmocka_unit_test(groups_and_group_reporting),
 		cmocka_unit_test(stop_flag_ends_run_quickly_and_partial),
 		cmocka_unit_test(file_io_each_engine),

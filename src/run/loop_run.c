@@ -71,9 +71,12 @@ void loop_run(struct worker *w)
 	l.interval = s->series_interval_ns ? s->series_interval_ns : 1000000000ull;
 	/* an engine that moves no data (cpuio, exec) runs for its runtime */
 	l.time_based = s->time_based || engine_has(w->ops, ENGINE_NO_IO);
+	/* without io_size, the range's whole blocks: fio ends a job when its
+	 * file is done, and with bs=3k in 1 MiB that is 341 I/Os (a 342nd
+	 * would start past the last whole block) */
 	l.bytes_target = w->files ? w->files->bytes_target :
 		shape_bytes_target(w, checks_bytes_target(w, s->io_size ? s->io_size :
-							   w->range_len));
+							   w->range_len / w->align * w->align));
 	__atomic_store_n(&w->live_bytes_target, l.bytes_target, __ATOMIC_RELAXED);
 	l.issuing = true;
 	loop_sync_start(&l);

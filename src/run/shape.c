@@ -26,6 +26,7 @@ struct shape {
 	uint64_t bs_min[DIR_ALL], bs_max[DIR_ALL];
 	/* rw=MODE:N */
 	int64_t seq_add;
+	bool wrap;                    /* past the range's end: start over, or the job ends */
 	uint64_t rand_seq_nr, picks;
 	enum rw_sequencer sequencer;
 	bool have_last[DIR_ALL];
@@ -77,6 +78,11 @@ int shape_init(struct worker *w)
 		sh->bs_max[d] = p->bs_max[d];
 	}
 	sh->seq_add = p->seq_add;
+	/* fio starts over at the end of the range when the job runs on
+	 * (time_based, io_size above it); else the file is done and the job
+	 * ends (rw=read:8k in 1 MiB: 86 reads, not 1 MiB of them). loops=N
+	 * passes still start over here (pacing counts them in bytes). */
+	sh->wrap = s->time_based || s->io_size > w->range_len || p->loops > 1;
 	sh->rand_seq_nr = p->rand_seq_nr ? p->rand_seq_nr : 1;
 	sh->sequencer = p->rw_sequencer;
 	sh->trimwrite = s->rw == RW_TRIMWRITE || s->rw == RW_RANDTRIMWRITE;
@@ -180,24 +186,33 @@ static void strided_zone(struct shape *sh, struct worker *w, int dir)
 
 /* fio's sequential offset with a modifier: after each I/O, seq_add more
  * bytes (negative: back); past either end it wraps, backwards to the end
- * of the range. */
-static uint64_t sequential(struct shape *sh, struct worker *w, int dir, uint64_t len,
-			   uint64_t lo, uint64_t hi)
+ * of the range. Past the end going forward with no wrap (sh->wrap false;
+ * a strided zone always wraps): 1, the job is done. */
+static int sequential(struct shape *sh, struct worker *w, int dir, uint64_t len,
+		      uint64_t lo, uint64_t hi, uint64_t *out)
 {
 	uint64_t pos = w->seq_pos[dir];
+	bool wrap = sh->wrap || sh->strided;
 
 	if (sh->seq_add && sh->have_last[dir]) {
 		int64_t next = (int64_t)pos + sh->seq_add;
 
-		if (next < (int64_t)lo || (uint64_t)next >= hi)
+		if (next < (int64_t)lo || (uint64_t)next >= hi) {
+			if (sh->seq_add > 0 && !wrap)
+				return 1;
 			next = sh->seq_add > 0 ? (int64_t)lo : (int64_t)hi + sh->seq_add;
+		}
 		if (next < (int64_t)lo)
 			next = (int64_t)lo;
 		pos = (uint64_t)next;
 	}
-	if (pos + len > hi)
+	if (pos + len > hi) {
+		if (!wrap && sh->seq_add > 0)
+			return 1;
 		pos = lo;
-	return pos;
+	}
+	*out = pos;
+	return 0;
 }
 
 /* The random offset of a shaped job: the zone's own generator when
@@ -270,7 +285,8 @@ int shape_pick(struct loop *l, int *dir_out, uint64_t *len_out, uint64_t *off_ou
 	if (sh->zbd && dir == DIR_WRITE)
 		return zbd_pick(l, sh, dir_out, len, len_out, off_out);
 	if (!w->random_offsets) {
-		off = sequential(sh, w, dir, len, lo, hi);
+		if (sequential(sh, w, dir, len, lo, hi, &off))
+			return 1;
 	} else if (sh->rand_seq_nr > 1 &&
 		   (sh->picks++ % sh->rand_seq_nr || sh->picks == 1)) {
 		/* rw=randread:N: a new random offset every N I/Os, rw_sequencer

@@ -180,6 +180,43 @@ static void ramp_counts_toward_size(void **state)
 	job_list_free(&jobs);
 }
 
+static uint64_t reads_of(const char **args, int n)
+{
+	struct job_list jobs;
+	struct run_output out;
+	uint64_t ios;
+
+	jobs_from(&jobs, args, n);
+	assert_int_equal(run(&jobs, &out, 0, NULL), 0);
+	ios = out.results[0].dir[DIR_READ].ios;
+	run_output_free(&out);
+	job_list_free(&jobs);
+	return ios;
+}
+
+/* When a size-bound job is done, as in fio: sequential with holes ends
+ * past the region (86 reads of 4k, 8k apart, in 1 MiB: it wrapped and
+ * read 256), and a block size that does not divide the region does its
+ * whole blocks (341 of 3k in 1 MiB: a 342nd wrapped or repeated one);
+ * with time_based the holes wrap. */
+static void size_bound_jobs_end_as_fio(void **state)
+{
+	const char *holes[] = { "--name=h", "--ioengine=null", "--rw=read:8k", "--bs=4k",
+		"--size=1m" };
+	const char *seq3k[] = { "--name=s", "--ioengine=null", "--rw=read", "--bs=3k",
+		"--size=1m" };
+	const char *rand3k[] = { "--name=r", "--ioengine=null", "--rw=randread", "--bs=3k",
+		"--size=1m" };
+	const char *holes_on[] = { "--name=h", "--ioengine=null", "--rw=read:8k", "--bs=4k",
+		"--size=1m", "--time_based", "--runtime=50ms" };
+
+	(void)state;
+	assert_int_equal(reads_of(holes, 5), 86);
+	assert_int_equal(reads_of(seq3k, 5), 341);
+	assert_int_equal(reads_of(rand3k, 5), 341);
+	assert_true(reads_of(holes_on, 7) > 86);
+}
+
 static void groups_and_group_reporting(void **state)
 {
 	const char *args[] = { "--ioengine=null", "--rw=read", "--bs=4k",
@@ -284,6 +321,7 @@ int main(void)
 		cmocka_unit_test(buffer_limit_refuses_with_arithmetic),
 		cmocka_unit_test(runtime_and_ramp_are_honoured),
 		cmocka_unit_test(ramp_counts_toward_size),
+		cmocka_unit_test(size_bound_jobs_end_as_fio),
 		cmocka_unit_test(groups_and_group_reporting),
 		cmocka_unit_test(stop_flag_ends_run_quickly_and_partial),
 		cmocka_unit_test(file_io_each_engine),

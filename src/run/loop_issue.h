@@ -13,22 +13,43 @@
 #include "run/shape.h"
 #include "util/error.h"
 
-static inline uint64_t pick_offset(struct loop *l, int dir, uint64_t len)
+/* fio's random map (run/block_map.h): the next block the offsets give
+ * that is not done yet, from idx, and *len cut at the first done block. */
+static __attribute__((noinline)) uint64_t map_pick(struct worker *w, uint64_t idx,
+						   uint64_t *len)
+{
+	uint64_t want = (*len + w->align - 1) / w->align, n;
+
+	if (block_map_full(&w->map))
+		block_map_clear(&w->map);   /* a new pass (time_based, io_size) */
+	while (block_map_is_done(&w->map, idx))
+		idx = offset_gen_next(&w->offsets);
+	n = block_map_take(&w->map, idx, want);
+	if (n < want)
+		*len = n * w->align;
+	return idx;
+}
+
+static inline uint64_t pick_offset(struct loop *l, int dir, uint64_t *len)
 {
 	struct worker *w = l->w;
 	uint64_t off;
 
 	if (w->random_offsets) {
-		off = offset_gen_next(&w->offsets) * w->align;
-		if (off + len > w->range_len)
-			off = (w->range_len - len) / w->align * w->align;
+		uint64_t idx = offset_gen_next(&w->offsets);
+
+		if (w->map.bits)
+			idx = map_pick(w, idx, len);
+		off = idx * w->align;
+		if (off + *len > w->range_len)
+			off = (w->range_len - *len) / w->align * w->align;
 	} else {
 		off = w->seq_pos[dir];
-		if (off + len > w->range_len) {
+		if (off + *len > w->range_len) {
 			off = 0;
 			worker_cache_wrap(w);   /* fio's loop_cache_invalidate */
 		}
-		w->seq_pos[dir] = off + len;
+		w->seq_pos[dir] = off + *len;
 	}
 	return w->range_start + off;
 }
@@ -104,7 +125,7 @@ static int prep_new_verified(struct loop *l, struct io *io, uint64_t now)
 	} else {
 		dir = worker_pick_dir(w);
 		len = bs_picker_next(&w->bs[dir], &w->rng_bs);
-		off = pick_offset(l, dir, len) + w->test_offset_skew;
+		off = pick_offset(l, dir, &len) + w->test_offset_skew;
 	}
 	if (!in_range(w, off, len))
 		return guard_violation(w, off, len);
@@ -185,7 +206,7 @@ static inline __attribute__((always_inline)) int prep_new(struct loop *l, uint64
 		       w->files ? prep_new_files(l, io, now) : prep_new_shaped(l, io, now);
 	dir = worker_pick_dir(w);
 	len = bs_picker_next(&w->bs[dir], &w->rng_bs);
-	off = pick_offset(l, dir, len) + w->test_offset_skew;
+	off = pick_offset(l, dir, &len) + w->test_offset_skew;
 	if (!in_range(w, off, len))
 		return guard_violation(w, off, len);
 	start_request(l, io, dir, off, len, now);

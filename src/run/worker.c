@@ -155,6 +155,12 @@ static int setup_generators(struct worker *w)
 	    offset_gen_init_unit(&w->offsets, s, blocks, w->align,
 				 job_seed(s, w->clone, RNG_STREAM_OFFSETS)))
 		return err_prefix("job '%s'", s->name);
+	/* a random job whose sizes vary keeps fio's map of done blocks (the
+	 * shaped and several-file paths draw their own offsets) */
+	if (w->random_offsets && w->offsets.kind == OFFSET_PERMUTATION && !w->files &&
+	    !shape_needed(s) && job_spec_max_bs(s) != job_spec_min_bs(s) &&
+	    block_map_init(&w->map, blocks) < 0)
+		return err_prefix("job '%s'", s->name);
 	return 0;
 }
 
@@ -252,6 +258,7 @@ void worker_teardown(struct worker *w)
 	checks_worker_teardown(w);
 	w->verifying = false;
 	shape_free(w);
+	block_map_free(&w->map);
 	w->special_prep = false;
 	w->buffers = w->ios = NULL;
 	w->requests = NULL;

@@ -15,6 +15,7 @@
 #include "verify/verify.h"
 #include "job/offsets.h"
 #include "job/random.h"
+#include "run/block_map.h"
 
 /* A request larger than the chunk size is served as a stream of chunks on
  * one I/O slot; its latency runs from the first chunk's start to the last
@@ -79,6 +80,7 @@ struct worker {
 	struct bs_picker bs[DIR_ALL];
 	uint64_t align;               /* random offsets are multiples of this */
 	bool random_offsets;          /* job_spec_random(), looked up once */
+	struct block_map map;         /* random with varying sizes (block_map.h) */
 	uint64_t seq_pos[DIR_ALL];    /* next sequential offset, range-relative */
 
 	/* fault hook for tests of the range guard: added to every new

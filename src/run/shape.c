@@ -287,10 +287,10 @@ int shape_pick(struct loop *l, int *dir_out, uint64_t *len_out, uint64_t *off_ou
 	if (!w->random_offsets) {
 		if (sequential(sh, w, dir, len, lo, hi, &off))
 			return 1;
-	} else if (sh->rand_seq_nr > 1 &&
-		   (sh->picks++ % sh->rand_seq_nr || sh->picks == 1)) {
-		/* rw=randread:N: a new random offset every N I/Os, rw_sequencer
-		 * in between; as in fio the first N start at the region's start */
+	} else if (sh->rand_seq_nr > 1 && sh->picks++ % sh->rand_seq_nr) {
+		/* rw=randread:N: a new random offset every N I/Os, the first
+		 * one too (fio 3.33: 25 26 27 28 209 ...), rw_sequencer in
+		 * between */
 		off = sh->sequencer == RW_SEQ_IDENTICAL ?
 			(sh->have_last[dir] ? sh->last_start[dir] : lo) :
 			(sh->have_last[dir] ? sh->last_end[dir] : lo);

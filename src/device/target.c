@@ -523,19 +523,33 @@ int target_job_range(const struct target *t, const struct job_spec *spec,
 	return target_file_range(t, spec, clone, spec->size, spec->size_pct, 0, start, len);
 }
 
+/* The bytes pct% of the target is, unrounded (fio's
+ * real_file_size * percent / 100). */
+static uint64_t percent_raw(const struct target *t, double pct)
+{
+	double bytes = (double)t->size * pct / 100.0;
+
+	return bytes <= 0 ? 0 : bytes >= (double)t->size ? t->size : (uint64_t)bytes;
+}
+
 /* Where clone's range starts: offset= (or offset=N%), plus clone times
- * offset_increment= (or offset_increment=N%). 0, or -1 with err_msg. */
+ * offset_increment= (or offset_increment=N%). As fio's get_start_offset:
+ * when either is a percentage the sum is rounded up to the next
+ * multiple of the smallest block size (offset=99% of 256 MiB with 64k
+ * blocks starts at 265814016, not 64k lower). 0, or -1 with err_msg. */
 static int range_first(const struct target *t, const struct job_spec *spec,
 		       unsigned clone, uint64_t min_bs, uint64_t *first)
 {
 	uint64_t base, shift, increment;
+	bool align = false;
 
 	if (spec->offset_pct > 0) {
 		if (!t->exists)
 			return err_set("job '%s': offset=%g%% needs an existing "
 				       "target, and '%s' does not exist",
 				       spec->name, spec->offset_pct, t->path);
-		base = percent_of(t, spec->offset_pct, min_bs);
+		base = percent_raw(t, spec->offset_pct);
+		align = true;
 	} else {
 		base = spec->offset;
 	}
@@ -545,18 +559,21 @@ static int range_first(const struct target *t, const struct job_spec *spec,
 			return err_set("job '%s': offset_increment=%g%% needs an "
 				       "existing target, and '%s' does not exist",
 				       spec->name, spec->offset_increment_pct, t->path);
-		increment = percent_of(t, spec->offset_increment_pct, min_bs);
+		increment = percent_raw(t, spec->offset_increment_pct);
+		align = true;
 	}
 	if (clone && increment > UINT64_MAX / clone)
 		return err_set("job '%s': offset_increment=%llu overflows for "
 			       "clone %u", spec->name,
 			       (unsigned long long)increment, clone);
 	shift = (uint64_t)clone * increment;
-	if (base > UINT64_MAX - shift)
+	if (base > UINT64_MAX - shift || base + shift > UINT64_MAX - min_bs)
 		return err_set("job '%s': offset %llu + %llu overflows",
 			       spec->name, (unsigned long long)base,
 			       (unsigned long long)shift);
 	*first = base + shift;
+	if (align && min_bs && *first % min_bs)
+		*first += min_bs - *first % min_bs;
 	return 0;
 }
 

@@ -524,16 +524,31 @@ static void test_range_percentages(void **state)
 	spec.offset_pct = 25;
 	spec.bs[DIR_READ] = 64 * 1024;
 	assert_int_equal(target_job_range(&t, &spec, 0, &start, &len), 0);
-	/* 25% = 2621690 -> down to a 64 KiB multiple: 2621440 */
-	assert_int_equal(start, 2621440);
-	assert_int_equal(len, 10 * MIB + 1000 - 2621440);
+	/* 25% = 2621690 -> up to a 64 KiB multiple, as fio's
+	 * get_start_offset: 2686976 */
+	assert_int_equal(start, 2686976);
+	assert_int_equal(len, 10 * MIB + 1000 - 2686976);
 
 	spec.size_pct = 10;
 	spec.offset_increment = MIB;
 	assert_int_equal(target_job_range(&t, &spec, 1, &start, &len), 0);
-	assert_int_equal(start, 2621440 + MIB);
+	/* 2621690 + 1 MiB = 3670266, rounded up once (fio sums, then
+	 * aligns): 3735552, not 2686976 + 1 MiB */
+	assert_int_equal(start, 3735552);
 	/* 10% = 1048676 -> 1048576 */
 	assert_int_equal(len, MIB);
+
+	/* offset_increment=N% is not rounded before it is summed */
+	spec.size_pct = 0;
+	spec.offset_pct = 0;
+	spec.offset_increment = 0;
+	spec.offset_increment_pct = 10;
+	spec.size = MIB;
+	assert_int_equal(target_job_range(&t, &spec, 2, &start, &len), 0);
+	/* 2 x 1048676 = 2097352 -> 2162688 (fio), not 2 x 1048576 */
+	assert_int_equal(start, 2162688);
+	spec.offset_increment_pct = 0;
+	spec.size = 0;
 
 	spec.size_pct = 100;
 	spec.offset_pct = 0;
@@ -844,15 +859,24 @@ static void test_range_increment_percent(void **state)
 	uint64_t start, len;
 
 	(void)state;
-	file_target(&t, "range-inc.dat", 8 * MIB + 1000);
+	file_target(&t, "range-inc.dat", 8 * MIB);
 	spec_named(&spec, "q", RW_WRITE);
 	spec.bs[DIR_WRITE] = MIB;
 	spec.size_pct = 25;
 	spec.offset_increment_pct = 25;
 	for (unsigned clone = 0; clone < 4; clone++) {
 		assert_int_equal(target_job_range(&t, &spec, clone, &start, &len), 0);
-		/* 25% of 8 MiB + 1000 rounds down to 2 MiB (1 MiB blocks) */
 		assert_int_equal(start, clone * 2 * MIB);
+		assert_int_equal(len, 2 * MIB);
+	}
+	/* fio's get_start_offset on 8 MiB + 1000: clone x 2097402 rounded up
+	 * to the 1 MiB block (0, 3, 5, 7 MiB); the size rounds down */
+	file_target(&t, "range-inc-odd.dat", 8 * MIB + 1000);
+	for (unsigned clone = 0; clone < 4; clone++) {
+		static const uint64_t want[] = { 0, 3 * MIB, 5 * MIB, 7 * MIB };
+
+		assert_int_equal(target_job_range(&t, &spec, clone, &start, &len), 0);
+		assert_int_equal(start, want[clone]);
 		assert_int_equal(len, 2 * MIB);
 	}
 	/* a share of a target that does not exist yet has no size */

@@ -334,36 +334,39 @@ static void print_entry(FILE *f, const struct job_result *r)
 
 /* fio's show_group_stats: aggregate bandwidth is all bytes over the
  * longest runtime; the range is the slowest and fastest entry. */
+/* A group's totals line, as fio's show_group_stats: rates in bytes a
+ * second over whole milliseconds (its integer arithmetic), every figure
+ * through its num2str rule at significant_figures digits. */
 static void print_group(FILE *f, const struct job_result *res, unsigned nr,
 			unsigned groupid)
 {
-	int sig = -4;
+	int sig = 4;
 
 	for (unsigned i = 0; i < nr; i++)
 		if (res[i].groupid == groupid && res[i].spec) {
-			sig = -(int)res[i].spec->checks.sig_figs;
+			sig = (int)res[i].spec->checks.sig_figs;
 			break;
 		}
 	fprintf(f, "\nRun status group %u (all jobs):\n", groupid);
 	for (int d = 0; d < DIR_ALL; d++) {
 		uint64_t bytes = 0, min_run = UINT64_MAX, max_run = 0;
-		double min_bw = 0, max_bw = 0, agg;
+		uint64_t min_bw = 0, max_bw = 0, agg;
 		bool any = false;
 		char agg_bin[32], agg_dec[32], min_bin[32], min_dec[32];
 		char max_bin[32], max_dec[32], io_bin[32], io_dec[32];
 
 		for (unsigned i = 0; i < nr; i++) {
 			const struct job_result *r = &res[i];
-			double bw;
+			uint64_t ms = ns_to_ms_rounded(r->runtime_ns), bw;
 
 			if (r->groupid != groupid || !r->dir[d].ios)
 				continue;
-			bw = result_bw_bytes(r, (enum io_dir)d);
+			bw = ms ? r->dir[d].bytes * 1000 / ms : 0;
 			bytes += r->dir[d].bytes;
-			if (r->runtime_ns < min_run)
-				min_run = r->runtime_ns;
-			if (r->runtime_ns > max_run)
-				max_run = r->runtime_ns;
+			if (ms < min_run)
+				min_run = ms;
+			if (ms > max_run)
+				max_run = ms;
 			if (!any || bw < min_bw)
 				min_bw = bw;
 			if (!any || bw > max_bw)
@@ -372,19 +375,18 @@ static void print_group(FILE *f, const struct job_result *res, unsigned nr,
 		}
 		if (!any)
 			continue;
-		agg = max_run ? (double)bytes / ((double)max_run / 1e9) : 0.0;
-		units_format_rate(agg, UNITS_RATE_FIO_IEC, sig, agg_bin, sizeof(agg_bin));
-		units_format_rate(agg, UNITS_RATE_FIO_SI, sig, agg_dec, sizeof(agg_dec));
-		units_format_rate(min_bw, UNITS_RATE_FIO_IEC, sig, min_bin, sizeof(min_bin));
-		units_format_rate(min_bw, UNITS_RATE_FIO_SI, sig, min_dec, sizeof(min_dec));
-		units_format_rate(max_bw, UNITS_RATE_FIO_IEC, sig, max_bin, sizeof(max_bin));
-		units_format_rate(max_bw, UNITS_RATE_FIO_SI, sig, max_dec, sizeof(max_dec));
-		units_format_bytes(bytes, UNITS_FIO_IEC, sig, io_bin, sizeof(io_bin));
-		units_format_bytes(bytes, UNITS_FIO_SI, sig, io_dec, sizeof(io_dec));
+		agg = max_run ? bytes * 1000 / max_run : 0;
+		units_fio_num2str(agg, sig, true, "B/s", agg_bin, sizeof(agg_bin));
+		units_fio_num2str(agg, sig, false, "B/s", agg_dec, sizeof(agg_dec));
+		units_fio_num2str(min_bw, sig, true, "B/s", min_bin, sizeof(min_bin));
+		units_fio_num2str(min_bw, sig, false, "B/s", min_dec, sizeof(min_dec));
+		units_fio_num2str(max_bw, sig, true, "B/s", max_bin, sizeof(max_bin));
+		units_fio_num2str(max_bw, sig, false, "B/s", max_dec, sizeof(max_dec));
+		units_fio_num2str(bytes, sig, true, "B", io_bin, sizeof(io_bin));
+		units_fio_num2str(bytes, sig, false, "B", io_dec, sizeof(io_dec));
 		fprintf(f, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64
 			"-%" PRIu64 "msec\n", group_label[d], agg_bin, agg_dec,
-			min_bin, max_bin, min_dec, max_dec, io_bin, io_dec,
-			ns_to_ms_rounded(min_run), ns_to_ms_rounded(max_run));
+			min_bin, max_bin, min_dec, max_dec, io_bin, io_dec, min_run, max_run);
 	}
 }
 

@@ -406,6 +406,42 @@ char *units_format_bytes(uint64_t bytes, enum units_bytes_style style, int decim
 	return bytes_word(bytes, out, len);
 }
 
+char *units_fio_num2str(uint64_t num, int maxlen, bool pow2, const char *unit,
+			char *out, size_t len)
+{
+	static const char *const si[] = { "", "k", "M", "G", "T", "P", "E" };
+	static const char *const iec[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
+	const char *const *prefix = pow2 ? iec : si;
+	const uint64_t base = pow2 ? 1024 : 1000;
+	uint64_t rest = 0;
+	bool divided = false;
+	unsigned step = 0;
+	char digits[32], fraction[32];
+	int width = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)num);
+
+	while (width > maxlen && step < 6) {
+		rest = num % base;
+		num /= base;
+		divided = true;
+		step++;
+		width = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)num);
+	}
+	if (divided && maxlen - width >= 2) {
+		/* the rest as decimals, in the places left beside the point */
+		snprintf(fraction, sizeof(fraction), "%.*f", maxlen - width - 1,
+			 (double)rest / (double)base);
+		if (fraction[0] == '1')   /* rounded up to a whole one */
+			num++;
+		snprintf(out, len, "%llu.%s%s%s", (unsigned long long)num, fraction + 2,
+			 prefix[step], unit);
+		return out;
+	}
+	if (divided && rest >= base / 2)
+		num++;
+	snprintf(out, len, "%llu%s%s", (unsigned long long)num, prefix[step], unit);
+	return out;
+}
+
 char *units_format_rate(double bytes_per_s, enum units_rate_style style, int decimals,
 			char *out, size_t len)
 {

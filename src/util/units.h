@@ -107,6 +107,15 @@ enum units_rate_style {
 char *units_format_rate(double bytes_per_s, enum units_rate_style style, int decimals,
 			char *out, size_t len);
 
+/* fio's rule for its group totals (num2str): num shortened by 1000s
+ * (pow2: 1024s) until it has at most maxlen digits; the remainder of the
+ * last division gives the decimals that still fit in maxlen, or rounds
+ * num when fewer than two places are left; then the prefix (k, M ... or
+ * Ki, Mi ...) and unit ("B", "B/s"). 8388608 bytes, maxlen 4: "8192KiB"
+ * and "8389kB". */
+char *units_fio_num2str(uint64_t num, int maxlen, bool pow2, const char *unit,
+			char *out, size_t len);
+
 /* A duration as the options write it: "1ms", "365d", "1500us", "7ns"; 0
  * is "0". */
 char *units_format_duration(uint64_t ns, char *out, size_t len);

@@ -428,9 +428,37 @@ static void formats_read_back(void **state)
 	}
 }
 
+/* fio's num2str, as its group lines print (fio 3.33 on the same jobs):
+ * io=8192KiB (8389kB), bw=4000KiB/s (4096kB/s), io=512KiB (524kB),
+ * bw=235MiB/s, 62.2MiB/s. */
+static void fio_num2str_rule(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(units_fio_num2str(8388608, 4, true, "B", b, sizeof(b)), "8192KiB");
+	assert_string_equal(units_fio_num2str(8388608, 4, false, "B", b, sizeof(b)), "8389kB");
+	assert_string_equal(units_fio_num2str(4096000, 4, true, "B/s", b, sizeof(b)), "4000KiB/s");
+	assert_string_equal(units_fio_num2str(4096000, 4, false, "B/s", b, sizeof(b)), "4096kB/s");
+	assert_string_equal(units_fio_num2str(524288, 4, true, "B", b, sizeof(b)), "512KiB");
+	assert_string_equal(units_fio_num2str(524288, 4, false, "B", b, sizeof(b)), "524kB");
+	/* 234 MiB and 618/1024: no room for a decimal, rounded up */
+	assert_string_equal(units_fio_num2str(246000000, 4, true, "B/s", b, sizeof(b)), "235MiB/s");
+	/* 62 MiB and 206/1024: one decimal */
+	assert_string_equal(units_fio_num2str(65222656, 4, true, "B/s", b, sizeof(b)), "62.2MiB/s");
+	/* short numbers are printed whole; 0 is 0 */
+	assert_string_equal(units_fio_num2str(4096, 4, true, "B", b, sizeof(b)), "4096B");
+	assert_string_equal(units_fio_num2str(0, 4, true, "B/s", b, sizeof(b)), "0B/s");
+	/* more significant figures keep a decimal */
+	assert_string_equal(units_fio_num2str(1500000, 6, false, "B", b, sizeof(b)), "1500.0kB");
+	/* a remainder that rounds to a whole one carries: 1 and 999/1000 */
+	assert_string_equal(units_fio_num2str(1999999, 3, false, "B", b, sizeof(b)), "2.0MB");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fio_num2str_rule),
 		cmocka_unit_test(sizes_follow_kb_base),
 		cmocka_unit_test(sizes_plain_hex_fraction),
 		cmocka_unit_test(sizes_refused),

@@ -165,6 +165,7 @@ check "${nsdisk}p1 mounted in another mount namespace" test -e "$WORK/ns.up"
 expect_refused "disk whose partition is mounted in another namespace, with --destroy-data" \
 	"partition ${nsdisk}p1 is busy: the kernel holds it exclusively" "$nsdisk" \
 	$WRITE --direct=1 --filename="$nsdisk" --destroy-data="${nsdisk#/dev/}"
+# the namespace (and its mount) ends with its last process
+pkill -P "$ns_pid" 2>/dev/null
 kill "$ns_pid" 2>/dev/null
-pkill -f "sleep 60" -P "$ns_pid" 2>/dev/null
-wait "$ns_pid" 2>/dev/null
+wait "$ns_pid" 2>/dev/null || true

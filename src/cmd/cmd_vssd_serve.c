@@ -24,6 +24,7 @@
 
 #include "cmd/commands.h"
 #include "device/output_gate.h"
+#include "device/write_consent.h"
 #include "io/vssd.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -385,8 +386,9 @@ static int sidecar_write(const struct serve *s, const char *side, int fd)
  * reused only as this model's and scale's backing file (its sidecar says
  * so) or with --destroy-data naming it; anything else new passes the
  * output gate. Opens it (s->fd) at the drive's size and writes the sidecar. */
-static int backing_open(struct serve *s, bool consent)
+static int backing_open(struct serve *s, const char *consent_id)
 {
+	bool consent = consent_id != NULL;
 	char side[PATH_MAX + sizeof(SIDECAR_SUFFIX)];
 	struct stat st;
 	int ours = 0, side_fd;
@@ -404,6 +406,10 @@ static int backing_open(struct serve *s, bool consent)
 		s->reused = !consent;
 	}
 	if (!ours && output_gate_check("--backing", s->backing, OUTPUT_FILE))
+		return -1;
+	/* consent is judged as a job's: it names the file, and never lifts a
+	 * mounted or busy loop device the file backs (it was grown under one) */
+	if (consent && target_path_consent(NULL, s->backing, &consent_id, 1))
 		return -1;
 	if ((side_fd = sidecar_open(s, side)) < 0)
 		return -1;
@@ -627,7 +633,7 @@ int cmd_vssd_serve(int argc, char **argv)
 		rc = err_refused() ? EXIT_UNSAFE : EXIT_BAD_INPUT;
 		goto out;
 	}
-	if (backing_open(&s, consent)) {
+	if (backing_open(&s, consent ? destroy : NULL)) {
 		fprintf(stderr, "drivebench vssd-serve: %s\n", err_msg());
 		rc = err_refused() ? EXIT_UNSAFE : EXIT_BAD_INPUT;
 		goto out;

@@ -79,6 +79,21 @@ expect_exit 3 "a hard link at the sidecar's name is refused" vssd-serve --model 
 	--scale $SCALE --backing "$WORK/s3.img" "$MNT"
 expect_output "its sidecar $WORK/s3.img.vssd-backing: it is a file with other links" "... naming it"
 check "... and the image is untouched" test "$(sha256sum <"$WORK/image.img")" = "$sum"
+# --destroy-data names the backing file, and never lifts a mounted loop
+# device it backs (the file was grown under a mounted ext4, and a smaller
+# model would have cut it)
+truncate -s 64M "$WORK/mounted.img"
+mkfs.ext4 -q -F "$WORK/mounted.img"
+mloop=$(losetup -f --show "$WORK/mounted.img")
+mkdir -p "$WORK/mnt-ext4"
+mount "$mloop" "$WORK/mnt-ext4"
+expect_exit 3 "the backing file of a mounted loop device is refused, --destroy-data or not" \
+	vssd-serve --model "$MODEL" --scale $SCALE --backing "$WORK/mounted.img" \
+	--destroy-data "$WORK/mounted.img" "$MNT"
+expect_output "backing file of $mloop" "... naming the loop device"
+check "... and its size is unchanged" test "$(stat -c %s "$WORK/mounted.img")" = 67108864
+umount "$WORK/mnt-ext4"
+losetup -d "$mloop"
 
 # --- serving (root, /dev/fuse, loop devices) -----------------------------------
 why=""

@@ -119,6 +119,35 @@ static const struct job_checks *report_switches(const struct job_result *r)
 	return &defaults;
 }
 
+enum unified_rw result_unified_rw(const struct job_result *r)
+{
+	return report_switches(r)->unified_rw;
+}
+
+void result_mixed_direction(const struct job_result *r, struct dir_stats *out)
+{
+	*out = r->dir[DIR_READ];   /* fio's mixed direction takes trims too */
+	for (int d = DIR_WRITE; d < DIR_ALL; d++) {
+		out->ios += r->dir[d].ios;
+		out->bytes += r->dir[d].bytes;
+		lat_merge(&out->slat, &r->dir[d].slat);
+		lat_merge(&out->clat, &r->dir[d].clat);
+		lat_merge(&out->lat, &r->dir[d].lat);
+	}
+}
+
+void result_mixed_rates(const struct job_result *r, struct rate_stat *bw,
+			struct rate_stat *iops)
+{
+	static const struct rate_stat no_samples;   /* samples == 0 */
+
+	*bw = *iops = no_samples;
+	for (int k = 0; k < DIR_ALL; k++) {
+		rate_stat_sum(bw, &r->bw_stat[k]);
+		rate_stat_sum(iops, &r->iops_stat[k]);
+	}
+}
+
 /* fio's "prios": the clat of each I/O priority (cmdprio), written when at
  * least two of them completed I/Os. */
 static void add_prios_json(struct json_builder *b, cJSON *obj, const struct job_result *r,
@@ -165,12 +194,7 @@ void json_add_dir(struct json_builder *b, cJSON *job, const char *name,
 	if (ds && d == DIR_ALL) {   /* unified_rw_reporting: both directions */
 		bw_bytes = r->runtime_ns ? (double)ds->bytes / ((double)r->runtime_ns / 1e9) : 0;
 		iops = r->runtime_ns ? (double)ds->ios / ((double)r->runtime_ns / 1e9) : 0;
-		/* fio's sum_thread_stats into the mixed direction: the two
-		 * directions' samples as a pure sum (sum_stat, pure_sum) */
-		for (int k = 0; k < DIR_ALL; k++) {
-			rate_stat_sum(&mixed_bw, &r->bw_stat[k]);
-			rate_stat_sum(&mixed_io, &r->iops_stat[k]);
-		}
+		result_mixed_rates(r, &mixed_bw, &mixed_io);
 		bw = &mixed_bw;
 		io = &mixed_io;
 	} else if (ds) {
@@ -310,7 +334,7 @@ void json_add_unified(struct json_builder *b, cJSON *job,
 		      const struct job_result *r, const struct percentile_list *pcts,
 		      bool json_plus)
 {
-	enum unified_rw u = report_switches(r)->unified_rw;
+	enum unified_rw u = result_unified_rw(r);
 	struct dir_stats *mixed;
 	double agg = group_agg_bytes(res, nr, r->groupid, DIR_READ);
 	cJSON *holder, *item;
@@ -325,14 +349,7 @@ void json_add_unified(struct json_builder *b, cJSON *job,
 		b->failed = true;
 		return;
 	}
-	*mixed = r->dir[DIR_READ];   /* fio's mixed direction takes trims too */
-	for (int d = DIR_WRITE; d < DIR_ALL; d++) {
-		mixed->ios += r->dir[d].ios;
-		mixed->bytes += r->dir[d].bytes;
-		lat_merge(&mixed->slat, &r->dir[d].slat);
-		lat_merge(&mixed->clat, &r->dir[d].clat);
-		lat_merge(&mixed->lat, &r->dir[d].lat);
-	}
+	result_mixed_direction(r, mixed);
 	/* fio's group aggregate: all bytes with "mixed", the reads' with "both" */
 	if (u == UNIFIED_MIXED)
 		agg += group_agg_bytes(res, nr, r->groupid, DIR_WRITE);

@@ -24,4 +24,14 @@ struct latency_ranges {
 
 void latency_ranges_count(const struct job_result *r, struct latency_ranges *out);
 
+/* r's job's unified_rw_reporting (fio's default without a job). */
+enum unified_rw result_unified_rw(const struct job_result *r);
+
+/* fio's mixed direction (unified_rw_reporting): every direction's
+ * completions in one *out; and their rate samples as a pure sum (fio's
+ * sum_thread_stats: sum_stat, pure_sum). */
+void result_mixed_direction(const struct job_result *r, struct dir_stats *out);
+void result_mixed_rates(const struct job_result *r, struct rate_stat *bw,
+			struct rate_stat *iops);
+
 #endif

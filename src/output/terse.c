@@ -69,19 +69,18 @@ static void put_lat(FILE *f, const struct lat_stat *s)
 		lat_mean(s) / 1000.0, lat_stddev(s) / 1000.0);
 }
 
-static void put_dir(FILE *f, const struct job_result *res, unsigned nr, unsigned index,
-		    enum io_dir d, int version)
+/* One direction's section: ds with its rate samples (bws, io) and the
+ * group's aggregate bytes/s for it. */
+static void put_dir(FILE *f, const struct job_result *r, const struct dir_stats *ds,
+		    const struct rate_stat *bws, const struct rate_stat *io, double agg,
+		    int version)
 {
-	const struct job_result *r = &res[index];
-	const struct dir_stats *ds = &r->dir[d];
 	uint64_t runt = ds->ios ? (r->runtime_ns / 1000 + 999) / 1000 : 0;   /* fio: ms, up */
 	uint64_t bw = runt ? 1000 * ds->bytes / runt / 1024 : 0;
 	uint64_t iops = runt ? 1000 * ds->ios / runt : 0;
 	double pcts[TERSE_PERCENTILES];
 	uint64_t values[TERSE_PERCENTILES];
 	unsigned np = terse_percentiles(r->spec, pcts);
-	const struct rate_stat *bws = &r->bw_stat[d], *io = &r->iops_stat[d];
-	double agg = group_agg_bytes(res, nr, r->groupid, d);
 
 	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64, ds->bytes >> 10, bw,
 		iops, runt);
@@ -117,6 +116,38 @@ static void put_dir(FILE *f, const struct job_result *res, unsigned nr, unsigned
 			rate_stat_dev(io), io->samples);
 	else
 		fputs(";0;0;0.000000;0.000000;0", f);
+}
+
+/* Direction d of entry index. */
+static void put_one_dir(FILE *f, const struct job_result *res, unsigned nr, unsigned index,
+			enum io_dir d, int version)
+{
+	const struct job_result *r = &res[index];
+
+	put_dir(f, r, &r->dir[d], &r->bw_stat[d], &r->iops_stat[d],
+		group_agg_bytes(res, nr, r->groupid, d), version);
+}
+
+/* unified_rw_reporting: fio's mixed section, every direction in one; its
+ * aggregate is the group's bytes of all directions with "mixed", the
+ * reads' with "both" (as the JSON's). */
+static int put_mixed(FILE *f, const struct job_result *res, unsigned nr, unsigned index,
+		     int version)
+{
+	const struct job_result *r = &res[index];
+	struct dir_stats *mixed = malloc(sizeof(*mixed));
+	struct rate_stat bw, io;
+	double agg = group_agg_bytes(res, nr, r->groupid, DIR_READ);
+
+	if (!mixed)
+		return err_set("writing terse output: out of memory");
+	if (result_unified_rw(r) == UNIFIED_MIXED)
+		agg += group_agg_bytes(res, nr, r->groupid, DIR_WRITE);
+	result_mixed_direction(r, mixed);
+	result_mixed_rates(r, &bw, &io);
+	put_dir(f, r, mixed, &bw, &io, agg, version);
+	free(mixed);
+	return 0;
 }
 
 /* fio's stat_calc_lat: percent of all completions, a range with any at
@@ -171,10 +202,11 @@ static void put_disks(FILE *f, const struct disk_util *du)
 	}
 }
 
-static void put_entry(FILE *f, const struct job_result *res, unsigned nr, unsigned index,
-		      const struct run_info *info, int version)
+static int put_entry(FILE *f, const struct job_result *res, unsigned nr, unsigned index,
+		     const struct run_info *info, int version)
 {
 	const struct job_result *r = &res[index];
+	enum unified_rw unified = result_unified_rw(r);
 	const struct job_spec *spec = r->spec;
 	double job_s = (double)(r->runtime_ns + r->ramp_ns) / 1e9;
 	int error = r->error < 0 ? -r->error : r->error;
@@ -184,13 +216,23 @@ static void put_entry(FILE *f, const struct job_result *res, unsigned nr, unsign
 	else
 		fprintf(f, "%d;%s;%s;%u;%d", version, JSON_FIO_VERSION, r->name, r->groupid,
 			error);
-	put_dir(f, res, nr, index, DIR_READ, version);
-	put_dir(f, res, nr, index, DIR_WRITE, version);
-	if (version != 3) {   /* trim: drivebench issues none */
-		static struct job_result none;   /* zero: what trim shows */
+	/* fio's show_thread_status_terse_all: with unified_rw_reporting=mixed
+	 * one mixed section in place of read, write and trim; with "both"
+	 * the mixed section after them */
+	if (unified == UNIFIED_MIXED) {
+		if (put_mixed(f, res, nr, index, version))
+			return -1;
+	} else {
+		put_one_dir(f, res, nr, index, DIR_READ, version);
+		put_one_dir(f, res, nr, index, DIR_WRITE, version);
+		if (version != 3) {   /* trim: drivebench issues none */
+			static struct job_result none;   /* zero: what trim shows */
 
-		put_dir(f, &none, 1, 0, DIR_READ, version);
+			put_one_dir(f, &none, 1, 0, DIR_READ, version);
+		}
 	}
+	if (unified == UNIFIED_BOTH && put_mixed(f, res, nr, index, version))
+		return -1;
 	fprintf(f, ";%f%%;%f%%;%" PRIu64 ";0;0", job_s > 0 ? r->usr_cpu_s * 100.0 / job_s : 0.0,
 		job_s > 0 ? r->sys_cpu_s * 100.0 / job_s : 0.0, r->ctx_switches);
 	put_distributions(f, r);
@@ -204,6 +246,7 @@ static void put_entry(FILE *f, const struct job_result *res, unsigned nr, unsign
 	if (spec && spec->description[0])
 		fprintf(f, "%s;%s", version == 2 ? "\n" : "", spec->description);
 	fputc('\n', f);
+	return 0;
 }
 
 int output_terse(FILE *f, const struct job_result *res, unsigned nr,
@@ -219,7 +262,8 @@ int output_terse(FILE *f, const struct job_result *res, unsigned nr,
 		info = &no_info;
 	errno = 0;
 	for (unsigned i = 0; i < nr; i++)
-		put_entry(f, res, nr, i, info, version);
+		if (put_entry(f, res, nr, i, info, version))
+			return -1;
 	if (ferror(f) || fflush(f) == EOF)
 		return err_set("writing terse output: %s", errno ? strerror(errno) : "write error");
 	return 0;

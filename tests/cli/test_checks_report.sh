@@ -181,6 +181,29 @@ assert abs(m["iops"] - r["iops"] - w["iops"]) < 1e-6 * m["iops"] + 1e-9'
 run_db run --no-db "$J/unified.fio"
 expect_output "^  mixed: .* IOPS .* 8.39 MB in" "the summary prints one mixed line"
 check "and no read or write line" sh -c '! printf "%s\n" "$1" | grep -q "^  read:\|^  write:"' _ "$OUT"
+# the terse line as fio's: "mixed" one section in place of read, write and
+# trim, "both" the mixed one after them (fio 3.33 on a file: 89, 171 and
+# 130 fields for mixed, both and none in v3; 95, 236 and 189 in v5; a
+# section is 41 fields in v3, 47 in v5, trim only in v5). It printed read
+# and write apart with mixed. Counted relative to none: the null engine
+# has no disk utilization fields.
+fields() {
+	run_db run --no-db "$J/unified.fio" --set unified_rw_reporting=$1 --output-format=terse \
+		--terse-version=$2
+	printf '%s\n' "$OUT" | awk -F';' '{ print NF }'
+}
+for v in 3 5; do
+	none=$(fields none $v) mixed=$(fields mixed $v) both=$(fields both $v)
+	section=$([ $v = 3 ] && echo 41 || echo 47)
+	sections=$([ $v = 3 ] && echo 2 || echo 3)
+	check "terse v$v, mixed: one section for the $sections ($none - $mixed fields)" \
+		test $((none - mixed)) -eq $((section * (sections - 1)))
+	check "terse v$v, both: the mixed section after them ($both - $none fields)" \
+		test $((both - none)) -eq $section
+done
+run_db run --no-db "$J/unified.fio" --output-format=terse
+check "terse, mixed: the section holds all 8192 KiB" \
+	test "$(printf '%s\n' "$OUT" | cut -d';' -f6)" = 8192
 expect_exit 2 "a bad unified_rw_reporting value is refused" run --no-db "$J/unified.fio" \
 	--set unified_rw_reporting=split
 expect_output "option 'unified_rw_reporting': bad value 'split' \(none, mixed, both, 0, 1 or 2\)" \

@@ -54,7 +54,8 @@ static void unpack_lat(struct unpack *u, struct lat_stat *s)
 #define SCALARS(X) \
 	X(groupid) X(clone) X(nr_merged) X(error) X(partial) X(runtime_ns) \
 	X(total_run_ns) X(ramp_ns) X(start_unix_ms) X(sync_ios) X(bw_stat) \
-	X(iops_stat) X(usr_cpu_s) X(sys_cpu_s) X(ctx_switches) X(max_buffer_bytes) \
+	X(iops_stat) X(usr_cpu_s) X(sys_cpu_s) X(ctx_switches) X(major_faults) \
+	X(minor_faults) X(max_buffer_bytes) \
 	X(verify_units) X(verify_checked) X(verify_failed) X(verify_stopped) \
 	X(verify_seed) X(faults_injected) X(depths) X(engine_calls) X(latency_depth) \
 	X(measure_start_ns) X(phase_start_ns) X(phase_start_wall_ns) X(nr_ranks) \

@@ -264,6 +264,8 @@ int job_result_merge(struct job_result *dst, const struct job_result *src)
 	dst->usr_cpu_s += src->usr_cpu_s;
 	dst->sys_cpu_s += src->sys_cpu_s;
 	dst->ctx_switches += src->ctx_switches;
+	dst->major_faults += src->major_faults;
+	dst->minor_faults += src->minor_faults;
 	dst->max_buffer_bytes += src->max_buffer_bytes;
 	dst->verify_units += src->verify_units;
 	dst->verify_checked += src->verify_checked;

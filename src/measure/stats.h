@@ -106,6 +106,7 @@ struct job_result {
 	struct series series;
 	double usr_cpu_s, sys_cpu_s;   /* CPU seconds used by the thread(s) */
 	uint64_t ctx_switches;
+	uint64_t major_faults, minor_faults;   /* page faults (fio's majf, minf) */
 	uint64_t max_buffer_bytes;     /* buffer memory the job held */
 	/* the target's drive snapshot (target/snapshot.h) as JSON text, taken
 	 * before and after the job's phase, and what changed in between;

@@ -280,8 +280,8 @@ static cJSON *add_job_json(struct json_builder *b, cJSON *jobs,
 	add_double(b, job, "usr_cpu", run_s > 0 ? r->usr_cpu_s * 100.0 / run_s : 0.0);
 	add_double(b, job, "sys_cpu", run_s > 0 ? r->sys_cpu_s * 100.0 / run_s : 0.0);
 	add_u64(b, job, "ctx", r->ctx_switches);
-	add_u64(b, job, "majf", 0);
-	add_u64(b, job, "minf", 0);
+	add_u64(b, job, "majf", r->major_faults);
+	add_u64(b, job, "minf", r->minor_faults);
 	attach(b, job, "iodepth_level", json_fio_depths(&r->depths, JSON_DEPTH_LEVEL));
 	attach(b, job, "iodepth_submit", json_fio_depths(&r->depths, JSON_DEPTH_SUBMIT));
 	attach(b, job, "iodepth_complete", json_fio_depths(&r->depths, JSON_DEPTH_COMPLETE));

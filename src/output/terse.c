@@ -233,8 +233,10 @@ static int put_entry(FILE *f, const struct job_result *res, unsigned nr, unsigne
 	}
 	if (unified == UNIFIED_BOTH && put_mixed(f, res, nr, index, version))
 		return -1;
-	fprintf(f, ";%f%%;%f%%;%" PRIu64 ";0;0", job_s > 0 ? r->usr_cpu_s * 100.0 / job_s : 0.0,
-		job_s > 0 ? r->sys_cpu_s * 100.0 / job_s : 0.0, r->ctx_switches);
+	fprintf(f, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64,
+		job_s > 0 ? r->usr_cpu_s * 100.0 / job_s : 0.0,
+		job_s > 0 ? r->sys_cpu_s * 100.0 / job_s : 0.0, r->ctx_switches,
+		r->major_faults, r->minor_faults);
 	put_distributions(f, r);
 	if (version >= 3)
 		put_disks(f, info->disk_util);

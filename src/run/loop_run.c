@@ -126,4 +126,7 @@ void loop_run(struct worker *w)
 	w->result.sys_cpu_s = timeval_s(ru_end.ru_stime) - timeval_s(l.ru_start.ru_stime);
 	w->result.ctx_switches = (uint64_t)(ru_end.ru_nvcsw + ru_end.ru_nivcsw)
 		- (uint64_t)(l.ru_start.ru_nvcsw + l.ru_start.ru_nivcsw);
+	/* fio's majf and minf: the thread's page faults over the measured part */
+	w->result.major_faults = (uint64_t)(ru_end.ru_majflt - l.ru_start.ru_majflt);
+	w->result.minor_faults = (uint64_t)(ru_end.ru_minflt - l.ru_start.ru_minflt);
 }

@@ -312,6 +312,11 @@ assert w['write']['io_bytes'] == 16 << 20, w['write']
 m = jobs['page_fault_mixed']
 assert m['read']['io_bytes'] + m['write']['io_bytes'] == 16 << 20
 assert m['read']['io_bytes'] > 0 and m['write']['io_bytes'] > 0"
+# fio's minf: the thread's minor page faults; the first touch of each of
+# the 4096 pages of 16 MiB is one (it was always 0)
+json_check "page_fault's minor faults: one a page at least (minf)" "
+w = jobs['page_fault_write']
+assert w['minf'] >= 4096 and w['majf'] == 0, (w['minf'], w['majf'])"
 
 # --- NUMA: node 0 runs, a missing node is refused -----------------------
 expect_exit 0 "numa_cpu_nodes=0 with bind:0 and interleave:0 runs" run --no-db \

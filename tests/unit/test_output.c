@@ -75,6 +75,8 @@ static int setup(void **state)
 	r->usr_cpu_s = 0.75;
 	r->sys_cpu_s = 0.3;
 	r->ctx_switches = 42;
+	r->minor_faults = 7;
+	r->major_faults = 3;
 	r->max_buffer_bytes = 131072;
 	r->dir[DIR_READ].ios = 1000;
 	r->dir[DIR_READ].bytes = 4096000;
@@ -281,7 +283,8 @@ static void test_json_job_fields(void **state)
 	assert_true(fabs(number(job, "usr_cpu") - 37.5) < 1e-9);
 	assert_true(fabs(number(job, "sys_cpu") - 15.0) < 1e-9);
 	assert_true(number(job, "ctx") == 42);
-	assert_true(number(job, "majf") == 0);
+	assert_true(number(job, "majf") == 3);
+	assert_true(number(job, "minf") == 7);
 	assert_true(number(job, "latency_depth") == 32);
 	assert_true(number(job, "latency_percentile") == 100.0);
 	/* fio counts completion latencies here: 50.000..50.999 us, each at

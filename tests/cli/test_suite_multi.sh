@@ -55,6 +55,9 @@ for t in a b c r; do make_target $t.dat 16m; done
 make_target big.dat 32m
 A=$TMP/a.dat B=$TMP/b.dat C=$TMP/c.dat R=$TMP/r.dat BIG=$TMP/big.dat
 S=(suite --suite "$TMP/tiny.suite" --time-scale 0.5)
+# the runs stopped or killed part way: long enough that the signal comes
+# before the end on a loaded machine (at 0.5 the suite could end first)
+SLOW=(suite --suite "$TMP/tiny.suite" --time-scale 2)
 
 # same_steps DB: every run has the steps of the run on $R (name, kind,
 # status done) with as many results per point
@@ -201,7 +204,7 @@ except Exception:
 	done
 	return 1
 }
-"$DB" "${S[@]}" --db "$TMP/stop.db" "$A" "$B" >/dev/null 2>"$TMP/stop.err" &
+"$DB" "${SLOW[@]}" --db "$TMP/stop.db" "$A" "$B" >/dev/null 2>"$TMP/stop.err" &
 pid=$!
 started "$TMP/stop.db" 2
 kill -TERM $pid
@@ -214,7 +217,7 @@ check "both runs were stopped, unfinished" sql "$TMP/stop.db" '
 r = c.execute("select finished_ms, partial from runs").fetchall()
 assert r == [(0, 1), (0, 1)], r
 '
-expect_exit 0 "--resume continues both" suite --resume --db "$TMP/stop.db" --time-scale 0.5 \
+expect_exit 0 "--resume continues both" suite --resume --db "$TMP/stop.db" --time-scale 2 \
 	--target "$A" --target "$B"
 expect_output "\[$A\] drivebench: resuming run [12]" "the first target's run resumes"
 expect_output "\[$B\] drivebench: resuming run [12]" "the second target's run resumes"
@@ -228,7 +231,7 @@ expect_exit 2 "a second --resume has nothing to resume" suite --resume --db "$TM
 expect_output "nothing to resume on any target" "it says so"
 
 # kill -9 of the command: each target's process stops by itself
-"$DB" "${S[@]}" --db "$TMP/kill.db" "$A" "$B" >/dev/null 2>"$TMP/kill.err" &
+"$DB" "${SLOW[@]}" --db "$TMP/kill.db" "$A" "$B" >/dev/null 2>"$TMP/kill.err" &
 pid=$!
 started "$TMP/kill.db" 2
 children=$(pgrep -P $pid | tr '\n' ' ')
@@ -248,9 +251,9 @@ assert c.execute("select count(*) from runs where finished_ms = 0 and partial = 
 assert c.execute("pragma integrity_check").fetchone()[0] == "ok"
 '
 # one target resumed alone to the end is left out of the next resume
-expect_exit 0 "one target resumed alone" suite --resume --db "$TMP/kill.db" --time-scale 0.5 "$A"
+expect_exit 0 "one target resumed alone" suite --resume --db "$TMP/kill.db" --time-scale 2 "$A"
 expect_exit 0 "--resume on both resumes the other" suite --resume --db "$TMP/kill.db" \
-	--time-scale 0.5 "$A" "$B"
+	--time-scale 2 "$A" "$B"
 expect_output "$A: the last suite run on '$A' \(run [12]\) finished; nothing to resume; leaving it out" \
 	"the finished target is left out, named"
 expect_output "^  $B: run [12] complete" "the other's run completes"

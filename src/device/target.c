@@ -694,6 +694,7 @@ int target_file_range(const struct target *t, const struct job_spec *spec,
 int target_open(const struct target *t, const struct job_spec *spec)
 {
 	int flags = O_CLOEXEC;
+	struct stat now;
 	bool created;
 	int fd;
 
@@ -711,9 +712,11 @@ int target_open(const struct target *t, const struct job_spec *spec)
 		flags |= O_DIRECT;
 	if (spec->sync_io)
 		flags |= O_SYNC;
-	/* a file missing at the probe is made by this open (O_EXCL: never
-	 * one put there since); created on open, it is drivebench's own */
-	created = !t->exists && (flags & O_CREAT);
+	/* a file missing now is made by this open (O_EXCL: never one put
+	 * there since, nor through a link); created here, it is drivebench's
+	 * own. Missing now, not at the probe: an earlier group's unlink=1
+	 * may have removed the file this job laid out. */
+	created = (flags & O_CREAT) && lstat(t->path, &now) != 0 && errno == ENOENT;
 	fd = open(t->path, created ? flags | O_EXCL : flags, 0644);
 	if (fd < 0 && created && errno == EEXIST) {
 		created = false;   /* it appeared: judged below like any other */

@@ -68,3 +68,24 @@ run_swapped "$W/race2.lnk" "$W/own2.dat:$W/race2.lnk"
 check "a file of a list swapped after the gate: the run fails (exit $RC)" [ "$RC" -ne 0 ]
 expect_output "target '$W/race2.lnk': refusing to use it: it is another file now" "... naming it"
 check "... and the user's file is untouched" [ "$(sha256sum <"$W/precious.dat")" = "$sum" ]
+
+# a file an earlier group's unlink=1 removed is made again when the next
+# group opens it: a new file of drivebench's own, not a swapped path
+cat >"$W/unlink.fio" <<JOB
+[global]
+bs=64k
+ioengine=psync
+[first]
+filename=$W/u.dat
+rw=write
+size=1m
+unlink=1
+[second]
+stonewall
+filename=$W/u.dat
+rw=write
+size=1m
+JOB
+expect_exit 0 "a file removed by an earlier group's unlink=1 is made again" run --no-db \
+	"$W/unlink.fio"
+check "... and holds the second group's 1 MiB" test "$(stat -c %s "$W/u.dat")" = 1048576

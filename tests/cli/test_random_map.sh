@@ -26,27 +26,26 @@ print("once=%d twice=%d never=%d bytes=%d" % (count.count(1), sum(c > 1 for c in
 PY
 }
 
+# logged NAME WHAT OPTIONS...: runs a 1 MiB psync job with a per-I/O log
+# of offsets; its coverage in $got
+logged() {
+	local name=$1 what=$2
+	shift 2
+	expect_exit 0 "$what" run --no-db --name="$name" --ioengine=psync --size=1m \
+		--filename="$TMP/m.dat" --write_iops_log="$name" --log_offset=1 "$@"
+	got=$(coverage "${name}_iops.1.log")
+}
+
 cd "$TMP" || exit 1
-expect_exit 0 "randwrite with bssplit=4k/50:64k/50, size=1m" run --no-db --name=m \
-	--ioengine=psync --rw=randwrite --bssplit=4k/50:64k/50 --size=1m \
-	--filename="$TMP/m.dat" --write_iops_log=m --log_offset=1
-got=$(coverage m_iops.1.log)
+logged m "randwrite with bssplit=4k/50:64k/50, size=1m" --rw=randwrite --bssplit=4k/50:64k/50
 check "every 4k block written exactly once, 1 MiB in all ($got)" \
 	test "$got" = "once=256 twice=0 never=0 bytes=1048576"
 check "I/Os cut short at a done block have sizes between (not only 4k and 64k)" \
 	test "$(awk -F', ' '$4 != 4096 && $4 != 65536' m_iops.1.log | wc -l)" -gt 0
-
-expect_exit 0 "randrw with bs=4k,16k, size=1m" run --no-db --name=r \
-	--ioengine=psync --rw=randrw --bs=4k,16k --size=1m \
-	--filename="$TMP/m.dat" --write_iops_log=r --log_offset=1
-got=$(coverage r_iops.1.log)
+logged r "randrw with bs=4k,16k, size=1m" --rw=randrw --bs=4k,16k
 check "reads and writes share the map: each block once ($got)" \
 	test "$got" = "once=256 twice=0 never=0 bytes=1048576"
-
-expect_exit 0 "norandommap keeps fio's overlaps" run --no-db --name=n \
-	--ioengine=psync --rw=randwrite --bssplit=4k/50:64k/50 --size=1m --norandommap \
-	--filename="$TMP/m.dat" --write_iops_log=n --log_offset=1
-got=$(coverage n_iops.1.log)
+logged n "norandommap keeps fio's overlaps" --rw=randwrite --bssplit=4k/50:64k/50 --norandommap
 check "norandommap: blocks written more than once ($got)" \
 	test "${got#*twice=0 }" = "$got"
 

@@ -14,18 +14,19 @@ expect_exit 0 "... and a second one" run --no-db --name=mk --ioengine=psync \
 head -c 4194304 /dev/urandom >"$W/precious.dat"
 sum=$(sha256sum <"$W/precious.dat")
 
-# job_file TARGET: a first group of 3 s, then a group writing TARGET
+# job_file TARGET [FIRST]: a first group (FIRST: its target and options,
+# by default 3 s on first.dat), then a group writing TARGET
 job_file() {
 	cat <<JOB
 [global]
 bs=64k
 ioengine=psync
 [first]
-filename=$W/first.dat
+${2:-filename=$W/first.dat
+time_based
+runtime=3}
 rw=write
 size=1m
-time_based
-runtime=3
 [second]
 stonewall
 filename=$1
@@ -71,21 +72,8 @@ check "... and the user's file is untouched" [ "$(sha256sum <"$W/precious.dat")"
 
 # a file an earlier group's unlink=1 removed is made again when the next
 # group opens it: a new file of drivebench's own, not a swapped path
-cat >"$W/unlink.fio" <<JOB
-[global]
-bs=64k
-ioengine=psync
-[first]
-filename=$W/u.dat
-rw=write
-size=1m
-unlink=1
-[second]
-stonewall
-filename=$W/u.dat
-rw=write
-size=1m
-JOB
+job_file "$W/u.dat" "filename=$W/u.dat
+unlink=1" >"$W/unlink.fio"
 expect_exit 0 "a file removed by an earlier group's unlink=1 is made again" run --no-db \
 	"$W/unlink.fio"
 check "... and holds the second group's 1 MiB" test "$(stat -c %s "$W/u.dat")" = 1048576

@@ -170,7 +170,13 @@ void target_identity_of(const char *path, struct target_identity *id)
 	}
 }
 
-int target_recheck_opened(const char *path, const struct target_identity *id, int fd)
+/* Whether fd, just opened at path, is what id recorded when it was
+ * checked: the same device, or the same regular file, or a regular file
+ * drivebench made (its created mark: a file laid out since). A path
+ * changed in between (a link swapped to a disk while earlier groups ran)
+ * is refused: 0, or -1 with err_msg (refused) naming path and what it is
+ * now. */
+static int recheck_opened(const char *path, const struct target_identity *id, int fd)
 {
 	struct stat st;
 
@@ -691,11 +697,37 @@ int target_file_range(const struct target *t, const struct job_spec *spec,
 	return 0;
 }
 
+int target_open_judged(const char *path, int flags, const struct target_identity *id,
+		       bool *refused)
+{
+	struct stat now;
+	/* a file missing now is made by this open (O_EXCL: never one put
+	 * there since, nor through a link); created here, it is drivebench's
+	 * own. Missing now, not at the probe: an earlier group's unlink=1
+	 * may have removed the file this job laid out. */
+	bool created = (flags & O_CREAT) && lstat(path, &now) != 0 && errno == ENOENT;
+	int fd = open(path, created ? flags | O_EXCL : flags, 0644);
+
+	*refused = false;
+	if (fd < 0 && created && errno == EEXIST) {
+		created = false;   /* it appeared: judged below like any other */
+		fd = open(path, flags, 0644);
+	}
+	if (fd < 0)
+		return -1;   /* errno is open()'s */
+	/* else the path must still name what the gate judged before the run */
+	if (created ? safety_mark_created(fd) < 0 : recheck_opened(path, id, fd) != 0) {
+		close(fd);
+		*refused = true;
+		return -1;
+	}
+	return fd;
+}
+
 int target_open(const struct target *t, const struct job_spec *spec)
 {
 	int flags = O_CLOEXEC;
-	struct stat now;
-	bool created;
+	bool refused;
 	int fd;
 
 	/* a file is laid out before it is opened: only a job that writes may
@@ -712,27 +744,9 @@ int target_open(const struct target *t, const struct job_spec *spec)
 		flags |= O_DIRECT;
 	if (spec->sync_io)
 		flags |= O_SYNC;
-	/* a file missing now is made by this open (O_EXCL: never one put
-	 * there since, nor through a link); created here, it is drivebench's
-	 * own. Missing now, not at the probe: an earlier group's unlink=1
-	 * may have removed the file this job laid out. */
-	created = (flags & O_CREAT) && lstat(t->path, &now) != 0 && errno == ENOENT;
-	fd = open(t->path, created ? flags | O_EXCL : flags, 0644);
-	if (fd < 0 && created && errno == EEXIST) {
-		created = false;   /* it appeared: judged below like any other */
-		fd = open(t->path, flags, 0644);
-	}
-	if (fd >= 0 && created && safety_mark_created(fd) < 0) {
-		close(fd);
-		return -1;
-	}
-	/* a later group opens its target when the group starts: the path
-	 * must still name what the gate judged before the run */
-	if (fd >= 0 && !created && target_recheck_opened(t->path, &t->id, fd)) {
-		close(fd);
-		return -1;
-	}
-	if (fd >= 0)
+	/* a later group opens its target when the group starts */
+	fd = target_open_judged(t->path, flags, &t->id, &refused);
+	if (fd >= 0 || refused)
 		return fd;
 	if (errno == EINVAL && spec->direct)
 		return err_set("cannot open '%s': %s: the filesystem does not "

@@ -38,7 +38,7 @@ struct target {
 	uint64_t size;              /* bytes (0 for a file that does not exist) */
 	unsigned logical_block;     /* 512 for files unless the fs says more */
 	unsigned physical_block;
-	struct target_identity id;  /* what was probed (target_recheck_opened) */
+	struct target_identity id;  /* what was probed (target_open_judged) */
 };
 
 /* Looks at path without opening it for I/O: kind, size, block sizes.
@@ -51,13 +51,16 @@ int target_probe(const char *path, struct target *t);
 /* Records in id what path names now (nothing when it is missing). */
 void target_identity_of(const char *path, struct target_identity *id);
 
-/* Whether fd, just opened at path, is what id recorded when it was
- * checked: the same device, or the same regular file, or a regular file
- * drivebench made (its created mark: a file laid out or created since,
- * such as one a job with unlink=1 removed). A path changed in between (a
- * link swapped to a disk while earlier groups ran) is refused: 0, or -1
- * with err_msg (refused) naming path and what it is now. */
-int target_recheck_opened(const char *path, const struct target_identity *id, int fd);
+/* Opens path with flags as a target the gate judged (id): a file missing
+ * now (flags with O_CREAT) is made with O_EXCL and marked as drivebench's
+ * own; anything else must be what id recorded: the same device, the same
+ * regular file, or a file drivebench made since (its mark). A path changed
+ * in between (a link swapped to a disk while earlier groups ran) is
+ * refused. The fd; -1 with open()'s errno and no err_msg when the open
+ * failed (*refused false); -1 with err_msg when refused or the mark
+ * failed (*refused true). */
+int target_open_judged(const char *path, int flags, const struct target_identity *id,
+		       bool *refused);
 
 /* Whether path suits the job's engine: an NVMe namespace's character
  * device takes only an engine that sends NVMe commands (nvme_engine:

@@ -17,7 +17,6 @@
 #include "io/fileops.h"
 #include "run/loop.h"
 #include "run/worker.h"
-#include "device/safety.h"
 #include "util/error.h"
 
 #define RNG_STREAM_FILES 16      /* the file picker (random.h's are 0..3) */
@@ -39,31 +38,18 @@ static int open_file(struct worker *w, unsigned k)
 {
 	struct worker_files *fs = w->files;
 	struct job_file *jf = &fs->file[k];
-	int flags = open_flags(w->spec);
-	/* create_on_open: a file this open creates (O_EXCL: never one put
-	 * there since) is drivebench's own */
-	bool creates = (flags & O_CREAT) && access(jf->path, F_OK) != 0;
-	int fd = open(jf->path, creates ? flags | O_EXCL : flags, 0644);
+	bool refused;
+	/* opened when the job's group starts (or later, openfiles=): what the
+	 * gate judged, or a file create_on_open makes */
+	int fd = target_open_judged(jf->path, open_flags(w->spec), &jf->id, &refused);
 
-	if (fd < 0 && creates && errno == EEXIST) {
-		creates = false;   /* it appeared: judged below like any other */
-		fd = open(jf->path, flags, 0644);
-	}
+	if (refused)
+		return err_prefix("job '%s'", w->spec->name);
 	if (fd < 0) {
 		if (errno == EINVAL && w->spec->direct)
 			return err_set("cannot open '%s': %s: the filesystem does not support "
 				       "direct=1 (O_DIRECT)", jf->path, strerror(EINVAL));
 		return err_set("cannot open '%s': %s", jf->path, strerror(errno));
-	}
-	if (creates && safety_mark_created(fd) < 0) {
-		close(fd);
-		return -1;
-	}
-	/* a file opened when the job's group starts (or later, openfiles=)
-	 * must still be what the gate judged before the run */
-	if (!creates && target_recheck_opened(jf->path, &jf->id, fd)) {
-		close(fd);
-		return err_prefix("job '%s'", w->spec->name);
 	}
 	jf->fd = fd;
 	fs->handles[k] = fd;

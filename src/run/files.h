@@ -32,7 +32,7 @@ struct job_file {
 	uint64_t pos[DIR_COUNT];     /* next sequential offset, range-relative */
 	struct offset_gen *offsets;  /* a random job's, per file */
 	bool done;                   /* range used up: skipped until a reset */
-	struct target_identity id;   /* what the gate judged (target_recheck_opened) */
+	struct target_identity id;   /* what the gate judged (target_open_judged) */
 };
 
 struct worker_files {

@@ -303,6 +303,19 @@ static unsigned check_signatures(struct safety_verdict *v, int fd, uint64_t offs
 	return (unsigned)n;
 }
 
+/* Whether the kernel refuses an exclusive open of the device node: it is
+ * mounted (in any mount namespace), swapped on or claimed by dm/md. */
+static bool held_exclusively(const char *node)
+{
+	int fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	return errno == EBUSY;
+}
+
 /* Whether the kernel refuses an exclusive open of partition name (its
  * node /dev/NAME, when that is the partition's): mounted in another mount
  * namespace, which this one's mountinfo does not show; an exclusive open
@@ -311,17 +324,10 @@ static bool partition_busy(const char *name, dev_t rdev)
 {
 	char node[PATH_MAX];
 	struct stat st;
-	int fd;
 
 	snprintf(node, sizeof(node), "/dev/%s", name);
-	if (stat(node, &st) != 0 || !S_ISBLK(st.st_mode) || st.st_rdev != rdev)
-		return false;
-	fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC);
-	if (fd >= 0) {
-		close(fd);
-		return false;
-	}
-	return errno == EBUSY;
+	return stat(node, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == rdev &&
+	       held_exclusively(node);
 }
 
 /* Every partition the kernel lists for a whole disk: in use (mounted, swap,
@@ -424,10 +430,7 @@ static int block_findings(const char *path, dev_t rdev, const struct block_name 
 	/* The kernel refuses an exclusive open of a device that is mounted
 	 * (in any mount namespace), swapped on or claimed by dm/md: catches
 	 * what this namespace's mountinfo cannot show. */
-	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
-	if (fd >= 0) {
-		close(fd);
-	} else if (errno == EBUSY && in_use == 0) {
+	if (in_use == 0 && held_exclusively(path)) {
 		add_reason(v, "%s is busy: the kernel holds it exclusively "
 			      "(mounted in another mount namespace, or claimed "
 			      "by another driver)", path);
